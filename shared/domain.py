@@ -1,0 +1,176 @@
+"""Domain objects shared by services and storage adapters.
+
+They carry no persistence details: each adapter maps them to its own rows or items.
+Times are timezone-aware UTC datetimes; scores are Decimals so that sums stay exact.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+MEMORY_ID_PATTERN = r"^(shortterm|longterm)_[1-9][0-9]*$"
+_MEMORY_ID_RE = re.compile(MEMORY_ID_PATTERN)
+
+
+class MemoryType(StrEnum):
+    SHORTTERM = "shortterm"
+    LONGTERM = "longterm"
+
+
+class CounterName(StrEnum):
+    """Per-tenant ID sequences. Values are part of storage keys: never rename."""
+
+    SHORTTERM = "shortterm"
+    LONGTERM = "longterm"
+    RATING = "rating"
+    BRAIN = "brain"
+
+
+class VkTyp(StrEnum):
+    KUNDE = "kunde"
+    PRODUKT = "produkt"
+    MITARBEITER = "mitarbeiter"
+    PROJEKT = "projekt"
+
+
+@dataclass(frozen=True, order=True)
+class MemoryId:
+    typ: MemoryType
+    number: int
+
+    @classmethod
+    def parse(cls, text: str) -> MemoryId | None:
+        """`longterm_5` -> MemoryId; anything that does not match the seed pattern -> None."""
+        if not _MEMORY_ID_RE.match(text):
+            return None
+        prefix, _, number = text.partition("_")
+        return cls(MemoryType(prefix), int(number))
+
+    def __str__(self) -> str:
+        return f"{self.typ.value}_{self.number}"
+
+
+@dataclass
+class Memory:
+    tenant: str
+    id: MemoryId
+    kurzbeschreibung: str
+    memory: str
+    tags: list[str]
+    scope: str
+    scope_vk: str
+    nutzer: str
+    agent: str
+    created_at: datetime
+    updated_at: datetime
+    referenzfelder: dict[str, Any] = field(default_factory=dict)
+    expires_at: datetime | None = None
+    embedding_dim: int | None = None
+    embedding_profil_hash: str | None = None
+    score_count: int = 0
+    score_sum: Decimal = Decimal(0)
+    last_call: datetime | None = None
+    # Bumped on every aggregate change; adapters use it for optimistic concurrency.
+    version: int = 0
+
+    @property
+    def score_avg(self) -> Decimal | None:
+        if self.score_count == 0:
+            return None
+        return self.score_sum / self.score_count
+
+    def is_expired(self, now: datetime) -> bool:
+        return self.expires_at is not None and self.expires_at <= now
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    """A memory to create, with its embedding already encoded (little-endian float32)."""
+
+    memory: Memory
+    embedding: bytes | None = None
+
+
+@dataclass(frozen=True)
+class Rating:
+    tenant: str
+    insert_id: int
+    memory_id: MemoryId
+    agent: str
+    nutzer: str
+    score: Decimal
+    datum: datetime
+    referenzfelder: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RatingOutcome:
+    insert_id: int
+    memory_id: MemoryId
+    score_count: int
+    score_avg: Decimal
+    last_call: datetime
+
+
+@dataclass
+class BrainEntry:
+    tenant: str
+    id: int
+    titel: str
+    inhalt: str
+    vk_typ: VkTyp
+    vk_referenz_id: str
+    tags: list[str]
+    stammdaten: dict[str, Any]
+    nutzer: str
+    agent: str
+    created_at: datetime
+    updated_at: datetime
+    referenzfelder: dict[str, Any] = field(default_factory=dict)
+    # Analysed index terms with their weighted frequency, and the weighted document length.
+    terms: dict[str, int] = field(default_factory=dict)
+    doc_len: int = 0
+
+
+@dataclass(frozen=True)
+class BrainWrite:
+    """Create `entry`, or replace `previous` (same ID) by it, keeping the search index in step."""
+
+    entry: BrainEntry
+    previous: BrainEntry | None = None
+
+
+@dataclass(frozen=True)
+class Posting:
+    entry_id: int
+    tf: int
+    doc_len: int
+
+
+@dataclass(frozen=True)
+class CorpusStats:
+    documents: int
+    total_len: int
+
+    @property
+    def avg_len(self) -> float:
+        return self.total_len / self.documents if self.documents else 0.0
+
+
+class EntryFailureCode(StrEnum):
+    NOT_FOUND = "nicht_gefunden"
+    CONFLICT = "konflikt"
+    STORAGE = "speicherfehler"
+
+
+@dataclass(frozen=True)
+class EntryFailure:
+    """Why a storage adapter could not apply one entry of a batch (the others are unaffected)."""
+
+    code: EntryFailureCode
+    detail: str = ""

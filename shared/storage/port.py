@@ -1,0 +1,113 @@
+"""The one storage port. Adapters: SQLite (`brain serve`) and DynamoDB + S3 (Lambda).
+
+Design rules every adapter keeps:
+- The tenant is part of every key; no method reaches across tenants.
+- Batch methods take and return lists in request order, one outcome per item, and apply
+  each item on its own: one failed item never undoes or blocks another.
+- Batch methods exist so that an adapter can do its I/O in as few sequential round trips
+  as possible (DynamoDB: BatchGetItem, parallel writes, one counter step per range).
+- Reads of memories treat an expired memory as absent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol
+
+from shared.domain import (
+    BrainEntry,
+    BrainWrite,
+    CorpusStats,
+    CounterName,
+    EntryFailure,
+    Memory,
+    MemoryId,
+    NewMemory,
+    Posting,
+    Rating,
+    RatingOutcome,
+)
+
+
+class StoragePort(Protocol):
+    # --- IDs and tags -------------------------------------------------------------------
+    def reserve_ids(self, tenant: str, counter: CounterName, count: int) -> range:
+        """Atomically reserve `count` consecutive IDs (>= 1) of one per-tenant sequence.
+
+        IDs are never handed out twice, even across concurrent callers and restarts.
+        """
+        ...
+
+    def ensure_tags(self, tenant: str, names: Sequence[str]) -> dict[str, str]:
+        """Create the tags that do not exist yet; return {casefolded name: stored name}.
+
+        Names arrive trimmed. Tags are unique case-insensitively: the first spelling wins.
+        """
+        ...
+
+    # --- memories -----------------------------------------------------------------------
+    def put_memories(self, memories: Sequence[NewMemory]) -> list[EntryFailure | None]:
+        """Store new memories (IDs already reserved) with their embeddings.
+
+        None per stored item; an EntryFailure leaves nothing of that item behind.
+        """
+        ...
+
+    def get_memories(
+        self, tenant: str, ids: Sequence[MemoryId], now: datetime
+    ) -> dict[MemoryId, Memory]:
+        """The memories that exist and are not expired at `now`; missing IDs are absent."""
+        ...
+
+    def get_embedding(self, tenant: str, memory_id: MemoryId) -> bytes | None:
+        """The stored little-endian float32 embedding of a memory, if it has one."""
+        ...
+
+    def find_memories_by_scope(
+        self, tenant: str, scope: str, scope_vk: str, now: datetime, limit: int
+    ) -> list[Memory]:
+        """Long-term memories with exactly this scope/scope_vk, newest first."""
+        ...
+
+    # --- ratings ------------------------------------------------------------------------
+    def record_ratings(
+        self, ratings: Sequence[Rating], now: datetime
+    ) -> list[RatingOutcome | EntryFailure]:
+        """Each rating atomically: its score2memory record plus the memory's aggregate.
+
+        score_count += 1, score_sum += score, last_call = max(last_call, datum).
+        Concurrent ratings of one memory never lose an update. A memory that is missing or
+        expired at `now` gives EntryFailure(NOT_FOUND) and writes nothing.
+        """
+        ...
+
+    def get_ratings(self, tenant: str, memory_id: MemoryId) -> list[Rating]:
+        """All ratings of one memory, in insert_ID order."""
+        ...
+
+    # --- brain entries and their search index -------------------------------------------
+    def put_brain_entries(self, writes: Sequence[BrainWrite]) -> list[EntryFailure | None]:
+        """Create entries, or replace `previous` by `entry`, updating postings and stats.
+
+        A replace whose entry no longer exists gives EntryFailure(NOT_FOUND).
+        """
+        ...
+
+    def get_brain_entries(self, tenant: str, ids: Sequence[int]) -> dict[int, BrainEntry]: ...
+
+    def find_brain_by_reference(
+        self, tenant: str, vk_typ: str, vk_referenz_id: str, limit: int
+    ) -> list[BrainEntry]:
+        """Entries about one entity, newest ID first."""
+        ...
+
+    def list_brain_entries(self, tenant: str, limit: int) -> list[BrainEntry]:
+        """The newest entries (highest ID first), at most `limit`."""
+        ...
+
+    def get_postings(self, tenant: str, terms: Sequence[str]) -> dict[str, list[Posting]]:
+        """For each analysed term, the entries that contain it (terms without hits omitted)."""
+        ...
+
+    def brain_stats(self, tenant: str) -> CorpusStats: ...
