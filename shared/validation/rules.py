@@ -1,0 +1,681 @@
+"""Reusable field rules for request validation, and every German message they produce.
+
+A rule takes the raw JSON value, its absolute field path (`inhalt.memories[3].tags[0]`) and
+the error list of the envelope or entry being validated. It returns the converted value, or
+appends one or more `FieldError`s and returns None. Where None is also a valid result (a
+nullable field), the caller tells the two apart by the error list.
+
+Messages are German, name the rule and never echo more than `ECHO_MAX` characters of input.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any, Concatenate, Final, ParamSpec, TypeVar
+from zoneinfo import ZoneInfo
+
+from shared.domain import MEMORY_ID_PATTERN
+from shared.validation.errors import FieldError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+T = TypeVar("T")
+E = TypeVar("E", bound=StrEnum)
+
+# --- limits shared by several tools --------------------------------------------------------
+
+MAX_BATCH: Final = 100
+IDENTITY_MAX_LEN: Final = 200
+TAGS_MAX_ITEMS: Final = 100
+TAG_MAX_LEN: Final = 100
+EMBEDDING_MAX_DIM: Final = 16384
+FLOAT32_MAX: Final = 3.4028234663852886e38
+ID_MAX: Final = 2**63 - 1  # 64-bit signed: what every store can hold
+REFERENZFELDER_MAX_KEYS: Final = 50
+REFERENZFELDER_MAX_BYTES: Final = 4096
+ECHO_MAX: Final = 40
+MAX_ITEM_ERRORS: Final = 20  # per long list (embedding); the rest is summarised
+
+MEMORY_ID_RE: Final = re.compile(MEMORY_ID_PATTERN)
+_DATUM_RE: Final = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})")
+
+# --- paths ---------------------------------------------------------------------------------
+
+
+def key_path(parent: str, key: object) -> str:
+    """`inhalt` + `nutzer` -> `inhalt.nutzer`; a top-level key has no parent."""
+    name = _shorten(str(key))
+    return f"{parent}.{name}" if parent else name
+
+
+def index_path(parent: str, index: int) -> str:
+    return f"{parent}[{index}]"
+
+
+# --- echoing input -------------------------------------------------------------------------
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= ECHO_MAX else text[:ECHO_MAX] + "…"
+
+
+def type_name(value: object) -> str:
+    """The JSON type of `value`, in German."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "Wahrheitswert"
+    if isinstance(value, int):
+        return "Ganzzahl"
+    if isinstance(value, float):
+        return "Zahl"
+    if isinstance(value, str):
+        return "Zeichenkette"
+    if isinstance(value, Mapping):
+        return "Objekt"
+    if isinstance(value, list | tuple):
+        return "Liste"
+    return type(value).__name__
+
+
+def echo(value: object) -> str:
+    """A short, safe rendering of an input value for a message (at most ECHO_MAX chars)."""
+    if isinstance(value, str):
+        escaped = json.dumps(_shorten(value), ensure_ascii=False)[1:-1]
+        return f"'{escaped}'"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        return _shorten(repr(value))
+    if isinstance(value, int):
+        try:
+            return _shorten(str(value))
+        except ValueError:  # more digits than Python will convert
+            return "sehr große Ganzzahl"
+    return type_name(value)
+
+
+# --- messages (the only place their wording lives) -----------------------------------------
+
+REQUIRED: Final = "Pflichtfeld fehlt."
+NOT_BLANK: Final = "Darf nicht leer sein."
+NOT_FINITE: Final = "Muss eine endliche Zahl sein (NaN und Infinity sind nicht erlaubt)."
+DATUM_FORMAT: Final = (
+    "Datum muss das Format JJJJ-MM-TT HH:MM:SS haben (Y-m-d H:i:s), z. B. 2026-11-30 14:05:00."
+)
+VK_REFERENZ_OHNE_TYP: Final = (
+    "vk_referenz_id erfordert vk_typ (kunde, produkt, mitarbeiter oder projekt)."
+)
+
+
+def must_be(kind: str, value: object) -> str:
+    """`kind` with its article: "eine Liste", "ein Objekt", ..."""
+    return f"Muss {kind} sein (erhalten: {type_name(value)})."
+
+
+def help_type(value: object) -> str:
+    return (
+        f"Muss eine Ganzzahl sein (1 = Aktionsdefinitionen anzeigen; erhalten: {type_name(value)})."
+    )
+
+
+def too_many_items(maximum: int, received: int) -> str:
+    return f"Höchstens {maximum} Einträge erlaubt (erhalten: {received})."
+
+
+def too_few_items(minimum: int) -> str:
+    if minimum == 1:
+        return "Mindestens 1 Eintrag erforderlich."
+    return f"Mindestens {minimum} Einträge erforderlich."
+
+
+def too_long(maximum: int, received: int | None) -> str:
+    got = "mehr" if received is None else str(received)
+    return f"Höchstens {maximum} Zeichen erlaubt (erhalten: {got})."
+
+
+def unknown_field(key: object, allowed: Sequence[str]) -> str:
+    return (
+        f"Unbekanntes Feld {echo(str(key))} ist nicht erlaubt "
+        f"(erlaubte Felder: {', '.join(allowed)})."
+    )
+
+
+def pattern_mismatch(pattern: str, value: str) -> str:
+    return f"Muss dem Muster {pattern} entsprechen (erhalten: {echo(value)})."
+
+
+def out_of_range(minimum: object, maximum: object, value: object) -> str:
+    return f"Muss zwischen {minimum} und {maximum} liegen (erhalten: {echo(value)})."
+
+
+def below_minimum(minimum: object, value: object) -> str:
+    return f"Muss mindestens {minimum} sein (erhalten: {echo(value)})."
+
+
+def float32_range(value: object) -> str:
+    return (
+        f"Betrag darf höchstens {FLOAT32_MAX} sein (Wertebereich float32; erhalten: {echo(value)})."
+    )
+
+
+def one_of(allowed: Sequence[str], value: object) -> str:
+    return f"Muss einer der Werte {', '.join(allowed)} sein (erhalten: {echo(value)})."
+
+
+def unknown_value(allowed: Sequence[str], value: object) -> str:
+    return f"Unbekannter Wert {echo(value)} (erlaubt: {', '.join(allowed)})."
+
+
+def only_value(allowed: str, value: object) -> str:
+    return f"Nur '{allowed}' ist erlaubt (erhalten: {echo(value)})."
+
+
+def datum_format(value: object) -> str:
+    return f"{DATUM_FORMAT[:-1]} (erhalten: {echo(value)})."
+
+
+def datum_invalid(value: str) -> str:
+    return f"Kein gültiges Kalenderdatum bzw. keine gültige Uhrzeit (erhalten: {echo(value)})."
+
+
+def datum_nonexistent(value: str, timezone: str) -> str:
+    return (
+        f"Diese Ortszeit gibt es in der Zeitzone {timezone} nicht (Umstellung auf Sommerzeit; "
+        f"erhalten: {echo(value)})."
+    )
+
+
+def typ_mismatch(typ: str, memory_id: str) -> str:
+    return f"typ {echo(typ)} passt nicht zur memory_ID {echo(memory_id)}."
+
+
+def alias_conflict(canonical: str, alias: str) -> str:
+    return (
+        f"{canonical} und {alias} haben unterschiedliche Werte; nur eines der beiden Felder "
+        "angeben (oder in beiden denselben Wert)."
+    )
+
+
+def too_many_keys(maximum: int, received: int) -> str:
+    return f"Höchstens {maximum} Schlüssel erlaubt (erhalten: {received})."
+
+
+def too_many_bytes(maximum: int, received: int | None) -> str:
+    got = "mehr" if received is None else str(received)
+    return f"Höchstens {maximum} Bytes erlaubt (als JSON in UTF-8; erhalten: {got})."
+
+
+def scalar_only(value: object) -> str:
+    return (
+        "Nur einfache Werte erlaubt: Zeichenkette, Zahl, Wahrheitswert oder null "
+        f"(erhalten: {type_name(value)})."
+    )
+
+
+def empty_key() -> str:
+    return "Schlüssel dürfen nicht leer sein."
+
+
+def key_too_long(maximum: int, received: int) -> str:
+    return f"Schlüssel darf höchstens {maximum} Zeichen lang sein (erhalten: {received})."
+
+
+def more_errors(count: int) -> str:
+    return f"Weitere {count} ungültige Werte, nicht einzeln aufgeführt."
+
+
+# --- reading objects -----------------------------------------------------------------------
+
+
+class Fields:
+    """Reads the fields of one JSON object; errors are recorded under absolute paths."""
+
+    def __init__(self, obj: Mapping[str, Any], path: str, errors: list[FieldError]) -> None:
+        self.obj = obj
+        self.base = path
+        self.errors = errors
+
+    def path(self, key: str) -> str:
+        return key_path(self.base, key)
+
+    def has(self, key: str) -> bool:
+        return key in self.obj
+
+    def reject_unknown(self, allowed: Sequence[str]) -> None:
+        """`additionalProperties: false`: one error per unknown field."""
+        for key in self.obj:
+            if key not in allowed:
+                self.errors.append(FieldError(self.path(key), unknown_field(key, allowed)))
+
+    def required(
+        self,
+        key: str,
+        rule: Callable[Concatenate[Any, str, list[FieldError], P], R],
+        /,
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> R | None:
+        if key not in self.obj:
+            self.errors.append(FieldError(self.path(key), REQUIRED))
+            return None
+        return rule(self.obj[key], self.path(key), self.errors, *args, **kwargs)
+
+    def optional(
+        self,
+        key: str,
+        rule: Callable[Concatenate[Any, str, list[FieldError], P], R],
+        /,
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> R | None:
+        if key not in self.obj:
+            return None
+        return rule(self.obj[key], self.path(key), self.errors, *args, **kwargs)
+
+
+def present(value: T | None) -> T:
+    """A value that validation guaranteed (no errors were recorded for it)."""
+    if value is None:
+        raise AssertionError("validated value missing although no error was recorded")
+    return value
+
+
+# --- rules ---------------------------------------------------------------------------------
+
+
+def obj(value: Any, path: str, errors: list[FieldError]) -> Mapping[str, Any] | None:
+    if isinstance(value, Mapping):
+        return value
+    errors.append(FieldError(path, must_be("ein Objekt", value)))
+    return None
+
+
+def array(
+    value: Any,
+    path: str,
+    errors: list[FieldError],
+    *,
+    min_items: int = 0,
+    max_items: int | None = None,
+) -> list[Any] | None:
+    if not isinstance(value, list | tuple):
+        errors.append(FieldError(path, must_be("eine Liste", value)))
+        return None
+    if len(value) < min_items:
+        errors.append(FieldError(path, too_few_items(min_items)))
+        return None
+    if max_items is not None and len(value) > max_items:
+        errors.append(FieldError(path, too_many_items(max_items, len(value))))
+        return None
+    return list(value)
+
+
+def _int_text(value: int) -> str | None:
+    try:
+        return str(value)
+    except ValueError:  # too many digits to convert: longer than any limit anyway
+        return None
+
+
+def string_or_int(
+    value: Any,
+    path: str,
+    errors: list[FieldError],
+    *,
+    max_len: int = IDENTITY_MAX_LEN,
+    allow_empty: bool = False,
+) -> str | None:
+    """String or integer (not bool) -> trimmed string."""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        errors.append(FieldError(path, must_be("eine Zeichenkette oder Ganzzahl", value)))
+        return None
+    raw = value if isinstance(value, str) else _int_text(value)
+    if raw is None:
+        errors.append(FieldError(path, too_long(max_len, None)))
+        return None
+    text = raw.strip()
+    if not text and not allow_empty:
+        errors.append(FieldError(path, NOT_BLANK))
+        return None
+    if len(text) > max_len:
+        errors.append(FieldError(path, too_long(max_len, len(text))))
+        return None
+    return text
+
+
+def identity(value: Any, path: str, errors: list[FieldError]) -> str | None:
+    """`nutzer`, `agent`, `vk_referenz_id`: string or integer, non-empty, <= 200 chars."""
+    return string_or_int(value, path, errors, max_len=IDENTITY_MAX_LEN)
+
+
+def scope(value: Any, path: str, errors: list[FieldError]) -> str | None:
+    """`scope`, `scope_vk`: string or integer, <= 200 chars, empty allowed."""
+    return string_or_int(value, path, errors, max_len=IDENTITY_MAX_LEN, allow_empty=True)
+
+
+def identity_or_list(
+    value: Any, path: str, errors: list[FieldError], *, max_items: int
+) -> list[str] | None:
+    """A single identity or a non-empty list of them -> list, duplicates removed."""
+    if not isinstance(value, list | tuple):
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            kind = "eine Zeichenkette, Ganzzahl oder Liste davon"
+            errors.append(FieldError(path, must_be(kind, value)))
+            return None
+        single = identity(value, path, errors)
+        return None if single is None else [single]
+    items = array(value, path, errors, min_items=1, max_items=max_items)
+    if items is None:
+        return None
+    before = len(errors)
+    result: list[str] = []
+    for index, item in enumerate(items):
+        text = identity(item, index_path(path, index), errors)
+        if text is not None and text not in result:
+            result.append(text)
+    return result if len(errors) == before else None
+
+
+def text(value: Any, path: str, errors: list[FieldError], *, max_len: int) -> str | None:
+    """Free text: a string, not blank, at most `max_len` characters; returned unchanged."""
+    if not isinstance(value, str):
+        errors.append(FieldError(path, must_be("eine Zeichenkette", value)))
+        return None
+    if not value.strip():
+        errors.append(FieldError(path, NOT_BLANK))
+        return None
+    if len(value) > max_len:
+        errors.append(FieldError(path, too_long(max_len, len(value))))
+        return None
+    return value
+
+
+def nullable_string(value: Any, path: str, errors: list[FieldError], *, max_len: int) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        errors.append(FieldError(path, must_be("eine Zeichenkette oder null", value)))
+        return None
+    if len(value) > max_len:
+        errors.append(FieldError(path, too_long(max_len, len(value))))
+        return None
+    return value
+
+
+def integer(
+    value: Any,
+    path: str,
+    errors: list[FieldError],
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+) -> int | None:
+    """An integer (not bool, not 1.0) within the inclusive bounds."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        errors.append(FieldError(path, must_be("eine Ganzzahl", value)))
+        return None
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        if maximum is None:
+            errors.append(FieldError(path, below_minimum(minimum, value)))
+        else:
+            errors.append(FieldError(path, out_of_range(minimum, maximum, value)))
+        return None
+    return value
+
+
+def record_id(value: Any, path: str, errors: list[FieldError]) -> int | None:
+    """A stored record's integer ID: 1 .. 2^63-1."""
+    return integer(value, path, errors, minimum=1, maximum=ID_MAX)
+
+
+def _number_error(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return must_be("eine Zahl", value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return NOT_FINITE
+    return None
+
+
+def number(value: Any, path: str, errors: list[FieldError]) -> int | float | None:
+    """A finite JSON number (not bool)."""
+    problem = _number_error(value)
+    if problem is not None:
+        errors.append(FieldError(path, problem))
+        return None
+    result: int | float = value
+    return result
+
+
+def score(
+    value: Any, path: str, errors: list[FieldError], *, minimum: Decimal, maximum: Decimal
+) -> Decimal | None:
+    """A finite number within [minimum, maximum] -> Decimal(str(value))."""
+    checked = number(value, path, errors)
+    if checked is None:
+        return None
+    if not minimum <= checked <= maximum:
+        errors.append(FieldError(path, out_of_range(minimum, maximum, checked)))
+        return None
+    return Decimal(str(checked))
+
+
+def enum_member(value: Any, path: str, errors: list[FieldError], enum_type: type[E]) -> E | None:
+    allowed = [member.value for member in enum_type]
+    if isinstance(value, str) and value in allowed:
+        return enum_type(value)
+    errors.append(FieldError(path, one_of(allowed, value)))
+    return None
+
+
+def constant(value: Any, path: str, errors: list[FieldError], allowed: str) -> str | None:
+    if value == allowed and isinstance(value, str):
+        return value
+    errors.append(FieldError(path, only_value(allowed, value)))
+    return None
+
+
+def memory_id(value: Any, path: str, errors: list[FieldError]) -> str | None:
+    """A memory ID string matching the seed pattern exactly (no trailing newline)."""
+    if not isinstance(value, str):
+        errors.append(FieldError(path, must_be("eine Zeichenkette", value)))
+        return None
+    if not MEMORY_ID_RE.fullmatch(value):
+        errors.append(FieldError(path, pattern_mismatch(MEMORY_ID_PATTERN, value)))
+        return None
+    return value
+
+
+def memory_id_list(value: Any, path: str, errors: list[FieldError]) -> list[str] | None:
+    """Up to 100 memory IDs -> request order, duplicates removed."""
+    items = array(value, path, errors, max_items=MAX_BATCH)
+    if items is None:
+        return None
+    before = len(errors)
+    result: list[str] = []
+    for index, item in enumerate(items):
+        checked = memory_id(item, index_path(path, index), errors)
+        if checked is not None and checked not in result:
+            result.append(checked)
+    return result if len(errors) == before else None
+
+
+def record_id_list(value: Any, path: str, errors: list[FieldError]) -> list[int] | None:
+    """Up to 100 integer IDs >= 1 -> request order, duplicates removed."""
+    items = array(value, path, errors, max_items=MAX_BATCH)
+    if items is None:
+        return None
+    before = len(errors)
+    result: list[int] = []
+    for index, item in enumerate(items):
+        checked = record_id(item, index_path(path, index), errors)
+        if checked is not None and checked not in result:
+            result.append(checked)
+    return result if len(errors) == before else None
+
+
+def tags(value: Any, path: str, errors: list[FieldError]) -> list[str] | None:
+    """Tag names: trimmed, non-empty, <= 100 chars; duplicates (ignoring case) dropped."""
+    items = array(value, path, errors, max_items=TAGS_MAX_ITEMS)
+    if items is None:
+        return None
+    before = len(errors)
+    result: list[str] = []
+    seen: set[str] = set()
+    for index, item in enumerate(items):
+        item_path = index_path(path, index)
+        if not isinstance(item, str):
+            errors.append(FieldError(item_path, must_be("eine Zeichenkette", item)))
+            continue
+        name = item.strip()
+        if not name:
+            errors.append(FieldError(item_path, NOT_BLANK))
+        elif len(name) > TAG_MAX_LEN:
+            errors.append(FieldError(item_path, too_long(TAG_MAX_LEN, len(name))))
+        elif name.casefold() not in seen:
+            seen.add(name.casefold())
+            result.append(name)
+    return result if len(errors) == before else None
+
+
+def embedding(value: Any, path: str, errors: list[FieldError]) -> list[float] | None:
+    """null -> None; else 1..16384 finite numbers within float32 range -> floats.
+
+    At most MAX_ITEM_ERRORS bad values are reported one by one; the rest are counted.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, list | tuple):
+        errors.append(FieldError(path, must_be("eine Liste von Zahlen oder null", value)))
+        return None
+    items = array(value, path, errors, min_items=1, max_items=EMBEDDING_MAX_DIM)
+    if items is None:
+        return None
+    bad = 0
+    result: list[float] = []
+    for index, item in enumerate(items):
+        problem = _number_error(item)
+        if problem is None and abs(item) > FLOAT32_MAX:
+            problem = float32_range(item)
+        if problem is None:
+            result.append(float(item))
+            continue
+        bad += 1
+        if bad <= MAX_ITEM_ERRORS:
+            errors.append(FieldError(index_path(path, index), problem))
+    if bad > MAX_ITEM_ERRORS:
+        errors.append(FieldError(path, more_errors(bad - MAX_ITEM_ERRORS)))
+    return None if bad else result
+
+
+def _scalar_error(value: Any, max_str_len: int | None) -> str | None:
+    if value is None or isinstance(value, bool | int):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else NOT_FINITE
+    if isinstance(value, str):
+        if max_str_len is not None and len(value) > max_str_len:
+            return too_long(max_str_len, len(value))
+        return None
+    return scalar_only(value)
+
+
+def _json_size(value: Mapping[str, Any]) -> int | None:
+    try:
+        encoded = json.dumps(dict(value), ensure_ascii=False, separators=(",", ":"))
+    except ValueError:  # an integer with more digits than Python converts: far too big
+        return None
+    return len(encoded.encode("utf-8"))
+
+
+def scalar_map(
+    value: Any,
+    path: str,
+    errors: list[FieldError],
+    *,
+    max_keys: int,
+    max_key_len: int | None = None,
+    max_str_len: int | None = None,
+    max_bytes: int | None = None,
+) -> dict[str, Any] | None:
+    """An object of scalar values (string, finite number, bool, null) -> a copy."""
+    mapping = obj(value, path, errors)
+    if mapping is None:
+        return None
+    if len(mapping) > max_keys:
+        errors.append(FieldError(path, too_many_keys(max_keys, len(mapping))))
+        return None
+    before = len(errors)
+    for key, item in mapping.items():
+        name = str(key)
+        if max_key_len is not None and not name.strip():
+            errors.append(FieldError(path, empty_key()))
+            continue
+        if max_key_len is not None and len(name) > max_key_len:
+            errors.append(FieldError(key_path(path, name), key_too_long(max_key_len, len(name))))
+            continue
+        problem = _scalar_error(item, max_str_len)
+        if problem is not None:
+            errors.append(FieldError(key_path(path, name), problem))
+    if len(errors) != before:
+        return None
+    if max_bytes is not None:
+        size = _json_size(mapping)
+        if size is None or size > max_bytes:
+            errors.append(FieldError(path, too_many_bytes(max_bytes, size)))
+            return None
+    return dict(mapping)
+
+
+def referenzfelder(value: Any, path: str, errors: list[FieldError]) -> dict[str, Any] | None:
+    """The caller's reference data: <= 50 keys, scalar values, <= 4096 bytes as JSON."""
+    return scalar_map(
+        value,
+        path,
+        errors,
+        max_keys=REFERENZFELDER_MAX_KEYS,
+        max_bytes=REFERENZFELDER_MAX_BYTES,
+    )
+
+
+def datum(value: Any, path: str, errors: list[FieldError], *, timezone: str) -> datetime | None:
+    """`Y-m-d H:i:s` local time in `timezone` -> aware UTC datetime.
+
+    A local time that the time zone skips (spring forward) is an error; one that occurs twice
+    (fall back) is taken at its first occurrence.
+    """
+    if not isinstance(value, str):
+        errors.append(FieldError(path, datum_format(value)))
+        return None
+    match = _DATUM_RE.fullmatch(value)
+    if match is None:
+        errors.append(FieldError(path, datum_format(value)))
+        return None
+    try:
+        year, month, day, hour, minute, second = (int(part) for part in match.groups())
+        naive = datetime(year, month, day, hour, minute, second)
+    except ValueError:
+        errors.append(FieldError(path, datum_invalid(value)))
+        return None
+    zone = ZoneInfo(timezone)
+    try:
+        utc = naive.replace(tzinfo=zone).astimezone(UTC)
+    except OverflowError:  # year 1 or 9999 pushed out of range by the offset
+        errors.append(FieldError(path, datum_invalid(value)))
+        return None
+    if utc.astimezone(zone).replace(tzinfo=None) != naive:
+        errors.append(FieldError(path, datum_nonexistent(value, timezone)))
+        return None
+    return utc
