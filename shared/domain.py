@@ -46,7 +46,7 @@ class MemoryId:
     @classmethod
     def parse(cls, text: str) -> MemoryId | None:
         """`longterm_5` -> MemoryId; anything that does not match the seed pattern -> None."""
-        if not _MEMORY_ID_RE.match(text):
+        if not _MEMORY_ID_RE.fullmatch(text):
             return None
         prefix, _, number = text.partition("_")
         return cls(MemoryType(prefix), int(number))

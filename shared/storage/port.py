@@ -97,9 +97,9 @@ class StoragePort(Protocol):
     def get_brain_entries(self, tenant: str, ids: Sequence[int]) -> dict[int, BrainEntry]: ...
 
     def find_brain_by_reference(
-        self, tenant: str, vk_typ: str, vk_referenz_id: str, limit: int
+        self, tenant: str, vk_typ: str, vk_referenz_id: str | None, limit: int
     ) -> list[BrainEntry]:
-        """Entries about one entity, newest ID first."""
+        """Entries about one entity (or, with vk_referenz_id None, of one vk_typ), newest first."""
         ...
 
     def list_brain_entries(self, tenant: str, limit: int) -> list[BrainEntry]:
