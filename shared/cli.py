@@ -1,0 +1,225 @@
+"""`brain` command line: serve, token, import."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import socket
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from shared.auth.local_tokens import LocalTokenIssuer, load_or_create_key
+from shared.auth.principal import ALL_SCOPES, Principal, Scope
+from shared.config import Settings
+from shared.logs import configure_logging
+from shared.services.context import ServiceContext
+from shared.storage.sqlite import SqliteStorage
+from shared.tools.dispatch import call_tool
+
+IMPORT_BATCH = 100
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides: dict[str, Any] = {}
+    if getattr(args, "data_dir", None) is not None:
+        overrides["data_dir"] = Path(args.data_dir)
+    return Settings(**overrides)
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    # Listen before the URL is printed: clients may connect while the app is still starting.
+    sock.listen(2048)
+    return sock
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from shared.server.app import MCP_PATH, build_app
+
+    settings = _settings(args)
+    configure_logging(settings.log_level)
+    storage = SqliteStorage.in_data_dir(settings.data_dir)
+    issuer = LocalTokenIssuer(load_or_create_key(settings.data_dir))
+    app = build_app(ServiceContext(storage, settings), issuer, settings)
+
+    sock = _bind(args.host, args.port)
+    host, port = sock.getsockname()[:2]
+    shown_host = f"[{host}]" if ":" in host else host
+    print(f"MCP endpoint: http://{shown_host}:{port}{MCP_PATH}", flush=True)
+    print(f"Token: {issuer.development_token(settings.dev_token_ttl_s)}", flush=True)
+    print(f"Daten: {settings.data_dir.resolve()}", flush=True)
+
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    # While serving, uvicorn turns SIGINT/SIGTERM into a graceful shutdown and afterwards
+    # re-raises the signal to the handler that was installed before; make that one a no-op so
+    # the process ends through the code below with exit status 0.
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _after_shutdown)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        storage.close()
+        sock.close()
+    print("Brain gestoppt.", flush=True)
+    return 0
+
+
+def _after_shutdown(signum: int, frame: FrameType | None) -> None:
+    """Signals that arrive after the graceful shutdown need no further action."""
+
+
+def cmd_token(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    issuer = LocalTokenIssuer(load_or_create_key(settings.data_dir))
+    scopes = args.scopes.split()
+    unknown = sorted(set(scopes) - set(ALL_SCOPES))
+    if unknown:
+        print(f"Unbekannte Scopes: {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    token = issuer.issue(
+        tenant=args.tenant,
+        subject=args.subject or f"{args.tenant}:{args.nutzer}",
+        nutzer=_split(args.nutzer),
+        agents=_split(args.agent),
+        scopes=scopes,
+        teams=_split(args.teams or ""),
+        account=args.tenant,
+        device="brain-token",
+        ttl_seconds=args.ttl,
+    )
+    print(f"Token: {token}")
+    return 0
+
+
+def _split(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def _read_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield number, json.loads(line)
+            except json.JSONDecodeError as exc:
+                yield number, exc
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Import brain entries from JSON Lines (one upsert_brain entry per line), 100 per call."""
+    settings = _settings(args)
+    storage = SqliteStorage.in_data_dir(settings.data_dir)
+    context = ServiceContext(storage, settings)
+    principal = Principal(
+        tenant=args.tenant,
+        subject="brain-import",
+        nutzer=frozenset({args.nutzer}),
+        agents=frozenset({args.agent}),
+        scopes=frozenset({Scope.BRAIN_WRITE.value}),
+    )
+    imported = failed = 0
+    batch: list[tuple[int, Any]] = []
+
+    def flush() -> None:
+        nonlocal imported, failed
+        if not batch:
+            return
+        envelope = call_tool(
+            context,
+            principal,
+            "upsert_brain",
+            {
+                "inhalt": {
+                    "eintraege": [entry for _, entry in batch],
+                    "nutzer": args.nutzer,
+                    "agent": args.agent,
+                },
+                "referenzfelder": {"import": path.name},
+            },
+        )
+        results = envelope.get("daten") or []
+        if not envelope["erfolg"] and not results:
+            for line_number, _ in batch:
+                _report(line_number, envelope["fehler"])
+            failed += len(batch)
+        for result in results:
+            line_number = batch[result["index"]][0]
+            if result["erfolg"]:
+                imported += 1
+            else:
+                failed += 1
+                _report(line_number, result["fehler"])
+        batch.clear()
+
+    path = Path(args.file)
+    try:
+        for line_number, value in _read_jsonl(path):
+            if isinstance(value, json.JSONDecodeError):
+                failed += 1
+                print(f"Zeile {line_number}: kein gültiges JSON ({value.msg}).", file=sys.stderr)
+                continue
+            batch.append((line_number, value))
+            if len(batch) == IMPORT_BATCH:
+                flush()
+        flush()
+    finally:
+        storage.close()
+    print(f"Importiert: {imported}, fehlgeschlagen: {failed}")
+    return 0 if failed == 0 else 1
+
+
+def _report(line_number: int, errors: Sequence[dict[str, str]]) -> None:
+    for error in errors:
+        print(f"Zeile {line_number}: {error['feld']}: {error['meldung']}", file=sys.stderr)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="brain", description="Brain memory service for agents")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the local MCP server (SQLite)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8787, help="0 picks a free port")
+    serve.add_argument("--data-dir", default=None, help="default: .brain")
+    serve.set_defaults(handler=cmd_serve)
+
+    token = commands.add_parser("token", help="print a token for the local server")
+    token.add_argument("--data-dir", default=None)
+    token.add_argument("--tenant", required=True)
+    token.add_argument("--nutzer", required=True, help="comma list; * for any")
+    token.add_argument("--agent", required=True, help="comma list; * for any")
+    token.add_argument("--scopes", default=" ".join(sorted(ALL_SCOPES)))
+    token.add_argument("--teams", default="")
+    token.add_argument("--subject", default="")
+    token.add_argument("--ttl", type=int, default=24 * 3600, help="seconds")
+    token.set_defaults(handler=cmd_token)
+
+    importer = commands.add_parser("import", help="import brain entries from a JSONL file")
+    importer.add_argument("file")
+    importer.add_argument("--data-dir", default=None)
+    importer.add_argument("--tenant", default="local")
+    importer.add_argument("--nutzer", default="import")
+    importer.add_argument("--agent", default="brain-import")
+    importer.set_defaults(handler=cmd_import)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.handler(args)
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,67 @@
+"""Configuration: one validated settings model, read once per process (env prefix BRAIN_)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from shared.validation.parsed import ParseOptions
+
+DAY = 24 * 3600
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="BRAIN_", extra="ignore", frozen=True)
+
+    backend: Literal["sqlite", "aws"] = "sqlite"
+    data_dir: Path = Path(".brain")
+    score_min: Decimal = Decimal(0)
+    score_max: Decimal = Decimal(10)
+    timezone: str = "Europe/Berlin"
+    shortterm_ttl_default_s: int = Field(default=7 * DAY, ge=1, le=365 * DAY)
+    shortterm_ttl_max_s: int = Field(default=365 * DAY, ge=1, le=365 * DAY)
+    dev_token_ttl_s: int = Field(default=30 * DAY, ge=60)
+    # Host names (besides localhost/127.0.0.1) the HTTP server accepts in the Host header.
+    allowed_hosts: list[str] = Field(default_factory=list)
+    allowed_origins: list[str] = Field(default_factory=list)
+    log_level: str = "INFO"
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {value!r}") from exc
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Settings:
+        if self.score_min >= self.score_max:
+            raise ValueError("score_min must be below score_max")
+        if self.shortterm_ttl_default_s > self.shortterm_ttl_max_s:
+            raise ValueError("shortterm_ttl_default_s must not exceed shortterm_ttl_max_s")
+        return self
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    def parse_options(self) -> ParseOptions:
+        return ParseOptions(
+            score_min=self.score_min,
+            score_max=self.score_max,
+            timezone=self.timezone,
+            max_ttl_sekunden=self.shortterm_ttl_max_s,
+        )
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

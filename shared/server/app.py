@@ -1,0 +1,146 @@
+"""The MCP server: fastmcp, Streamable HTTP, stateless, JSON responses, Host/Origin checks."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from functools import partial
+from typing import Any
+
+import anyio.to_thread
+from fastmcp import FastMCP
+from fastmcp.server.dependencies import get_http_request
+from fastmcp.tools.base import Tool, ToolResult
+from mcp_types import TextContent, ToolAnnotations
+from pydantic import PrivateAttr
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp
+
+from shared.auth.principal import ALL_SCOPES, Principal
+from shared.config import Settings
+from shared.server.auth_middleware import (
+    METADATA_PATH,
+    PRINCIPAL_KEY,
+    BearerAuthMiddleware,
+    TokenVerifier,
+)
+from shared.services.context import ServiceContext
+from shared.tools.catalog import TOOLS, ToolSpec
+from shared.tools.dispatch import call_tool
+
+MCP_PATH = "/mcp"
+SERVER_NAME = "brain"
+INSTRUCTIONS = (
+    "Brain: gemeinsames Gedächtnis für Agenten. Erinnerungen speichern "
+    "(insert_brain_longterm_memory, insert_brain_shortterm_memory), laden "
+    "(fetch_brain_memories), bewerten (rate_brain_memories) und Kontextwissen durchsuchen "
+    "(select_brain) oder pflegen (upsert_brain). Jedes Tool erklärt sich mit "
+    '{"inhalt": {}, "help": 1}.'
+)
+
+logger = logging.getLogger("brain.tools")
+
+
+def envelope_result(envelope: dict[str, Any]) -> ToolResult:
+    """The envelope as structured content and as JSON text; failures are tool errors."""
+    text = json.dumps(envelope, ensure_ascii=False)
+    return ToolResult(
+        content=[TextContent(type="text", text=text)],
+        structured_content=envelope,
+        is_error=not envelope["erfolg"],
+    )
+
+
+class BrainTool(Tool):
+    """A contract tool: publishes its seed schema verbatim, validates with our own models."""
+
+    _spec: ToolSpec = PrivateAttr()
+    _context: ServiceContext = PrivateAttr()
+
+    @classmethod
+    def for_spec(cls, spec: ToolSpec, context: ServiceContext) -> BrainTool:
+        tool = cls(
+            name=spec.name,
+            title=spec.title,
+            description=spec.description,
+            parameters=spec.input_schema,
+            annotations=ToolAnnotations(
+                read_only_hint=spec.read_only,
+                destructive_hint=False,
+                idempotent_hint=spec.read_only,
+                open_world_hint=False,
+            ),
+        )
+        tool._spec = spec
+        tool._context = context
+        return tool
+
+    async def run(self, arguments: dict[str, Any]) -> ToolResult:
+        principal = get_http_request().scope.get("state", {}).get(PRINCIPAL_KEY)
+        if not isinstance(principal, Principal):
+            # The auth middleware guards every route that reaches a tool.
+            raise RuntimeError("tool called without an authenticated principal")
+        started = time.perf_counter()
+        envelope = await anyio.to_thread.run_sync(
+            partial(call_tool, self._context, principal, self._spec.name, arguments)
+        )
+        logger.info(
+            "tool call",
+            extra={
+                "tool": self._spec.name,
+                "tenant": principal.tenant,
+                "subject": principal.subject,
+                "erfolg": envelope["erfolg"],
+                "dauer_ms": round((time.perf_counter() - started) * 1000, 1),
+            },
+        )
+        return envelope_result(envelope)
+
+
+def build_mcp(context: ServiceContext) -> FastMCP:
+    mcp = FastMCP(SERVER_NAME, instructions=INSTRUCTIONS)
+    for spec in TOOLS.values():
+        mcp.add_tool(BrainTool.for_spec(spec, context))
+    return mcp
+
+
+def protected_resource_metadata(request: Request, authorization_servers: list[str]) -> Response:
+    base = str(request.base_url).rstrip("/")
+    return JSONResponse(
+        {
+            "resource": f"{base}{MCP_PATH}",
+            "authorization_servers": authorization_servers,
+            "scopes_supported": sorted(ALL_SCOPES),
+            "bearer_methods_supported": ["header"],
+            "resource_name": "Brain MCP",
+        }
+    )
+
+
+def build_app(
+    context: ServiceContext,
+    verifier: TokenVerifier,
+    settings: Settings,
+    authorization_servers: list[str] | None = None,
+) -> ASGIApp:
+    mcp = build_mcp(context)
+    servers = authorization_servers or []
+
+    async def metadata(request: Request) -> Response:
+        return protected_resource_metadata(request, servers)
+
+    for path in (METADATA_PATH, METADATA_PATH + MCP_PATH):
+        mcp.custom_route(path, methods=["GET"])(metadata)
+
+    return mcp.http_app(
+        path=MCP_PATH,
+        stateless_http=True,
+        json_response=True,
+        host_origin_protection=True,
+        allowed_hosts=settings.allowed_hosts or None,
+        allowed_origins=settings.allowed_origins or None,
+        middleware=[Middleware(BearerAuthMiddleware, verifier=verifier, mcp_path=MCP_PATH)],
+    )

@@ -1,0 +1,194 @@
+"""The brain: context knowledge entries about customers, products, employees and projects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.auth.principal import Principal
+from shared.domain import BrainEntry, BrainWrite, CounterName, EntryFailureCode
+from shared.search.analyzer import document_terms, query_terms
+from shared.search.ranking import rank, terms_of
+from shared.services import responses
+from shared.services.authorization import identity_errors, require_caller
+from shared.services.context import ServiceContext
+from shared.services.memories import memory_view
+from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.parsed import Batch, BrainEntryInput, Detail, SelectRequest
+
+# How many linked long-term memories `detailgrad=erinnerungen` returns per hit.
+MEMORIES_PER_HIT = 20
+# Upper bound of entries about one entity considered when a query is combined with vk filters.
+REFERENCE_CANDIDATES = 1000
+
+
+def upsert_brain(
+    ctx: ServiceContext, principal: Principal, batch: Batch[BrainEntryInput]
+) -> dict[str, Any]:
+    require_caller(principal, batch.caller)
+    storage, tenant, now = ctx.storage, principal.tenant, ctx.clock()
+    results: list[dict[str, Any]] = []
+    valid = [(i, e) for i, e in enumerate(batch.entries) if not isinstance(e, list)]
+    for index, entry in enumerate(batch.entries):
+        if isinstance(entry, list):
+            results.append(responses.entry_failure(index, entry))
+
+    update_ids = [entry.id for _, entry in valid if entry.id is not None]
+    existing = (
+        storage.get_brain_entries(tenant, list(dict.fromkeys(update_ids))) if update_ids else {}
+    )
+    accepted: list[tuple[int, BrainEntryInput]] = []
+    for index, entry in valid:
+        if entry.id is not None and entry.id not in existing:
+            results.append(responses.entry_failure(index, [_entry_not_found(index, entry.id)]))
+        else:
+            accepted.append((index, entry))
+    if not accepted:
+        return responses.batch(results, batch.referenzfelder)
+
+    creates = sum(1 for _, entry in accepted if entry.id is None)
+    new_ids = iter(storage.reserve_ids(tenant, CounterName.BRAIN, creates) if creates else ())
+    tag_names = {tag.casefold(): tag for _, entry in accepted for tag in entry.tags}
+    stored_tags = storage.ensure_tags(tenant, list(tag_names.values())) if tag_names else {}
+
+    writes = []
+    for _, entry in accepted:
+        previous = existing.get(entry.id) if entry.id is not None else None
+        terms, doc_len = document_terms(entry.titel, entry.inhalt)
+        brain_entry = BrainEntry(
+            tenant=tenant,
+            id=entry.id if entry.id is not None else next(new_ids),
+            titel=entry.titel,
+            inhalt=entry.inhalt,
+            vk_typ=entry.vk_typ,
+            vk_referenz_id=entry.vk_referenz_id,
+            tags=[stored_tags[tag.casefold()] for tag in entry.tags],
+            stammdaten=entry.stammdaten,
+            nutzer=batch.caller.nutzer,
+            agent=batch.caller.agent,
+            created_at=previous.created_at if previous else now,
+            updated_at=now,
+            referenzfelder=batch.referenzfelder,
+            terms=terms,
+            doc_len=doc_len,
+        )
+        writes.append(BrainWrite(brain_entry, previous))
+
+    outcomes = storage.put_brain_entries(writes)
+    for (index, _), write, outcome in zip(accepted, writes, outcomes, strict=True):
+        if outcome is None:
+            results.append({"index": index, "erfolg": True, "ID": write.entry.id})
+        elif outcome.code is EntryFailureCode.NOT_FOUND:
+            results.append(
+                responses.entry_failure(index, [_entry_not_found(index, write.entry.id)])
+            )
+        else:
+            error = FieldError(
+                f"inhalt.eintraege[{index}]",
+                "Speicherfehler: Der Eintrag wurde nicht gespeichert. Bitte erneut senden.",
+            )
+            results.append(responses.entry_failure(index, [error]))
+    return responses.batch(results, batch.referenzfelder)
+
+
+def _entry_not_found(index: int, entry_id: int) -> FieldError:
+    return FieldError(
+        f"inhalt.eintraege[{index}].ID",
+        f"nicht_gefunden: Der Brain-Eintrag {entry_id} existiert nicht; "
+        "für einen neuen Eintrag ID weglassen.",
+    )
+
+
+def select_brain(
+    ctx: ServiceContext, principal: Principal, request: SelectRequest
+) -> dict[str, Any]:
+    errors = identity_errors(
+        principal,
+        nutzer=[("nutzer", value) for value in request.nutzer],
+        agents=[("agent", value) for value in request.agent],
+    )
+    if errors:
+        raise RequestRejected(errors)
+
+    hits, scores = _find_entries(ctx, principal.tenant, request)
+    treffer = [_hit_view(ctx, principal, entry, request, scores.get(entry.id)) for entry in hits]
+    return responses.success({"treffer": treffer, "anzahl": len(treffer)}, request.referenzfelder)
+
+
+def _find_entries(
+    ctx: ServiceContext, tenant: str, request: SelectRequest
+) -> tuple[list[BrainEntry], dict[int, float]]:
+    storage = ctx.storage
+    if request.query is not None:
+        groups = query_terms(request.query)
+        postings = storage.get_postings(tenant, terms_of(groups)) if groups else {}
+        ranked = rank(groups, postings, storage.brain_stats(tenant)) if postings else []
+        if request.ids is not None:
+            allowed = set(request.ids)
+            ranked = [(entry_id, score) for entry_id, score in ranked if entry_id in allowed]
+        if request.vk_typ is not None:
+            about = storage.find_brain_by_reference(
+                tenant, request.vk_typ.value, request.vk_referenz_id, REFERENCE_CANDIDATES
+            )
+            related = {entry.id for entry in about}
+            ranked = [(entry_id, score) for entry_id, score in ranked if entry_id in related]
+        ranked = ranked[: request.limit]
+        entries = storage.get_brain_entries(tenant, [entry_id for entry_id, _ in ranked])
+        found = [entries[entry_id] for entry_id, _ in ranked if entry_id in entries]
+        return found, dict(ranked)
+
+    if request.ids is not None:
+        by_id = storage.get_brain_entries(tenant, request.ids)
+        found = [by_id[entry_id] for entry_id in request.ids if entry_id in by_id]
+        found = [entry for entry in found if _matches_reference(entry, request)]
+    elif request.vk_typ is not None:
+        found = storage.find_brain_by_reference(
+            tenant, request.vk_typ.value, request.vk_referenz_id, request.limit
+        )
+    else:
+        found = storage.list_brain_entries(tenant, request.limit)
+    return found[: request.limit], {}
+
+
+def _matches_reference(entry: BrainEntry, request: SelectRequest) -> bool:
+    if request.vk_typ is not None and entry.vk_typ != request.vk_typ:
+        return False
+    return request.vk_referenz_id is None or entry.vk_referenz_id == request.vk_referenz_id
+
+
+def _hit_view(
+    ctx: ServiceContext,
+    principal: Principal,
+    entry: BrainEntry,
+    request: SelectRequest,
+    score: float | None,
+) -> dict[str, Any]:
+    zone = ctx.settings.zone
+    hit: dict[str, Any] = {"ID": entry.id}
+    if score is not None:
+        hit["relevanz"] = round(score, 4)
+    if Detail.STAMMDATEN in request.detailgrad:
+        hit.update(
+            titel=entry.titel,
+            vk_typ=entry.vk_typ.value,
+            vk_referenz_id=entry.vk_referenz_id,
+            tags=entry.tags,
+            stammdaten=entry.stammdaten,
+            erstellt=responses.format_local(entry.created_at, zone),
+            geaendert=responses.format_local(entry.updated_at, zone),
+        )
+    if Detail.TEXTE in request.detailgrad:
+        hit.update(titel=entry.titel, inhalt=entry.inhalt)
+    if Detail.ERINNERUNGEN in request.detailgrad:
+        linked = ctx.storage.find_memories_by_scope(
+            principal.tenant,
+            entry.vk_typ.value,
+            entry.vk_referenz_id,
+            ctx.clock(),
+            MEMORIES_PER_HIT,
+        )
+        hit["erinnerungen"] = [
+            memory_view(memory, ctx)
+            for memory in linked
+            if principal.may_act_as_nutzer(memory.nutzer)
+        ]
+    return hit

@@ -1,0 +1,21 @@
+"""What every service call needs: the storage port, the settings and a clock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from shared.config import Settings
+from shared.storage.port import StoragePort
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class ServiceContext:
+    storage: StoragePort
+    settings: Settings
+    clock: Callable[[], datetime] = field(default=utc_now)

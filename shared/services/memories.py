@@ -1,0 +1,269 @@
+"""Memories: insert (long- and short-term), fetch and rate."""
+
+from __future__ import annotations
+
+import struct
+from datetime import timedelta
+from typing import Any
+
+from shared.auth.principal import Principal
+from shared.domain import (
+    CounterName,
+    EntryFailure,
+    EntryFailureCode,
+    Memory,
+    MemoryId,
+    MemoryType,
+    NewMemory,
+    Rating,
+)
+from shared.services import responses
+from shared.services.authorization import identity_errors, require_caller
+from shared.services.context import ServiceContext
+from shared.validation.errors import FieldError
+from shared.validation.parsed import Batch, FetchRequest, MemoryInput, RatingInput
+
+# A rating may be dated a little ahead of the server clock (clock skew), not more.
+MAX_FUTURE_SKEW = timedelta(minutes=5)
+
+
+def encode_embedding(values: list[float]) -> bytes:
+    """Little-endian float32, the storage format of every adapter."""
+    return struct.pack(f"<{len(values)}f", *values)
+
+
+def decode_embedding(data: bytes) -> list[float]:
+    return list(struct.unpack(f"<{len(data) // 4}f", data))
+
+
+def storage_failure_message(failure: EntryFailure, memory_id: str | None = None) -> str:
+    if failure.code is EntryFailureCode.NOT_FOUND:
+        return f"nicht_gefunden: Die Erinnerung '{memory_id}' existiert nicht."
+    if failure.code is EntryFailureCode.CONFLICT:
+        return (
+            "Konflikt: Die Erinnerung wurde gleichzeitig geändert; der Eintrag wurde nicht "
+            "gespeichert. Bitte diesen Eintrag erneut senden."
+        )
+    return "Speicherfehler: Der Eintrag wurde nicht gespeichert. Bitte erneut senden."
+
+
+def insert_memories(
+    ctx: ServiceContext, principal: Principal, batch: Batch[MemoryInput], typ: MemoryType
+) -> dict[str, Any]:
+    require_caller(principal, batch.caller)
+    results: list[dict[str, Any]] = []
+    accepted: list[tuple[int, MemoryInput]] = []
+    for index, entry in enumerate(batch.entries):
+        if isinstance(entry, list):
+            results.append(responses.entry_failure(index, entry, typ=typ.value))
+            continue
+        path = f"inhalt.memories[{index}]"
+        errors = identity_errors(
+            principal,
+            nutzer=[(f"{path}.nutzer", entry.nutzer)],
+            agents=[(f"{path}.agent", entry.agent)],
+        )
+        if errors:
+            results.append(responses.entry_failure(index, errors, typ=typ.value))
+        else:
+            accepted.append((index, entry))
+
+    if accepted:
+        results += _store_memories(ctx, principal, batch, typ, accepted)
+    return responses.batch(results, batch.referenzfelder)
+
+
+def _store_memories(
+    ctx: ServiceContext,
+    principal: Principal,
+    batch: Batch[MemoryInput],
+    typ: MemoryType,
+    accepted: list[tuple[int, MemoryInput]],
+) -> list[dict[str, Any]]:
+    storage, tenant, now = ctx.storage, principal.tenant, ctx.clock()
+    ids = storage.reserve_ids(tenant, CounterName(typ.value), len(accepted))
+    tag_names = {tag.casefold(): tag for _, entry in accepted for tag in entry.tags}
+    stored_tags = storage.ensure_tags(tenant, list(tag_names.values())) if tag_names else {}
+
+    new_memories = []
+    for number, (_, entry) in zip(ids, accepted, strict=True):
+        expires_at = None
+        if typ is MemoryType.SHORTTERM:
+            ttl = entry.ttl_sekunden or ctx.settings.shortterm_ttl_default_s
+            expires_at = now + timedelta(seconds=ttl)
+        memory = Memory(
+            tenant=tenant,
+            id=MemoryId(typ, number),
+            kurzbeschreibung=entry.kurzbeschreibung,
+            memory=entry.memory,
+            tags=[stored_tags[tag.casefold()] for tag in entry.tags],
+            scope=entry.scope,
+            scope_vk=entry.scope_vk,
+            nutzer=entry.nutzer,
+            agent=entry.agent,
+            created_at=now,
+            updated_at=now,
+            referenzfelder=batch.referenzfelder,
+            expires_at=expires_at,
+            embedding_dim=len(entry.embedding) if entry.embedding is not None else None,
+            embedding_profil_hash=entry.embedding_profil_hash,
+        )
+        embedding = encode_embedding(entry.embedding) if entry.embedding is not None else None
+        new_memories.append(NewMemory(memory, embedding))
+
+    outcomes = storage.put_memories(new_memories)
+    results = []
+    for (index, _), new, outcome in zip(accepted, new_memories, outcomes, strict=True):
+        if outcome is None:
+            results.append(
+                {"index": index, "typ": typ.value, "erfolg": True, "ID": str(new.memory.id)}
+            )
+        else:
+            error = FieldError(f"inhalt.memories[{index}]", storage_failure_message(outcome))
+            results.append(responses.entry_failure(index, [error], typ=typ.value))
+    return results
+
+
+def memory_view(memory: Memory, ctx: ServiceContext) -> dict[str, Any]:
+    zone = ctx.settings.zone
+    view: dict[str, Any] = {
+        "ID": str(memory.id),
+        "kurzbeschreibung": memory.kurzbeschreibung,
+        "memory": memory.memory,
+        "tags": memory.tags,
+        "scope": memory.scope,
+        "scope_vk": memory.scope_vk,
+        "score_avg": responses.number(memory.score_avg),
+        "score_count": memory.score_count,
+        "last_call": responses.format_local(memory.last_call, zone),
+        "nutzer": memory.nutzer,
+        "agent": memory.agent,
+        "erstellt": responses.format_local(memory.created_at, zone),
+    }
+    if memory.expires_at is not None:
+        view["ablauf"] = responses.format_local(memory.expires_at, zone)
+    if memory.embedding_dim is not None:
+        view["embedding_dim"] = memory.embedding_dim
+    if memory.embedding_profil_hash is not None:
+        view["embedding_profil_hash"] = memory.embedding_profil_hash
+    return view
+
+
+def fetch_memories(
+    ctx: ServiceContext, principal: Principal, request: FetchRequest
+) -> dict[str, Any]:
+    require_caller(principal, request.caller)
+    wanted: list[tuple[MemoryType, str, MemoryId]] = []
+    not_found: list[str] = []
+    for typ, raw_ids in (
+        (MemoryType.SHORTTERM, request.shortterm),
+        (MemoryType.LONGTERM, request.longterm),
+    ):
+        for raw in raw_ids:
+            memory_id = MemoryId.parse(raw)
+            if memory_id is None or memory_id.typ is not typ:
+                not_found.append(raw)
+            else:
+                wanted.append((typ, raw, memory_id))
+
+    found = (
+        ctx.storage.get_memories(principal.tenant, [mid for _, _, mid in wanted], ctx.clock())
+        if wanted
+        else {}
+    )
+    daten: dict[str, Any] = {"shortterm": [], "longterm": []}
+    for typ, raw, memory_id in wanted:
+        memory = found.get(memory_id)
+        if memory is not None and principal.may_act_as_nutzer(memory.nutzer):
+            daten[typ.value].append(memory_view(memory, ctx))
+        else:
+            not_found.append(raw)
+    daten["nicht_gefunden"] = list(dict.fromkeys(not_found))
+    return responses.success(daten, request.referenzfelder)
+
+
+def rate_memories(
+    ctx: ServiceContext, principal: Principal, batch: Batch[RatingInput]
+) -> dict[str, Any]:
+    require_caller(principal, batch.caller)
+    now = ctx.clock()
+    results: list[dict[str, Any]] = []
+    candidates: list[tuple[int, RatingInput]] = []
+    for index, entry in enumerate(batch.entries):
+        if isinstance(entry, list):
+            results.append(responses.entry_failure(index, entry))
+            continue
+        path = f"inhalt.memories[{index}].parameter"
+        errors = identity_errors(principal, nutzer=[], agents=[(f"{path}.agent", entry.agent)])
+        if entry.datum is not None and entry.datum > now + MAX_FUTURE_SKEW:
+            errors.append(FieldError(f"{path}.datum", "datum darf nicht in der Zukunft liegen."))
+        if errors:
+            results.append(_rating_failure(index, entry, errors))
+        else:
+            candidates.append((index, entry))
+    if not candidates:
+        return responses.batch(results, batch.referenzfelder)
+
+    tenant = principal.tenant
+    memories = ctx.storage.get_memories(
+        tenant, list(dict.fromkeys(e.memory_id for _, e in candidates)), now
+    )
+    accepted: list[tuple[int, RatingInput]] = []
+    for index, entry in candidates:
+        memory = memories.get(entry.memory_id)
+        if memory is None or not principal.may_act_as_nutzer(memory.nutzer):
+            results.append(_rating_failure(index, entry, [_not_found(index, entry)]))
+        else:
+            accepted.append((index, entry))
+    if not accepted:
+        return responses.batch(results, batch.referenzfelder)
+
+    insert_ids = ctx.storage.reserve_ids(tenant, CounterName.RATING, len(accepted))
+    ratings = [
+        Rating(
+            tenant=tenant,
+            insert_id=insert_id,
+            memory_id=entry.memory_id,
+            agent=entry.agent,
+            nutzer=batch.caller.nutzer,
+            score=entry.score,
+            datum=entry.datum or now,
+            referenzfelder=batch.referenzfelder,
+        )
+        for insert_id, (_, entry) in zip(insert_ids, accepted, strict=True)
+    ]
+    outcomes = ctx.storage.record_ratings(ratings, now)
+    for (index, entry), outcome in zip(accepted, outcomes, strict=True):
+        if isinstance(outcome, EntryFailure):
+            if outcome.code is EntryFailureCode.NOT_FOUND:
+                error = _not_found(index, entry)
+            else:
+                error = FieldError(f"inhalt.memories[{index}]", storage_failure_message(outcome))
+            results.append(_rating_failure(index, entry, [error]))
+            continue
+        results.append(
+            {
+                "index": index,
+                "typ": entry.typ.value,
+                "memory_ID": str(entry.memory_id),
+                "erfolg": True,
+                "insert_ID": outcome.insert_id,
+                "score_avg": responses.number(outcome.score_avg),
+                "score_count": outcome.score_count,
+                "last_call": responses.format_local(outcome.last_call, ctx.settings.zone),
+            }
+        )
+    return responses.batch(results, batch.referenzfelder)
+
+
+def _not_found(index: int, entry: RatingInput) -> FieldError:
+    return FieldError(
+        f"inhalt.memories[{index}].parameter.memory_ID",
+        f"nicht_gefunden: Die Erinnerung '{entry.memory_id}' existiert nicht.",
+    )
+
+
+def _rating_failure(index: int, entry: RatingInput, errors: list[FieldError]) -> dict[str, Any]:
+    return responses.entry_failure(
+        index, errors, typ=entry.typ.value, memory_ID=str(entry.memory_id)
+    )

@@ -1,0 +1,60 @@
+"""The contract's response envelope, built in one place for every tool."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from shared.validation.errors import FieldError
+
+LOCAL_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+def format_local(moment: datetime | None, zone: ZoneInfo) -> str | None:
+    """`Y-m-d H:i:s` in the configured time zone (the format `datum` is given in)."""
+    return None if moment is None else moment.astimezone(zone).strftime(LOCAL_FORMAT)
+
+
+def number(value: Decimal | None) -> float | int | None:
+    """A Decimal as a JSON number: integral values stay integers."""
+    if value is None:
+        return None
+    if value == value.to_integral_value():
+        return int(value)
+    return float(value)
+
+
+def success(daten: Any, referenzfelder: dict[str, Any]) -> dict[str, Any]:
+    return {"erfolg": True, "daten": daten, "referenzfelder": referenzfelder}
+
+
+def failure(errors: Sequence[FieldError], referenzfelder: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "erfolg": False,
+        "daten": None,
+        "fehler": [error.as_dict() for error in errors],
+        "referenzfelder": referenzfelder,
+    }
+
+
+def entry_failure(index: int, errors: Sequence[FieldError], **fields: Any) -> dict[str, Any]:
+    return {"index": index, **fields, "erfolg": False, "fehler": [e.as_dict() for e in errors]}
+
+
+def batch(results: Sequence[dict[str, Any]], referenzfelder: dict[str, Any]) -> dict[str, Any]:
+    """Per-entry results in request order; top-level `fehler` repeats every entry's errors."""
+    ordered = sorted(results, key=lambda result: int(result["index"]))
+    failed = [result for result in ordered if not result["erfolg"]]
+    response: dict[str, Any] = {
+        "erfolg": not failed,
+        "daten": ordered,
+        "anzahl_erfolgreich": len(ordered) - len(failed),
+        "anzahl_fehlgeschlagen": len(failed),
+    }
+    if failed:
+        response["fehler"] = [error for result in failed for error in result["fehler"]]
+    response["referenzfelder"] = referenzfelder
+    return response

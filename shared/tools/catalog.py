@@ -1,0 +1,225 @@
+"""Every tool of the contract: name, scope, description, published schema, example, handler."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from shared.auth.principal import Principal, Scope
+from shared.domain import MemoryType
+from shared.schemas import load_schema
+from shared.services.brain import select_brain, upsert_brain
+from shared.services.context import ServiceContext
+from shared.services.memories import fetch_memories, insert_memories, rate_memories
+from shared.validation import requests
+
+Handler = Callable[[ServiceContext, Principal, Mapping[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    title: str
+    scope: Scope
+    description: str
+    example: dict[str, Any]
+    handler: Handler
+    read_only: bool
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        return load_schema(self.name)
+
+
+def _fetch(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    return fetch_memories(ctx, principal, requests.parse_fetch(args))
+
+
+def _insert(typ: MemoryType) -> Handler:
+    def handler(
+        ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        batch = requests.parse_insert(
+            args, ctx.settings.parse_options(), shortterm=typ is MemoryType.SHORTTERM
+        )
+        return insert_memories(ctx, principal, batch, typ)
+
+    return handler
+
+
+def _rate(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    return rate_memories(ctx, principal, requests.parse_rate(args, ctx.settings.parse_options()))
+
+
+def _select(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    return select_brain(ctx, principal, requests.parse_select(args))
+
+
+def _upsert(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    return upsert_brain(ctx, principal, requests.parse_upsert(args))
+
+
+_MEMORY_EXAMPLE = {
+    "kurzbeschreibung": "Kunde bevorzugt Rückruf am Vormittag",
+    "memory": "Die Firma Beispiel GmbH (K-1001) möchte Rückrufe nur zwischen 9 und 12 Uhr.",
+    "tags": ["kunde", "kommunikation"],
+    "scope": "kunde",
+    "scope_vk": "K-1001",
+    "agent": "support-agent",
+    "nutzer": 42,
+}
+
+TOOLS: dict[str, ToolSpec] = {
+    spec.name: spec
+    for spec in (
+        ToolSpec(
+            name="fetch_brain_memories",
+            title="FETCH: Erinnerungen SYSTEM",
+            scope=Scope.MEMORY_READ,
+            description=(
+                "Laedt Inhalte nach Typ und IDs. Eingabe unter inhalt: "
+                '{"memories":{"shortterm":["shortterm_1","shortterm_2"],'
+                '"longterm":["longterm_3"]}}. Ausgabe daten.shortterm und daten.longterm '
+                "enthalten jeweils ID, kurzbeschreibung, memory (dazu tags, scope, scope_vk, "
+                "score_avg, score_count, last_call). "
+                "Nicht gefundene IDs stehen unter nicht_gefunden. Maximal 100 IDs pro Typ."
+            ),
+            example={
+                "inhalt": {
+                    "memories": {"shortterm": ["shortterm_1"], "longterm": ["longterm_3"]},
+                    "nutzer": 42,
+                    "agent": "support-agent",
+                },
+                "referenzfelder": {"ticket": "T-7"},
+            },
+            handler=_fetch,
+            read_only=True,
+        ),
+        ToolSpec(
+            name="insert_brain_longterm_memory",
+            title="Langzeiterinnerungen INSERT",
+            scope=Scope.MEMORY_WRITE,
+            description=(
+                "Erstellt ausschliesslich Langzeiterinnerungen mit scope, scope_vk, agent, nutzer, "
+                "kurzbeschreibung, memory und tags. Tags sind Namen und werden bei Bedarf "
+                "angelegt. embedding und der Profil-Hash sind optional. Eingabe unter inhalt: "
+                '{"memories":[{...}]}. Auch einzelne Erinnerungen als Liste mit einem Element '
+                "senden. Maximal 100 Eintraege. Ergebnis daten enthaelt index, typ, erfolg und "
+                "bei Erfolg ID je Eintrag. Eintraege werden einzeln verarbeitet; erfolgreiche "
+                "Eintraege bleiben bei Fehlern anderer Eintraege gespeichert. Fehlgeschlagene "
+                "Eintraege gezielt wiederholen."
+            ),
+            example={
+                "inhalt": {"memories": [_MEMORY_EXAMPLE], "nutzer": 42, "agent": "support-agent"}
+            },
+            handler=_insert(MemoryType.LONGTERM),
+            read_only=False,
+        ),
+        ToolSpec(
+            name="insert_brain_shortterm_memory",
+            title="Kurzzeiterinnerungen INSERT",
+            scope=Scope.MEMORY_WRITE,
+            description=(
+                "Erstellt Kurzzeiterinnerungen; Felder und Ergebnis wie "
+                "insert_brain_longterm_memory (typ shortterm), dazu optional je Eintrag "
+                "ttl_sekunden (Standard 7 Tage, hoechstens 365 Tage). Kurzzeiterinnerungen laufen "
+                "ab und werden danach wie nicht vorhanden behandelt. Maximal 100 Eintraege; "
+                "Eintraege werden einzeln verarbeitet."
+            ),
+            example={
+                "inhalt": {
+                    "memories": [{**_MEMORY_EXAMPLE, "ttl_sekunden": 86400}],
+                    "nutzer": 42,
+                    "agent": "support-agent",
+                }
+            },
+            handler=_insert(MemoryType.SHORTTERM),
+            read_only=False,
+        ),
+        ToolSpec(
+            name="rate_brain_memories",
+            title="RATE: Erinnerungen SYSTEM",
+            scope=Scope.MEMORY_WRITE,
+            description=(
+                "Bewertet eine oder mehrere Erinnerungen. Eingabe unter inhalt: "
+                '{"memories":[{"typ":"shortterm","parameter":{"memory_ID":"shortterm_123",'
+                '"agent":23,"score":8}},{"typ":"longterm","parameter":{"memory_ID":"longterm_45",'
+                '"agent":23,"score":7}}]}. shortterm und longterm duerfen gemischt werden. Pro '
+                "Bewertung werden score2memory, last_call und der durchschnittliche Memory-Score "
+                "aktualisiert. datum ist optional (Y-m-d H:i:s). Maximal 100 Eintraege. Rueckgabe: "
+                "erfolg und daten mit index, typ, memory_ID, erfolg und insert_ID je Eintrag. "
+                "Eintraege werden einzeln verarbeitet; erfolgreiche Bewertungen bleiben bei "
+                "Fehlern anderer Eintraege gespeichert. Fehlgeschlagene Eintraege gezielt "
+                "wiederholen."
+            ),
+            example={
+                "inhalt": {
+                    "memories": [
+                        {
+                            "typ": "longterm",
+                            "parameter": {"memory_ID": "longterm_45", "agent": 23, "score": 7},
+                        }
+                    ],
+                    "nutzer": 42,
+                    "agent": 23,
+                }
+            },
+            handler=_rate,
+            read_only=False,
+        ),
+        ToolSpec(
+            name="select_brain",
+            title="Brain: Kontextwissen durchsuchen SELECT",
+            scope=Scope.BRAIN_READ,
+            description=(
+                "Durchsucht das Brain: Kontextwissen zu Kunden, Produkten, Mitarbeitern und "
+                "Projekten (vk_typ kunde | produkt | mitarbeiter | projekt, vk_referenz_id). "
+                "Filter werden UND-verknuepft: ID (Liste), vk_typ + vk_referenz_id, query "
+                "(Volltext ueber Titel und Inhalt, Deutsch und Englisch, nach Relevanz sortiert). "
+                "detailgrad kommagetrennt: stammdaten (Standard), texte, erinnerungen. "
+                "limit Standard 20, hoechstens 100. Ergebnis: daten.treffer."
+            ),
+            example={
+                "agent": "support-agent",
+                "nutzer": 42,
+                "detailgrad": "stammdaten,texte,erinnerungen",
+                "query": "Rückruf Vormittag",
+                "suchtyp": "brain",
+                "vk_typ": "kunde",
+                "vk_referenz_id": "K-1001",
+            },
+            handler=_select,
+            read_only=True,
+        ),
+        ToolSpec(
+            name="upsert_brain",
+            title="Brain: Kontextwissen anlegen oder aendern UPSERT",
+            scope=Scope.BRAIN_WRITE,
+            description=(
+                "Legt Brain-Eintraege an oder aendert sie (mit ID). Eingabe unter inhalt: "
+                '{"eintraege":[{"titel":...,"inhalt":...,"vk_typ":"kunde","vk_referenz_id":'
+                '"K-1001","tags":[...],"stammdaten":{...}}]}. Maximal 100 Eintraege; Ergebnis '
+                "daten mit index, erfolg und ID je Eintrag. Eintraege werden einzeln verarbeitet."
+            ),
+            example={
+                "inhalt": {
+                    "eintraege": [
+                        {
+                            "titel": "Beispiel GmbH",
+                            "inhalt": "Maschinenbauer, Ansprechpartnerin Frau Roth.",
+                            "vk_typ": "kunde",
+                            "vk_referenz_id": "K-1001",
+                            "tags": ["kunde"],
+                            "stammdaten": {"ort": "Stuttgart", "mitarbeitende": 250},
+                        }
+                    ],
+                    "nutzer": 42,
+                    "agent": "support-agent",
+                }
+            },
+            handler=_upsert,
+            read_only=False,
+        ),
+    )
+}

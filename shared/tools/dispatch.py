@@ -1,0 +1,59 @@
+"""One entry point for every transport: MCP server, Lambda handlers, CLI import."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from shared.auth.principal import Principal
+from shared.services import responses
+from shared.services.context import ServiceContext
+from shared.tools.catalog import TOOLS, ToolSpec
+from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.requests import parse_referenzfelder, wants_help
+
+
+def help_response(spec: ToolSpec, referenzfelder: dict[str, Any]) -> dict[str, Any]:
+    return responses.success(
+        {
+            "tool": spec.name,
+            "titel": spec.title,
+            "beschreibung": spec.description,
+            "scope": spec.scope.value,
+            "input_schema": spec.input_schema,
+            "beispiel": {"tool": spec.name, "arguments": spec.example},
+        },
+        referenzfelder,
+    )
+
+
+def call_tool(
+    ctx: ServiceContext, principal: Principal, name: str, arguments: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Run one tool call and return the contract envelope (never raises for bad input)."""
+    spec = TOOLS.get(name)
+    if spec is None:
+        known = ", ".join(sorted(TOOLS))
+        return responses.failure(
+            [FieldError("tool", f"Unbekanntes Tool '{name[:60]}'. Verfügbar: {known}.")], {}
+        )
+    raw_referenzfelder = arguments.get("referenzfelder")
+    echo = raw_referenzfelder if isinstance(raw_referenzfelder, dict) else {}
+    try:
+        referenzfelder = parse_referenzfelder(arguments)
+        if wants_help(arguments):
+            return help_response(spec, referenzfelder)
+        if not principal.has_scope(spec.scope):
+            return responses.failure(
+                [
+                    FieldError(
+                        "scope",
+                        f"nicht berechtigt: Dem Token fehlt der Scope '{spec.scope.value}' "
+                        f"für {spec.name}.",
+                    )
+                ],
+                referenzfelder,
+            )
+        return spec.handler(ctx, principal, arguments)
+    except RequestRejected as rejected:
+        return responses.failure(rejected.errors, echo)

@@ -1,0 +1,82 @@
+"""Shared fixtures: settings on a temporary data dir, the in-process MCP app and a client."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from fastmcp import Client
+from fastmcp.client.transports import StreamableHttpTransport
+
+from shared.auth.local_tokens import LocalTokenIssuer, load_or_create_key
+from shared.config import Settings
+from shared.server.app import build_app
+from shared.services.context import ServiceContext
+from shared.storage.sqlite import SqliteStorage
+
+BASE_URL = "http://127.0.0.1:8787"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path / "data")
+
+
+@pytest.fixture
+def sqlite_storage(settings: Settings) -> Iterator[SqliteStorage]:
+    storage = SqliteStorage.in_data_dir(settings.data_dir)
+    yield storage
+    storage.close()
+
+
+@pytest.fixture
+def issuer(settings: Settings) -> LocalTokenIssuer:
+    return LocalTokenIssuer(load_or_create_key(settings.data_dir))
+
+
+@pytest.fixture
+def dev_token(issuer: LocalTokenIssuer) -> str:
+    return issuer.development_token(3600)
+
+
+class InProcessServer:
+    """The real ASGI app (auth, Host checks, MCP transport) reached through httpx in-process."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def http(self) -> httpx2.AsyncClient:
+        return httpx2.AsyncClient(transport=httpx2.ASGITransport(app=self.app), base_url=BASE_URL)
+
+    @asynccontextmanager
+    async def client(self, token: str) -> AsyncIterator[Client[Any]]:
+        def factory(**kwargs: Any) -> httpx2.AsyncClient:
+            kwargs.pop("verify", None)
+            kwargs.pop("base_url", None)
+            return httpx2.AsyncClient(
+                transport=httpx2.ASGITransport(app=self.app), base_url=BASE_URL, **kwargs
+            )
+
+        transport = StreamableHttpTransport(
+            f"{BASE_URL}/mcp", auth=token, httpx_client_factory=factory
+        )
+        async with Client(transport) as client:
+            yield client
+
+
+@pytest.fixture
+async def server(
+    settings: Settings, sqlite_storage: SqliteStorage, issuer: LocalTokenIssuer
+) -> AsyncIterator[InProcessServer]:
+    app = build_app(ServiceContext(sqlite_storage, settings), issuer, settings)
+    async with app.router.lifespan_context(app):  # type: ignore[attr-defined]
+        yield InProcessServer(app)
