@@ -60,8 +60,8 @@ def serve(data_dir: Path) -> Iterator[RunningServer]:
             process.wait(timeout=20)
 
 
-def stop(server: RunningServer) -> str:
-    server.process.send_signal(signal.SIGTERM)
+def stop(server: RunningServer, signum: int = signal.SIGTERM) -> str:
+    server.process.send_signal(signum)
     out, _ = server.process.communicate(timeout=20)
     assert server.process.returncode == 0
     return out
@@ -104,7 +104,8 @@ async def test_serve_persists_across_restart_and_stops_cleanly(tmp_path: Path) -
             assert [hit["ID"] for hit in found["daten"]["treffer"]] == [1]
             again = await call(client, "insert_brain_longterm_memory", insert_args(memory_entry()))
             assert again["daten"][0]["ID"] == "longterm_3"
-        stop(server)
+        # And Ctrl-C (SIGINT) stops it as cleanly as SIGTERM
+        assert "Brain gestoppt." in stop(server, signal.SIGINT)
 
 
 async def test_token_command_issues_restricted_tokens(tmp_path: Path) -> None:
