@@ -147,9 +147,14 @@ class BrainWrite:
 
 @dataclass(frozen=True)
 class Posting:
+    """One entry containing a term. The entry's vk fields ride along so that vk filters
+    apply to postings directly, without loading the entries."""
+
     entry_id: int
     tf: int
     doc_len: int
+    vk_typ: str = ""
+    vk_referenz_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -160,6 +165,12 @@ class CorpusStats:
     @property
     def avg_len(self) -> float:
         return self.total_len / self.documents if self.documents else 0.0
+
+
+@dataclass(frozen=True)
+class TermLookup:
+    postings: dict[str, list[Posting]]
+    stats: CorpusStats
 
 
 class EntryFailureCode(StrEnum):

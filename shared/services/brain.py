@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.auth.principal import Principal
-from shared.domain import BrainEntry, BrainWrite, CounterName, EntryFailureCode
+from shared.domain import BrainEntry, BrainWrite, CounterName, EntryFailureCode, Posting
 from shared.search.analyzer import document_terms, query_terms
 from shared.search.ranking import rank, terms_of
 from shared.services import responses
@@ -17,8 +17,6 @@ from shared.validation.parsed import Batch, BrainEntryInput, Detail, SelectReque
 
 # How many linked long-term memories `detailgrad=erinnerungen` returns per hit.
 MEMORIES_PER_HIT = 20
-# Upper bound of entries about one entity considered when a query is combined with vk filters.
-REFERENCE_CANDIDATES = 1000
 
 
 def upsert_brain(
@@ -120,18 +118,18 @@ def _find_entries(
     storage = ctx.storage
     if request.query is not None:
         groups = query_terms(request.query)
-        postings = storage.get_postings(tenant, terms_of(groups)) if groups else {}
-        ranked = rank(groups, postings, storage.brain_stats(tenant)) if postings else []
-        if request.ids is not None:
-            allowed = set(request.ids)
-            ranked = [(entry_id, score) for entry_id, score in ranked if entry_id in allowed]
-        if request.vk_typ is not None:
-            about = storage.find_brain_by_reference(
-                tenant, request.vk_typ.value, request.vk_referenz_id, REFERENCE_CANDIDATES
-            )
-            related = {entry.id for entry in about}
-            ranked = [(entry_id, score) for entry_id, score in ranked if entry_id in related]
-        ranked = ranked[: request.limit]
+        if not groups:
+            return [], {}
+        lookup = storage.lookup_terms(tenant, terms_of(groups))
+        # Rank against the whole corpus (filters must not change IDF), then filter.
+        by_entry = {p.entry_id: p for term in lookup.postings.values() for p in term}
+        wanted_ids = set(request.ids) if request.ids is not None else None
+        ranked = [
+            (entry_id, score)
+            for entry_id, score in rank(groups, lookup.postings, lookup.stats)
+            if (wanted_ids is None or entry_id in wanted_ids)
+            and _posting_matches_reference(by_entry[entry_id], request)
+        ][: request.limit]
         entries = storage.get_brain_entries(tenant, [entry_id for entry_id, _ in ranked])
         found = [entries[entry_id] for entry_id, _ in ranked if entry_id in entries]
         return found, dict(ranked)
@@ -147,6 +145,12 @@ def _find_entries(
     else:
         found = storage.list_brain_entries(tenant, request.limit)
     return found[: request.limit], {}
+
+
+def _posting_matches_reference(posting: Posting, request: SelectRequest) -> bool:
+    if request.vk_typ is not None and posting.vk_typ != request.vk_typ.value:
+        return False
+    return request.vk_referenz_id is None or posting.vk_referenz_id == request.vk_referenz_id
 
 
 def _matches_reference(entry: BrainEntry, request: SelectRequest) -> bool:

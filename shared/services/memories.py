@@ -232,7 +232,7 @@ def rate_memories(
         )
         for insert_id, (_, entry) in zip(insert_ids, accepted, strict=True)
     ]
-    outcomes = ctx.storage.record_ratings(ratings, now)
+    outcomes = ctx.storage.record_ratings(ratings, now, known=memories)
     for (index, entry), outcome in zip(accepted, outcomes, strict=True):
         if isinstance(outcome, EntryFailure):
             if outcome.code is EntryFailureCode.NOT_FOUND:

@@ -11,7 +11,7 @@ Design rules every adapter keeps:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -24,9 +24,9 @@ from shared.domain import (
     Memory,
     MemoryId,
     NewMemory,
-    Posting,
     Rating,
     RatingOutcome,
+    TermLookup,
 )
 
 
@@ -72,9 +72,16 @@ class StoragePort(Protocol):
 
     # --- ratings ------------------------------------------------------------------------
     def record_ratings(
-        self, ratings: Sequence[Rating], now: datetime
+        self,
+        ratings: Sequence[Rating],
+        now: datetime,
+        known: Mapping[MemoryId, Memory] | None = None,
     ) -> list[RatingOutcome | EntryFailure]:
         """Each rating atomically: its score2memory record plus the memory's aggregate.
+
+        `known` may hold recent snapshots of the rated memories (the caller just read them);
+        an adapter with optimistic concurrency starts from them instead of reading again.
+        Ratings of different memories are independent; ratings of one memory apply in order.
 
         score_count += 1, score_sum += score, last_call = max(last_call, datum).
         Concurrent ratings of one memory never lose an update. A memory that is missing or
@@ -106,8 +113,9 @@ class StoragePort(Protocol):
         """The newest entries (highest ID first), at most `limit`."""
         ...
 
-    def get_postings(self, tenant: str, terms: Sequence[str]) -> dict[str, list[Posting]]:
-        """For each analysed term, the entries that contain it (terms without hits omitted)."""
+    def lookup_terms(self, tenant: str, terms: Sequence[str]) -> TermLookup:
+        """For each analysed term, the entries that contain it (terms without hits omitted),
+        plus the corpus stats BM25 needs — one round trip for the whole query."""
         ...
 
     def brain_stats(self, tenant: str) -> CorpusStats: ...

@@ -22,7 +22,7 @@ import json
 import logging
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -44,6 +44,7 @@ from shared.domain import (
     Posting,
     Rating,
     RatingOutcome,
+    TermLookup,
     VkTyp,
 )
 
@@ -490,8 +491,12 @@ class SqliteStorage:
     # --- ratings ------------------------------------------------------------------------
 
     def record_ratings(
-        self, ratings: Sequence[Rating], now: datetime
+        self,
+        ratings: Sequence[Rating],
+        now: datetime,
+        known: Mapping[MemoryId, Memory] | None = None,
     ) -> list[RatingOutcome | EntryFailure]:
+        # `known` is not needed: each rating reads the memory inside its own write lock.
         now_us = _to_micros(now)
         for rating in ratings:  # reject naive datetimes before anything is written
             _to_micros(rating.datum)
@@ -699,19 +704,22 @@ class SqliteStorage:
         )
         return [self._brain(row) for row in rows]
 
-    def get_postings(self, tenant: str, terms: Sequence[str]) -> dict[str, list[Posting]]:
+    def lookup_terms(self, tenant: str, terms: Sequence[str]) -> TermLookup:
+        stats = self.brain_stats(tenant)
         if not terms:
-            return {}
+            return TermLookup({}, stats)
         rows = self._read(
-            "SELECT term, entry_id, tf, doc_len FROM postings"
-            " WHERE tenant = ? AND term IN (SELECT value FROM json_each(?))"
-            " ORDER BY term, entry_id",
+            "SELECT p.term, p.entry_id, p.tf, p.doc_len, b.vk_typ, b.vk_referenz_id"
+            " FROM postings p JOIN brain_entries b ON b.tenant = p.tenant AND b.id = p.entry_id"
+            " WHERE p.tenant = ? AND p.term IN (SELECT value FROM json_each(?))"
+            " ORDER BY p.term, p.entry_id",
             (tenant, _dump(sorted(set(terms)))),
         )
         result: dict[str, list[Posting]] = {}
-        for term, entry_id, tf, doc_len in rows:
-            result.setdefault(term, []).append(Posting(entry_id, tf, doc_len))
-        return result
+        for term, entry_id, tf, doc_len, vk_typ, vk_referenz_id in rows:
+            posting = Posting(entry_id, tf, doc_len, vk_typ, vk_referenz_id)
+            result.setdefault(term, []).append(posting)
+        return TermLookup(result, stats)
 
     def brain_stats(self, tenant: str) -> CorpusStats:
         rows = self._read(

@@ -41,6 +41,17 @@ from tests.contract.builders import (
 # --- helpers ----------------------------------------------------------------------------
 
 
+def posting(
+    entry_id: int, tf: int, doc_len: int, vk_typ: str = "kunde", ref: str = "K-1"
+) -> Posting:
+    """A posting of an entry built by make_entry (vk defaults kunde / K-1)."""
+    return Posting(entry_id, tf, doc_len, vk_typ, ref)
+
+
+def postings_of(storage: StoragePort, tenant: str, terms: list[str]) -> dict[str, list[Posting]]:
+    return storage.lookup_terms(tenant, terms).postings
+
+
 def assert_failure(result: object, code: EntryFailureCode) -> None:
     assert isinstance(result, EntryFailure), result
     assert result.code == code
@@ -502,7 +513,7 @@ def test_brain_create_of_existing_id_fails_and_keeps_the_original(
     assert_failure(results[0], EntryFailureCode.STORAGE)
     assert results[1] is None
     assert storage.get_brain_entries(TENANT, [1])[1] == make_entry(1)
-    assert storage.get_postings(TENANT, ["anders"]) == {}
+    assert postings_of(storage, TENANT, ["anders"]) == {}
     assert storage.brain_stats(TENANT) == CorpusStats(documents=2, total_len=6)
 
 
@@ -565,18 +576,19 @@ def test_postings_are_written_for_each_term(storage: StoragePort) -> None:
         ]
     ) == [None, None]
     # When postings are fetched for known and unknown terms
-    postings = storage.get_postings(TENANT, ["vertrag", "muster", "laufzeit", "fehlt"])
+    postings = postings_of(storage, TENANT, ["vertrag", "muster", "laufzeit", "fehlt"])
     # Then every term lists its entries with tf and doc_len; unknown terms are omitted
     assert set(postings) == {"vertrag", "muster", "laufzeit"}
     assert sorted(postings["vertrag"], key=lambda p: p.entry_id) == [
-        Posting(entry_id=1, tf=2, doc_len=3),
-        Posting(entry_id=2, tf=1, doc_len=4),
+        posting(1, 2, 3),
+        posting(2, 1, 4),
     ]
-    assert postings["muster"] == [Posting(1, 1, 3)]
-    assert postings["laufzeit"] == [Posting(2, 3, 4)]
-    assert storage.get_postings(TENANT, []) == {}
-    # And the corpus stats count both documents and their lengths
+    assert postings["muster"] == [posting(1, 1, 3)]
+    assert postings["laufzeit"] == [posting(2, 3, 4)]
+    assert postings_of(storage, TENANT, []) == {}
+    # And the corpus stats count both documents and their lengths, also in the lookup
     assert storage.brain_stats(TENANT) == CorpusStats(documents=2, total_len=7)
+    assert storage.lookup_terms(TENANT, ["vertrag"]).stats == CorpusStats(2, 7)
 
 
 def test_replace_updates_entry_postings_and_stats(storage: StoragePort) -> None:
@@ -604,12 +616,12 @@ def test_replace_updates_entry_postings_and_stats(storage: StoragePort) -> None:
     assert [e.id for e in storage.find_brain_by_reference(TENANT, "kunde", "K-9", 10)] == [1]
     assert [e.id for e in storage.find_brain_by_reference(TENANT, "kunde", "K-1", 10)] == [2]
     # And a term only in the old version no longer finds it, the new terms do
-    postings = storage.get_postings(TENANT, ["muster", "neu", "vertrag"])
+    postings = postings_of(storage, TENANT, ["muster", "neu", "vertrag"])
     assert "muster" not in postings
-    assert postings["neu"] == [Posting(1, 4, 5)]
+    assert postings["neu"] == [posting(1, 4, 5, ref="K-9")]
     assert sorted(postings["vertrag"], key=lambda p: p.entry_id) == [
-        Posting(1, 1, 5),
-        Posting(2, 1, 4),
+        posting(1, 1, 5, ref="K-9"),
+        posting(2, 1, 4),
     ]
     # And the stats keep the document count and adjust the total length
     assert storage.brain_stats(TENANT) == CorpusStats(documents=2, total_len=9)
@@ -647,7 +659,7 @@ def test_replace_of_missing_entry_is_not_found_and_writes_nothing(
     assert_failure(results[1], EntryFailureCode.NOT_FOUND)
     assert results[2] is None
     assert set(storage.get_brain_entries(TENANT, [1, 2, 3, 7])) == {1, 2, 3}
-    assert set(storage.get_postings(TENANT, ["geist", "zwei", "drei"])) == {"zwei", "drei"}
+    assert set(postings_of(storage, TENANT, ["geist", "zwei", "drei"])) == {"zwei", "drei"}
     assert storage.brain_stats(TENANT) == CorpusStats(
         documents=stats.documents + 2, total_len=stats.total_len + 2
     )
@@ -662,13 +674,13 @@ def test_brain_is_isolated_per_tenant(storage: StoragePort) -> None:
     assert storage.get_brain_entries(TENANT, [1]) == {1: a}
     assert storage.get_brain_entries(OTHER_TENANT, [1]) == {1: b}
     terms = ["apfel", "birne", "gemeinsam"]
-    assert storage.get_postings(TENANT, terms) == {
-        "apfel": [Posting(1, 1, 2)],
-        "gemeinsam": [Posting(1, 1, 2)],
+    assert postings_of(storage, TENANT, terms) == {
+        "apfel": [posting(1, 1, 2)],
+        "gemeinsam": [posting(1, 1, 2)],
     }
-    assert storage.get_postings(OTHER_TENANT, terms) == {
-        "birne": [Posting(1, 5, 7)],
-        "gemeinsam": [Posting(1, 2, 7)],
+    assert postings_of(storage, OTHER_TENANT, terms) == {
+        "birne": [posting(1, 5, 7)],
+        "gemeinsam": [posting(1, 2, 7)],
     }
     assert storage.brain_stats(TENANT) == CorpusStats(1, 2)
     assert storage.brain_stats(OTHER_TENANT) == CorpusStats(1, 7)
@@ -676,12 +688,12 @@ def test_brain_is_isolated_per_tenant(storage: StoragePort) -> None:
     # When tenant B's entry is replaced, Then tenant A's index is untouched
     b2 = make_entry(1, tenant=OTHER_TENANT, titel="B2", terms={"kirsche": 1}, doc_len=1)
     assert storage.put_brain_entries([BrainWrite(b2, previous=b)]) == [None]
-    assert storage.get_postings(TENANT, terms) == {
-        "apfel": [Posting(1, 1, 2)],
-        "gemeinsam": [Posting(1, 1, 2)],
+    assert postings_of(storage, TENANT, terms) == {
+        "apfel": [posting(1, 1, 2)],
+        "gemeinsam": [posting(1, 1, 2)],
     }
-    assert storage.get_postings(OTHER_TENANT, [*terms, "kirsche"]) == {
-        "kirsche": [Posting(1, 1, 1)]
+    assert postings_of(storage, OTHER_TENANT, [*terms, "kirsche"]) == {
+        "kirsche": [posting(1, 1, 1)]
     }
     assert storage.brain_stats(TENANT) == CorpusStats(1, 2)
     assert storage.brain_stats(OTHER_TENANT) == CorpusStats(1, 1)
