@@ -31,6 +31,13 @@ class Settings(BaseSettings):
     allowed_hosts: list[str] = Field(default_factory=list)
     allowed_origins: list[str] = Field(default_factory=list)
     log_level: str = "INFO"
+    # AWS backend (DynamoDB + S3). Endpoint, region and credentials come from the standard
+    # AWS configuration (AWS_ENDPOINT_URL, AWS_REGION, profiles, ...), not from here.
+    table_name: str = "brain"
+    bucket_name: str = "brain-embeddings"
+    aws_max_parallel: int = Field(default=16, ge=1, le=64)
+    aws_max_attempts: int = Field(default=5, ge=1, le=20)
+    rating_max_retries: int = Field(default=8, ge=1, le=50)
 
     @field_validator("timezone")
     @classmethod
