@@ -12,8 +12,9 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from shared.auth.local_tokens import LocalTokenIssuer, load_or_create_key
+from shared.auth.local_tokens import LocalTokenIssuer
 from shared.auth.principal import ALL_SCOPES, Principal, Scope
+from shared.auth.verifiers import build_verifier, local_issuer
 from shared.config import Settings
 from shared.logs import configure_logging
 from shared.services.context import ServiceContext
@@ -50,14 +51,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     configure_logging(settings.log_level)
     storage = SqliteStorage.in_data_dir(settings.data_dir)
-    issuer = LocalTokenIssuer(load_or_create_key(settings.data_dir))
-    app = build_app(ServiceContext(storage, settings), issuer, settings)
+    verifier = build_verifier(settings)
+    app = build_app(ServiceContext(storage, settings), verifier, settings)
 
     sock = _bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown_host = f"[{host}]" if ":" in host else host
     print(f"MCP endpoint: http://{shown_host}:{port}{MCP_PATH}", flush=True)
-    print(f"Token: {issuer.development_token(settings.dev_token_ttl_s)}", flush=True)
+    if isinstance(verifier, LocalTokenIssuer):
+        print(f"Token: {verifier.development_token(settings.dev_token_ttl_s)}", flush=True)
+    else:
+        print(f"Token: von {settings.oidc_issuer} (OIDC)", flush=True)
     print(f"Daten: {settings.data_dir.resolve()}", flush=True)
 
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
@@ -82,7 +86,7 @@ def _after_shutdown(signum: int, frame: FrameType | None) -> None:
 
 def cmd_token(args: argparse.Namespace) -> int:
     settings = _settings(args)
-    issuer = LocalTokenIssuer(load_or_create_key(settings.data_dir))
+    issuer = local_issuer(settings)
     scopes = args.scopes.split()
     unknown = sorted(set(scopes) - set(ALL_SCOPES))
     if unknown:

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from shared.auth.claims import ClaimMapping
 from shared.validation.parsed import ParseOptions
 
 DAY = 24 * 3600
@@ -31,6 +32,19 @@ class Settings(BaseSettings):
     allowed_hosts: list[str] = Field(default_factory=list)
     allowed_origins: list[str] = Field(default_factory=list)
     log_level: str = "INFO"
+    # Tokens from an OIDC issuer (e.g. Cognito). Unset: the local signed tokens of `brain serve`.
+    oidc_issuer: str | None = None
+    oidc_audience: str | None = None
+    oidc_jwks_url: str | None = None  # default: <issuer>/.well-known/jwks.json
+    # Claim names of the principal, for every entry point (local, OIDC, API Gateway claims).
+    claim_tenant: str = "tenant"
+    claim_subject: str = "sub"
+    claim_nutzer: str = "nutzer"
+    claim_agent: str = "agent"
+    claim_teams: str = "teams"
+    claim_scope: str = "scope"
+    claim_account: str = "account"
+    claim_device: str = "device"
     # AWS backend (DynamoDB + S3). Endpoint, region and credentials come from the standard
     # AWS configuration (AWS_ENDPOINT_URL, AWS_REGION, profiles, ...), not from here.
     table_name: str = "brain"
@@ -52,9 +66,32 @@ class Settings(BaseSettings):
     def _consistent(self) -> Settings:
         if self.score_min >= self.score_max:
             raise ValueError("score_min must be below score_max")
+        if bool(self.oidc_issuer) != bool(self.oidc_audience):
+            raise ValueError("oidc_issuer and oidc_audience must be set together")
         if self.shortterm_ttl_default_s > self.shortterm_ttl_max_s:
             raise ValueError("shortterm_ttl_default_s must not exceed shortterm_ttl_max_s")
         return self
+
+    @property
+    def claim_mapping(self) -> ClaimMapping:
+        return ClaimMapping(
+            tenant=self.claim_tenant,
+            subject=self.claim_subject,
+            nutzer=self.claim_nutzer,
+            agent=self.claim_agent,
+            teams=self.claim_teams,
+            scope=self.claim_scope,
+            account=self.claim_account,
+            device=self.claim_device,
+        )
+
+    @property
+    def jwks_url(self) -> str | None:
+        if self.oidc_jwks_url:
+            return self.oidc_jwks_url
+        if self.oidc_issuer:
+            return self.oidc_issuer.rstrip("/") + "/.well-known/jwks.json"
+        return None
 
     @property
     def zone(self) -> ZoneInfo:

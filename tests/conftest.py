@@ -12,7 +12,8 @@ import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
 
-from shared.auth.local_tokens import LocalTokenIssuer, load_or_create_key
+from shared.auth.local_tokens import LocalTokenIssuer
+from shared.auth.verifiers import local_issuer
 from shared.config import Settings
 from shared.server.app import build_app
 from shared.services.context import ServiceContext
@@ -40,7 +41,7 @@ def sqlite_storage(settings: Settings) -> Iterator[SqliteStorage]:
 
 @pytest.fixture
 def issuer(settings: Settings) -> LocalTokenIssuer:
-    return LocalTokenIssuer(load_or_create_key(settings.data_dir))
+    return local_issuer(settings)
 
 
 @pytest.fixture

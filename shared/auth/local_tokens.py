@@ -11,16 +11,13 @@ from typing import Any
 
 import jwt
 
+from shared.auth.claims import ClaimMapping, InvalidToken, principal_from_claims
 from shared.auth.principal import ALL_SCOPES, ANY, Principal
 
 KEY_FILE = "token-signing.key"
 ISSUER = "brain-local"
 AUDIENCE = "brain"
 ALGORITHM = "HS256"
-
-
-class InvalidToken(Exception):
-    """The token is missing, malformed, expired, or not signed with this server's key."""
 
 
 def load_or_create_key(data_dir: Path) -> bytes:
@@ -38,8 +35,11 @@ def load_or_create_key(data_dir: Path) -> bytes:
 
 
 class LocalTokenIssuer:
-    def __init__(self, key: bytes) -> None:
+    """Issues and verifies the local server's tokens, with the configured claim names."""
+
+    def __init__(self, key: bytes, mapping: ClaimMapping | None = None) -> None:
         self._key = key
+        self._mapping = mapping or ClaimMapping()
 
     def issue(
         self,
@@ -55,19 +55,20 @@ class LocalTokenIssuer:
         ttl_seconds: int,
     ) -> str:
         now = int(time.time())
+        names = self._mapping
         claims: dict[str, Any] = {
             "iss": ISSUER,
             "aud": AUDIENCE,
-            "sub": subject,
             "iat": now,
             "exp": now + ttl_seconds,
-            "tenant": tenant,
-            "nutzer": sorted(set(nutzer)),
-            "agent": sorted(set(agents)),
-            "teams": sorted(set(teams)),
-            "scope": " ".join(sorted(set(scopes))),
-            "account": account,
-            "device": device,
+            names.subject: subject,
+            names.tenant: tenant,
+            names.nutzer: sorted(set(nutzer)),
+            names.agent: sorted(set(agents)),
+            names.teams: sorted(set(teams)),
+            names.scope: " ".join(sorted(set(scopes))),
+            names.account: account,
+            names.device: device,
         }
         return jwt.encode(claims, self._key, algorithm=ALGORITHM)
 
@@ -91,32 +92,8 @@ class LocalTokenIssuer:
                 algorithms=[ALGORITHM],
                 audience=AUDIENCE,
                 issuer=ISSUER,
-                options={"require": ["exp", "iss", "aud", "sub"]},
+                options={"require": ["exp", "iss", "aud"]},
             )
         except jwt.PyJWTError as exc:
             raise InvalidToken(type(exc).__name__) from exc
-        return principal_from_claims(claims)
-
-
-def _str_list(value: Any) -> frozenset[str]:
-    if isinstance(value, str):
-        return frozenset(part for part in value.replace(",", " ").split() if part)
-    if isinstance(value, list):
-        return frozenset(str(item) for item in value)
-    return frozenset()
-
-
-def principal_from_claims(claims: dict[str, Any]) -> Principal:
-    tenant = claims.get("tenant")
-    if not isinstance(tenant, str) or not tenant:
-        raise InvalidToken("missing tenant claim")
-    return Principal(
-        tenant=tenant,
-        subject=str(claims.get("sub", "")),
-        nutzer=_str_list(claims.get("nutzer")),
-        agents=_str_list(claims.get("agent")),
-        scopes=_str_list(claims.get("scope")),
-        teams=_str_list(claims.get("teams")),
-        account=str(claims.get("account", "")),
-        device=str(claims.get("device", "")),
-    )
+        return principal_from_claims(claims, self._mapping)

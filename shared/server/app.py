@@ -19,13 +19,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp
 
+from shared.auth.claims import TokenVerifier
 from shared.auth.principal import ALL_SCOPES, Principal
 from shared.config import Settings
 from shared.server.auth_middleware import (
     METADATA_PATH,
     PRINCIPAL_KEY,
     BearerAuthMiddleware,
-    TokenVerifier,
 )
 from shared.services.context import ServiceContext
 from shared.tools.catalog import TOOLS, ToolSpec
@@ -127,7 +127,9 @@ def build_app(
     authorization_servers: list[str] | None = None,
 ) -> ASGIApp:
     mcp = build_mcp(context)
-    servers = authorization_servers or []
+    servers = authorization_servers
+    if servers is None:
+        servers = [settings.oidc_issuer] if settings.oidc_issuer else []
 
     async def metadata(request: Request) -> Response:
         return protected_resource_metadata(request, servers)

@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import logging
-from typing import Protocol
+from typing import Any
 
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from shared.auth.local_tokens import InvalidToken
+from shared.auth.claims import InvalidToken, TokenVerifier
 from shared.auth.principal import Principal
+from shared.tools.catalog import TOOLS
 
 logger = logging.getLogger("brain.auth")
 
 METADATA_PATH = "/.well-known/oauth-protected-resource"
 PRINCIPAL_KEY = "brain.principal"
-
-
-class TokenVerifier(Protocol):
-    def verify(self, token: str) -> Principal: ...
+# Larger request bodies are refused before parsing (100 entries with big embeddings fit).
+MAX_BODY_BYTES = 32 * 1024 * 1024
 
 
 def resource_metadata_url(scope: Scope, mcp_path: str) -> str:
@@ -55,7 +55,34 @@ class BearerAuthMiddleware:
             )
             return
         scope.setdefault("state", {})[PRINCIPAL_KEY] = principal
-        await self.app(scope, receive, send)
+        if scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        body = await _read_body(receive)
+        if body is None:
+            await JSONResponse({"error": "request_too_large"}, status_code=413)(
+                scope, receive, send
+            )
+            return
+        missing = missing_scope(body, principal)
+        if missing is not None:
+            await self._forbidden(scope, receive, send, missing)
+            return
+        await self.app(scope, _replay(body), send)
+
+    async def _forbidden(self, scope: Scope, receive: Receive, send: Send, needed: str) -> None:
+        metadata = resource_metadata_url(scope, self.mcp_path)
+        description = f"Dem Token fehlt der Scope {needed}."
+        challenge = (
+            f'Bearer error="insufficient_scope", scope="{needed}", '
+            f'error_description="Token lacks scope {needed}", resource_metadata="{metadata}"'
+        )
+        response = JSONResponse(
+            {"error": "insufficient_scope", "scope": needed, "error_description": description},
+            status_code=403,
+            headers={"WWW-Authenticate": challenge},
+        )
+        await response(scope, receive, send)
 
     async def _unauthorized(
         self, scope: Scope, receive: Receive, send: Send, error: str, description: str
@@ -71,3 +98,64 @@ class BearerAuthMiddleware:
             headers={"WWW-Authenticate": challenge},
         )
         await response(scope, receive, send)
+
+
+async def _read_body(receive: Receive) -> bytes | None:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def _replay(body: bytes) -> Receive:
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+def missing_scope(body: bytes, principal: Principal) -> str | None:
+    """The scope a `tools/call` in this JSON-RPC body needs and the principal lacks.
+
+    Help calls (`help: 1`) need no scope. Bodies that are not JSON-RPC tool calls pass on:
+    the MCP layer answers them with its own errors.
+    """
+    try:
+        payload = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    messages = payload if isinstance(payload, list) else [payload]
+    for message in messages:
+        needed = _needed_scope(message)
+        if needed is not None and needed not in principal.scopes:
+            return needed
+    return None
+
+
+def _needed_scope(message: Any) -> str | None:
+    if not isinstance(message, dict) or message.get("method") != "tools/call":
+        return None
+    params = message.get("params")
+    if not isinstance(params, dict):
+        return None
+    spec = TOOLS.get(str(params.get("name")))
+    arguments = params.get("arguments")
+    if spec is None or (isinstance(arguments, dict) and arguments.get("help") == 1):
+        return None
+    return spec.scope.value

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
+from mcp.shared.exceptions import MCPError
 
 from tests.e2e.helpers import (
     brain_entry,
@@ -139,12 +140,12 @@ async def test_token_command_issues_restricted_tokens(tmp_path: Path) -> None:
             arguments["inhalt"].update(nutzer=7, agent="bot")
             fetched = await call(client, "fetch_brain_memories", arguments)
             assert [m["ID"] for m in fetched["daten"]["longterm"]] == ["longterm_1"]
-            denied = await call(
-                client,
-                "insert_brain_longterm_memory",
-                insert_args(memory_entry(), nutzer=7, agent="bot"),
-            )
-            assert denied["erfolg"] is False
+            # And a write is refused at the HTTP layer (403 insufficient_scope)
+            with pytest.raises(MCPError):
+                await client.call_tool(
+                    "insert_brain_longterm_memory",
+                    insert_args(memory_entry(nutzer=7), nutzer=7, agent="bot"),
+                )
 
 
 def test_import_jsonl(tmp_path: Path) -> None:

@@ -293,29 +293,6 @@ async def test_upsert_updates_and_reindexes(server: InProcessServer, dev_token: 
         assert [hit["ID"] for hit in new["daten"]["treffer"]] == [1]
 
 
-async def test_missing_scope_is_a_tool_error_and_writes_nothing(
-    server: InProcessServer, issuer: object, dev_token: str
-) -> None:
-    from shared.auth.local_tokens import LocalTokenIssuer
-
-    assert isinstance(issuer, LocalTokenIssuer)
-    read_only = issuer.issue(
-        tenant="local",
-        subject="reader",
-        nutzer=["42"],
-        agents=["support-agent"],
-        scopes=["memory:read"],
-        ttl_seconds=600,
-    )
-    async with server.client(read_only) as client:
-        envelope = await call(client, "insert_brain_longterm_memory", insert_args(memory_entry()))
-        assert envelope["erfolg"] is False
-        assert "memory:write" in envelope["fehler"][0]["meldung"]
-    async with server.client(dev_token) as client:
-        fetched = await call(client, "fetch_brain_memories", fetch_args(longterm=["longterm_1"]))
-        assert fetched["daten"]["nicht_gefunden"] == ["longterm_1"]
-
-
 async def test_many_warm_calls_in_one_app(server: InProcessServer, dev_token: str) -> None:
     # The stateless session manager must serve call after call in the same process.
     async with server.client(dev_token) as client:
