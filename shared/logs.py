@@ -25,7 +25,18 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
+# Libraries that log request and response bodies at DEBUG (botocore logs every DynamoDB item
+# and S3 object it sends). They never log below WARNING in this service.
+PAYLOAD_LOGGERS = ("botocore", "boto3", "s3transfer", "urllib3")
+
+
+def silence_payload_loggers() -> None:
+    for name in PAYLOAD_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
 def configure_logging(level: str) -> None:
+    silence_payload_loggers()
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter())
     root = logging.getLogger("brain")

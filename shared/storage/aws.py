@@ -1,0 +1,63 @@
+"""AWS clients for the DynamoDB + S3 adapter, created once per process.
+
+Endpoint, region and credentials come from the standard AWS configuration (environment,
+shared config files, the Lambda execution role): this module reads no environment itself.
+Call `build_dynamo_storage` once (Lambda: at module import, outside the handler) and reuse
+the storage; boto3 clients are thread-safe, and the storage's thread pool is created once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import boto3
+from botocore.config import Config
+
+from shared.config import Settings
+from shared.storage.dynamo.adapter import DynamoStorage
+from shared.storage.dynamo.parallel import RoundTrips
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_s3 import S3Client
+
+# Connections beyond the adapter's own parallelism, for other threads sharing the clients.
+_POOL_HEADROOM = 4
+
+
+@dataclass(frozen=True)
+class AwsClients:
+    dynamodb: DynamoDBClient
+    s3: S3Client
+
+
+def client_config(settings: Settings) -> Config:
+    return Config(
+        retries={"mode": "standard", "max_attempts": settings.aws_max_attempts},
+        max_pool_connections=settings.aws_max_parallel + _POOL_HEADROOM,
+    )
+
+
+def make_clients(settings: Settings, session: boto3.session.Session | None = None) -> AwsClients:
+    """One DynamoDB and one S3 client with standard retries and a pool sized for the
+    adapter's parallelism. A fresh boto3 session unless one is given (sessions are not
+    thread-safe; clients are)."""
+    session = session if session is not None else boto3.session.Session()
+    config = client_config(settings)
+    return AwsClients(
+        dynamodb=session.client("dynamodb", config=config),
+        s3=session.client("s3", config=config),
+    )
+
+
+def build_dynamo_storage(settings: Settings, clients: AwsClients | None = None) -> DynamoStorage:
+    """The production adapter: parallel round trips bounded by `settings.aws_max_parallel`."""
+    return DynamoStorage(
+        clients if clients is not None else make_clients(settings),
+        table_name=settings.table_name,
+        bucket_name=settings.bucket_name,
+        round_trips=RoundTrips(settings.aws_max_parallel),
+        rating_max_retries=settings.rating_max_retries,
+        max_attempts=settings.aws_max_attempts,
+    )

@@ -1,0 +1,376 @@
+"""Brain entries and their search index (postings per term, sharded corpus stats).
+
+Writing an entry is two stages for the whole batch:
+1. per entry one TransactWriteItems — the entry item and its stats shard (create:
+   documents + 1, total_len + doc_len; replace: total_len + delta, conditioned on the
+   stored item still being the version `previous` describes) — all entries in parallel;
+2. the postings of every written entry in one BatchWriteItem stage (chunks of 25): delete
+   the terms only the old version had, put every term of the new version.
+If postings still fail after the retries, the entry reports STORAGE and a third stage
+marks the old-only terms in the stored entry (`terms[t] = 0`) so that the next upsert of
+the entry deletes their postings too (see docs/dynamodb.md, "Healing the index").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, cast
+
+from shared.domain import (
+    BrainEntry,
+    BrainWrite,
+    CorpusStats,
+    EntryFailure,
+    EntryFailureCode,
+    Posting,
+    TermLookup,
+    VkTyp,
+)
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
+from shared.storage.dynamo.items import (
+    PK,
+    REF_INDEX,
+    REF_PK,
+    TYP_INDEX,
+    TYP_PK,
+    Item,
+    brain_from_item,
+    brain_item,
+    brain_key,
+    brain_ref_pk,
+    brain_typ_pk,
+    js,
+    n,
+    posting_from_item,
+    posting_item,
+    posting_key,
+    stats_from_items,
+    stats_key,
+    stats_pk,
+    stats_shard_of,
+    term_pk,
+    to_us,
+)
+
+_log = logging.getLogger(__name__)
+
+_CONDITION_FAILED = "ConditionalCheckFailed"
+_TRANSACTION_CONFLICT = "TransactionConflict"
+
+
+class _Failed(Exception):
+    def __init__(self, code: EntryFailureCode, detail: str) -> None:
+        super().__init__(detail)
+        self.failure = EntryFailure(code, detail)
+
+
+class _Retry(Exception):
+    """Try again; `stored` is the entry now in the table (None: unchanged knowledge)."""
+
+    def __init__(self, stored: BrainEntry | None) -> None:
+        super().__init__("retry")
+        self.stored = stored
+
+
+@dataclass
+class _Chain:
+    """The writes of one entry ID in one batch, applied in order."""
+
+    indices: list[int]
+    results: list[EntryFailure | None] = field(default_factory=list)
+    # The entry this chain left in the table, and the terms the table may hold postings
+    # for from before the batch (their postings are deleted unless the entry keeps them).
+    stored: BrainEntry | None = None
+    old_terms: set[str] = field(default_factory=set)
+
+
+def _query(index: str | None, attribute: str, value: str, **extra: Any) -> Item:
+    query: Item = {
+        "KeyConditionExpression": "#pk = :pk",
+        "ExpressionAttributeNames": {"#pk": attribute},
+        "ExpressionAttributeValues": {":pk": {"S": value}},
+        **extra,
+    }
+    if index is not None:
+        query["IndexName"] = index
+    return query
+
+
+class BrainIndex:
+    def __init__(self, calls: TableCalls, max_retries: int) -> None:
+        self._calls = calls
+        self._max_retries = max_retries
+
+    # --- writes -------------------------------------------------------------------------
+
+    def put(self, writes: Sequence[BrainWrite]) -> list[EntryFailure | None]:
+        for write in writes:  # programming errors surface before anything is written
+            previous = write.previous
+            if previous is not None:
+                if previous.tenant != write.entry.tenant or previous.id != write.entry.id:
+                    raise ValueError(
+                        f"replace must keep tenant and ID: {previous.tenant}/{previous.id}"
+                        f" -> {write.entry.tenant}/{write.entry.id}"
+                    )
+                to_us(previous.created_at)
+                to_us(previous.updated_at)
+            brain_item(write.entry)
+        chains: dict[tuple[str, int], _Chain] = {}
+        for index, write in enumerate(writes):
+            chains.setdefault((write.entry.tenant, write.entry.id), _Chain([])).indices.append(
+                index
+            )
+        ordered = list(chains.values())
+        done = self._calls.round_trips.run(
+            [partial(self._run_chain, c, [writes[i] for i in c.indices]) for c in ordered]
+        )
+        results: list[EntryFailure | None] = [None] * len(writes)
+        for chain in done:
+            for index, result in zip(chain.indices, chain.results, strict=True):
+                results[index] = result
+        self._write_postings(done, results)
+        return results
+
+    def _run_chain(self, chain: _Chain, writes: list[BrainWrite]) -> _Chain:
+        for write in writes:
+            try:
+                if write.previous is None:
+                    self._create(write.entry)
+                    chain.stored = write.entry
+                else:
+                    base = chain.stored if chain.stored is not None else write.previous
+                    chain.stored = self._replace(write.entry, base, chain.old_terms)
+            except _Failed as failed:
+                chain.results.append(failed.failure)
+            else:
+                chain.results.append(None)
+        return chain
+
+    def _create(self, entry: BrainEntry) -> None:
+        items = [
+            self._put(brain_item(entry), "attribute_not_exists(#pk)", {"#pk": PK}),
+            self._stats_update(entry, documents=1, total_len=entry.doc_len),
+        ]
+        for attempt in range(self._max_retries + 1):
+            if attempt:
+                self._calls.backoff.wait(attempt)
+            try:
+                self._transact(items)
+                return
+            except AWS_ERRORS as exc:
+                codes = _cancellation_codes(exc)
+                if codes and codes[0] == _CONDITION_FAILED:
+                    detail = f"brain entry {entry.id} exists"
+                    raise _Failed(EntryFailureCode.STORAGE, detail) from exc
+                if _TRANSACTION_CONFLICT not in codes:
+                    _log.warning("brain entry %s: %s", entry.id, exc)
+                    raise _Failed(EntryFailureCode.STORAGE, error_code(exc)) from exc
+        raise _Failed(EntryFailureCode.CONFLICT, f"brain entry {entry.id}: transaction conflicts")
+
+    def _replace(self, entry: BrainEntry, previous: BrainEntry, old_terms: set[str]) -> BrainEntry:
+        """Replace `previous` by `entry`; on success the stored entry (created_at kept).
+
+        If another writer replaced the entry meanwhile, the replace is retried against the
+        stored version (last writer wins, stats and postings stay consistent). Every
+        version compared against adds its terms to `old_terms`: postings may exist for
+        them, and deleting a posting that does not exist is harmless.
+        """
+        for attempt in range(self._max_retries + 1):
+            if attempt:
+                self._calls.backoff.wait(attempt)
+            old_terms.update(previous.terms)
+            written = dataclasses.replace(entry, created_at=previous.created_at)
+            items = [
+                self._put(
+                    brain_item(written),
+                    "attribute_exists(#pk) AND #created = :created AND #updated = :updated",
+                    {"#pk": PK, "#created": "created_us", "#updated": "updated_us"},
+                    {
+                        ":created": n(to_us(previous.created_at)),
+                        ":updated": n(to_us(previous.updated_at)),
+                    },
+                )
+            ]
+            if entry.doc_len != previous.doc_len:
+                items.append(self._stats_update(entry, total_len=entry.doc_len - previous.doc_len))
+            try:
+                self._transact(items)
+                return written
+            except AWS_ERRORS as exc:
+                retry = self._replace_failure(exc, entry)
+                if retry.stored is not None:
+                    previous = retry.stored
+        raise _Failed(EntryFailureCode.CONFLICT, f"brain entry {entry.id} kept changing")
+
+    def _replace_failure(self, exc: BaseException, entry: BrainEntry) -> _Retry:
+        codes = _cancellation_codes(exc)
+        if codes and codes[0] == _CONDITION_FAILED:
+            reasons = getattr(exc, "response", {}).get("CancellationReasons", [])
+            item = reasons[0].get("Item")
+            try:
+                if item is None:
+                    item = self._calls.get_item(brain_key(entry.tenant, entry.id))
+            except AWS_ERRORS as read_error:
+                raise _Failed(EntryFailureCode.STORAGE, error_code(read_error)) from exc
+            if item is None:
+                raise _Failed(EntryFailureCode.NOT_FOUND, f"brain entry {entry.id}") from exc
+            return _Retry(brain_from_item(item))
+        if _TRANSACTION_CONFLICT in codes:
+            return _Retry(None)
+        _log.warning("brain entry %s: %s", entry.id, exc)
+        raise _Failed(EntryFailureCode.STORAGE, error_code(exc)) from exc
+
+    def _put(
+        self,
+        item: Item,
+        condition: str,
+        names: dict[str, str],
+        values: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        put: dict[str, Any] = {
+            "TableName": self._calls.table,
+            "Item": item,
+            "ConditionExpression": condition,
+            "ExpressionAttributeNames": names,
+            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+        }
+        if values:
+            put["ExpressionAttributeValues"] = values
+        return {"Put": put}
+
+    def _stats_update(
+        self, entry: BrainEntry, *, total_len: int, documents: int = 0
+    ) -> dict[str, Any]:
+        expression = "ADD #total :total"
+        names = {"#total": "total_len"}
+        values: dict[str, Any] = {":total": n(total_len)}
+        if documents:
+            expression += ", #documents :documents"
+            names["#documents"] = "documents"
+            values[":documents"] = n(documents)
+        return {
+            "Update": {
+                "TableName": self._calls.table,
+                "Key": stats_key(entry.tenant, stats_shard_of(entry.id)),
+                "UpdateExpression": expression,
+                "ExpressionAttributeNames": names,
+                "ExpressionAttributeValues": values,
+            }
+        }
+
+    def _transact(self, items: list[dict[str, Any]]) -> None:
+        self._calls.client.transact_write_items(
+            TransactItems=cast(Any, items),
+            ClientRequestToken=uuid.uuid4().hex,
+        )
+
+    def _write_postings(self, chains: list[_Chain], results: list[EntryFailure | None]) -> None:
+        requests: list[tuple[int, Item]] = []
+        for number, chain in enumerate(chains):
+            stored = chain.stored
+            if stored is None:
+                continue
+            for term in sorted(chain.old_terms - set(stored.terms)):
+                key = posting_key(stored.tenant, term, stored.id)
+                requests.append((number, {"DeleteRequest": {"Key": key}}))
+            for term, tf in stored.terms.items():
+                if tf > 0:
+                    put = {"PutRequest": {"Item": posting_item(stored, term, tf)}}
+                    requests.append((number, put))
+        if not requests:
+            return
+        failed = self._calls.batch_write(requests)
+        marks = []
+        for number in sorted(failed):
+            chain = chains[number]
+            for index, result in zip(chain.indices, chain.results, strict=True):
+                if result is None:
+                    results[index] = EntryFailure(
+                        EntryFailureCode.STORAGE, "search index not updated; send the entry again"
+                    )
+            if chain.stored is not None:
+                marks.append(partial(self._mark_stale_terms, chain.stored, chain.old_terms))
+        self._calls.round_trips.run(marks)
+
+    def _mark_stale_terms(self, stored: BrainEntry, old_terms: set[str]) -> None:
+        """Best effort: record the old-only terms (tf 0) in the stored entry, so that the
+        next replace deletes their postings even though this batch could not."""
+        stale = {term: 0 for term in old_terms if term not in stored.terms}
+        if not stale:
+            return
+        try:
+            self._calls.client.update_item(
+                TableName=self._calls.table,
+                Key=brain_key(stored.tenant, stored.id),
+                UpdateExpression="SET #terms = :terms",
+                ConditionExpression="#updated = :updated",
+                ExpressionAttributeNames={"#terms": "terms", "#updated": "updated_us"},
+                ExpressionAttributeValues={
+                    ":terms": js({**stored.terms, **stale}),
+                    ":updated": n(to_us(stored.updated_at)),
+                },
+            )
+        except AWS_ERRORS as exc:
+            _log.error("brain entry %s: stale postings left for %s: %s", stored.id, stale, exc)
+
+    # --- reads --------------------------------------------------------------------------
+
+    def get(self, tenant: str, ids: Sequence[int]) -> dict[int, BrainEntry]:
+        if not ids:
+            return {}
+        keys = [brain_key(tenant, int(i)) for i in dict.fromkeys(ids)]
+        entries = (brain_from_item(item) for item in self._calls.batch_get(keys))
+        return {e.id: e for e in entries if e.tenant == tenant}
+
+    def find_by_reference(
+        self, tenant: str, vk_typ: str, vk_referenz_id: str | None, limit: int
+    ) -> list[BrainEntry]:
+        if limit <= 0:
+            return []
+        typ = str(vk_typ)
+        if vk_referenz_id is None:
+            query = _query(TYP_INDEX, TYP_PK, brain_typ_pk(tenant, typ), ScanIndexForward=False)
+        else:
+            pk = brain_ref_pk(tenant, typ, vk_referenz_id)
+            query = _query(REF_INDEX, REF_PK, pk, ScanIndexForward=False)
+        (items,) = self._calls.query_many([query], limit)
+        return [brain_from_item(item) for item in items]
+
+    def list(self, tenant: str, limit: int) -> list[BrainEntry]:
+        if limit <= 0:
+            return []
+        queries = [
+            _query(TYP_INDEX, TYP_PK, brain_typ_pk(tenant, typ.value), ScanIndexForward=False)
+            for typ in VkTyp
+        ]
+        pages = self._calls.query_many(queries, limit)
+        entries = [brain_from_item(item) for page in pages for item in page]
+        entries.sort(key=lambda e: e.id, reverse=True)
+        return entries[:limit]
+
+    def lookup_terms(self, tenant: str, terms: Sequence[str]) -> TermLookup:
+        wanted = list(dict.fromkeys(terms))
+        queries = [_query(None, PK, term_pk(tenant, t), ConsistentRead=True) for t in wanted]
+        queries.append(_query(None, PK, stats_pk(tenant), ConsistentRead=True))
+        pages = self._calls.query_many(queries)
+        postings: dict[str, list[Posting]] = {}
+        for term, items in zip(wanted, pages, strict=False):
+            if items:
+                postings[term] = [posting_from_item(item) for item in items]
+        return TermLookup(postings, stats_from_items(pages[-1]))
+
+    def stats(self, tenant: str) -> CorpusStats:
+        (items,) = self._calls.query_many([_query(None, PK, stats_pk(tenant), ConsistentRead=True)])
+        return stats_from_items(items)
+
+
+def _cancellation_codes(exc: BaseException) -> list[str]:
+    if error_code(exc) != "TransactionCanceledException":
+        return []
+    reasons = getattr(exc, "response", {}).get("CancellationReasons", [])
+    return [str(reason.get("Code", "None")) for reason in reasons]

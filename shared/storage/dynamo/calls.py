@@ -1,0 +1,211 @@
+"""Low-level DynamoDB calls shared by the adapter: batched reads and writes split into
+parallel chunks, retries of unprocessed keys/items with jittered backoff, query paging.
+
+Every helper that issues several independent calls issues them as one `RoundTrips` stage;
+a retry of what came back unprocessed is a further stage, after a backoff sleep.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from shared.storage.dynamo.items import PK, SK, Item
+from shared.storage.dynamo.parallel import RoundTrips
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+_log = logging.getLogger(__name__)
+
+Owner = TypeVar("Owner", bound=Hashable)
+
+BATCH_GET_MAX: Final = 100
+BATCH_WRITE_MAX: Final = 25
+AWS_ERRORS: Final = (ClientError, BotoCoreError)
+
+
+class StorageUnavailable(RuntimeError):
+    """A read could not be completed (DynamoDB kept keys unprocessed or failed)."""
+
+
+def error_code(exc: BaseException) -> str:
+    if isinstance(exc, ClientError):
+        return str(exc.response.get("Error", {}).get("Code", ""))
+    return type(exc).__name__
+
+
+def item_key(item: Mapping[str, Any]) -> tuple[str, str]:
+    return str(item[PK]["S"]), str(item[SK]["S"])
+
+
+def chunks(values: Sequence[Any], size: int) -> list[list[Any]]:
+    return [list(values[i : i + size]) for i in range(0, len(values), size)]
+
+
+@dataclass
+class Backoff:
+    """Exponential backoff with jitter; `sleep` and `rng` are injectable for tests."""
+
+    sleep: Callable[[float], None] = time.sleep
+    rng: Callable[[], float] = random.random
+    base: float = 0.025
+    cap: float = 1.0
+
+    def wait(self, attempt: int) -> None:
+        """Sleep before retry number `attempt` (1 = first retry)."""
+        ceiling = min(self.cap, self.base * (2 ** max(attempt - 1, 0)))
+        delay = ceiling * (0.5 + self.rng() / 2)  # "equal jitter": never zero, never herd
+        self.sleep(delay)
+
+
+class TableCalls:
+    """The calls on one table, bound to a client, the stage runner and the retry policy."""
+
+    def __init__(
+        self,
+        client: DynamoDBClient,
+        table_name: str,
+        round_trips: RoundTrips,
+        backoff: Backoff,
+        max_attempts: int,
+    ) -> None:
+        self.client = client
+        self.table = table_name
+        self.round_trips = round_trips
+        self.backoff = backoff
+        self.max_attempts = max(1, max_attempts)
+
+    # --- single items -------------------------------------------------------------------
+
+    def get_item(self, key: Item) -> Item | None:
+        response = self.client.get_item(TableName=self.table, Key=key, ConsistentRead=True)
+        item = response.get("Item")
+        return dict(item) if item is not None else None
+
+    # --- batched reads ------------------------------------------------------------------
+
+    def batch_get(self, keys: Sequence[Item]) -> list[Item]:
+        """Consistent BatchGetItem of any number of keys: chunks of 100 in one stage,
+        unprocessed keys retried (further stages) up to `max_attempts` times."""
+        unique = list({item_key(k): k for k in keys}.values())
+        pending = chunks(unique, BATCH_GET_MAX)
+        found: list[Item] = []
+        for attempt in range(self.max_attempts):
+            if not pending:
+                return found
+            if attempt:
+                self.backoff.wait(attempt)
+            pages = self.round_trips.run([partial(self._batch_get_chunk, c) for c in pending])
+            unprocessed: list[Item] = []
+            for items, left in pages:
+                found += items
+                unprocessed += left
+            pending = chunks(unprocessed, BATCH_GET_MAX)
+        if pending:
+            count = sum(len(c) for c in pending)
+            raise StorageUnavailable(f"BatchGetItem: {count} keys stayed unprocessed")
+        return found
+
+    def _batch_get_chunk(self, keys: list[Item]) -> tuple[list[Item], list[Item]]:
+        response: dict[str, Any] = dict(
+            self.client.batch_get_item(
+                RequestItems={self.table: {"Keys": keys, "ConsistentRead": True}}
+            )
+        )
+        items = [dict(i) for i in response.get("Responses", {}).get(self.table, [])]
+        left = response.get("UnprocessedKeys", {}).get(self.table, {}).get("Keys", [])
+        return items, [dict(k) for k in left]
+
+    # --- batched writes -----------------------------------------------------------------
+
+    def batch_write(self, requests: Sequence[tuple[Owner, Item]]) -> set[Owner]:
+        """BatchWriteItem of (owner, WriteRequest) pairs: chunks of 25 in one stage,
+        unprocessed items retried (further stages). Returns the owners of the requests
+        that finally failed. Keys must be unique across `requests`."""
+        owners: dict[tuple[str, str], Owner] = {}
+        for owner, request in requests:
+            target = _write_target(request)
+            if target in owners:
+                raise ValueError(f"two writes of one item in a batch: {target}")
+            owners[target] = owner
+        pending = chunks([request for _, request in requests], BATCH_WRITE_MAX)
+        failed: set[Owner] = set()
+        for attempt in range(self.max_attempts):
+            if not pending:
+                return failed
+            if attempt:
+                self.backoff.wait(attempt)
+            outcomes = self.round_trips.run([partial(self._batch_write_chunk, c) for c in pending])
+            unprocessed: list[Item] = []
+            for chunk, outcome in zip(pending, outcomes, strict=True):
+                if isinstance(outcome, BaseException):
+                    _log.warning("BatchWriteItem failed: %s", outcome)
+                    failed.update(owners[_write_target(r)] for r in chunk)
+                else:
+                    unprocessed += outcome
+            pending = chunks(unprocessed, BATCH_WRITE_MAX)
+        for chunk in pending:
+            failed.update(owners[_write_target(r)] for r in chunk)
+        return failed
+
+    def _batch_write_chunk(self, requests: list[Item]) -> list[Item] | BaseException:
+        try:
+            request_items: dict[str, Any] = {self.table: requests}
+            response = self.client.batch_write_item(RequestItems=request_items)
+        except AWS_ERRORS as exc:
+            return exc
+        return [dict(r) for r in response.get("UnprocessedItems", {}).get(self.table, [])]
+
+    # --- queries ------------------------------------------------------------------------
+
+    def query_many(
+        self, queries: Sequence[Mapping[str, Any]], limit: int | None = None
+    ) -> list[list[Item]]:
+        """Run independent queries side by side; a query whose page ended before `limit`
+        (or before its end, without a limit) continues in a further stage."""
+        results: list[list[Item]] = [[] for _ in queries]
+        cursors: dict[int, Mapping[str, Any] | None] = dict.fromkeys(range(len(queries)))
+        while cursors:
+            order = list(cursors)
+            pages = self.round_trips.run(
+                [
+                    partial(self._query_page, queries[i], cursors[i], _remaining(results[i], limit))
+                    for i in order
+                ]
+            )
+            cursors = {}
+            for i, (items, last_key) in zip(order, pages, strict=True):
+                results[i] += items
+                if last_key is not None and _remaining(results[i], limit) != 0:
+                    cursors[i] = last_key
+        return results
+
+    def _query_page(
+        self, query: Mapping[str, Any], start: Mapping[str, Any] | None, limit: int | None
+    ) -> tuple[list[Item], Mapping[str, Any] | None]:
+        kwargs: dict[str, Any] = {"TableName": self.table, **query}
+        if start is not None:
+            kwargs["ExclusiveStartKey"] = start
+        if limit is not None:
+            kwargs["Limit"] = limit
+        response = self.client.query(**kwargs)
+        items = [dict(i) for i in response.get("Items", [])]
+        return items, response.get("LastEvaluatedKey")
+
+
+def _remaining(found: list[Item], limit: int | None) -> int | None:
+    return None if limit is None else max(limit - len(found), 0)
+
+
+def _write_target(request: Mapping[str, Any]) -> tuple[str, str]:
+    if "PutRequest" in request:
+        return item_key(request["PutRequest"]["Item"])
+    return item_key(request["DeleteRequest"]["Key"])

@@ -1,0 +1,440 @@
+"""Keys and items of the single DynamoDB table, and their mapping to domain objects.
+
+Every partition key starts with the tenant: `T#<tenant>#...` (GSI partition keys too).
+Free-text key components (tenant, tag names, terms, scopes, reference IDs) are escaped
+(`%` -> `%25`, `#` -> `%23`) so that no value can forge another key's shape.
+
+Item types (pk / sk):
+
+    counter       T#<t>#COUNTER#<name>            COUNTER
+    tag           T#<t>#TAG#<casefolded name>     TAG
+    memory        T#<t>#MEM#<typ>_<n>             MEM        (+ by_reference GSI if long-term)
+    rating        T#<t>#MEM#<typ>_<n>             R#<insert_id, 20 digits>
+    rating guard  T#<t>#RATING#<insert_id>        RATING
+    brain entry   T#<t>#BRAIN#<id>                BRAIN      (+ by_reference and by_vk_typ GSIs)
+    posting       T#<t>#TERM#<term>               P#<entry id, 20 digits>
+    stats shard   T#<t>#STATS                     STATS#<shard>
+
+Values: datetimes are integer microseconds since the epoch (`*_us`, read back as UTC-aware
+datetimes); `expires_at` is the TTL attribute (epoch seconds, rounded up, short-term
+memories and their ratings only) next to the exact `expires_us`; Decimal scores are
+DynamoDB numbers (exact, up to 38 digits); dicts and lists (tags, referenzfelder,
+stammdaten, terms) are JSON strings, so that every number in them reads back unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from typing import Any, Final
+
+from boto3.dynamodb.types import DYNAMODB_CONTEXT
+
+from shared.domain import (
+    BrainEntry,
+    CorpusStats,
+    CounterName,
+    Memory,
+    MemoryId,
+    MemoryType,
+    Posting,
+    Rating,
+    VkTyp,
+)
+
+# Low-level client shapes: {"S": "..."} / {"N": "..."}; typed loosely on purpose.
+Item = dict[str, Any]
+
+PK: Final = "pk"
+SK: Final = "sk"
+REF_INDEX: Final = "by_reference"
+REF_PK: Final = "ref_pk"
+REF_SK: Final = "ref_sk"
+TYP_INDEX: Final = "by_vk_typ"
+TYP_PK: Final = "typ_pk"
+TYP_SK: Final = "typ_sk"
+TTL_ATTRIBUTE: Final = "expires_at"
+
+SK_COUNTER: Final = "COUNTER"
+SK_TAG: Final = "TAG"
+SK_MEMORY: Final = "MEM"
+SK_RATING_GUARD: Final = "RATING"
+SK_BRAIN: Final = "BRAIN"
+RATING_SK_PREFIX: Final = "R#"
+POSTING_SK_PREFIX: Final = "P#"
+STATS_SK_PREFIX: Final = "STATS#"
+
+# The brain stats are spread over a few items so that parallel entry transactions of one
+# tenant rarely touch the same item (DynamoDB cancels concurrent transactions on one item).
+STATS_SHARDS: Final = 8
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+# --- attribute values -------------------------------------------------------------------
+
+
+def s(value: str) -> dict[str, str]:
+    return {"S": value}
+
+
+def n(value: int | Decimal) -> dict[str, str]:
+    if isinstance(value, bool):
+        raise TypeError("booleans are not numbers here")
+    if isinstance(value, Decimal):
+        # Raises (decimal.Inexact / Rounded) if DynamoDB could not store it exactly.
+        return {"N": str(DYNAMODB_CONTEXT.create_decimal(value))}
+    return {"N": str(int(value))}
+
+
+def js(value: Any) -> dict[str, str]:
+    return s(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def get_s(item: Mapping[str, Any], name: str) -> str:
+    return str(item[name]["S"])
+
+
+def get_n(item: Mapping[str, Any], name: str) -> int:
+    return int(item[name]["N"])
+
+
+def get_decimal(item: Mapping[str, Any], name: str) -> Decimal:
+    return Decimal(item[name]["N"])
+
+
+def opt_s(item: Mapping[str, Any], name: str) -> str | None:
+    return get_s(item, name) if name in item else None
+
+
+def opt_n(item: Mapping[str, Any], name: str) -> int | None:
+    return get_n(item, name) if name in item else None
+
+
+def get_json(item: Mapping[str, Any], name: str) -> Any:
+    return json.loads(get_s(item, name))
+
+
+def to_us(value: datetime) -> int:
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"naive datetime {value!r}: storage needs timezone-aware datetimes")
+    return (value - _EPOCH) // _MICROSECOND
+
+
+def from_us(value: int) -> datetime:
+    return _EPOCH + timedelta(microseconds=value)
+
+
+def opt_dt(item: Mapping[str, Any], name: str) -> datetime | None:
+    value = opt_n(item, name)
+    return None if value is None else from_us(value)
+
+
+def ttl_seconds(expires_us: int) -> int:
+    """The TTL value: epoch seconds, rounded up so that TTL never deletes before expiry."""
+    return math.ceil(expires_us / 1_000_000)
+
+
+# --- keys -------------------------------------------------------------------------------
+
+
+def part(value: str) -> str:
+    """One free-text key component, escaped so that it cannot contain the separator."""
+    return value.replace("%", "%25").replace("#", "%23")
+
+
+def tenant_prefix(tenant: str) -> str:
+    return f"T#{part(tenant)}"
+
+
+def key(pk: str, sk: str) -> Item:
+    return {PK: s(pk), SK: s(sk)}
+
+
+def padded(number: int) -> str:
+    if number < 0:
+        raise ValueError(f"negative ID {number}")
+    return f"{number:020d}"
+
+
+def counter_key(tenant: str, counter: CounterName) -> Item:
+    return key(f"{tenant_prefix(tenant)}#COUNTER#{CounterName(counter).value}", SK_COUNTER)
+
+
+def tag_key(tenant: str, name_key: str) -> Item:
+    return key(f"{tenant_prefix(tenant)}#TAG#{part(name_key)}", SK_TAG)
+
+
+def memory_pk(tenant: str, memory_id: MemoryId) -> str:
+    return f"{tenant_prefix(tenant)}#MEM#{memory_id}"
+
+
+def memory_key(tenant: str, memory_id: MemoryId) -> Item:
+    return key(memory_pk(tenant, memory_id), SK_MEMORY)
+
+
+def rating_key(tenant: str, memory_id: MemoryId, insert_id: int) -> Item:
+    return key(memory_pk(tenant, memory_id), RATING_SK_PREFIX + padded(insert_id))
+
+
+def rating_guard_key(tenant: str, insert_id: int) -> Item:
+    return key(f"{tenant_prefix(tenant)}#RATING#{insert_id}", SK_RATING_GUARD)
+
+
+def brain_key(tenant: str, entry_id: int) -> Item:
+    return key(f"{tenant_prefix(tenant)}#BRAIN#{entry_id}", SK_BRAIN)
+
+
+def term_pk(tenant: str, term: str) -> str:
+    return f"{tenant_prefix(tenant)}#TERM#{part(term)}"
+
+
+def posting_key(tenant: str, term: str, entry_id: int) -> Item:
+    return key(term_pk(tenant, term), POSTING_SK_PREFIX + padded(entry_id))
+
+
+def stats_pk(tenant: str) -> str:
+    return f"{tenant_prefix(tenant)}#STATS"
+
+
+def stats_key(tenant: str, shard: int) -> Item:
+    return key(stats_pk(tenant), f"{STATS_SK_PREFIX}{shard}")
+
+
+def stats_keys(tenant: str) -> list[Item]:
+    return [stats_key(tenant, shard) for shard in range(STATS_SHARDS)]
+
+
+def stats_shard_of(entry_id: int) -> int:
+    return entry_id % STATS_SHARDS
+
+
+def scope_ref_pk(tenant: str, scope: str, scope_vk: str) -> str:
+    """by_reference partition of the long-term memories about one entity."""
+    return f"{tenant_prefix(tenant)}#SCOPE#{part(scope)}#{part(scope_vk)}"
+
+
+def brain_ref_pk(tenant: str, vk_typ: str, vk_referenz_id: str) -> str:
+    """by_reference partition of the brain entries about one entity."""
+    return f"{tenant_prefix(tenant)}#BREF#{part(vk_typ)}#{part(vk_referenz_id)}"
+
+
+def brain_typ_pk(tenant: str, vk_typ: str) -> str:
+    """by_vk_typ partition of the brain entries of one vk_typ."""
+    return f"{tenant_prefix(tenant)}#BTYP#{part(vk_typ)}"
+
+
+def embedding_s3_key(tenant: str, memory_id: MemoryId, nonce: str) -> str:
+    """A fresh object key per write: a failed or duplicate write can delete its own object
+    without ever touching the object of an existing memory with the same ID."""
+    return f"{part_s3(tenant)}/embeddings/{memory_id}/{nonce}.f32"
+
+
+def part_s3(value: str) -> str:
+    return value.replace("%", "%25").replace("/", "%2F")
+
+
+# --- memories ---------------------------------------------------------------------------
+
+
+def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
+    """The item of a new memory. `write_id` identifies this write (idempotent retries)."""
+    item: Item = {
+        **memory_key(m.tenant, m.id),
+        "kind": s("memory"),
+        "tenant": s(m.tenant),
+        "memory_id": s(str(m.id)),
+        "kurzbeschreibung": s(m.kurzbeschreibung),
+        "memory": s(m.memory),
+        "tags": js(list(m.tags)),
+        "scope": s(m.scope),
+        "scope_vk": s(m.scope_vk),
+        "nutzer": s(m.nutzer),
+        "agent": s(m.agent),
+        "created_us": n(to_us(m.created_at)),
+        "updated_us": n(to_us(m.updated_at)),
+        "referenzfelder": js(m.referenzfelder),
+        "score_count": n(m.score_count),
+        "score_sum": n(Decimal(m.score_sum)),
+        "version": n(m.version),
+        "write_id": s(write_id),
+    }
+    if m.score_count:
+        item["score_avg"] = n(Decimal(m.score_sum) / m.score_count)
+    if m.last_call is not None:
+        item["last_call_us"] = n(to_us(m.last_call))
+    if m.expires_at is not None:
+        expires = to_us(m.expires_at)
+        item["expires_us"] = n(expires)
+        item[TTL_ATTRIBUTE] = n(ttl_seconds(expires))
+    if m.embedding_dim is not None:
+        item["embedding_dim"] = n(m.embedding_dim)
+    if m.embedding_profil_hash is not None:
+        item["embedding_profil_hash"] = s(m.embedding_profil_hash)
+    if embedding_key is not None:
+        item["embedding_key"] = s(embedding_key)
+    if MemoryType(m.id.typ) is MemoryType.LONGTERM:
+        item[REF_PK] = s(scope_ref_pk(m.tenant, m.scope, m.scope_vk))
+        item[REF_SK] = n(m.id.number)
+    return item
+
+
+def memory_from_item(item: Mapping[str, Any]) -> Memory:
+    memory_id = MemoryId.parse(get_s(item, "memory_id"))
+    if memory_id is None:
+        raise ValueError(f"stored memory has a bad ID: {item.get('memory_id')!r}")
+    return Memory(
+        tenant=get_s(item, "tenant"),
+        id=memory_id,
+        kurzbeschreibung=get_s(item, "kurzbeschreibung"),
+        memory=get_s(item, "memory"),
+        tags=get_json(item, "tags"),
+        scope=get_s(item, "scope"),
+        scope_vk=get_s(item, "scope_vk"),
+        nutzer=get_s(item, "nutzer"),
+        agent=get_s(item, "agent"),
+        created_at=from_us(get_n(item, "created_us")),
+        updated_at=from_us(get_n(item, "updated_us")),
+        referenzfelder=get_json(item, "referenzfelder"),
+        expires_at=opt_dt(item, "expires_us"),
+        embedding_dim=opt_n(item, "embedding_dim"),
+        embedding_profil_hash=opt_s(item, "embedding_profil_hash"),
+        score_count=get_n(item, "score_count"),
+        score_sum=get_decimal(item, "score_sum"),
+        last_call=opt_dt(item, "last_call_us"),
+        version=get_n(item, "version"),
+    )
+
+
+def is_live(item: Mapping[str, Any], now_us: int) -> bool:
+    """False for a memory item that is expired at `now_us`."""
+    expires = opt_n(item, "expires_us")
+    return expires is None or expires > now_us
+
+
+# --- ratings ----------------------------------------------------------------------------
+
+
+def rating_items(rating: Rating, expires_us: int | None) -> tuple[Item, Item]:
+    """(guard, record): the guard makes insert_ID unique per tenant; the record lives in
+    the memory's partition so that its ratings are one consistent Query. Ratings of a
+    short-term memory carry its TTL, so that the TTL backstop removes them with it."""
+    memory_id = str(rating.memory_id)
+    guard: Item = {
+        **rating_guard_key(rating.tenant, rating.insert_id),
+        "kind": s("rating_guard"),
+        "memory_id": s(memory_id),
+    }
+    record: Item = {
+        **rating_key(rating.tenant, rating.memory_id, rating.insert_id),
+        "kind": s("rating"),
+        "tenant": s(rating.tenant),
+        "insert_id": n(rating.insert_id),
+        "memory_id": s(memory_id),
+        "agent": s(rating.agent),
+        "nutzer": s(rating.nutzer),
+        "score": n(Decimal(rating.score)),
+        "datum_us": n(to_us(rating.datum)),
+        "referenzfelder": js(rating.referenzfelder),
+    }
+    if expires_us is not None:
+        guard[TTL_ATTRIBUTE] = record[TTL_ATTRIBUTE] = n(ttl_seconds(expires_us))
+    return guard, record
+
+
+def rating_from_item(item: Mapping[str, Any]) -> Rating:
+    memory_id = MemoryId.parse(get_s(item, "memory_id"))
+    if memory_id is None:
+        raise ValueError(f"stored rating has a bad memory ID: {item.get('memory_id')!r}")
+    return Rating(
+        tenant=get_s(item, "tenant"),
+        insert_id=get_n(item, "insert_id"),
+        memory_id=memory_id,
+        agent=get_s(item, "agent"),
+        nutzer=get_s(item, "nutzer"),
+        score=get_decimal(item, "score"),
+        datum=from_us(get_n(item, "datum_us")),
+        referenzfelder=get_json(item, "referenzfelder"),
+    )
+
+
+# --- brain entries, postings, stats -------------------------------------------------------
+
+
+def brain_item(e: BrainEntry, *, created_at: datetime | None = None) -> Item:
+    """The item of an entry; `created_at` overrides the entry's (a replace keeps the stored)."""
+    vk_typ = VkTyp(e.vk_typ).value
+    return {
+        **brain_key(e.tenant, e.id),
+        "kind": s("brain"),
+        "tenant": s(e.tenant),
+        "entry_id": n(e.id),
+        "titel": s(e.titel),
+        "inhalt": s(e.inhalt),
+        "vk_typ": s(vk_typ),
+        "vk_referenz_id": s(e.vk_referenz_id),
+        "tags": js(list(e.tags)),
+        "stammdaten": js(e.stammdaten),
+        "nutzer": s(e.nutzer),
+        "agent": s(e.agent),
+        "created_us": n(to_us(created_at if created_at is not None else e.created_at)),
+        "updated_us": n(to_us(e.updated_at)),
+        "referenzfelder": js(e.referenzfelder),
+        "terms": js(e.terms),
+        "doc_len": n(e.doc_len),
+        REF_PK: s(brain_ref_pk(e.tenant, vk_typ, e.vk_referenz_id)),
+        REF_SK: n(e.id),
+        TYP_PK: s(brain_typ_pk(e.tenant, vk_typ)),
+        TYP_SK: n(e.id),
+    }
+
+
+def brain_from_item(item: Mapping[str, Any]) -> BrainEntry:
+    return BrainEntry(
+        tenant=get_s(item, "tenant"),
+        id=get_n(item, "entry_id"),
+        titel=get_s(item, "titel"),
+        inhalt=get_s(item, "inhalt"),
+        vk_typ=VkTyp(get_s(item, "vk_typ")),
+        vk_referenz_id=get_s(item, "vk_referenz_id"),
+        tags=get_json(item, "tags"),
+        stammdaten=get_json(item, "stammdaten"),
+        nutzer=get_s(item, "nutzer"),
+        agent=get_s(item, "agent"),
+        created_at=from_us(get_n(item, "created_us")),
+        updated_at=from_us(get_n(item, "updated_us")),
+        referenzfelder=get_json(item, "referenzfelder"),
+        terms=get_json(item, "terms"),
+        doc_len=get_n(item, "doc_len"),
+    )
+
+
+def posting_item(entry: BrainEntry, term: str, tf: int) -> Item:
+    return {
+        **posting_key(entry.tenant, term, entry.id),
+        "entry_id": n(entry.id),
+        "tf": n(tf),
+        "doc_len": n(entry.doc_len),
+        "vk_typ": s(VkTyp(entry.vk_typ).value),
+        "vk_referenz_id": s(entry.vk_referenz_id),
+    }
+
+
+def posting_from_item(item: Mapping[str, Any]) -> Posting:
+    return Posting(
+        entry_id=get_n(item, "entry_id"),
+        tf=get_n(item, "tf"),
+        doc_len=get_n(item, "doc_len"),
+        vk_typ=get_s(item, "vk_typ"),
+        vk_referenz_id=get_s(item, "vk_referenz_id"),
+    )
+
+
+def stats_from_items(items: Sequence[Mapping[str, Any]]) -> CorpusStats:
+    documents = sum(opt_n(item, "documents") or 0 for item in items)
+    total_len = sum(opt_n(item, "total_len") or 0 for item in items)
+    return CorpusStats(documents=documents, total_len=total_len)

@@ -1,0 +1,142 @@
+"""Round-trip stages: run independent AWS calls together, and make the stages observable.
+
+`RoundTrips.run(tasks)` is one sequential round-trip *stage*: the tasks are independent and
+run concurrently (production: a bounded thread pool created once per adapter) or one after
+the other (tests: moto is not thread-safe). A call made outside `run` is a stage of its own.
+
+Each task runs with a context variable naming its stage and its position in the stage
+(`current_stage()`); the pool threads get a copy of the caller's context. A botocore
+`before-call` hook registered by a test can therefore record which calls ran side by side:
+the sequential round trips of an operation are, per stage, the most calls any one task
+made, plus one per call outside any stage.
+
+`run` never nests: a task that calls `run` again executes the inner tasks inline, in
+order, inside its own stage (a pool thread waiting for the pool could deadlock it).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import itertools
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Where a call runs: stage `stage` (unique per process), task `task` of that stage."""
+
+    stage: int
+    task: int
+
+
+_CURRENT: contextvars.ContextVar[Stage | None] = contextvars.ContextVar(
+    "brain_round_trip_stage", default=None
+)
+_STAGE_IDS = itertools.count(1)
+_STAGE_IDS_LOCK = threading.Lock()
+
+
+def current_stage() -> Stage | None:
+    """The stage of the running task, or None outside `RoundTrips.run`."""
+    return _CURRENT.get()
+
+
+def _next_stage_id() -> int:
+    with _STAGE_IDS_LOCK:
+        return next(_STAGE_IDS)
+
+
+def _in_stage(stage: Stage, task: Callable[[], T]) -> T:
+    token = _CURRENT.set(stage)
+    try:
+        return task()
+    finally:
+        _CURRENT.reset(token)
+
+
+class RoundTrips:
+    """Runs the independent calls of one stage: concurrently (max_parallel > 1) or serially."""
+
+    def __init__(self, max_parallel: int = 1) -> None:
+        if max_parallel < 1:
+            raise ValueError(f"max_parallel must be >= 1, not {max_parallel}")
+        self._max_parallel = max_parallel
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    @classmethod
+    def serial(cls) -> RoundTrips:
+        """One call at a time, stages still numbered: for moto, which is not thread-safe."""
+        return cls(1)
+
+    @property
+    def max_parallel(self) -> int:
+        return self._max_parallel
+
+    def run(self, tasks: Sequence[Callable[[], T]]) -> list[T]:
+        """Run `tasks` as one stage; results in task order.
+
+        Every task runs to its end; then the first exception raised by a task (in task
+        order) is re-raised. Tasks that must not fail the stage catch their own errors.
+        """
+        if not tasks:
+            return []
+        outer = _CURRENT.get()
+        if outer is not None:  # nested: inline, part of the enclosing task
+            return [task() for task in tasks]
+        stage_id = _next_stage_id()
+        if self._max_parallel == 1 or len(tasks) == 1:
+            return self._run_serially(stage_id, tasks)
+        pool = self._executor()
+        futures: list[Future[T]] = []
+        for index, task in enumerate(tasks):
+            context = contextvars.copy_context()
+            futures.append(pool.submit(context.run, _in_stage, Stage(stage_id, index), task))
+        results: list[T] = []
+        first_error: BaseException | None = None
+        for future in futures:
+            try:
+                results.append(future.result())
+            except BaseException as exc:  # noqa: BLE001 - re-raised below, after all tasks end
+                if first_error is None:
+                    first_error = exc
+        if first_error is not None:
+            raise first_error
+        return results
+
+    def _run_serially(self, stage_id: int, tasks: Sequence[Callable[[], T]]) -> list[T]:
+        results: list[T] = []
+        first_error: BaseException | None = None
+        for index, task in enumerate(tasks):
+            try:
+                results.append(_in_stage(Stage(stage_id, index), task))
+            except BaseException as exc:  # noqa: BLE001 - re-raised below, after all tasks end
+                if first_error is None:
+                    first_error = exc
+        if first_error is not None:
+            raise first_error
+        return results
+
+    def _executor(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("RoundTrips is closed")
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(
+                    max_workers=self._max_parallel, thread_name_prefix="brain-aws"
+                )
+            return self._pool
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)

@@ -1,0 +1,240 @@
+"""The table and bucket definitions: pure CloudFormation, the single source of truth.
+
+`TABLE_PROPERTIES` is the `Properties` of an `AWS::DynamoDB::Table` (without TableName) and
+`BUCKET_PROPERTIES` those of an `AWS::S3::Bucket` (without BucketName); template.yaml
+embeds exactly these dicts. `create_table_kwargs` and `bootstrap` derive the API calls
+from them for local stacks, moto and tests. Key shapes: see `items.py` and docs/dynamodb.md.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from shared.storage.dynamo.items import (
+    PK,
+    REF_INDEX,
+    REF_PK,
+    REF_SK,
+    SK,
+    TTL_ATTRIBUTE,
+    TYP_INDEX,
+    TYP_PK,
+    TYP_SK,
+)
+
+if TYPE_CHECKING:
+    from shared.storage.aws import AwsClients
+
+_log = logging.getLogger(__name__)
+
+TABLE_PROPERTIES: Final[dict[str, Any]] = {
+    "BillingMode": "PAY_PER_REQUEST",
+    "AttributeDefinitions": [
+        {"AttributeName": PK, "AttributeType": "S"},
+        {"AttributeName": SK, "AttributeType": "S"},
+        {"AttributeName": REF_PK, "AttributeType": "S"},
+        {"AttributeName": REF_SK, "AttributeType": "N"},
+        {"AttributeName": TYP_PK, "AttributeType": "S"},
+        {"AttributeName": TYP_SK, "AttributeType": "N"},
+    ],
+    "KeySchema": [
+        {"AttributeName": PK, "KeyType": "HASH"},
+        {"AttributeName": SK, "KeyType": "RANGE"},
+    ],
+    "GlobalSecondaryIndexes": [
+        {
+            # Everything about one entity, newest ID first: brain entries by
+            # (vk_typ, vk_referenz_id) and long-term memories by (scope, scope_vk).
+            "IndexName": REF_INDEX,
+            "KeySchema": [
+                {"AttributeName": REF_PK, "KeyType": "HASH"},
+                {"AttributeName": REF_SK, "KeyType": "RANGE"},
+            ],
+            "Projection": {"ProjectionType": "ALL"},
+        },
+        {
+            # Brain entries of one vk_typ, newest ID first (and, merged over the four
+            # types, all entries newest first).
+            "IndexName": TYP_INDEX,
+            "KeySchema": [
+                {"AttributeName": TYP_PK, "KeyType": "HASH"},
+                {"AttributeName": TYP_SK, "KeyType": "RANGE"},
+            ],
+            "Projection": {"ProjectionType": "ALL"},
+        },
+    ],
+    "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True},
+    "SSESpecification": {"SSEEnabled": True},
+    "TimeToLiveSpecification": {"AttributeName": TTL_ATTRIBUTE, "Enabled": True},
+}
+
+BUCKET_PROPERTIES: Final[dict[str, Any]] = {
+    "BucketEncryption": {
+        "ServerSideEncryptionConfiguration": [
+            {"ServerSideEncryptionByDefault": {"SSEAlgorithm": "AES256"}}
+        ]
+    },
+    "PublicAccessBlockConfiguration": {
+        "BlockPublicAcls": True,
+        "BlockPublicPolicy": True,
+        "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True,
+    },
+    "OwnershipControls": {"Rules": [{"ObjectOwnership": "BucketOwnerEnforced"}]},
+}
+
+
+def create_table_kwargs(table_name: str) -> dict[str, Any]:
+    """`TABLE_PROPERTIES` as `create_table` arguments.
+
+    TTL and point-in-time recovery are no `create_table` arguments: `bootstrap` applies
+    them with `update_time_to_live` / `update_continuous_backups`.
+    """
+    props = copy.deepcopy(TABLE_PROPERTIES)
+    kwargs: dict[str, Any] = {
+        "TableName": table_name,
+        "BillingMode": props["BillingMode"],
+        "AttributeDefinitions": props["AttributeDefinitions"],
+        "KeySchema": props["KeySchema"],
+        "GlobalSecondaryIndexes": props["GlobalSecondaryIndexes"],
+    }
+    sse = props.get("SSESpecification")
+    if sse is not None:
+        # CloudFormation says SSEEnabled, the API says Enabled.
+        api_sse: dict[str, Any] = {"Enabled": bool(sse["SSEEnabled"])}
+        if "SSEType" in sse:
+            api_sse["SSEType"] = sse["SSEType"]
+        if "KMSMasterKeyId" in sse:
+            api_sse["KMSMasterKeyId"] = sse["KMSMasterKeyId"]
+        kwargs["SSESpecification"] = api_sse
+    return kwargs
+
+
+def bucket_encryption_kwargs(bucket_name: str) -> dict[str, Any]:
+    """`BUCKET_PROPERTIES.BucketEncryption` as `put_bucket_encryption` arguments."""
+    rules = []
+    for rule in BUCKET_PROPERTIES["BucketEncryption"]["ServerSideEncryptionConfiguration"]:
+        api_rule: dict[str, Any] = {
+            # CloudFormation says ServerSideEncryptionByDefault, the API ApplyServer...
+            "ApplyServerSideEncryptionByDefault": dict(rule["ServerSideEncryptionByDefault"])
+        }
+        if "BucketKeyEnabled" in rule:
+            api_rule["BucketKeyEnabled"] = rule["BucketKeyEnabled"]
+        rules.append(api_rule)
+    return {"Bucket": bucket_name, "ServerSideEncryptionConfiguration": {"Rules": rules}}
+
+
+def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[str]:
+    """Create the table (waiting until it is active) and the bucket when they are missing.
+
+    Returns what was created (`table:<name>`, `bucket:<name>`); a second call returns [].
+    TTL and point-in-time recovery are (re-)applied when they are off, also on an existing
+    table, so that a bootstrap interrupted after `create_table` heals on the next run;
+    emulators that lack those APIs are tolerated with a warning.
+    """
+    created: list[str] = []
+    if _create_table_if_missing(clients, table_name):
+        created.append(f"table:{table_name}")
+    _ensure_ttl(clients, table_name)
+    _ensure_point_in_time_recovery(clients, table_name)
+    if _create_bucket_if_missing(clients, bucket_name):
+        created.append(f"bucket:{bucket_name}")
+    return created
+
+
+def _create_table_if_missing(clients: AwsClients, table_name: str) -> bool:
+    dynamodb = clients.dynamodb
+    try:
+        dynamodb.describe_table(TableName=table_name)
+        return False
+    except ClientError as exc:
+        if exc.response.get("Error", {}).get("Code") != "ResourceNotFoundException":
+            raise
+    try:
+        dynamodb.create_table(**create_table_kwargs(table_name))
+        created = True
+    except ClientError as exc:  # created by a concurrent bootstrap
+        if exc.response.get("Error", {}).get("Code") != "ResourceInUseException":
+            raise
+        created = False
+    dynamodb.get_waiter("table_exists").wait(
+        TableName=table_name, WaiterConfig={"Delay": 2, "MaxAttempts": 90}
+    )
+    return created
+
+
+def _ensure_ttl(clients: AwsClients, table_name: str) -> None:
+    spec = TABLE_PROPERTIES["TimeToLiveSpecification"]
+    try:
+        described = clients.dynamodb.describe_time_to_live(TableName=table_name)
+        status = described.get("TimeToLiveDescription", {}).get("TimeToLiveStatus")
+        if status in ("ENABLED", "ENABLING"):
+            return
+        clients.dynamodb.update_time_to_live(
+            TableName=table_name,
+            TimeToLiveSpecification={
+                "AttributeName": spec["AttributeName"],
+                "Enabled": spec["Enabled"],
+            },
+        )
+    except (ClientError, BotoCoreError, NotImplementedError) as exc:
+        _log.warning("bootstrap: could not enable TTL on %s: %s", table_name, exc)
+
+
+def _ensure_point_in_time_recovery(clients: AwsClients, table_name: str) -> None:
+    spec = TABLE_PROPERTIES["PointInTimeRecoverySpecification"]
+    try:
+        described = clients.dynamodb.describe_continuous_backups(TableName=table_name)
+        pitr = described.get("ContinuousBackupsDescription", {}).get(
+            "PointInTimeRecoveryDescription", {}
+        )
+        if pitr.get("PointInTimeRecoveryStatus") == "ENABLED":
+            return
+        clients.dynamodb.update_continuous_backups(
+            TableName=table_name,
+            PointInTimeRecoverySpecification={
+                "PointInTimeRecoveryEnabled": spec["PointInTimeRecoveryEnabled"]
+            },
+        )
+    except (ClientError, BotoCoreError, NotImplementedError) as exc:
+        _log.warning("bootstrap: could not enable PITR on %s: %s", table_name, exc)
+
+
+def _create_bucket_if_missing(clients: AwsClients, bucket_name: str) -> bool:
+    s3 = clients.s3
+    try:
+        s3.head_bucket(Bucket=bucket_name)
+        return False
+    except ClientError as exc:
+        code = exc.response.get("Error", {}).get("Code")
+        if code not in ("404", "NoSuchBucket", "NotFound"):
+            raise
+    region = s3.meta.region_name
+    if region and region != "us-east-1":
+        s3.create_bucket(
+            Bucket=bucket_name,
+            CreateBucketConfiguration={"LocationConstraint": region},  # type: ignore[typeddict-item]
+        )
+    else:
+        s3.create_bucket(Bucket=bucket_name)
+    s3.get_waiter("bucket_exists").wait(
+        Bucket=bucket_name, WaiterConfig={"Delay": 2, "MaxAttempts": 30}
+    )
+    s3.put_public_access_block(
+        Bucket=bucket_name,
+        PublicAccessBlockConfiguration=cast(
+            Any, dict(BUCKET_PROPERTIES["PublicAccessBlockConfiguration"])
+        ),
+    )
+    s3.put_bucket_encryption(**bucket_encryption_kwargs(bucket_name))
+    ownership = BUCKET_PROPERTIES.get("OwnershipControls")
+    if ownership is not None:
+        try:
+            s3.put_bucket_ownership_controls(Bucket=bucket_name, OwnershipControls=ownership)
+        except ClientError as exc:  # older emulators
+            _log.warning("bootstrap: could not set ownership controls on %s: %s", bucket_name, exc)
+    return True

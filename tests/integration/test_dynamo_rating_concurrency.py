@@ -1,0 +1,183 @@
+"""Ratings on DynamoDB: optimistic concurrency on the memory version, deterministically.
+
+A second writer is made to land exactly between a rating's snapshot and its conditional
+transaction by a botocore hook that fires just before the TransactWriteItems is sent.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from shared.domain import EntryFailure, EntryFailureCode, RatingOutcome
+from shared.storage.aws import AwsClients
+from shared.storage.dynamo import DynamoStorage
+from shared.storage.dynamo.items import memory_key, memory_pk, rating_guard_key
+from tests.contract.builders import T0, TENANT, at, lt, make_rating, new_memory, st
+from tests.integration.conftest import TABLE, CallRecorder, Sleeps, make_storage
+
+
+def outcome(result: RatingOutcome | EntryFailure) -> RatingOutcome:
+    assert isinstance(result, RatingOutcome), result
+    return result
+
+
+def failure(result: RatingOutcome | EntryFailure, code: EntryFailureCode) -> None:
+    assert isinstance(result, EntryFailure), result
+    assert result.code == code
+
+
+def raw_item(clients: AwsClients, key: dict[str, Any]) -> dict[str, Any] | None:
+    found = clients.dynamodb.get_item(TableName=TABLE, Key=key, ConsistentRead=True)
+    return found.get("Item")
+
+
+def test_rating_that_lands_between_snapshot_and_write_is_not_lost(
+    storage: DynamoStorage, clients: AwsClients, sleeps: Sleeps
+) -> None:
+    # Given a memory, and a snapshot of it as the service reads it before rating
+    assert storage.put_memories([new_memory(lt(1))]) == [None]
+    snapshot = storage.get_memories(TENANT, [lt(1)], now=T0)
+    transactions: list[str] = []
+
+    def second_writer(params: dict[str, Any], **_: Any) -> None:
+        update_key = params["TransactItems"][2]["Update"]["Key"]["pk"]["S"]
+        transactions.append(update_key)
+        if len(transactions) == 1:  # just before the first rating's write is sent
+            interleaved = storage.record_ratings(
+                [make_rating(2, lt(1), "0.2", datum=at(5))], now=T0
+            )
+            assert outcome(interleaved[0]).score_count == 1
+
+    clients.dynamodb.meta.events.register(
+        "before-parameter-build.dynamodb.TransactWriteItems", second_writer
+    )
+    # When the first rating is written from the (now stale) snapshot
+    result = storage.record_ratings(
+        [make_rating(1, lt(1), "7.1", datum=at(1))], now=T0, known=snapshot
+    )
+    # Then its first attempt conflicted, it retried from the current version, and both count
+    assert transactions == [memory_pk(TENANT, lt(1))] * 3
+    assert len(sleeps.delays) == 1
+    first = outcome(result[0])
+    assert (first.score_count, first.score_avg) == (2, Decimal("3.65"))
+    assert first.last_call == at(5)  # max(at(1), at(5)): the later datum wins
+    memory = storage.get_memories(TENANT, [lt(1)], now=T0)[lt(1)]
+    assert (memory.score_count, memory.score_sum) == (2, Decimal("7.3"))
+    assert memory.score_avg == Decimal("3.65")
+    assert memory.version == snapshot[lt(1)].version + 2
+    assert [r.insert_id for r in storage.get_ratings(TENANT, lt(1))] == [1, 2]
+
+
+def test_conflict_on_every_attempt_gives_up_and_writes_nothing(
+    clients: AwsClients, created: list[str], sleeps: Sleeps
+) -> None:
+    # Given two memories and an adapter allowing 3 retries
+    storage = make_storage(clients, sleeps, rating_max_retries=3)
+    assert storage.put_memories([new_memory(lt(1)), new_memory(lt(2))]) == [None, None]
+    hot_pk = memory_pk(TENANT, lt(1))
+    attempts: list[int] = []
+
+    def bump_version_of_lt1(params: dict[str, Any], **_: Any) -> None:
+        if params["TransactItems"][2]["Update"]["Key"]["pk"]["S"] != hot_pk:
+            return
+        attempts.append(1)
+        clients.dynamodb.update_item(
+            TableName=TABLE,
+            Key=memory_key(TENANT, lt(1)),
+            UpdateExpression="ADD #v :one",
+            ExpressionAttributeNames={"#v": "version"},
+            ExpressionAttributeValues={":one": {"N": "1"}},
+        )
+
+    clients.dynamodb.meta.events.register(
+        "before-parameter-build.dynamodb.TransactWriteItems", bump_version_of_lt1
+    )
+    # When lt(1), which another writer changes before every attempt, and lt(2) are rated
+    results = storage.record_ratings(
+        [make_rating(1, lt(1), 5), make_rating(2, lt(2), 9, datum=at(2))], now=T0
+    )
+    # Then lt(1)'s rating fails with CONFLICT after 1 + 3 attempts and 3 backoff sleeps
+    failure(results[0], EntryFailureCode.CONFLICT)
+    assert len(attempts) == 4
+    assert len(sleeps.delays) == 3
+    assert all(0 < delay <= 1.0 for delay in sleeps.delays)
+    # And nothing of it was written: no record, no guard, no aggregate change
+    assert storage.get_ratings(TENANT, lt(1)) == []
+    assert raw_item(clients, rating_guard_key(TENANT, 1)) is None
+    hot = storage.get_memories(TENANT, [lt(1)], now=T0)[lt(1)]
+    assert (hot.score_count, hot.score_sum, hot.last_call) == (0, Decimal(0), None)
+    # And the other memory's rating is unaffected
+    assert outcome(results[1]) == RatingOutcome(2, lt(2), 1, Decimal(9), at(2))
+    assert [r.insert_id for r in storage.get_ratings(TENANT, lt(2))] == [2]
+    storage.close()
+
+
+def test_ratings_of_one_memory_apply_in_order_as_a_chain(
+    storage: DynamoStorage, recorder: CallRecorder, sleeps: Sleeps
+) -> None:
+    # Given two memories and their snapshots
+    assert storage.put_memories([new_memory(lt(1)), new_memory(lt(2))]) == [None, None]
+    known = storage.get_memories(TENANT, [lt(1), lt(2)], now=T0)
+    recorder.reset()
+    # When one batch rates lt(1) three times and lt(2) once
+    results = storage.record_ratings(
+        [
+            make_rating(1, lt(1), 2, datum=at(3)),
+            make_rating(2, lt(2), 4),
+            make_rating(3, lt(1), 6, datum=at(1)),
+            make_rating(4, lt(1), 10, datum=at(2)),
+        ],
+        now=T0,
+        known=known,
+    )
+    # Then lt(1)'s ratings build on each other in request order, without any conflict
+    assert [outcome(r).score_count for r in results] == [1, 1, 2, 3]
+    assert outcome(results[3]).score_avg == Decimal(6)
+    assert outcome(results[3]).last_call == at(3)
+    assert sleeps.delays == []
+    # And the two chains ran side by side: one stage, lt(1)'s chain three calls deep
+    assert recorder.operations() == {"TransactWriteItems": 4}
+    assert recorder.sequential_round_trips() == 3
+
+
+def test_expired_or_vanished_memory_is_not_found_even_with_a_stale_snapshot(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given a short-term memory that expires at T0+1min and a long-term memory,
+    # and snapshots of both taken while they were live
+    assert storage.put_memories([new_memory(st(1), expires_at=at(1)), new_memory(lt(1))]) == [
+        None,
+        None,
+    ]
+    snapshots = storage.get_memories(TENANT, [st(1), lt(1)], now=T0)
+    stale = {st(1): snapshots[st(1)], lt(1): snapshots[lt(1)]}
+    # Pretend the snapshot of st(1) had no expiry, so only the conditional write can tell
+    stale[st(1)].expires_at = None
+    clients.dynamodb.delete_item(TableName=TABLE, Key=memory_key(TENANT, lt(1)))
+    # When both are rated after the expiry
+    results = storage.record_ratings(
+        [make_rating(1, st(1), 5), make_rating(2, lt(1), 5)], now=at(2), known=stale
+    )
+    # Then both fail with NOT_FOUND and no rating record or guard is left
+    failure(results[0], EntryFailureCode.NOT_FOUND)
+    failure(results[1], EntryFailureCode.NOT_FOUND)
+    assert storage.get_ratings(TENANT, st(1)) == []
+    assert storage.get_ratings(TENANT, lt(1)) == []
+    assert raw_item(clients, rating_guard_key(TENANT, 1)) is None
+    assert raw_item(clients, memory_key(TENANT, lt(1))) is None  # not re-created by Update
+
+
+def test_ratings_of_a_shortterm_memory_carry_its_ttl(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given a short-term memory expiring in 30 days
+    assert storage.put_memories([new_memory(st(1), expires_at=at(days=30))]) == [None]
+    # When it is rated
+    assert outcome(storage.record_ratings([make_rating(1, st(1), 5)], now=T0)[0])
+    # Then the rating record and guard expire with it (the TTL backstop removes them too)
+    memory = raw_item(clients, memory_key(TENANT, st(1)))
+    guard = raw_item(clients, rating_guard_key(TENANT, 1))
+    assert memory is not None and guard is not None
+    assert guard["expires_at"] == memory["expires_at"]
+    assert int(memory["expires_at"]["N"]) >= at(days=30).timestamp()

@@ -1,0 +1,242 @@
+"""Round-trip budgets per tool, measured through the real service functions.
+
+A botocore `before-call` hook records every API call with the stage the adapter ran it in
+(`CallRecorder`). Calls of one stage run side by side in production; the sequential round
+trips of a tool are, per stage, the most calls one task made, plus every lone call.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from shared.auth.principal import ALL_SCOPES, Principal
+from shared.config import Settings
+from shared.domain import MemoryId, MemoryType
+from shared.search.analyzer import query_terms
+from shared.search.ranking import terms_of
+from shared.services.brain import select_brain, upsert_brain
+from shared.services.context import ServiceContext
+from shared.services.memories import fetch_memories, insert_memories, rate_memories
+from shared.storage.aws import AwsClients
+from shared.storage.dynamo import DynamoStorage, RoundTrips
+from shared.validation.requests import (
+    parse_fetch,
+    parse_insert,
+    parse_rate,
+    parse_select,
+    parse_upsert,
+)
+from tests.integration.conftest import BUCKET, TABLE, CallRecorder, Sleeps, make_storage
+
+NOW = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
+SETTINGS = Settings()
+PRINCIPAL = Principal(
+    tenant="tenant-rt",
+    subject="test",
+    nutzer=frozenset({"*"}),
+    agents=frozenset({"*"}),
+    scopes=ALL_SCOPES,
+)
+CALLER = {"nutzer": "anna", "agent": "bot"}
+
+
+def context(storage: DynamoStorage) -> ServiceContext:
+    return ServiceContext(storage, SETTINGS, lambda: NOW)
+
+
+def memory_entries(count: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "kurzbeschreibung": f"Notiz {i}",
+            "memory": f"Kunde K-{i} wünscht Rückruf am Vormittag.",
+            "tags": ["Kunde", "Rückruf", f"gruppe-{i % 5}"],
+            "scope": "kunde",
+            "scope_vk": f"K-{i % 7}",
+            "embedding": [0.5 * i, -1.25, 3.0, 0.0],
+            "embedding_profil_hash": "profil-1",
+            **CALLER,
+        }
+        for i in range(count)
+    ]
+
+
+def insert(storage: DynamoStorage, typ: MemoryType, count: int) -> list[str]:
+    batch = parse_insert(
+        {"inhalt": {**CALLER, "memories": memory_entries(count)}},
+        SETTINGS.parse_options(),
+        shortterm=typ is MemoryType.SHORTTERM,
+    )
+    response = insert_memories(context(storage), PRINCIPAL, batch, typ)
+    assert response["erfolg"], response
+    return [entry["ID"] for entry in response["daten"]]
+
+
+def test_insert_of_100_memories_takes_3_round_trips(
+    storage: DynamoStorage, recorder: CallRecorder
+) -> None:
+    # Given 100 long-term memories with tags and embeddings
+    # When they are inserted through the service
+    ids = insert(storage, MemoryType.LONGTERM, 100)
+    # Then all are stored in 3 sequential round trips:
+    # counter, tags (in parallel), items and embeddings (in parallel)
+    assert len(ids) == 100
+    assert recorder.stages() == [
+        Counter({"UpdateItem": 1}),
+        Counter({"PutItem": 7}),
+        Counter({"PutItem": 100, "PutObject": 100}),
+    ]
+    assert recorder.sequential_round_trips() == 3
+
+
+def test_fetch_of_200_ids_takes_1_round_trip(
+    storage: DynamoStorage, recorder: CallRecorder
+) -> None:
+    # Given 100 short-term and 100 long-term memories
+    shortterm = insert(storage, MemoryType.SHORTTERM, 100)
+    longterm = insert(storage, MemoryType.LONGTERM, 100)
+    recorder.reset()
+    # When all 200 are fetched in one request
+    request = parse_fetch(
+        {"inhalt": {**CALLER, "memories": {"shortterm": shortterm, "longterm": longterm}}}
+    )
+    response = fetch_memories(context(storage), PRINCIPAL, request)
+    # Then all are found, with two BatchGetItem calls side by side: one round trip
+    assert response["erfolg"], response
+    assert len(response["daten"]["shortterm"]) == len(response["daten"]["longterm"]) == 100
+    assert response["daten"]["nicht_gefunden"] == []
+    assert recorder.stages() == [Counter({"BatchGetItem": 2})]
+    assert recorder.sequential_round_trips() == 1
+
+
+def test_rating_of_100_memories_takes_3_round_trips(
+    storage: DynamoStorage, recorder: CallRecorder
+) -> None:
+    # Given 100 memories
+    ids = insert(storage, MemoryType.LONGTERM, 100)
+    recorder.reset()
+    # When each is rated once in one request
+    batch = parse_rate(
+        {
+            "inhalt": {
+                **CALLER,
+                "memories": [
+                    {"typ": "longterm", "parameter": {"memory_ID": i, "agent": "bot", "score": 7}}
+                    for i in ids
+                ],
+            }
+        },
+        SETTINGS.parse_options(),
+    )
+    response = rate_memories(context(storage), PRINCIPAL, batch)
+    # Then every rating counts, in 3 sequential round trips: read the memories, reserve
+    # the insert_IDs, one transaction per rating (in parallel, from the snapshots read)
+    assert response["erfolg"], response
+    assert {entry["score_count"] for entry in response["daten"]} == {1}
+    assert recorder.stages() == [
+        Counter({"BatchGetItem": 1}),
+        Counter({"UpdateItem": 1}),
+        Counter({"TransactWriteItems": 100}),
+    ]
+    assert recorder.sequential_round_trips() == 3
+
+
+def _brain_fixture(storage: DynamoStorage) -> None:
+    entries = [
+        {
+            "titel": f"Vertrag {i}",
+            "inhalt": f"Rahmenvertrag mit Lieferung nach Stuttgart, Laufzeit {i} Monate.",
+            "vk_typ": "kunde" if i % 2 else "produkt",
+            "vk_referenz_id": f"K-{i % 3}",
+            "tags": ["Vertrag"],
+            "stammdaten": {"nummer": i},
+        }
+        for i in range(30)
+    ]
+    response = upsert_brain(
+        context(storage), PRINCIPAL, parse_upsert({"inhalt": {**CALLER, "eintraege": entries}})
+    )
+    assert response["erfolg"], response
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [{}, {"vk_typ": "kunde"}, {"vk_typ": "kunde", "vk_referenz_id": "K-1"}],
+    ids=["query", "query+vk_typ", "query+vk_referenz"],
+)
+def test_select_brain_with_a_query_takes_2_round_trips(
+    storage: DynamoStorage, recorder: CallRecorder, filters: dict[str, str]
+) -> None:
+    # Given 30 brain entries
+    _brain_fixture(storage)
+    recorder.reset()
+    # When a two-word query (optionally with vk filters) is searched
+    request = parse_select({**CALLER, "query": "Vertrag Lieferung", **filters})
+    response = select_brain(context(storage), PRINCIPAL, request)
+    # Then hits come back in 2 sequential round trips: one Query per term plus the stats
+    # Query side by side, then one BatchGetItem of the ranked entries
+    assert response["erfolg"], response
+    hits = response["daten"]["treffer"]
+    assert hits
+    if "vk_referenz_id" in filters:
+        assert {hit["vk_referenz_id"] for hit in hits} == {"K-1"}
+    if "vk_typ" in filters:
+        assert {hit["vk_typ"] for hit in hits} == {"kunde"}
+    terms = terms_of(query_terms("Vertrag Lieferung"))
+    assert len(terms) == 3  # vertrag, lieferung and the word form liefer
+    assert recorder.stages() == [Counter({"Query": 4}), Counter({"BatchGetItem": 1})]
+    assert recorder.sequential_round_trips() == 2
+
+
+def test_upsert_of_30_new_entries_takes_4_round_trips(
+    storage: DynamoStorage, recorder: CallRecorder
+) -> None:
+    # Given an empty brain
+    # When 30 entries with a tag are created in one request
+    _brain_fixture(storage)
+    # Then: counter, tag, one transaction per entry (parallel), postings (parallel chunks)
+    stages = recorder.stages()
+    assert [set(stage) for stage in stages] == [
+        {"UpdateItem"},
+        {"PutItem"},
+        {"TransactWriteItems"},
+        {"BatchWriteItem"},
+    ]
+    assert stages[2]["TransactWriteItems"] == 30
+    assert recorder.sequential_round_trips() == 4
+
+
+def test_pool_threads_carry_the_stage_into_botocore_hooks(
+    clients: AwsClients, created: list[str], sleeps: Sleeps, recorder: CallRecorder
+) -> None:
+    # Given 150 memories, stored serially (moto loses concurrent writes)
+    serial = make_storage(clients, sleeps)
+    ids = insert(serial, MemoryType.LONGTERM, 100) + insert(serial, MemoryType.LONGTERM, 50)
+    serial.close()
+    threads: set[str] = set()
+    clients.dynamodb.meta.events.register(
+        "before-call.dynamodb.BatchGetItem",
+        lambda **_: threads.add(threading.current_thread().name),
+    )
+    recorder.reset()
+    # When an adapter with a real thread pool reads them (reads only: safe on moto)
+    pooled = DynamoStorage(
+        clients,
+        table_name=TABLE,
+        bucket_name=BUCKET,
+        round_trips=RoundTrips(SETTINGS.aws_max_parallel),
+        sleep=sleeps,
+    )
+    wanted = [mid for raw in ids if (mid := MemoryId.parse(raw)) is not None]
+    found = pooled.get_memories(PRINCIPAL.tenant, wanted, NOW)
+    pooled.close()
+    # Then both chunks ran on pool threads, marked as two tasks of one stage
+    assert len(found) == 150
+    assert len(threads) >= 1 and all(name.startswith("brain-aws") for name in threads)
+    assert recorder.stages() == [Counter({"BatchGetItem": 2})]
+    assert {call.stage.task for call in recorder.calls if call.stage} == {0, 1}
+    assert recorder.sequential_round_trips() == 1

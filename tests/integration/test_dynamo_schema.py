@@ -1,0 +1,111 @@
+"""The table and bucket definitions and `bootstrap` (on moto)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from shared.storage.aws import AwsClients
+from shared.storage.dynamo.items import REF_INDEX, TTL_ATTRIBUTE, TYP_INDEX
+from shared.storage.dynamo.schema import (
+    BUCKET_PROPERTIES,
+    TABLE_PROPERTIES,
+    bootstrap,
+    create_table_kwargs,
+)
+from tests.integration.conftest import BUCKET, TABLE
+
+
+def test_bootstrap_creates_table_and_bucket_once(clients: AwsClients) -> None:
+    # Given an account without the table and the bucket
+    assert TABLE not in clients.dynamodb.list_tables()["TableNames"]
+    # When bootstrap runs twice
+    first = bootstrap(clients, TABLE, BUCKET)
+    second = bootstrap(clients, TABLE, BUCKET)
+    # Then the first run creates both, the second creates nothing
+    assert first == [f"table:{TABLE}", f"bucket:{BUCKET}"]
+    assert second == []
+    table = clients.dynamodb.describe_table(TableName=TABLE)["Table"]
+    assert table["TableStatus"] == "ACTIVE"
+    assert BUCKET in [b["Name"] for b in clients.s3.list_buckets()["Buckets"]]
+
+
+def test_table_matches_the_cloudformation_definition(
+    clients: AwsClients, created: list[str]
+) -> None:
+    # Given a bootstrapped table
+    assert f"table:{TABLE}" in created
+    # When it is described
+    table = clients.dynamodb.describe_table(TableName=TABLE)["Table"]
+    # Then keys, attribute types and GSIs are those of TABLE_PROPERTIES
+    assert table["KeySchema"] == TABLE_PROPERTIES["KeySchema"]
+    assert sorted(table["AttributeDefinitions"], key=lambda a: a["AttributeName"]) == sorted(
+        TABLE_PROPERTIES["AttributeDefinitions"], key=lambda a: a["AttributeName"]
+    )
+    indexes = {gsi["IndexName"]: gsi for gsi in table["GlobalSecondaryIndexes"]}
+    assert set(indexes) == {REF_INDEX, TYP_INDEX}
+    for expected in TABLE_PROPERTIES["GlobalSecondaryIndexes"]:
+        actual = indexes[expected["IndexName"]]
+        assert actual["KeySchema"] == expected["KeySchema"]
+        assert actual["Projection"] == expected["Projection"]
+    assert table["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+    assert table["SSEDescription"]["Status"] == "ENABLED"
+    # And TTL is on `expires_at`, point-in-time recovery is enabled
+    ttl = clients.dynamodb.describe_time_to_live(TableName=TABLE)["TimeToLiveDescription"]
+    assert ttl["AttributeName"] == TTL_ATTRIBUTE == "expires_at"
+    assert ttl["TimeToLiveStatus"] in ("ENABLED", "ENABLING")
+    backups = clients.dynamodb.describe_continuous_backups(TableName=TABLE)
+    pitr = backups["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]
+    assert pitr["PointInTimeRecoveryStatus"] == "ENABLED"
+
+
+def test_bucket_is_encrypted_and_private(clients: AwsClients, created: list[str]) -> None:
+    # Given a bootstrapped bucket
+    assert f"bucket:{BUCKET}" in created
+    # When its encryption and public access block are read
+    encryption = clients.s3.get_bucket_encryption(Bucket=BUCKET)
+    block = clients.s3.get_public_access_block(Bucket=BUCKET)
+    # Then objects are encrypted with SSE-S3 and every kind of public access is blocked
+    rules = encryption["ServerSideEncryptionConfiguration"]["Rules"]
+    assert rules[0]["ApplyServerSideEncryptionByDefault"]["SSEAlgorithm"] == "AES256"
+    assert block["PublicAccessBlockConfiguration"] == {
+        "BlockPublicAcls": True,
+        "BlockPublicPolicy": True,
+        "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True,
+    }
+
+
+def test_definitions_are_pure_cloudformation() -> None:
+    # Given the dicts template.yaml embeds
+    # When they are inspected
+    # Then they hold the required properties, serialise as JSON, and carry no API-only keys
+    assert TABLE_PROPERTIES["BillingMode"] == "PAY_PER_REQUEST"
+    assert TABLE_PROPERTIES["PointInTimeRecoverySpecification"] == {
+        "PointInTimeRecoveryEnabled": True
+    }
+    assert TABLE_PROPERTIES["SSESpecification"] == {"SSEEnabled": True}
+    assert TABLE_PROPERTIES["TimeToLiveSpecification"] == {
+        "AttributeName": "expires_at",
+        "Enabled": True,
+    }
+    assert "TableName" not in TABLE_PROPERTIES
+    encryption = BUCKET_PROPERTIES["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+    assert encryption == [{"ServerSideEncryptionByDefault": {"SSEAlgorithm": "AES256"}}]
+    assert all(BUCKET_PROPERTIES["PublicAccessBlockConfiguration"].values())
+    json.dumps(TABLE_PROPERTIES)
+    json.dumps(BUCKET_PROPERTIES)
+
+
+@pytest.mark.parametrize("key", ["TimeToLiveSpecification", "PointInTimeRecoverySpecification"])
+def test_create_table_kwargs_leave_out_what_create_table_does_not_take(key: str) -> None:
+    # Given the CloudFormation definition
+    # When it is converted for create_table
+    kwargs = create_table_kwargs("t")
+    # Then TTL and PITR are not passed, SSE uses the API's spelling, and the
+    # CloudFormation dict itself is not modified
+    assert key not in kwargs
+    assert kwargs["TableName"] == "t"
+    assert kwargs["SSESpecification"] == {"Enabled": True}
+    assert TABLE_PROPERTIES["SSESpecification"] == {"SSEEnabled": True}
