@@ -12,13 +12,16 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from starlette.types import ASGIApp
+
+from shared.auth.claims import TokenVerifier
 from shared.auth.local_tokens import LocalTokenIssuer
 from shared.auth.principal import ALL_SCOPES, Principal, Scope
 from shared.auth.verifiers import build_verifier, local_issuer
 from shared.config import Settings
 from shared.logs import configure_logging
 from shared.services.context import ServiceContext
-from shared.storage.sqlite import SqliteStorage
+from shared.storage.factory import open_storage
 from shared.tools.dispatch import call_tool
 
 IMPORT_BATCH = 100
@@ -28,6 +31,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     overrides: dict[str, Any] = {}
     if getattr(args, "data_dir", None) is not None:
         overrides["data_dir"] = Path(args.data_dir)
+    if getattr(args, "backend", None) is not None:
+        overrides["backend"] = args.backend
     return Settings(**overrides)
 
 
@@ -44,17 +49,26 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from shared.server.app import MCP_PATH, build_app
+    from shared.server.app import build_app
 
     settings = _settings(args)
     configure_logging(settings.log_level)
-    storage = SqliteStorage.in_data_dir(settings.data_dir)
-    verifier = build_verifier(settings)
-    app = build_app(ServiceContext(storage, settings), verifier, settings)
+    with open_storage(settings, bootstrap=args.bootstrap) as storage:
+        verifier = build_verifier(settings)
+        app = build_app(ServiceContext(storage, settings), verifier, settings)
+        _run_server(app, args.host, args.port, settings, verifier)
+    print("Brain gestoppt.", flush=True)
+    return 0
 
-    sock = _bind(args.host, args.port)
+
+def _run_server(
+    app: ASGIApp, host_arg: str, port_arg: int, settings: Settings, verifier: TokenVerifier
+) -> None:
+    import uvicorn
+
+    from shared.server.app import MCP_PATH
+
+    sock = _bind(host_arg, port_arg)
     host, port = sock.getsockname()[:2]
     shown_host = f"[{host}]" if ":" in host else host
     print(f"MCP endpoint: http://{shown_host}:{port}{MCP_PATH}", flush=True)
@@ -62,7 +76,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"Token: {verifier.development_token(settings.dev_token_ttl_s)}", flush=True)
     else:
         print(f"Token: von {settings.oidc_issuer} (OIDC)", flush=True)
-    print(f"Daten: {settings.data_dir.resolve()}", flush=True)
+    if settings.backend == "sqlite":
+        print(f"Daten: {settings.data_dir.resolve()}", flush=True)
+    else:
+        print(f"Daten: DynamoDB {settings.table_name}, S3 {settings.bucket_name}", flush=True)
 
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
@@ -74,10 +91,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         server.run(sockets=[sock])
     finally:
-        storage.close()
         sock.close()
-    print("Brain gestoppt.", flush=True)
-    return 0
 
 
 def _after_shutdown(signum: int, frame: FrameType | None) -> None:
@@ -125,8 +139,11 @@ def _read_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
 def cmd_import(args: argparse.Namespace) -> int:
     """Import brain entries from JSON Lines (one upsert_brain entry per line), 100 per call."""
     settings = _settings(args)
-    storage = SqliteStorage.in_data_dir(settings.data_dir)
-    context = ServiceContext(storage, settings)
+    with open_storage(settings) as storage:
+        return _import_file(Path(args.file), ServiceContext(storage, settings), args)
+
+
+def _import_file(path: Path, context: ServiceContext, args: argparse.Namespace) -> int:
     principal = Principal(
         tenant=args.tenant,
         subject="brain-import",
@@ -168,19 +185,15 @@ def cmd_import(args: argparse.Namespace) -> int:
                 _report(line_number, result["fehler"])
         batch.clear()
 
-    path = Path(args.file)
-    try:
-        for line_number, value in _read_jsonl(path):
-            if isinstance(value, json.JSONDecodeError):
-                failed += 1
-                print(f"Zeile {line_number}: kein gültiges JSON ({value.msg}).", file=sys.stderr)
-                continue
-            batch.append((line_number, value))
-            if len(batch) == IMPORT_BATCH:
-                flush()
-        flush()
-    finally:
-        storage.close()
+    for line_number, value in _read_jsonl(path):
+        if isinstance(value, json.JSONDecodeError):
+            failed += 1
+            print(f"Zeile {line_number}: kein gültiges JSON ({value.msg}).", file=sys.stderr)
+            continue
+        batch.append((line_number, value))
+        if len(batch) == IMPORT_BATCH:
+            flush()
+    flush()
     print(f"Importiert: {imported}, fehlgeschlagen: {failed}")
     return 0 if failed == 0 else 1
 
@@ -198,6 +211,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8787, help="0 picks a free port")
     serve.add_argument("--data-dir", default=None, help="default: .brain")
+    serve.add_argument("--backend", choices=["sqlite", "aws"], default=None, help="default: sqlite")
+    serve.add_argument(
+        "--bootstrap",
+        action="store_true",
+        help="aws: create the DynamoDB table and S3 bucket when missing",
+    )
     serve.set_defaults(handler=cmd_serve)
 
     token = commands.add_parser("token", help="print a token for the local server")
@@ -214,6 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
     importer = commands.add_parser("import", help="import brain entries from a JSONL file")
     importer.add_argument("file")
     importer.add_argument("--data-dir", default=None)
+    importer.add_argument("--backend", choices=["sqlite", "aws"], default=None)
     importer.add_argument("--tenant", default="local")
     importer.add_argument("--nutzer", default="import")
     importer.add_argument("--agent", default="brain-import")

@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 import logging
 import time
-from functools import partial
 from typing import Any
 
-import anyio.to_thread
 from fastmcp import FastMCP
 from fastmcp.server.dependencies import get_http_request
 from fastmcp.tools.base import Tool, ToolResult
@@ -29,7 +27,7 @@ from shared.server.auth_middleware import (
 )
 from shared.services.context import ServiceContext
 from shared.tools.catalog import TOOLS, ToolSpec
-from shared.tools.dispatch import call_tool
+from shared.tools.dispatcher import InProcessDispatcher, ToolDispatcher
 
 MCP_PATH = "/mcp"
 SERVER_NAME = "brain"
@@ -58,10 +56,10 @@ class BrainTool(Tool):
     """A contract tool: publishes its seed schema verbatim, validates with our own models."""
 
     _spec: ToolSpec = PrivateAttr()
-    _context: ServiceContext = PrivateAttr()
+    _dispatcher: ToolDispatcher = PrivateAttr()
 
     @classmethod
-    def for_spec(cls, spec: ToolSpec, context: ServiceContext) -> BrainTool:
+    def for_spec(cls, spec: ToolSpec, dispatcher: ToolDispatcher) -> BrainTool:
         tool = cls(
             name=spec.name,
             title=spec.title,
@@ -75,7 +73,7 @@ class BrainTool(Tool):
             ),
         )
         tool._spec = spec
-        tool._context = context
+        tool._dispatcher = dispatcher
         return tool
 
     async def run(self, arguments: dict[str, Any]) -> ToolResult:
@@ -84,9 +82,7 @@ class BrainTool(Tool):
             # The auth middleware guards every route that reaches a tool.
             raise RuntimeError("tool called without an authenticated principal")
         started = time.perf_counter()
-        envelope = await anyio.to_thread.run_sync(
-            partial(call_tool, self._context, principal, self._spec.name, arguments)
-        )
+        envelope = await self._dispatcher.dispatch(principal, self._spec.name, arguments)
         logger.info(
             "tool call",
             extra={
@@ -100,10 +96,10 @@ class BrainTool(Tool):
         return envelope_result(envelope)
 
 
-def build_mcp(context: ServiceContext) -> FastMCP:
+def build_mcp(dispatcher: ToolDispatcher) -> FastMCP:
     mcp = FastMCP(SERVER_NAME, instructions=INSTRUCTIONS)
     for spec in TOOLS.values():
-        mcp.add_tool(BrainTool.for_spec(spec, context))
+        mcp.add_tool(BrainTool.for_spec(spec, dispatcher))
     return mcp
 
 
@@ -121,12 +117,14 @@ def protected_resource_metadata(request: Request, authorization_servers: list[st
 
 
 def build_app(
-    context: ServiceContext,
+    dispatcher: ToolDispatcher | ServiceContext,
     verifier: TokenVerifier,
     settings: Settings,
     authorization_servers: list[str] | None = None,
 ) -> ASGIApp:
-    mcp = build_mcp(context)
+    if isinstance(dispatcher, ServiceContext):
+        dispatcher = InProcessDispatcher(dispatcher)
+    mcp = build_mcp(dispatcher)
     servers = authorization_servers
     if servers is None:
         servers = [settings.oidc_issuer] if settings.oidc_issuer else []

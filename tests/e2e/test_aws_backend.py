@@ -1,0 +1,160 @@
+"""`brain serve --backend aws --bootstrap` against a moto server subprocess, driven by a real
+MCP client over loopback HTTP: the production adapter end to end, without an AWS account."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import boto3
+import pytest
+from fastmcp import Client
+from fastmcp.client.transports import StreamableHttpTransport
+
+from tests.e2e.helpers import (
+    brain_entry,
+    call,
+    fetch_args,
+    insert_args,
+    memory_entry,
+    rate_args,
+    upsert_args,
+)
+
+pytestmark = pytest.mark.anyio
+REGION = "eu-central-1"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def moto_endpoint() -> Iterator[str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    endpoint = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(f"{endpoint}/moto-api/", timeout=1).close()
+            break
+        except (urllib.error.URLError, ConnectionError):
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                raise
+            time.sleep(0.2)
+    yield endpoint
+    process.terminate()
+    process.wait(timeout=20)
+
+
+def aws_env(endpoint: str, data_dir: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "AWS_ENDPOINT_URL": endpoint,
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_REGION": REGION,
+        "AWS_DEFAULT_REGION": REGION,
+        "BRAIN_TABLE_NAME": "brain-e2e",
+        "BRAIN_BUCKET_NAME": "brain-e2e-embeddings",
+        # moto is not thread-safe: one AWS call at a time (production runs them in parallel).
+        "BRAIN_AWS_MAX_PARALLEL": "1",
+        "BRAIN_DATA_DIR": str(data_dir),
+    }
+
+
+@contextmanager
+def serve_aws(env: dict[str, str], *extra: str) -> Iterator[tuple[str, str, list[str]]]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "shared.cli", "serve", "--port", "0", "--backend", "aws", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert process.stdout is not None
+    lines: list[str] = []
+    while not any(line.startswith("Daten: ") for line in lines):
+        line = process.stdout.readline()
+        if not line:
+            _, err = process.communicate(timeout=10)
+            raise AssertionError(f"server ended early: {err[-2000:]}")
+        lines.append(line.strip())
+    url = next(line.split(": ", 1)[1] for line in lines if line.startswith("MCP endpoint: "))
+    token = next(line.split(": ", 1)[1] for line in lines if line.startswith("Token: "))
+    try:
+        yield url, token, lines
+    finally:
+        process.send_signal(signal.SIGTERM)
+        out, _ = process.communicate(timeout=20)
+        assert process.returncode == 0
+        assert "Brain gestoppt." in out
+
+
+async def test_serve_on_dynamodb_and_s3(moto_endpoint: str, tmp_path: Path) -> None:
+    env = aws_env(moto_endpoint, tmp_path / "data")
+    # Given a fresh moto: --bootstrap creates the table and the bucket
+    with serve_aws(env, "--bootstrap") as (url, token, lines):
+        assert any("brain-e2e" in line and line.startswith("Angelegt: ") for line in lines)
+        async with Client(StreamableHttpTransport(url, auth=token)) as client:
+            # When memories (one with an embedding) are inserted, rated and the brain upserted
+            inserted = await call(
+                client,
+                "insert_brain_longterm_memory",
+                insert_args(memory_entry(embedding=[0.25, -1.5, 3.0]), memory_entry(tags=[])),
+            )
+            assert [e["ID"] for e in inserted["daten"]] == ["longterm_1", "longterm_2"]
+            rated = await call(
+                client, "rate_brain_memories", rate_args(("longterm_1", 9), ("longterm_1", 4))
+            )
+            assert rated["erfolg"] is True
+            upserted = await call(client, "upsert_brain", upsert_args(brain_entry()))
+            assert upserted["daten"][0]["ID"] == 1
+
+    # Then the embedding lies in S3 under the tenant prefix as little-endian float32
+    s3 = boto3.client(
+        "s3",
+        endpoint_url=moto_endpoint,
+        region_name=REGION,
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    keys = [o["Key"] for o in s3.list_objects_v2(Bucket="brain-e2e-embeddings")["Contents"]]
+    assert len(keys) == 1 and keys[0].startswith("local/")
+    body = s3.get_object(Bucket="brain-e2e-embeddings", Key=keys[0])["Body"].read()
+    assert len(body) == 12
+
+    # When the server restarts without --bootstrap, Then nothing is created and all data is there
+    with serve_aws(env) as (url, token, lines):
+        assert not any(line.startswith("Angelegt: ") for line in lines)
+        async with Client(StreamableHttpTransport(url, auth=token)) as client:
+            fetched = await call(
+                client, "fetch_brain_memories", fetch_args(longterm=["longterm_1", "longterm_2"])
+            )
+            first = fetched["daten"]["longterm"][0]
+            assert (first["score_count"], first["score_avg"]) == (2, 6.5)
+            assert first["embedding_dim"] == 3
+            found = await call(
+                client,
+                "select_brain",
+                {"nutzer": 1, "agent": 1, "query": "Maschinenbauer", "detailgrad": "texte"},
+            )
+            assert [hit["ID"] for hit in found["daten"]["treffer"]] == [1]
