@@ -1,0 +1,72 @@
+"""Secret scrubbing: find credentials in a text an agent wants stored, and take them out.
+
+Local and fast (stdlib regexes, no network). Detects provider tokens (AWS, GitHub, GitLab,
+Slack, Stripe, OpenAI, Anthropic, Google, Azure, ...), private keys (PEM, OpenSSH, PGP, PuTTY,
+age, also with literal `\\n` inside one line), JWTs, credentials in URLs and connection strings,
+Bearer/Basic headers, Luhn-valid card numbers, and - by their context in German or English -
+passwords, PINs, passphrases and high-entropy values under secret-ish keys.
+
+    >>> scrub("Passwort: Sommer2024!").text
+    'Passwort: [ENTFERNT:password]'
+
+Every secret is replaced by `[ENTFERNT:<kind>]`; scrubbing is idempotent. Results carry only
+kind names, never a secret or a piece of one. The table of patterns is `patterns.PATTERNS`.
+
+What is NOT treated as a secret (left alone on purpose):
+* identifiers and digests: UUIDs, commit SHAs, checksums and hashes named as such, memory ids;
+* IBANs, customer/order/invoice numbers, phone numbers (personal or business data, but not
+  credentials), card-shaped numbers the text names as order/customer/invoice numbers, and
+  documented test cards with fewer than four distinct digits (4242 4242 4242 4242);
+* public keys, certificates, SSH fingerprints, base64 of prose;
+* placeholders and references: `<YOUR_API_KEY>`, `${DB_PASSWORD}`, `{{ .Values.x }}`,
+  `sk_live_xxx`, `****`, `op://...`, documentation keys ending in EXAMPLE, our own markers;
+* talk about passwords without one ("Passwort wurde zurückgesetzt", "muss 12 Zeichen haben").
+Weak but real passwords in an assignment ("Passwort: changeme", "pw: geheim") ARE secrets.
+A high-entropy value counts only under a secret-ish key (`secret=`, `token:`, `API-Key ist`,
+`Schlüssel:`); bare random strings without such context are left alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from shared.scrubbing.patterns import PATTERNS
+from shared.scrubbing.scrubber import find_spans, marker, redact
+
+__all__ = ["KINDS", "ScrubPolicy", "ScrubResult", "marker", "scan", "scrub"]
+
+KINDS: frozenset[str] = frozenset(p.kind for p in PATTERNS)
+"""Every kind a result can name."""
+
+
+class ScrubPolicy(StrEnum):
+    """What the caller does with a text that contains secrets."""
+
+    REDACT = "redact"  # store the scrubbed text
+    REJECT = "reject"  # refuse the text
+
+
+@dataclass(frozen=True, slots=True)
+class ScrubResult:
+    """The scrubbed text and the sorted, unique kinds of the secrets that were removed."""
+
+    text: str
+    kinds: tuple[str, ...]
+
+    @property
+    def found(self) -> bool:
+        return bool(self.kinds)
+
+
+def scrub(text: str) -> ScrubResult:
+    """Replace every detected secret in `text` by `[ENTFERNT:<kind>]`."""
+    spans = find_spans(text)
+    if not spans:
+        return ScrubResult(text, ())
+    return ScrubResult(redact(text, spans), tuple(sorted({s.kind for s in spans})))
+
+
+def scan(text: str) -> tuple[str, ...]:
+    """The sorted, unique kinds of the secrets in `text` (the text itself is not changed)."""
+    return tuple(sorted({s.kind for s in find_spans(text)}))

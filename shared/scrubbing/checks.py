@@ -1,0 +1,343 @@
+"""Validators of the secret patterns: they see a candidate value (and its match) and say yes/no.
+
+A regex finds a candidate; a validator decides whether it is a secret. Every validator has the
+signature `(value, match) -> bool`; `match.string` is the whole text, for rules that look at the
+words around the value (a key named `sha256`, a `Bestellnummer` before a card number).
+
+Placeholders are never secrets: template shapes (`<...>`, `${...}`, `{{...}}`, `%(x)s`,
+`$ALL_CAPS`), runs of one filler character (`xxx`, `****`, `•••`), documentation values
+(`...EXAMPLE`, `your-api-key-here`, `dein-passwort`), secret-store references (`op://...`,
+`vault:...`, `arn:aws:secretsmanager:...`) and the scrubber's own marker `[ENTFERNT:...]`.
+"changeme", "geheim" or "password" are NOT placeholders: they are real, weak passwords.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import operator
+import re
+from collections import Counter
+from collections.abc import Callable
+from typing import Final
+
+Validator = Callable[[str, "re.Match[str]"], bool]
+
+MARKER_PREFIX: Final = "[ENTFERNT:"
+
+_FILLER_ONLY = re.compile(r"[xX*•●·._#?\-\s]+|(.)\1+")
+_TEMPLATE = re.compile(
+    r"""<[^<>]*>?|\$\{|\$\(|\{\{|\{%|%\(|%[A-Z_]+%|\$[A-Z_][A-Z0-9_]*\}?\)?$|\[|\(|\{
+    |(?:op|vault|ssm|secretsmanager|keyvault|env|file)://|arn:aws:secretsmanager:|vault:
+    |(?:os\.)?environ\b|process\.env\.|getenv\(|secrets\.""",
+    re.VERBOSE,
+)
+# Whole segments of a value (split at - _ . / : and spaces) that mark a documentation value.
+# The weak ones only count in values without a digit: "Hier-2024!" may be a real password.
+# fmt: off
+_PLACEHOLDER_WORDS: Final = frozenset({
+    "beispiel", "changeit", "dein", "deine", "deinen", "dummy", "entfernt", "ersetzen",
+    "example", "examples", "insert", "ihre", "ihren", "placeholder", "platzhalter", "redacted",
+    "replace", "your", "yours", "xxxx", "xxxxx", "xxxxxx",
+})
+_WEAK_PLACEHOLDER_WORDS: Final = frozenset({
+    "bar", "baz", "fixme", "foo", "foobar", "here", "hier", "ipsum", "lorem", "sample",
+    "someone", "tbd", "todo",
+})
+# fmt: on
+_PLACEHOLDER_SUFFIX = re.compile(r"(?:EXAMPLE|EXAMPLEKEY|_HERE|-HERE)$", re.IGNORECASE)
+_SEGMENTS = re.compile(r"[-_.\s/:]+")
+
+
+def is_placeholder(value: str) -> bool:
+    """True for template, filler, documentation and reference values (never secrets)."""
+    v = value.strip()
+    if not v or v.startswith(MARKER_PREFIX) or _FILLER_ONLY.fullmatch(v):
+        return True
+    if _TEMPLATE.match(v) or "…" in v or "..." in v or "xxxx" in v.lower() or "****" in v:
+        return True
+    if _PLACEHOLDER_SUFFIX.search(v):
+        return True
+    segments = _SEGMENTS.split(v.lower())
+    if any(seg in _PLACEHOLDER_WORDS for seg in segments):
+        return True
+    return not any(map(str.isdigit, v)) and any(seg in _WEAK_PLACEHOLDER_WORDS for seg in segments)
+
+
+_C_LOG_C: Final = tuple(c * math.log2(c) if c else 0.0 for c in range(4097))
+
+
+def shannon_entropy(value: str) -> float:
+    """Bits per character of the value's own character distribution."""
+    n = len(value)
+    if not n or n >= len(_C_LOG_C):
+        return 0.0 if not n else -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+    return math.log2(n) - sum(map(_C_LOG_C.__getitem__, Counter(value).values())) / n
+
+
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_SLUG = re.compile(r"[a-z0-9]+(?:[-_./][a-z0-9]+)+")
+_WORDY_SLUG_PART = re.compile(r"[a-z]{3,}|v?\d{1,4}")
+_B64_TEXT = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+# A key named like a digest or an identifier holds no secret, whatever its value looks like.
+_NON_SECRET_KEY = re.compile(
+    r"hash|checksum|prüfsumme|pruefsumme|sha\d*|md5|crc|digest|commit|fingerprint|etag"
+    r"|uuid|guid|(?:^|[-_. ])ids?$|[a-z]Id$|name$|_?names?$|url$|uri$|endpoint|type$|count"
+    r"|limit|length|länge|expir|ttl|version|nonce|format|path|file$|ref$|public|pub_?key"
+    r"|öffentlich|provider|endpoint|header|type|policy|rotation|arn:",
+    re.IGNORECASE,
+)
+
+
+def _decodes_to_prose(value: str) -> bool:
+    """Base64 of ordinary text ('SGFsbG8gV2VsdA==' is 'Hallo Welt'), not a key."""
+    if len(value) % 4 or not _B64_TEXT.fullmatch(value):
+        return False
+    try:
+        raw = base64.b64decode(value, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return False
+    return " " in raw and ":" not in raw and all(c.isprintable() for c in raw)
+
+
+def looks_random(value: str) -> bool:
+    """High-entropy token shape: long enough, mixed charset, no UUID, slug or prose."""
+    n = len(value)
+    if n < 16 or n > 4096 or _UUID.fullmatch(value):
+        return False
+    if _HEX.fullmatch(value):
+        return n >= 32 and shannon_entropy(value) >= 3.0 and not is_placeholder(value)
+    if shannon_entropy(value) < 3.3 or is_placeholder(value):
+        return False
+    if _SLUG.fullmatch(value) and all(
+        _WORDY_SLUG_PART.fullmatch(p) for p in _SEGMENTS.split(value)
+    ):
+        return False
+    if _decodes_to_prose(value):
+        return False
+    upper_flags = list(map(str.isupper, value))
+    upper = sum(upper_flags)
+    lower = sum(map(str.islower, value))
+    if any(map(str.isdigit, value)) and (lower or upper):
+        return True
+    switches = sum(map(operator.ne, upper_flags, upper_flags[1:]))
+    return upper >= 3 and lower >= 3 and switches >= n / 3 and n >= 20
+
+
+_KEY_SPLIT = re.compile(r"[\s,;(?&/\"'{]")
+
+
+def key_before(match: re.Match[str], width: int = 40) -> str:
+    """The key-ish word(s) in front of the value: the group 'key' and the word it ends."""
+    start = match.start("key") if "key" in match.re.groupindex else match.start()
+    end = match.end("key") if "key" in match.re.groupindex else match.start()
+    head = match.string[max(0, start - width) : end]
+    return _KEY_SPLIT.split(head)[-1] if head else ""
+
+
+# Words in front of a bare "key" that make it a database, cache or public key.
+_NON_SECRET_KEY_WORD = re.compile(
+    r"(?:public|öffentliche[rns]?|primary|foreign|partition|sort|cache|object|idempotency"
+    r"|routing|hot|s3|license|lizenz|ssh|gpg|pgp|host|kms|composite|unique)[\s_-]*$",
+    re.IGNORECASE,
+)
+
+
+_TRAILING_PUNCT = re.compile(r"[\W_]+$")
+
+
+def _inside_colon_chain(match: re.Match[str]) -> bool:
+    """`arn:aws:secretsmanager:...:secret:prod/db`: the key is one segment of an identifier."""
+    if "key" not in match.re.groupindex:
+        return False
+    start = match.start("key")
+    return start > 0 and match.string[start - 1] == ":"
+
+
+def generic_value(value: str, match: re.Match[str]) -> bool:
+    """Value after a secret-ish key: random-looking, and the key is not a digest or id."""
+    key = key_before(match)
+    if _NON_SECRET_KEY.search(key) or _inside_colon_chain(match):
+        return False
+    if _TRAILING_PUNCT.sub("", key).lower() == "key" and "key" in match.re.groupindex:
+        before = match.string[max(0, match.start("key") - 20) : match.start("key")]
+        if _NON_SECRET_KEY_WORD.search(before):
+            return False
+    return looks_random(value)
+
+
+def token_body(value: str, _match: re.Match[str]) -> bool:
+    """Prefixed provider token: anything but a placeholder or a one-character filler."""
+    body = value[-16:]
+    return not is_placeholder(value) and len(set(body)) > 3
+
+
+def token_random(value: str, match: re.Match[str]) -> bool:
+    """Prefix shared with ordinary words (`sk-`): the token must also look random."""
+    return token_body(value, match) and looks_random(value)
+
+
+# --- passwords -------------------------------------------------------------------------------
+
+# fmt: off
+_STOPWORDS: Final = frozenset({
+    "siehe", "see", "im", "in", "wie", "per", "via", "unverändert", "unchanged", "gleich", "same",
+    "bekannt", "known", "unbekannt", "unknown", "hinterlegt", "stored", "gespeichert", "saved",
+    "leer", "empty", "none", "null", "nil", "n/a", "na", "keins", "kein", "keine", "no", "nein",
+    "ja", "yes", "true", "false", "ok", "okay", "gesetzt", "set", "unset", "geändert", "changed",
+    "zurückgesetzt", "reset", "vergessen", "forgotten", "abgelaufen", "expired", "falsch",
+    "wrong", "invalid", "ungültig", "ungueltig", "korrekt", "correct", "richtig", "erforderlich",
+    "required", "optional", "pflicht", "mandatory", "benötigt", "needed", "muss", "must", "soll",
+    "should", "sollte", "wird", "will", "wurde", "was", "ist", "is", "has", "hat", "of", "des",
+    "der", "die", "das", "den", "dem", "für", "fuer", "for", "from", "aus", "bei", "mit", "with",
+    "und", "and", "oder", "or", "nicht", "not", "noch", "still", "nur", "only", "auch", "also",
+    "bitte", "please", "erfragen", "ask", "fragen", "mindestens", "minimum", "min", "at", "least",
+    "maximal", "max", "höchstens", "zeichen", "characters", "chars", "stellen", "digits", "neu",
+    "new", "alt", "old", "aktuell", "current", "identisch", "identical", "wie_immer", "as_usual",
+    "steht", "liegt", "lies", "vorhanden", "available", "verschlüsselt", "encrypted", "gehasht",
+    "hashed", "rotiert", "rotated", "sicher", "secure", "schwach", "weak", "stark", "strong",
+    "zu", "too", "sehr", "very", "ein", "eine", "a", "an", "the", "this", "dieses", "diese",
+    "that", "nächste", "next", "letzte", "last", "angefragt", "requested", "beantragt", "gültig",
+    "valid", "aktiv", "active", "sent", "gesendet", "verschickt", "geschickt", "per_mail", "mail",
+    "e-mail", "email", "sms", "separat", "separately",
+})
+# fmt: on
+_MEASURE = re.compile(r"\d+[-‑ ]?[A-Za-zÄÖÜäöüß]+(?:-[A-Za-zÄÖÜäöüß]+)?")
+_PATHLIKE = re.compile(r"(?:/|~/|\./|[A-Za-z]:\\)\S*")
+_SYMBOL = re.compile(r"[^\w\s]")
+# fmt: off
+WEAK_PASSWORDS: Final = frozenset({
+    "password", "toor", "passwort", "hallo", "willkommen", "welcome", "master", "changeme",
+    "secret", "qwerty", "test", "root", "qwertz", "admin", "default", "guest", "letmein",
+})
+# fmt: on
+
+
+def password_value(value: str, match: re.Match[str]) -> bool:
+    """Value after `Passwort:`/`pw=`/`lautet`: anything but placeholders, words of prose, paths."""
+    v = value.strip()
+    low = v.lower().strip("()[]{}.,;:!?\"'")
+    if len(v) < 4 or len(v) > 200 or is_placeholder(v) or low in _STOPWORDS:
+        return False
+    if v[0] in "([{<" or _PATHLIKE.fullmatch(v) or _NON_SECRET_KEY.search(key_before(match)):
+        return False
+    return not (v.isdigit() and len(v) < 6)
+
+
+def password_like(value: str, match: re.Match[str]) -> bool:
+    """Value after a weak verb (`ist`, `is`, `mit Passwort`): must look like a password."""
+    if not password_value(value, match):
+        return False
+    if value.lower() in WEAK_PASSWORDS:
+        return True
+    if _MEASURE.fullmatch(value):  # "12-stellig", "2FA-protected", "90days"
+        return False
+    has_letter = any(c.isalpha() for c in value)
+    has_digit = any(c.isdigit() for c in value)
+    if value.isdigit():
+        return len(value) >= 6
+    inner_upper = any(c.isupper() for c in value[1:])
+    return has_letter and (has_digit or bool(_SYMBOL.search(value)) or inner_upper)
+
+
+_STRONG_SYMBOL = re.compile(r"[!@#$%^&*+=?~/\\|§€<>]")
+
+
+def password_bare(value: str, match: re.Match[str]) -> bool:
+    """Value right after the keyword (`Passwort Sommer2024!`): digit or symbol required."""
+    return password_like(value, match) and bool(
+        _STRONG_SYMBOL.search(value) or any(c.isdigit() for c in value)
+    )
+
+
+def pin_value(value: str, _match: re.Match[str]) -> bool:
+    """A PIN: 4 to 8 digits, not one digit repeated (`0000` is a filler, not a PIN)."""
+    return len(set(value)) > 1
+
+
+def passphrase_value(value: str, match: re.Match[str]) -> bool:
+    """A multi-word passphrase: a password value whose first word is not prose."""
+    words = value.lower().split()
+    if not words or (words[0] in _STOPWORDS and len(words) < 4):
+        return False
+    return password_value(value, match)
+
+
+# --- structured values --------------------------------------------------------------------------
+
+
+def luhn(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = ord(ch) - 48
+        if i % 2:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+_CARD_PREFIX = re.compile(
+    r"4\d{12}(?:\d{3}){0,2}|5[1-5]\d{14}|2(?:22[1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720)\d{12}"
+    r"|3[47]\d{13}"
+    r"|3(?:0[0-5]|[68]\d)\d{11}|6(?:011|5\d\d)\d{12}(?:\d{3})?|35(?:2[89]|[3-8]\d)\d{12}"
+)
+_NOT_A_CARD_CONTEXT = re.compile(
+    r"(?:bestell|order|auftrag|tracking|sendung|rechnung|invoice|imei|kunden|customer|ticket"
+    r"|vertrag|contract|konto|account|iban|referenz|reference|artikel|article|serien|serial"
+    r"|beleg|receipt|telefon|phone|tel|fax|mobil)[\w-]*\.?"
+    r"(?:\s*(?:no|nr|number|nummer|id)\.?)?\s*[:#]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def credit_card(value: str, match: re.Match[str]) -> bool:
+    digits = re.sub(r"[ -]", "", value)
+    if not (13 <= len(digits) <= 19 and _CARD_PREFIX.fullmatch(digits) and luhn(digits)):
+        return False
+    if len(set(digits)) < 4:
+        return False
+    before = match.string[max(0, match.start() - 25) : match.start()]
+    return not _NOT_A_CARD_CONTEXT.search(before)
+
+
+def _b64url_json(part: str) -> object:
+    padded = part + "=" * (-len(part) % 4)
+    try:
+        return json.loads(base64.urlsafe_b64decode(padded))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def jwt_value(value: str, _match: re.Match[str]) -> bool:
+    header = _b64url_json(value.split(".", 1)[0])
+    return isinstance(header, dict) and ("alg" in header or "typ" in header or "enc" in header)
+
+
+def _b64_text(value: str) -> str | None:
+    try:
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+        text = raw.decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    return text if text.isprintable() else None
+
+
+def user_colon_password_b64(value: str, _match: re.Match[str]) -> bool:
+    """Base64 of `user:password` (HTTP Basic, docker config `auth`)."""
+    text = _b64_text(value)
+    return text is not None and ":" in text and not is_placeholder(text.split(":", 1)[1])
+
+
+def discord_value(value: str, _match: re.Match[str]) -> bool:
+    """Discord tokens start with the base64 of the numeric user id."""
+    text = _b64_text(value.split(".", 1)[0])
+    return text is not None and text.isdigit() and 15 <= len(text) <= 21
+
+
+def url_password(value: str, _match: re.Match[str]) -> bool:
+    return bool(value) and not is_placeholder(value)

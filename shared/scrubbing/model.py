@@ -1,0 +1,106 @@
+"""The row type of the pattern table and the builder that compiles a row and its sample.
+
+Samples are templates so that no token-shaped literal sits in the source: the marked part
+`⟦...⟧` is the secret the row must remove, `{a36}` is 36 characters of a charset (`a`
+alphanumeric, `h`/`H` hex, `d` digits, `u` upper+digits, `l` lower, `L` letters, `b` base64,
+`w` base64url, `z` base32, `c` bech32) and `{jwt}`, `{basic}`, `{discord}`, `{card}` are built
+values. Fillers are deterministic pseudo-random: a sample never changes between runs.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import re
+from dataclasses import dataclass
+
+from shared.scrubbing import checks
+from shared.scrubbing.checks import Validator
+
+__all__ = ["VALUE_GROUPS", "SecretPattern", "row"]
+
+VALUE_GROUPS = ("v", "v1", "v2", "v3", "v4", "v5")
+"""Names of the groups that hold the secret; the first that took part in a match is used."""
+
+
+@dataclass(frozen=True, slots=True)
+class SecretPattern:
+    """One row of the table.
+
+    `needles`: lowercase literals; the row runs only if one occurs in the lowered text. With
+    `anchored`, they are also where a match must start (`regex.match` at each occurrence)
+    or, with a `window` (before, after), the stretch around each occurrence that is searched:
+    much faster than scanning a whole text with a case-insensitive keyword alternation.
+    """
+
+    kind: str
+    regex: re.Pattern[str]
+    sample: str
+    secret: str
+    validator: Validator | None
+    needles: tuple[str, ...]
+    groups: tuple[str, ...]
+    anchored: bool = False
+    window: tuple[int, int] = (0, 0)
+
+
+_CHARSETS = {
+    "a": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+    "h": "0123456789abcdef",
+    "H": "0123456789ABCDEF",
+    "d": "0123456789",
+    "u": "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+    "l": "abcdefghijklmnopqrstuvwxyz",
+    "L": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+    "b": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+    "w": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
+    "z": "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567",
+    "c": "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L",
+}
+_FILL = re.compile(r"\{([ahHdulLbwzc])(\d+)\}|\{(jwt|basic|discord|card)\}")
+
+
+def _b64url(data: dict[str, object]) -> str:
+    raw = json.dumps(data, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def expand(template: str, kind: str) -> tuple[str, str]:
+    """(sample text, secret) of a template."""
+    rng = random.Random(f"sample:{kind}:{template}")  # noqa: S311 - fake fillers, not crypto
+    built = {
+        "jwt": f"{_b64url({'alg': 'HS256', 'typ': 'JWT'})}.{_b64url({'sub': 'nutzer-7'})}.",
+        "basic": base64.b64encode(b"deploy:Sommer2024!").decode(),
+        "discord": base64.b64encode(b"912345678901234567").decode().rstrip("="),
+        "card": "4556 7375 8689 9855",
+    }
+
+    def fill(m: re.Match[str]) -> str:
+        if m.group(3):
+            extra = "".join(rng.choice(_CHARSETS["w"]) for _ in range(43))
+            return built[m.group(3)] + (extra if m.group(3) == "jwt" else "")
+        return "".join(rng.choice(_CHARSETS[m.group(1)]) for _ in range(int(m.group(2))))
+
+    text = _FILL.sub(fill, template)
+    secret = text[text.index("⟦") + 1 : text.index("⟧")]
+    return text.replace("⟦", "").replace("⟧", ""), secret
+
+
+def row(
+    kind: str,
+    regex: str,
+    sample: str,
+    needles: tuple[str, ...] = (),
+    *,
+    check: Validator | None = checks.token_body,
+    flags: int = 0,
+    anchored: bool = False,
+    window: tuple[int, int] = (0, 0),
+) -> SecretPattern:
+    """Compile one row; `check` defaults to the placeholder guard of prefixed tokens."""
+    compiled = re.compile(regex, flags)
+    text, secret = expand(sample, kind)
+    groups = tuple(g for g in VALUE_GROUPS if g in compiled.groupindex)
+    anchored = anchored or window != (0, 0)
+    return SecretPattern(kind, compiled, text, secret, check, needles, groups, anchored, window)
