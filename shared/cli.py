@@ -20,7 +20,8 @@ from shared.auth.principal import ALL_SCOPES, Principal, Scope
 from shared.auth.verifiers import build_verifier, local_issuer
 from shared.config import Settings
 from shared.logs import configure_logging
-from shared.services.context import ServiceContext
+from shared.services.context import ServiceContext, utc_now
+from shared.services.expiry import PeriodicSweep, sweep_expired
 from shared.storage.factory import open_storage
 from shared.tools.dispatch import call_tool
 
@@ -54,9 +55,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     configure_logging(settings.log_level)
     with open_storage(settings, bootstrap=args.bootstrap) as storage:
+        context = ServiceContext(storage, settings)
         verifier = build_verifier(settings)
-        app = build_app(ServiceContext(storage, settings), verifier, settings)
-        _run_server(app, args.host, args.port, settings, verifier)
+        app = build_app(context, verifier, settings)
+        sweep = PeriodicSweep(storage, context.clock, args.expiry_interval)
+        if args.expiry_interval > 0:
+            sweep.start()
+        try:
+            _run_server(app, args.host, args.port, settings, verifier)
+        finally:
+            sweep.stop()
     print("Brain gestoppt.", flush=True)
     return 0
 
@@ -96,6 +104,17 @@ def _run_server(
 
 def _after_shutdown(signum: int, frame: FrameType | None) -> None:
     """Signals that arrive after the graceful shutdown need no further action."""
+
+
+def cmd_expire(args: argparse.Namespace) -> int:
+    """Run the expiry sweep once and print what it deleted."""
+    settings = _settings(args)
+    with open_storage(settings) as storage:
+        deleted = sweep_expired(storage, utc_now(), args.limit)
+    for item in deleted:
+        print(f"Gelöscht: {item.tenant} {item.memory_id}")
+    print(f"Abgelaufene Erinnerungen gelöscht: {len(deleted)}")
+    return 0
 
 
 def cmd_token(args: argparse.Namespace) -> int:
@@ -213,6 +232,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", default=None, help="default: .brain")
     serve.add_argument("--backend", choices=["sqlite", "aws"], default=None, help="default: sqlite")
     serve.add_argument(
+        "--expiry-interval",
+        type=float,
+        default=60.0,
+        help="seconds between expiry sweeps (0 = off); default 60",
+    )
+    serve.add_argument(
         "--bootstrap",
         action="store_true",
         help="aws: create the DynamoDB table and S3 bucket when missing",
@@ -229,6 +254,12 @@ def build_parser() -> argparse.ArgumentParser:
     token.add_argument("--subject", default="")
     token.add_argument("--ttl", type=int, default=24 * 3600, help="seconds")
     token.set_defaults(handler=cmd_token)
+
+    expire = commands.add_parser("expire", help="delete expired short-term memories once")
+    expire.add_argument("--data-dir", default=None)
+    expire.add_argument("--backend", choices=["sqlite", "aws"], default=None)
+    expire.add_argument("--limit", type=int, default=1000, help="at most this many per run")
+    expire.set_defaults(handler=cmd_expire)
 
     importer = commands.add_parser("import", help="import brain entries from a JSONL file")
     importer.add_argument("file")

@@ -12,6 +12,7 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from shared.auth.claims import ClaimMapping
+from shared.scrubbing import ScrubPolicy
 from shared.validation.parsed import ParseOptions
 
 DAY = 24 * 3600
@@ -32,6 +33,9 @@ class Settings(BaseSettings):
     allowed_hosts: list[str] = Field(default_factory=list)
     allowed_origins: list[str] = Field(default_factory=list)
     log_level: str = "INFO"
+    # Secret scrubbing before every write: redact (replace by [ENTFERNT:<art>]) or reject.
+    scrub_policy: ScrubPolicy = ScrubPolicy.REDACT
+    remember_scrub_policy: ScrubPolicy = ScrubPolicy.REJECT  # seed 004: block secrets
     # Tokens from an OIDC issuer (e.g. Cognito). Unset: the local signed tokens of `brain serve`.
     oidc_issuer: str | None = None
     oidc_audience: str | None = None

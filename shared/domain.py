@@ -75,8 +75,11 @@ class Memory:
     score_count: int = 0
     score_sum: Decimal = Decimal(0)
     last_call: datetime | None = None
-    # Bumped on every aggregate change; adapters use it for optimistic concurrency.
+    # Bumped on every change (ratings, updates); adapters use it for optimistic concurrency.
     version: int = 0
+    # Analysed index terms of the memory (for search_memory) and its weighted length.
+    terms: dict[str, int] = field(default_factory=dict)
+    doc_len: int = 0
 
     @property
     def score_avg(self) -> Decimal | None:
@@ -93,6 +96,25 @@ class NewMemory:
     """A memory to create, with its embedding already encoded (little-endian float32)."""
 
     memory: Memory
+    embedding: bytes | None = None
+
+
+class EmbeddingChange(StrEnum):
+    KEEP = "keep"
+    SET = "set"
+    REMOVE = "remove"
+
+
+@dataclass(frozen=True)
+class MemoryReplace:
+    """Replace `previous` (as read, with its version) by `memory` (same tenant and ID).
+
+    The embedding is kept, replaced by `embedding` (little-endian float32), or removed.
+    """
+
+    memory: Memory
+    previous: Memory
+    embedding_change: EmbeddingChange = EmbeddingChange.KEEP
     embedding: bytes | None = None
 
 
@@ -171,6 +193,30 @@ class CorpusStats:
 class TermLookup:
     postings: dict[str, list[Posting]]
     stats: CorpusStats
+
+
+@dataclass(frozen=True)
+class MemoryPosting:
+    """One memory containing a term; nutzer and expiry ride along so that visibility and
+    expiry filter postings before any memory is loaded."""
+
+    entry_id: MemoryId
+    tf: int
+    doc_len: int
+    nutzer: str
+    expires_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class MemoryTermLookup:
+    postings: dict[str, list[MemoryPosting]]
+    stats: CorpusStats
+
+
+@dataclass(frozen=True)
+class ExpiredMemory:
+    tenant: str
+    memory_id: MemoryId
 
 
 class EntryFailureCode(StrEnum):

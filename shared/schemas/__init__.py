@@ -20,6 +20,12 @@ TOOL_SCHEMA_NAMES: tuple[str, ...] = (
     "select_brain",
     "insert_brain_shortterm_memory",
     "upsert_brain",
+    "update_brain_memories",
+    "delete_brain_memories",
+    "remember",
+    "search_memory",
+    "recall",
+    "recall_context",
 )
 
 

@@ -1,4 +1,5 @@
-"""BM25 ranking of brain entries over the postings of the analysed query terms.
+"""BM25 ranking of documents (brain entries, memories) over the postings of the analysed
+query terms.
 
 A query is a list of groups (see `analyzer.query_terms`): each group holds the alternative
 index terms of one query word (its German and English stems). Per document a group scores
@@ -9,9 +10,30 @@ document does not count twice. A document's score is the sum over the groups.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
-from shared.domain import CorpusStats, Posting
+from shared.domain import CorpusStats
+
+
+class _Ordered(Hashable, Protocol):
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+K = TypeVar("K", bound=_Ordered)
+K_co = TypeVar("K_co", bound=_Ordered, covariant=True)
+
+
+class PostingLike(Protocol[K_co]):
+    """What ranking reads of a posting: the document key, its term frequency and length."""
+
+    @property
+    def entry_id(self) -> K_co: ...
+    @property
+    def tf(self) -> int: ...
+    @property
+    def doc_len(self) -> int: ...
+
 
 __all__ = ["rank", "terms_of"]
 
@@ -28,7 +50,7 @@ def _idf(documents: int, df: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
-def _average_length(postings: Mapping[str, Sequence[Posting]], stats: CorpusStats) -> float:
+def _average_length(postings: Mapping[str, Sequence[PostingLike[K]]], stats: CorpusStats) -> float:
     if stats.avg_len > 0:
         return stats.avg_len
     # Stats missing or empty: fall back to the documents at hand, then to 1.
@@ -39,12 +61,12 @@ def _average_length(postings: Mapping[str, Sequence[Posting]], stats: CorpusStat
 
 def rank(
     query: list[frozenset[str]],
-    postings: Mapping[str, Sequence[Posting]],
+    postings: Mapping[str, Sequence[PostingLike[K]]],
     stats: CorpusStats,
     *,
     k1: float = 1.2,
     b: float = 0.75,
-) -> list[tuple[int, float]]:
+) -> list[tuple[K, float]]:
     """Okapi BM25 scores of every document that matches at least one query group.
 
     `postings` maps index terms to their postings (terms without postings may be missing).
@@ -59,9 +81,9 @@ def rank(
         return []
 
     avg_len = _average_length(postings, stats)
-    scores: dict[int, float] = {}
+    scores: dict[K, float] = {}
     for group in query:
-        best: dict[int, float] = {}
+        best: dict[K, float] = {}
         for term in sorted(group):
             plist = postings.get(term)
             if not plist:

@@ -33,10 +33,11 @@ MCP_PATH = "/mcp"
 SERVER_NAME = "brain"
 INSTRUCTIONS = (
     "Brain: gemeinsames Gedächtnis für Agenten. Erinnerungen speichern "
-    "(insert_brain_longterm_memory, insert_brain_shortterm_memory), laden "
-    "(fetch_brain_memories), bewerten (rate_brain_memories) und Kontextwissen durchsuchen "
-    "(select_brain) oder pflegen (upsert_brain). Jedes Tool erklärt sich mit "
-    '{"inhalt": {}, "help": 1}.'
+    "(insert_brain_longterm_memory, insert_brain_shortterm_memory, remember), laden "
+    "(fetch_brain_memories), suchen (search_memory, recall, recall_context), bewerten "
+    "(rate_brain_memories), ändern (update_brain_memories), vergessen (delete_brain_memories) "
+    "und Kontextwissen durchsuchen (select_brain) oder pflegen (upsert_brain). Jedes "
+    'Brain-Tool erklärt sich mit {"inhalt": {}, "help": 1}.'
 )
 
 logger = logging.getLogger("brain.tools")
@@ -44,7 +45,9 @@ logger = logging.getLogger("brain.tools")
 
 def envelope_result(envelope: dict[str, Any]) -> ToolResult:
     """The envelope as structured content and as JSON text; failures are tool errors."""
-    text = json.dumps(envelope, ensure_ascii=False)
+    # Memory OS tools answer with a sentence for people and models (seed 004); the others
+    # with the envelope itself as JSON text.
+    text = envelope.get("text") or json.dumps(envelope, ensure_ascii=False)
     return ToolResult(
         content=[TextContent(type="text", text=text)],
         structured_content=envelope,
@@ -67,7 +70,7 @@ class BrainTool(Tool):
             parameters=spec.input_schema,
             annotations=ToolAnnotations(
                 read_only_hint=spec.read_only,
-                destructive_hint=False,
+                destructive_hint=spec.destructive,
                 idempotent_hint=spec.read_only,
                 open_world_hint=False,
             ),

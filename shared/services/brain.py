@@ -12,9 +12,13 @@ from shared.services import responses
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
 from shared.services.memories import memory_view
+from shared.services.secrets import screen
+from shared.services.tags import ensure_tags
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import Batch, BrainEntryInput, Detail, SelectRequest
 
+# The texts of a brain entry that are scrubbed for secrets before anything is stored.
+SCRUBBED_FIELDS = ("titel", "inhalt", "tags", "stammdaten")
 # How many linked long-term memories `detailgrad=erinnerungen` returns per hit.
 MEMORIES_PER_HIT = 20
 
@@ -23,12 +27,22 @@ def upsert_brain(
     ctx: ServiceContext, principal: Principal, batch: Batch[BrainEntryInput]
 ) -> dict[str, Any]:
     require_caller(principal, batch.caller)
-    storage, tenant, now = ctx.storage, principal.tenant, ctx.clock()
+    storage, tenant = ctx.storage, principal.tenant
     results: list[dict[str, Any]] = []
-    valid = [(i, e) for i, e in enumerate(batch.entries) if not isinstance(e, list)]
+    valid: list[tuple[int, BrainEntryInput]] = []
+    hinweise: dict[int, str] = {}
     for index, entry in enumerate(batch.entries):
         if isinstance(entry, list):
             results.append(responses.entry_failure(index, entry))
+            continue
+        path = f"inhalt.eintraege[{index}]"
+        screened = screen(entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path)
+        if screened.value is None:
+            results.append(responses.entry_failure(index, screened.errors))
+            continue
+        valid.append((index, screened.value))
+        if screened.hinweis:
+            hinweise[index] = screened.hinweis
 
     update_ids = [entry.id for _, entry in valid if entry.id is not None]
     existing = (
@@ -42,11 +56,22 @@ def upsert_brain(
             accepted.append((index, entry))
     if not accepted:
         return responses.batch(results, batch.referenzfelder)
+    results += _write_entries(ctx, principal, batch, accepted, existing)
+    return responses.batch(responses.with_hinweise(results, hinweise), batch.referenzfelder)
 
+
+def _write_entries(
+    ctx: ServiceContext,
+    principal: Principal,
+    batch: Batch[BrainEntryInput],
+    accepted: list[tuple[int, BrainEntryInput]],
+    existing: dict[int, BrainEntry],
+) -> list[dict[str, Any]]:
+    storage, tenant, now = ctx.storage, principal.tenant, ctx.clock()
+    results: list[dict[str, Any]] = []
     creates = sum(1 for _, entry in accepted if entry.id is None)
     new_ids = iter(storage.reserve_ids(tenant, CounterName.BRAIN, creates) if creates else ())
-    tag_names = {tag.casefold(): tag for _, entry in accepted for tag in entry.tags}
-    stored_tags = storage.ensure_tags(tenant, list(tag_names.values())) if tag_names else {}
+    stored_tags = ensure_tags(storage, tenant, (entry.tags for _, entry in accepted))
 
     writes = []
     for _, entry in accepted:
@@ -85,7 +110,7 @@ def upsert_brain(
                 "Speicherfehler: Der Eintrag wurde nicht gespeichert. Bitte erneut senden.",
             )
             results.append(responses.entry_failure(index, [error]))
-    return responses.batch(results, batch.referenzfelder)
+    return results
 
 
 def _entry_not_found(index: int, entry_id: int) -> FieldError:

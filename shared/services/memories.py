@@ -17,12 +17,17 @@ from shared.domain import (
     NewMemory,
     Rating,
 )
+from shared.search.analyzer import document_terms
 from shared.services import responses
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
+from shared.services.secrets import screen
+from shared.services.tags import ensure_tags
 from shared.validation.errors import FieldError
 from shared.validation.parsed import Batch, FetchRequest, MemoryInput, RatingInput
 
+# The texts of a memory that are scrubbed for secrets before anything is stored.
+SCRUBBED_FIELDS = ("kurzbeschreibung", "memory", "tags")
 # A rating may be dated a little ahead of the server clock (clock skew), not more.
 MAX_FUTURE_SKEW = timedelta(minutes=5)
 
@@ -34,6 +39,11 @@ def encode_embedding(values: list[float]) -> bytes:
 
 def decode_embedding(data: bytes) -> list[float]:
     return list(struct.unpack(f"<{len(data) // 4}f", data))
+
+
+def memory_terms(memory: Memory) -> tuple[dict[str, int], int]:
+    """The search index terms of a memory: kurzbeschreibung weighs like a title."""
+    return document_terms(memory.kurzbeschreibung, "\n".join([memory.memory, *memory.tags]))
 
 
 def storage_failure_message(failure: EntryFailure, memory_id: str | None = None) -> str:
@@ -53,6 +63,7 @@ def insert_memories(
     require_caller(principal, batch.caller)
     results: list[dict[str, Any]] = []
     accepted: list[tuple[int, MemoryInput]] = []
+    hinweise: dict[int, str] = {}
     for index, entry in enumerate(batch.entries):
         if isinstance(entry, list):
             results.append(responses.entry_failure(index, entry, typ=typ.value))
@@ -65,12 +76,18 @@ def insert_memories(
         )
         if errors:
             results.append(responses.entry_failure(index, errors, typ=typ.value))
-        else:
-            accepted.append((index, entry))
+            continue
+        screened = screen(entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path)
+        if screened.value is None:
+            results.append(responses.entry_failure(index, screened.errors, typ=typ.value))
+            continue
+        accepted.append((index, screened.value))
+        if screened.hinweis:
+            hinweise[index] = screened.hinweis
 
     if accepted:
         results += _store_memories(ctx, principal, batch, typ, accepted)
-    return responses.batch(results, batch.referenzfelder)
+    return responses.batch(responses.with_hinweise(results, hinweise), batch.referenzfelder)
 
 
 def _store_memories(
@@ -82,8 +99,7 @@ def _store_memories(
 ) -> list[dict[str, Any]]:
     storage, tenant, now = ctx.storage, principal.tenant, ctx.clock()
     ids = storage.reserve_ids(tenant, CounterName(typ.value), len(accepted))
-    tag_names = {tag.casefold(): tag for _, entry in accepted for tag in entry.tags}
-    stored_tags = storage.ensure_tags(tenant, list(tag_names.values())) if tag_names else {}
+    stored_tags = ensure_tags(storage, tenant, (entry.tags for _, entry in accepted))
 
     new_memories = []
     for number, (_, entry) in zip(ids, accepted, strict=True):
@@ -108,6 +124,7 @@ def _store_memories(
             embedding_dim=len(entry.embedding) if entry.embedding is not None else None,
             embedding_profil_hash=entry.embedding_profil_hash,
         )
+        memory.terms, memory.doc_len = memory_terms(memory)
         embedding = encode_embedding(entry.embedding) if entry.embedding is not None else None
         new_memories.append(NewMemory(memory, embedding))
 

@@ -44,6 +44,18 @@ def entry_failure(index: int, errors: Sequence[FieldError], **fields: Any) -> di
     return {"index": index, **fields, "erfolg": False, "fehler": [e.as_dict() for e in errors]}
 
 
+def with_hinweise(
+    results: Sequence[dict[str, Any]], hinweise: dict[int, str]
+) -> list[dict[str, Any]]:
+    """Successful entries whose texts were scrubbed say so in `hinweis`."""
+    return [
+        {**result, "hinweis": hinweise[result["index"]]}
+        if result["erfolg"] and result["index"] in hinweise
+        else dict(result)
+        for result in results
+    ]
+
+
 def batch(results: Sequence[dict[str, Any]], referenzfelder: dict[str, Any]) -> dict[str, Any]:
     """Per-entry results in request order; top-level `fehler` repeats every entry's errors."""
     ordered = sorted(results, key=lambda result: int(result["index"]))

@@ -21,8 +21,12 @@ from shared.domain import (
     CorpusStats,
     CounterName,
     EntryFailure,
+    ExpiredMemory,
     Memory,
     MemoryId,
+    MemoryReplace,
+    MemoryTermLookup,
+    MemoryType,
     NewMemory,
     Rating,
     RatingOutcome,
@@ -48,10 +52,50 @@ class StoragePort(Protocol):
 
     # --- memories -----------------------------------------------------------------------
     def put_memories(self, memories: Sequence[NewMemory]) -> list[EntryFailure | None]:
-        """Store new memories (IDs already reserved) with their embeddings.
+        """Store new memories (IDs already reserved) with their embeddings and their
+        search postings (`memory.terms`), updating the tenant's memory corpus stats.
 
         None per stored item; an EntryFailure leaves nothing of that item behind.
         """
+        ...
+
+    def replace_memories(
+        self, replaces: Sequence[MemoryReplace], now: datetime
+    ) -> list[EntryFailure | None]:
+        """Replace memories by new versions (update_brain_memories).
+
+        Applied only while the stored version still equals `previous.version` and the memory
+        is not expired at `now`; the stored version is then bumped by one. A missing or
+        expired memory gives NOT_FOUND, a moved version CONFLICT — nothing is written then.
+        Postings, stats and the embedding follow the new version. Created time, scores and
+        last_call are the stored ones (ratings own them).
+        """
+        ...
+
+    def delete_memories(
+        self, tenant: str, ids: Sequence[MemoryId], now: datetime
+    ) -> list[MemoryId]:
+        """Delete memories with their ratings, embeddings and postings.
+
+        Returns the IDs that existed and were not expired at `now` (expired ones are deleted
+        too, but reported like missing ones).
+        """
+        ...
+
+    def recent_memories(
+        self, tenant: str, typ: MemoryType, now: datetime, limit: int
+    ) -> list[Memory]:
+        """The newest memories of one type (highest ID first), not expired at `now`."""
+        ...
+
+    def lookup_memory_terms(self, tenant: str, terms: Sequence[str]) -> MemoryTermLookup:
+        """Postings of memories per analysed term plus the memory corpus stats, in one round
+        trip. Postings of expired memories may still appear (their `expires_at` tells)."""
+        ...
+
+    def delete_expired(self, now: datetime, limit: int) -> list[ExpiredMemory]:
+        """The expiry sweep, across tenants: delete at most `limit` short-term memories whose
+        `expires_at <= now`, with ratings, embeddings and postings. Safe to re-run."""
         ...
 
     def get_memories(
@@ -68,6 +112,10 @@ class StoragePort(Protocol):
         self, tenant: str, scope: str, scope_vk: str, now: datetime, limit: int
     ) -> list[Memory]:
         """Long-term memories with exactly this scope/scope_vk, newest first."""
+        ...
+
+    def memory_stats(self, tenant: str) -> CorpusStats:
+        """Documents and total weighted length of the tenant's memory search index."""
         ...
 
     # --- ratings ------------------------------------------------------------------------

@@ -9,10 +9,12 @@ from typing import Any
 from shared.auth.principal import Principal, Scope
 from shared.domain import MemoryType
 from shared.schemas import load_schema
+from shared.services import memory_os
 from shared.services.brain import select_brain, upsert_brain
 from shared.services.context import ServiceContext
 from shared.services.memories import fetch_memories, insert_memories, rate_memories
-from shared.validation import requests
+from shared.services.memory_admin import delete_memories, update_memories
+from shared.validation import memory_requests, requests
 
 Handler = Callable[[ServiceContext, Principal, Mapping[str, Any]], dict[str, Any]]
 
@@ -26,6 +28,7 @@ class ToolSpec:
     example: dict[str, Any]
     handler: Handler
     read_only: bool
+    destructive: bool = False
 
     @property
     def input_schema(self) -> dict[str, Any]:
@@ -58,6 +61,30 @@ def _select(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) 
 
 def _upsert(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
     return upsert_brain(ctx, principal, requests.parse_upsert(args))
+
+
+def _update(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    return update_memories(ctx, principal, memory_requests.parse_update(args))
+
+
+def _delete(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    return delete_memories(ctx, principal, requests.parse_fetch(args))
+
+
+def _remember(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    return memory_os.remember(ctx, principal, memory_requests.parse_remember(args))
+
+
+def _search(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    return memory_os.search_memory(ctx, principal, memory_requests.parse_search(args))
+
+
+def _recall(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    return memory_os.recall(ctx, principal, memory_requests.parse_recall(args))
+
+
+def _context(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    return memory_os.recall_context(ctx, principal, memory_requests.parse_recall_context(args))
 
 
 _MEMORY_EXAMPLE = {
@@ -220,6 +247,105 @@ TOOLS: dict[str, ToolSpec] = {
             },
             handler=_upsert,
             read_only=False,
+        ),
+        ToolSpec(
+            name="update_brain_memories",
+            title="Erinnerungen UPDATE",
+            scope=Scope.MEMORY_WRITE,
+            description=(
+                'Aendert Erinnerungen. Eingabe unter inhalt: {"memories":[{"ID":'
+                '"longterm_3","memory":"..."}]}. Weggelassene Felder bleiben '
+                "unveraendert, null entfernt den Wert (tags, scope, scope_vk, embedding, "
+                "embedding_profil_hash); kurzbeschreibung und memory koennen nur geaendert "
+                "werden. Maximal 100 Eintraege; Ergebnis daten mit index, ID und erfolg je "
+                "Eintrag. Bewertungen bleiben erhalten."
+            ),
+            example={
+                "inhalt": {
+                    "memories": [
+                        {"ID": "longterm_3", "memory": "Rueckrufe jetzt 8-11 Uhr.", "tags": None}
+                    ],
+                    "nutzer": 42,
+                    "agent": "support-agent",
+                }
+            },
+            handler=_update,
+            read_only=False,
+        ),
+        ToolSpec(
+            name="delete_brain_memories",
+            title="Erinnerungen DELETE",
+            scope=Scope.MEMORY_WRITE,
+            description=(
+                "Vergisst Erinnerungen samt Bewertungen und Embedding. Eingabe wie fetch: "
+                '{"memories":{"shortterm":[...],"longterm":[...]}}, maximal 100 IDs pro Typ. '
+                "Ergebnis: daten.geloescht und daten.nicht_gefunden."
+            ),
+            example={
+                "inhalt": {
+                    "memories": {"longterm": ["longterm_3"]},
+                    "nutzer": 42,
+                    "agent": "support-agent",
+                }
+            },
+            handler=_delete,
+            read_only=False,
+            destructive=True,
+        ),
+        ToolSpec(
+            name="remember",
+            title="remember",
+            scope=Scope.MEMORY_WRITE,
+            description=(
+                "Dauerhafte Informationen speichern, die ein autorisierter Agent spaeter "
+                "wieder abrufen kann: content (sachlich, ohne Geheimnisse) und path "
+                "(projects/<projekt>/..., teams/<team>/..., users/<nutzer>/...). "
+                "create_project=true legt ein fehlendes Projekt an. Verfasser, Konto und "
+                "Geraet kommen aus dem Token. Danach per search_memory zuruecklesen."
+            ),
+            example={
+                "content": "Use OAuth for hosted ChatGPT connections.",
+                "path": "projects/memory-os/decisions",
+            },
+            handler=_remember,
+            read_only=False,
+        ),
+        ToolSpec(
+            name="search_memory",
+            title="search_memory",
+            scope=Scope.MEMORY_READ,
+            description=(
+                "Sucht Erinnerungen (beide Familien, Deutsch und Englisch), die der Aufrufer "
+                "sehen darf, nach Relevanz sortiert. query, limit (Standard 10, hoechstens 50)."
+            ),
+            example={"query": "OAuth for hosted ChatGPT connections", "limit": 3},
+            handler=_search,
+            read_only=True,
+        ),
+        ToolSpec(
+            name="recall",
+            title="recall",
+            scope=Scope.MEMORY_READ,
+            description=(
+                "Einige relevante Erinnerungen in Kurzform (ID, kurzbeschreibung, Auszug). "
+                "query, limit (Standard 5, hoechstens 20)."
+            ),
+            example={"query": "Rueckrufzeiten Beispiel GmbH"},
+            handler=_recall,
+            read_only=True,
+        ),
+        ToolSpec(
+            name="recall_context",
+            title="recall_context",
+            scope=Scope.MEMORY_READ,
+            description=(
+                "Strukturiertes Kontextpaket vor einer komplexen Aufgabe: relevante "
+                "Langzeiterinnerungen, aktuelle Kurzzeiterinnerungen und die Brain-Eintraege, "
+                "auf die sie verweisen. task, limit (Standard 10, hoechstens 50)."
+            ),
+            example={"task": "Angebot fuer Beispiel GmbH vorbereiten", "limit": 5},
+            handler=_context,
+            read_only=True,
         ),
     )
 }

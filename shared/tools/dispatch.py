@@ -8,6 +8,7 @@ from typing import Any
 from shared.auth.principal import Principal
 from shared.services import responses
 from shared.services.context import ServiceContext
+from shared.services.secrets import clean_value
 from shared.tools.catalog import TOOLS, ToolSpec
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.requests import parse_referenzfelder, wants_help
@@ -38,7 +39,11 @@ def call_tool(
             [FieldError("tool", f"Unbekanntes Tool '{name[:60]}'. Verfügbar: {known}.")], {}
         )
     raw_referenzfelder = arguments.get("referenzfelder")
-    echo = raw_referenzfelder if isinstance(raw_referenzfelder, dict) else {}
+    echo: dict[str, Any] = {}
+    if isinstance(raw_referenzfelder, dict):
+        # Stored as provenance and echoed: secrets in them are redacted before anything else.
+        echo = clean_value(raw_referenzfelder).value
+        arguments = {**arguments, "referenzfelder": echo}
     try:
         referenzfelder = parse_referenzfelder(arguments)
         if wants_help(arguments):

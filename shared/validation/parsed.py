@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from enum import StrEnum
-from typing import Any, Generic, TypeVar
+from enum import Enum, StrEnum
+from typing import Any, Final, Generic, TypeVar
 
 from shared.domain import MemoryId, MemoryType, VkTyp
 from shared.validation.errors import FieldError
@@ -106,3 +106,46 @@ class ParseOptions:
     score_max: Decimal = Decimal(10)
     timezone: str = "Europe/Berlin"
     max_ttl_sekunden: int = 365 * 24 * 3600
+
+
+class Unset(Enum):
+    """A field that was not given (as opposed to given as null)."""
+
+    UNSET = "unset"
+
+
+UNSET: Final = Unset.UNSET
+
+
+@dataclass(frozen=True)
+class MemoryUpdateInput:
+    """One entry of update_brain_memories: omitted = unchanged (UNSET), null = removed."""
+
+    raw_id: str
+    memory_id: MemoryId
+    kurzbeschreibung: str | Unset = UNSET
+    memory: str | Unset = UNSET
+    tags: list[str] | Unset = UNSET  # null arrives as []
+    scope: str | Unset = UNSET  # null arrives as ""
+    scope_vk: str | Unset = UNSET
+    embedding: list[float] | Unset | None = UNSET
+    embedding_profil_hash: str | Unset | None = UNSET
+
+
+@dataclass(frozen=True)
+class RememberRequest:
+    content: str
+    path: str
+    create_project: bool = False
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    query: str
+    limit: int
+
+
+@dataclass(frozen=True)
+class ContextRequest:
+    task: str
+    limit: int

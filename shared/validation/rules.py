@@ -111,6 +111,11 @@ def echo(value: object) -> str:
 
 REQUIRED: Final = "Pflichtfeld fehlt."
 NOT_BLANK: Final = "Darf nicht leer sein."
+NOT_NULL: Final = "Darf nicht null sein: dieses Feld kann geändert, aber nicht entfernt werden."
+NOTHING_TO_CHANGE: Final = (
+    "Keine Änderung angegeben: neben ID mindestens eines von kurzbeschreibung, memory, tags, "
+    "scope, scope_vk, embedding, embedding_profil_hash senden."
+)
 NOT_FINITE: Final = "Muss eine endliche Zahl sein (NaN und Infinity sind nicht erlaubt)."
 DATUM_FORMAT: Final = (
     "Datum muss das Format JJJJ-MM-TT HH:MM:SS haben (Y-m-d H:i:s), z. B. 2026-11-30 14:05:00."
@@ -195,6 +200,18 @@ def datum_nonexistent(value: str, timezone: str) -> str:
     return (
         f"Diese Ortszeit gibt es in der Zeitzone {timezone} nicht (Umstellung auf Sommerzeit; "
         f"erhalten: {echo(value)})."
+    )
+
+
+def path_namespace(allowed: Sequence[str], value: str) -> str:
+    names = ", ".join(f"{name}/<name>/…" for name in allowed)
+    return f"Pfad muss mit {names} beginnen (erhalten: {echo(value)})."
+
+
+def path_segment(segment: str) -> str:
+    return (
+        "Pfadsegmente bestehen aus a-z, 0-9, '.', '_' und '-'; leere, '.' und '..' sind "
+        f"nicht erlaubt (erhalten: {echo(segment)})."
     )
 
 

@@ -7,8 +7,10 @@ trips of a tool are, per stage, the most calls one task made, plus every lone ca
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import Counter
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,7 +18,15 @@ import pytest
 
 from shared.auth.principal import ALL_SCOPES, Principal
 from shared.config import Settings
-from shared.domain import MemoryId, MemoryType
+from shared.domain import (
+    CorpusStats,
+    EmbeddingChange,
+    EntryFailure,
+    MemoryId,
+    MemoryReplace,
+    MemoryType,
+    NewMemory,
+)
 from shared.search.analyzer import query_terms
 from shared.search.ranking import terms_of
 from shared.services.brain import select_brain, upsert_brain
@@ -24,6 +34,7 @@ from shared.services.context import ServiceContext
 from shared.services.memories import fetch_memories, insert_memories, rate_memories
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage, RoundTrips
+from shared.storage.dynamo.memory_items import EXPIRY_SHARDS, memory_stats_shard
 from shared.validation.requests import (
     parse_fetch,
     parse_insert,
@@ -31,6 +42,7 @@ from shared.validation.requests import (
     parse_select,
     parse_upsert,
 )
+from tests.contract.builders import TENANT, at, embedding, lt, make_memory, make_rating
 from tests.integration.conftest import BUCKET, TABLE, CallRecorder, Sleeps, make_storage
 
 NOW = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
@@ -79,18 +91,31 @@ def insert(storage: DynamoStorage, typ: MemoryType, count: int) -> list[str]:
 def test_insert_of_100_memories_takes_3_round_trips(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
-    # Given 100 long-term memories with tags and embeddings
+    # Given 100 long-term memories with tags, embeddings and (from the service) terms
     # When they are inserted through the service
     ids = insert(storage, MemoryType.LONGTERM, 100)
-    # Then all are stored in 3 sequential round trips:
-    # counter, tags (in parallel), items and embeddings (in parallel)
+    stages, rounds = recorder.stages(), recorder.sequential_round_trips()
+    # Then all are stored in 3 sequential round trips: counter, tags (in parallel), then
+    # items, embeddings, postings and memory stats all side by side
     assert len(ids) == 100
-    assert recorder.stages() == [
+    wanted = [mid for raw in ids if (mid := MemoryId.parse(raw)) is not None]
+    stored = storage.get_memories(PRINCIPAL.tenant, wanted, NOW)
+    postings = sum(len(m.terms) for m in stored.values())
+    assert postings > 100  # the service indexes every memory
+    shards = {memory_stats_shard(mid) for mid in wanted}
+    assert stages == [
         Counter({"UpdateItem": 1}),
         Counter({"PutItem": 7}),
-        Counter({"PutItem": 100, "PutObject": 100}),
+        Counter(
+            {
+                "PutItem": 100,
+                "PutObject": 100,
+                "BatchWriteItem": math.ceil(postings / 25),
+                "UpdateItem": len(shards),
+            }
+        ),
     ]
-    assert recorder.sequential_round_trips() == 3
+    assert rounds == 3
 
 
 def test_fetch_of_200_ids_takes_1_round_trip(
@@ -116,8 +141,11 @@ def test_fetch_of_200_ids_takes_1_round_trip(
 def test_rating_of_100_memories_takes_3_round_trips(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
-    # Given 100 memories
-    ids = insert(storage, MemoryType.LONGTERM, 100)
+    # Given 100 memories (stored through the port without index terms: moto copies the
+    # whole table for every transaction item, so a smaller table keeps the test fast)
+    new = [NewMemory(make_memory(lt(i), tenant=PRINCIPAL.tenant)) for i in range(1, 101)]
+    assert storage.put_memories(new) == [None] * 100
+    ids = [str(lt(i)) for i in range(1, 101)]
     recorder.reset()
     # When each is rated once in one request
     batch = parse_rate(
@@ -240,3 +268,128 @@ def test_pool_threads_carry_the_stage_into_botocore_hooks(
     assert recorder.stages() == [Counter({"BatchGetItem": 2})]
     assert {call.stage.task for call in recorder.calls if call.stage} == {0, 1}
     assert recorder.sequential_round_trips() == 1
+
+
+# --- the memory lifecycle methods, through the port ----------------------------------------
+
+
+def indexed_memories(count: int, typ: MemoryType = MemoryType.LONGTERM) -> list[NewMemory]:
+    """`count` memories with 3 terms each and an embedding (short-term: expiring at(1))."""
+    expires = at(1) if typ is MemoryType.SHORTTERM else None
+    return [
+        NewMemory(
+            make_memory(
+                MemoryId(typ, i),
+                terms={"kunde": 2, "ruckruf": 1, f"k{i}": 1},
+                doc_len=4,
+                embedding_dim=2,
+                expires_at=expires,
+            ),
+            embedding(float(i), 0.5),
+        )
+        for i in range(1, count + 1)
+    ]
+
+
+def shard_count(ids: list[MemoryId]) -> int:
+    return len({memory_stats_shard(memory_id) for memory_id in ids})
+
+
+@pytest.mark.parametrize("change", [EmbeddingChange.KEEP, EmbeddingChange.SET])
+def test_replace_of_100_memories_takes_at_most_3_round_trips(
+    storage: DynamoStorage, recorder: CallRecorder, change: EmbeddingChange
+) -> None:
+    # Given 100 indexed memories with embeddings, as the service reads them
+    assert storage.put_memories(indexed_memories(100)) == [None] * 100
+    ids = [lt(i) for i in range(1, 101)]
+    read = storage.get_memories(TENANT, ids, at(0))
+    recorder.reset()
+    # When all get a new text (two old-only terms, one new term) and maybe a new embedding
+    replaces = [
+        MemoryReplace(
+            replace(m, memory="neu", terms={"kunde": 1, "neu": 2}, doc_len=3, updated_at=at(0)),
+            m,
+            change,
+            embedding(1.0, 2.0) if change is EmbeddingChange.SET else None,
+        )
+        for m in read.values()
+    ]
+    assert storage.replace_memories(replaces, at(0)) == [None] * 100
+    # Then: [new objects], one conditional UpdateItem per memory, then the postings diff
+    # (2 deletes + 2 puts each), the stats deltas and the replaced objects side by side
+    last = Counter({"BatchWriteItem": 100 * 4 // 25, "UpdateItem": shard_count(ids)})
+    expected = [Counter({"UpdateItem": 100}), last]
+    if change is EmbeddingChange.SET:
+        last["DeleteObject"] = 100
+        expected.insert(0, Counter({"PutObject": 100}))
+    assert recorder.stages() == expected
+    assert recorder.sequential_round_trips() == len(expected) <= 3
+
+
+def test_delete_of_100_rated_memories_takes_3_round_trips(
+    storage: DynamoStorage, recorder: CallRecorder
+) -> None:
+    # Given 100 indexed memories with embeddings, 10 of them rated (moto copies the whole
+    # table for every transaction item: more ratings would only slow the test down)
+    assert storage.put_memories(indexed_memories(100)) == [None] * 100
+    ids = [lt(i) for i in range(1, 101)]
+    outcomes = storage.record_ratings([make_rating(i, lt(i), 5) for i in range(1, 11)], at(0))
+    assert all(not isinstance(o, EntryFailure) for o in outcomes)
+    recorder.reset()
+    # When all are deleted
+    assert storage.delete_memories(TENANT, ids, at(0)) == ids
+    # Then: one Query per partition (item + ratings), one conditional DeleteItem each, then
+    # 10 ratings with their guards, postings (3 per memory), objects and stats side by side
+    assert recorder.stages() == [
+        Counter({"Query": 100}),
+        Counter({"DeleteItem": 100}),
+        Counter(
+            {
+                "BatchWriteItem": math.ceil((10 * 2 + 100 * 3) / 25),
+                "DeleteObject": 100,
+                "UpdateItem": shard_count(ids),
+            }
+        ),
+    ]
+    assert recorder.sequential_round_trips() == 3
+    assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
+
+
+def test_lookup_and_recent_memories_take_1_round_trip(
+    storage: DynamoStorage, recorder: CallRecorder
+) -> None:
+    # Given 30 indexed short-term memories
+    assert storage.put_memories(indexed_memories(30, MemoryType.SHORTTERM)) == [None] * 30
+    recorder.reset()
+    # When three terms are looked up
+    lookup = storage.lookup_memory_terms(TENANT, ["kunde", "k7", "fehlt"])
+    # Then: one Query per term plus the stats Query, side by side
+    assert len(lookup.postings["kunde"]) == 30 and lookup.stats == CorpusStats(30, 120)
+    assert recorder.stages() == [Counter({"Query": 4})]
+    assert recorder.sequential_round_trips() == 1
+    recorder.reset()
+    # And the 10 newest are one GSI Query
+    recent = storage.recent_memories(TENANT, MemoryType.SHORTTERM, at(0), 10)
+    assert [m.id.number for m in recent] == list(range(30, 20, -1))
+    assert recorder.stages() == [Counter({"Query": 1})]
+
+
+def test_expiry_sweep_of_100_memories_takes_4_round_trips(
+    storage: DynamoStorage, recorder: CallRecorder
+) -> None:
+    # Given 100 expired short-term memories with terms and embeddings
+    assert storage.put_memories(indexed_memories(100, MemoryType.SHORTTERM)) == [None] * 100
+    recorder.reset()
+    # When the sweep deletes them
+    assert len(storage.delete_expired(at(10), 100)) == 100
+    # Then: one Query per expiry shard, then the delete's 3 stages
+    ids = [MemoryId(MemoryType.SHORTTERM, i) for i in range(1, 101)]
+    assert recorder.stages() == [
+        Counter({"Query": EXPIRY_SHARDS}),
+        Counter({"Query": 100}),
+        Counter({"DeleteItem": 100}),
+        Counter(
+            {"BatchWriteItem": 100 * 3 // 25, "DeleteObject": 100, "UpdateItem": shard_count(ids)}
+        ),
+    ]
+    assert recorder.sequential_round_trips() == 4

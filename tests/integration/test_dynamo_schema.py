@@ -7,7 +7,14 @@ import json
 import pytest
 
 from shared.storage.aws import AwsClients
-from shared.storage.dynamo.items import REF_INDEX, TTL_ATTRIBUTE, TYP_INDEX
+from shared.storage.dynamo.items import (
+    EXP_INDEX,
+    EXP_PK,
+    EXP_SK,
+    REF_INDEX,
+    TTL_ATTRIBUTE,
+    TYP_INDEX,
+)
 from shared.storage.dynamo.schema import (
     BUCKET_PROPERTIES,
     TABLE_PROPERTIES,
@@ -44,7 +51,7 @@ def test_table_matches_the_cloudformation_definition(
         TABLE_PROPERTIES["AttributeDefinitions"], key=lambda a: a["AttributeName"]
     )
     indexes = {gsi["IndexName"]: gsi for gsi in table["GlobalSecondaryIndexes"]}
-    assert set(indexes) == {REF_INDEX, TYP_INDEX}
+    assert set(indexes) == {REF_INDEX, TYP_INDEX, EXP_INDEX}
     for expected in TABLE_PROPERTIES["GlobalSecondaryIndexes"]:
         actual = indexes[expected["IndexName"]]
         assert actual["KeySchema"] == expected["KeySchema"]
@@ -58,6 +65,31 @@ def test_table_matches_the_cloudformation_definition(
     backups = clients.dynamodb.describe_continuous_backups(TableName=TABLE)
     pitr = backups["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]
     assert pitr["PointInTimeRecoveryStatus"] == "ENABLED"
+
+
+def test_bootstrap_adds_a_missing_index_to_an_existing_table(clients: AwsClients) -> None:
+    # Given a table from before the by_expiry index existed
+    kwargs = create_table_kwargs(TABLE)
+    kwargs["GlobalSecondaryIndexes"] = [
+        gsi for gsi in kwargs["GlobalSecondaryIndexes"] if gsi["IndexName"] != EXP_INDEX
+    ]
+    kwargs["AttributeDefinitions"] = [
+        a for a in kwargs["AttributeDefinitions"] if a["AttributeName"] not in (EXP_PK, EXP_SK)
+    ]
+    clients.dynamodb.create_table(**kwargs)
+    # When bootstrap runs twice
+    first = bootstrap(clients, TABLE, BUCKET)
+    second = bootstrap(clients, TABLE, BUCKET)
+    # Then the first run adds the index (and the bucket), the second nothing
+    assert first == [f"index:{TABLE}/{EXP_INDEX}", f"bucket:{BUCKET}"]
+    assert second == []
+    table = clients.dynamodb.describe_table(TableName=TABLE)["Table"]
+    indexes = {gsi["IndexName"]: gsi for gsi in table["GlobalSecondaryIndexes"]}
+    assert set(indexes) == {REF_INDEX, TYP_INDEX, EXP_INDEX}
+    assert indexes[EXP_INDEX]["IndexStatus"] == "ACTIVE"
+    assert {a["AttributeName"] for a in table["AttributeDefinitions"]} == {
+        a["AttributeName"] for a in TABLE_PROPERTIES["AttributeDefinitions"]
+    }
 
 
 def test_bucket_is_encrypted_and_private(clients: AwsClients, created: list[str]) -> None:

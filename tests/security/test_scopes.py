@@ -31,6 +31,14 @@ def valid_arguments(tool: str) -> dict[str, Any]:
         "rate_brain_memories": rate_args(("longterm_1", 5)),
         "select_brain": {"query": "Maschinenbauer", **IDENTITY},
         "upsert_brain": upsert_args(brain_entry()),
+        "update_brain_memories": {
+            "inhalt": {"memories": [{"ID": "longterm_1", "memory": "neu"}], **IDENTITY}
+        },
+        "delete_brain_memories": {"inhalt": {"memories": {"longterm": ["longterm_1"]}, **IDENTITY}},
+        "remember": {"content": "Notiz", "path": "users/anna/notizen"},
+        "search_memory": {"query": "Notiz"},
+        "recall": {"query": "Notiz"},
+        "recall_context": {"task": "Notiz"},
     }
     call = arguments[tool]
     if "inhalt" in call:

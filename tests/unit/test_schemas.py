@@ -17,7 +17,16 @@ SEED_TOOLS = {
     "002": "rate_brain_memories",
     "003": "select_brain",
 }
-AUTHORED = ("insert_brain_shortterm_memory", "upsert_brain")
+AUTHORED = (
+    "insert_brain_shortterm_memory",
+    "upsert_brain",
+    "update_brain_memories",
+    "delete_brain_memories",
+    "remember",
+    "search_memory",
+    "recall",
+    "recall_context",
+)
 
 
 def seed_input_schema(prefix: str) -> dict[str, Any]:

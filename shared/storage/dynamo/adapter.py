@@ -11,9 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -24,9 +22,11 @@ from shared.domain import (
     CorpusStats,
     CounterName,
     EntryFailure,
-    EntryFailureCode,
+    ExpiredMemory,
     Memory,
     MemoryId,
+    MemoryReplace,
+    MemoryTermLookup,
     MemoryType,
     NewMemory,
     Rating,
@@ -36,18 +36,15 @@ from shared.domain import (
 from shared.logs import silence_payload_loggers
 from shared.storage.dynamo.brain import BrainIndex
 from shared.storage.dynamo.calls import AWS_ERRORS, Backoff, TableCalls, error_code
+from shared.storage.dynamo.embeddings import EmbeddingObjects
 from shared.storage.dynamo.items import (
     PK,
     REF_INDEX,
     REF_PK,
-    Item,
     counter_key,
-    embedding_s3_key,
     get_n,
     get_s,
     is_live,
-    memory_from_item,
-    memory_item,
     memory_key,
     n,
     opt_s,
@@ -56,6 +53,11 @@ from shared.storage.dynamo.items import (
     tag_key,
     to_us,
 )
+from shared.storage.dynamo.memories import MemoryWriter
+from shared.storage.dynamo.memory_delete import MemoryDeleter
+from shared.storage.dynamo.memory_index import MemoryIndexReads
+from shared.storage.dynamo.memory_items import memory_from_item
+from shared.storage.dynamo.memory_replace import MemoryReplacer
 from shared.storage.dynamo.parallel import RoundTrips
 from shared.storage.dynamo.ratings import RatingWriter
 
@@ -66,25 +68,6 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 _CONDITION_FAILED = "ConditionalCheckFailedException"
-
-
-@dataclass(frozen=True)
-class _MemoryWrite:
-    memory: Memory
-    item: Item
-    write_id: str
-    s3_key: str | None
-    body: bytes | None
-
-
-@dataclass(frozen=True)
-class _Step:
-    """What one put task of `put_memories` achieved."""
-
-    ok: bool
-    detail: str = ""
-    # The item write failed its condition: another memory owns the ID, nothing to undo.
-    exists: bool = False
 
 
 class DynamoStorage:
@@ -114,6 +97,11 @@ class DynamoStorage:
         )
         self._ratings = RatingWriter(self._calls, rating_max_retries)
         self._brain = BrainIndex(self._calls, rating_max_retries)
+        objects = EmbeddingObjects(clients.s3, bucket_name)
+        self._writer = MemoryWriter(self._calls, objects)
+        self._replacer = MemoryReplacer(self._calls, objects)
+        self._deleter = MemoryDeleter(self._calls, objects, rating_max_retries)
+        self._index = MemoryIndexReads(self._calls)
 
     @property
     def table_name(self) -> str:
@@ -193,112 +181,35 @@ class DynamoStorage:
     # --- memories -----------------------------------------------------------------------
 
     def put_memories(self, memories: Sequence[NewMemory]) -> list[EntryFailure | None]:
-        """Item Put and S3 Put of every memory in one stage; undo a half-stored entry in a
-        second stage (only when something failed).
+        """Items, embeddings, postings and stats of all memories in one stage; an undo
+        stage only if something failed (memories.py)."""
+        return self._writer.put(memories)
 
-        Each write gets a fresh `write_id`, and its embedding a fresh object key derived
-        from it, so undoing a failed entry deletes only what this call wrote: never the
-        object of an existing memory with the same ID (a duplicate never overwrites it),
-        never an item another writer created.
-        """
-        results: list[EntryFailure | None] = [None] * len(memories)
-        writes: dict[int, _MemoryWrite] = {}
-        seen: set[tuple[str, MemoryId]] = set()
-        for index, new in enumerate(memories):
-            m = new.memory
-            if (m.tenant, m.id) in seen:
-                results[index] = EntryFailure(
-                    EntryFailureCode.STORAGE, f"memory {m.id} exists (twice in one batch)"
-                )
-                continue
-            seen.add((m.tenant, m.id))
-            write_id = uuid.uuid4().hex
-            body = None if new.embedding is None else bytes(new.embedding)
-            s3_key = None if body is None else embedding_s3_key(m.tenant, m.id, write_id)
-            item = memory_item(m, write_id=write_id, embedding_key=s3_key)
-            writes[index] = _MemoryWrite(m, item, write_id, s3_key, body)
-        if not writes:
-            return results
+    def replace_memories(
+        self, replaces: Sequence[MemoryReplace], now: datetime
+    ) -> list[EntryFailure | None]:
+        return self._replacer.replace(replaces, to_us(now))
 
-        tasks: list[Callable[[], _Step]] = []
-        slots: list[tuple[int, str]] = []
-        for index, write in writes.items():
-            tasks.append(partial(self._put_memory_item, write))
-            slots.append((index, "item"))
-            if write.body is not None:
-                tasks.append(partial(self._put_embedding, write))
-                slots.append((index, "s3"))
-        steps: dict[tuple[int, str], _Step] = dict(
-            zip(slots, self._round_trips.run(tasks), strict=True)
-        )
+    def delete_memories(
+        self, tenant: str, ids: Sequence[MemoryId], now: datetime
+    ) -> list[MemoryId]:
+        if not ids:
+            return []
+        return self._deleter.delete(tenant, ids, to_us(now))
 
-        undo: list[Callable[[], None]] = []
-        for index, write in writes.items():
-            item_step = steps[(index, "item")]
-            s3_step = steps.get((index, "s3"), _Step(ok=True))
-            if item_step.ok and s3_step.ok:
-                continue
-            detail = item_step.detail if not item_step.ok else s3_step.detail
-            results[index] = EntryFailure(EntryFailureCode.STORAGE, detail)
-            if not item_step.exists:
-                undo.append(partial(self._delete_own_item, write))
-            if write.s3_key is not None:
-                undo.append(partial(self._delete_own_object, write.s3_key))
-        self._round_trips.run(undo)
-        return results
+    def delete_expired(self, now: datetime, limit: int) -> list[ExpiredMemory]:
+        return self._deleter.sweep(to_us(now), limit)
 
-    def _put_memory_item(self, write: _MemoryWrite) -> _Step:
-        try:
-            self._dynamodb.put_item(
-                TableName=self._table,
-                Item=write.item,
-                ConditionExpression="attribute_not_exists(#pk)",
-                ExpressionAttributeNames={"#pk": PK},
-                ReturnValuesOnConditionCheckFailure="ALL_OLD",
-            )
-        except AWS_ERRORS as exc:
-            if error_code(exc) == _CONDITION_FAILED:
-                existing = getattr(exc, "response", {}).get("Item") or {}
-                if opt_s(existing, "write_id") == write.write_id:
-                    return _Step(ok=True)  # our own write, resent by botocore after a timeout
-                return _Step(ok=False, detail=f"memory {write.memory.id} exists", exists=True)
-            _log.warning("put_memories: item %s: %s", write.memory.id, exc)
-            return _Step(ok=False, detail=f"memory {write.memory.id}: {error_code(exc)}")
-        return _Step(ok=True)
+    def recent_memories(
+        self, tenant: str, typ: MemoryType, now: datetime, limit: int
+    ) -> list[Memory]:
+        return self._index.recent(tenant, typ, to_us(now), limit)
 
-    def _put_embedding(self, write: _MemoryWrite) -> _Step:
-        assert write.s3_key is not None and write.body is not None
-        try:
-            self._s3.put_object(
-                Bucket=self._bucket,
-                Key=write.s3_key,
-                Body=write.body,
-                ContentType="application/octet-stream",
-                ServerSideEncryption="AES256",
-            )
-        except AWS_ERRORS as exc:
-            _log.warning("put_memories: embedding of %s: %s", write.memory.id, exc)
-            return _Step(ok=False, detail=f"embedding of {write.memory.id}: {error_code(exc)}")
-        return _Step(ok=True)
+    def lookup_memory_terms(self, tenant: str, terms: Sequence[str]) -> MemoryTermLookup:
+        return self._index.lookup(tenant, terms)
 
-    def _delete_own_item(self, write: _MemoryWrite) -> None:
-        try:
-            self._dynamodb.delete_item(
-                TableName=self._table,
-                Key=memory_key(write.memory.tenant, write.memory.id),
-                ConditionExpression="#write_id = :write_id",
-                ExpressionAttributeNames={"#write_id": "write_id"},
-                ExpressionAttributeValues={":write_id": s(write.write_id)},
-            )
-        except AWS_ERRORS as exc:
-            if error_code(exc) != _CONDITION_FAILED:  # failed: not ours, or never written
-                _log.error("put_memories: could not undo item %s: %s", write.memory.id, exc)
-
-    def _delete_own_object(self, s3_key: str) -> None:
-        try:
-            self._s3.delete_object(Bucket=self._bucket, Key=s3_key)
-        except AWS_ERRORS as exc:
-            _log.error("put_memories: orphan embedding object %s left: %s", s3_key, exc)
+    def memory_stats(self, tenant: str) -> CorpusStats:
+        return self._index.stats(tenant)
 
     def get_memories(
         self, tenant: str, ids: Sequence[MemoryId], now: datetime

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -130,31 +130,8 @@ class TableCalls:
         """BatchWriteItem of (owner, WriteRequest) pairs: chunks of 25 in one stage,
         unprocessed items retried (further stages). Returns the owners of the requests
         that finally failed. Keys must be unique across `requests`."""
-        owners: dict[tuple[str, str], Owner] = {}
-        for owner, request in requests:
-            target = _write_target(request)
-            if target in owners:
-                raise ValueError(f"two writes of one item in a batch: {target}")
-            owners[target] = owner
-        pending = chunks([request for _, request in requests], BATCH_WRITE_MAX)
-        failed: set[Owner] = set()
-        for attempt in range(self.max_attempts):
-            if not pending:
-                return failed
-            if attempt:
-                self.backoff.wait(attempt)
-            outcomes = self.round_trips.run([partial(self._batch_write_chunk, c) for c in pending])
-            unprocessed: list[Item] = []
-            for chunk, outcome in zip(pending, outcomes, strict=True):
-                if isinstance(outcome, BaseException):
-                    _log.warning("BatchWriteItem failed: %s", outcome)
-                    failed.update(owners[_write_target(r)] for r in chunk)
-                else:
-                    unprocessed += outcome
-            pending = chunks(unprocessed, BATCH_WRITE_MAX)
-        for chunk in pending:
-            failed.update(owners[_write_target(r)] for r in chunk)
-        return failed
+        write = BatchWrite(self, requests)
+        return write.finish(self.round_trips.run(write.tasks()))
 
     def _batch_write_chunk(self, requests: list[Item]) -> list[Item] | BaseException:
         try:
@@ -199,6 +176,60 @@ class TableCalls:
         response = self.client.query(**kwargs)
         items = [dict(i) for i in response.get("Items", [])]
         return items, response.get("LastEvaluatedKey")
+
+
+class BatchWrite(Generic[Owner]):
+    """A `batch_write` whose first stage runs side by side with other calls: run `tasks()`
+    in the caller's stage, then `finish(outcomes)` retries what came back unprocessed
+    (further stages, with backoff) and returns the owners whose requests finally failed."""
+
+    def __init__(self, calls: TableCalls, requests: Sequence[tuple[Owner, Item]]) -> None:
+        self._calls = calls
+        self._owners: dict[tuple[str, str], Owner] = {}
+        for owner, request in requests:
+            target = _write_target(request)
+            if target in self._owners:
+                raise ValueError(f"two writes of one item in a batch: {target}")
+            self._owners[target] = owner
+        self._chunks = chunks([request for _, request in requests], BATCH_WRITE_MAX)
+
+    def tasks(self) -> list[Callable[[], list[Item] | BaseException]]:
+        return [partial(self._calls._batch_write_chunk, c) for c in self._chunks]
+
+    def finish(self, outcomes: Sequence[list[Item] | BaseException]) -> set[Owner]:
+        failed: set[Owner] = set()
+        pending = self._chunks
+        for attempt in range(1, self._calls.max_attempts + 1):
+            unprocessed: list[Item] = []
+            for chunk, outcome in zip(pending, outcomes, strict=True):
+                if isinstance(outcome, BaseException):
+                    _log.warning("BatchWriteItem failed: %s", outcome)
+                    failed.update(self._owners[_write_target(r)] for r in chunk)
+                else:
+                    unprocessed += outcome
+            pending = chunks(unprocessed, BATCH_WRITE_MAX)
+            if not pending or attempt == self._calls.max_attempts:
+                break
+            self._calls.backoff.wait(attempt)
+            outcomes = self._calls.round_trips.run(
+                [partial(self._calls._batch_write_chunk, c) for c in pending]
+            )
+        for chunk in pending:
+            failed.update(self._owners[_write_target(r)] for r in chunk)
+        return failed
+
+
+def run_groups(
+    round_trips: RoundTrips, groups: Sequence[Sequence[Callable[[], Any]]]
+) -> list[list[Any]]:
+    """Run several groups of independent tasks as one stage; results per group."""
+    results = round_trips.run([task for group in groups for task in group])
+    split: list[list[Any]] = []
+    start = 0
+    for group in groups:
+        split.append(results[start : start + len(group)])
+        start += len(group)
+    return split
 
 
 def _remaining(found: list[Item], limit: int | None) -> int | None:

@@ -8,12 +8,19 @@ Item types (pk / sk):
 
     counter       T#<t>#COUNTER#<name>            COUNTER
     tag           T#<t>#TAG#<casefolded name>     TAG
-    memory        T#<t>#MEM#<typ>_<n>             MEM        (+ by_reference GSI if long-term)
+    memory        T#<t>#MEM#<typ>_<n>             MEM        (+ by_vk_typ GSI as MTYP; long-term
+                                                             + by_reference; short-term
+                                                             + by_expiry)
     rating        T#<t>#MEM#<typ>_<n>             R#<insert_id, 20 digits>
     rating guard  T#<t>#RATING#<insert_id>        RATING
     brain entry   T#<t>#BRAIN#<id>                BRAIN      (+ by_reference and by_vk_typ GSIs)
     posting       T#<t>#TERM#<term>               P#<entry id, 20 digits>
     stats shard   T#<t>#STATS                     STATS#<shard>
+    mem. posting  T#<t>#MTERM#<term>              M#<typ>_<n, 20 digits>
+    mem. stats    T#<t>#MSTATS                    STATS#<shard>
+
+The one key that does not start with a tenant is the partition of the `by_expiry` GSI
+(`EXP#<shard>`): the expiry sweep is a system job across tenants, never a request path.
 
 Values: datetimes are integer microseconds since the epoch (`*_us`, read back as UTC-aware
 datetimes); `expires_at` is the TTL attribute (epoch seconds, rounded up, short-term
@@ -37,9 +44,7 @@ from shared.domain import (
     BrainEntry,
     CorpusStats,
     CounterName,
-    Memory,
     MemoryId,
-    MemoryType,
     Posting,
     Rating,
     VkTyp,
@@ -56,6 +61,9 @@ REF_SK: Final = "ref_sk"
 TYP_INDEX: Final = "by_vk_typ"
 TYP_PK: Final = "typ_pk"
 TYP_SK: Final = "typ_sk"
+EXP_INDEX: Final = "by_expiry"
+EXP_PK: Final = "exp_pk"
+EXP_SK: Final = "exp_sk"
 TTL_ATTRIBUTE: Final = "expires_at"
 
 SK_COUNTER: Final = "COUNTER"
@@ -65,6 +73,7 @@ SK_RATING_GUARD: Final = "RATING"
 SK_BRAIN: Final = "BRAIN"
 RATING_SK_PREFIX: Final = "R#"
 POSTING_SK_PREFIX: Final = "P#"
+MEMORY_POSTING_SK_PREFIX: Final = "M#"
 STATS_SK_PREFIX: Final = "STATS#"
 
 # The brain stats are spread over a few items so that parallel entry transactions of one
@@ -238,76 +247,7 @@ def part_s3(value: str) -> str:
     return value.replace("%", "%25").replace("/", "%2F")
 
 
-# --- memories ---------------------------------------------------------------------------
-
-
-def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
-    """The item of a new memory. `write_id` identifies this write (idempotent retries)."""
-    item: Item = {
-        **memory_key(m.tenant, m.id),
-        "kind": s("memory"),
-        "tenant": s(m.tenant),
-        "memory_id": s(str(m.id)),
-        "kurzbeschreibung": s(m.kurzbeschreibung),
-        "memory": s(m.memory),
-        "tags": js(list(m.tags)),
-        "scope": s(m.scope),
-        "scope_vk": s(m.scope_vk),
-        "nutzer": s(m.nutzer),
-        "agent": s(m.agent),
-        "created_us": n(to_us(m.created_at)),
-        "updated_us": n(to_us(m.updated_at)),
-        "referenzfelder": js(m.referenzfelder),
-        "score_count": n(m.score_count),
-        "score_sum": n(Decimal(m.score_sum)),
-        "version": n(m.version),
-        "write_id": s(write_id),
-    }
-    if m.score_count:
-        item["score_avg"] = n(Decimal(m.score_sum) / m.score_count)
-    if m.last_call is not None:
-        item["last_call_us"] = n(to_us(m.last_call))
-    if m.expires_at is not None:
-        expires = to_us(m.expires_at)
-        item["expires_us"] = n(expires)
-        item[TTL_ATTRIBUTE] = n(ttl_seconds(expires))
-    if m.embedding_dim is not None:
-        item["embedding_dim"] = n(m.embedding_dim)
-    if m.embedding_profil_hash is not None:
-        item["embedding_profil_hash"] = s(m.embedding_profil_hash)
-    if embedding_key is not None:
-        item["embedding_key"] = s(embedding_key)
-    if MemoryType(m.id.typ) is MemoryType.LONGTERM:
-        item[REF_PK] = s(scope_ref_pk(m.tenant, m.scope, m.scope_vk))
-        item[REF_SK] = n(m.id.number)
-    return item
-
-
-def memory_from_item(item: Mapping[str, Any]) -> Memory:
-    memory_id = MemoryId.parse(get_s(item, "memory_id"))
-    if memory_id is None:
-        raise ValueError(f"stored memory has a bad ID: {item.get('memory_id')!r}")
-    return Memory(
-        tenant=get_s(item, "tenant"),
-        id=memory_id,
-        kurzbeschreibung=get_s(item, "kurzbeschreibung"),
-        memory=get_s(item, "memory"),
-        tags=get_json(item, "tags"),
-        scope=get_s(item, "scope"),
-        scope_vk=get_s(item, "scope_vk"),
-        nutzer=get_s(item, "nutzer"),
-        agent=get_s(item, "agent"),
-        created_at=from_us(get_n(item, "created_us")),
-        updated_at=from_us(get_n(item, "updated_us")),
-        referenzfelder=get_json(item, "referenzfelder"),
-        expires_at=opt_dt(item, "expires_us"),
-        embedding_dim=opt_n(item, "embedding_dim"),
-        embedding_profil_hash=opt_s(item, "embedding_profil_hash"),
-        score_count=get_n(item, "score_count"),
-        score_sum=get_decimal(item, "score_sum"),
-        last_call=opt_dt(item, "last_call_us"),
-        version=get_n(item, "version"),
-    )
+# --- memories (the item itself: memory_items.py) ------------------------------------
 
 
 def is_live(item: Mapping[str, Any], now_us: int) -> bool:

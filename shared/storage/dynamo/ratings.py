@@ -36,7 +36,6 @@ from shared.storage.dynamo.items import (
     Item,
     from_us,
     is_live,
-    memory_from_item,
     memory_key,
     memory_pk,
     n,
@@ -45,6 +44,7 @@ from shared.storage.dynamo.items import (
     s,
     to_us,
 )
+from shared.storage.dynamo.memory_items import memory_from_item
 
 _log = logging.getLogger(__name__)
 

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import copy
 import logging
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from botocore.exceptions import BotoCoreError, ClientError
 
 from shared.storage.dynamo.items import (
+    EXP_INDEX,
+    EXP_PK,
+    EXP_SK,
     PK,
     REF_INDEX,
     REF_PK,
@@ -31,6 +36,9 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger(__name__)
 
+_INDEX_WAIT_DELAY_S = 5.0
+_INDEX_WAIT_ATTEMPTS = 720  # an hour: a GSI backfill scans the whole table
+
 TABLE_PROPERTIES: Final[dict[str, Any]] = {
     "BillingMode": "PAY_PER_REQUEST",
     "AttributeDefinitions": [
@@ -40,6 +48,8 @@ TABLE_PROPERTIES: Final[dict[str, Any]] = {
         {"AttributeName": REF_SK, "AttributeType": "N"},
         {"AttributeName": TYP_PK, "AttributeType": "S"},
         {"AttributeName": TYP_SK, "AttributeType": "N"},
+        {"AttributeName": EXP_PK, "AttributeType": "S"},
+        {"AttributeName": EXP_SK, "AttributeType": "N"},
     ],
     "KeySchema": [
         {"AttributeName": PK, "KeyType": "HASH"},
@@ -57,14 +67,29 @@ TABLE_PROPERTIES: Final[dict[str, Any]] = {
             "Projection": {"ProjectionType": "ALL"},
         },
         {
-            # Brain entries of one vk_typ, newest ID first (and, merged over the four
-            # types, all entries newest first).
+            # Brain entries of one vk_typ (BTYP), newest ID first (and, merged over the
+            # four types, all entries newest first); memories of one type (MTYP), newest
+            # first (recent_memories).
             "IndexName": TYP_INDEX,
             "KeySchema": [
                 {"AttributeName": TYP_PK, "KeyType": "HASH"},
                 {"AttributeName": TYP_SK, "KeyType": "RANGE"},
             ],
             "Projection": {"ProjectionType": "ALL"},
+        },
+        {
+            # Sparse: short-term memories only, in EXPIRY_SHARDS partitions (EXP#<n>, from
+            # a hash of tenant and ID) sorted by expires_us: the expiry sweep across
+            # tenants, oldest first. Only what the sweep needs to find the memory.
+            "IndexName": EXP_INDEX,
+            "KeySchema": [
+                {"AttributeName": EXP_PK, "KeyType": "HASH"},
+                {"AttributeName": EXP_SK, "KeyType": "RANGE"},
+            ],
+            "Projection": {
+                "ProjectionType": "INCLUDE",
+                "NonKeyAttributes": ["tenant", "memory_id"],
+            },
         },
     ],
     "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True},
@@ -131,7 +156,8 @@ def bucket_encryption_kwargs(bucket_name: str) -> dict[str, Any]:
 def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[str]:
     """Create the table (waiting until it is active) and the bucket when they are missing.
 
-    Returns what was created (`table:<name>`, `bucket:<name>`); a second call returns [].
+    Returns what was created (`table:<name>`, `bucket:<name>`, and `index:<table>/<name>`
+    for a GSI added to an existing table that lacked it); a second call returns [].
     TTL and point-in-time recovery are (re-)applied when they are off, also on an existing
     table, so that a bootstrap interrupted after `create_table` heals on the next run;
     emulators that lack those APIs are tolerated with a warning.
@@ -139,6 +165,10 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
     created: list[str] = []
     if _create_table_if_missing(clients, table_name):
         created.append(f"table:{table_name}")
+    else:
+        created += [
+            f"index:{table_name}/{name}" for name in _add_missing_indexes(clients, table_name)
+        ]
     _ensure_ttl(clients, table_name)
     _ensure_point_in_time_recovery(clients, table_name)
     if _create_bucket_if_missing(clients, bucket_name):
@@ -165,6 +195,51 @@ def _create_table_if_missing(clients: AwsClients, table_name: str) -> bool:
         TableName=table_name, WaiterConfig={"Delay": 2, "MaxAttempts": 90}
     )
     return created
+
+
+def _add_missing_indexes(
+    clients: AwsClients, table_name: str, sleep: Callable[[float], None] = time.sleep
+) -> list[str]:
+    """Add the GSIs of TABLE_PROPERTIES an existing table lacks (a table from before an
+    index existed), one `update_table` at a time (DynamoDB creates one GSI per call), each
+    waited for until ACTIVE (backfilling a large table takes a while)."""
+    dynamodb = clients.dynamodb
+    table = dynamodb.describe_table(TableName=table_name)["Table"]
+    existing = {gsi["IndexName"] for gsi in table.get("GlobalSecondaryIndexes", [])}
+    added: list[str] = []
+    for gsi in copy.deepcopy(TABLE_PROPERTIES["GlobalSecondaryIndexes"]):
+        name = gsi["IndexName"]
+        if name in existing:
+            continue
+        # The table's own definitions plus the new index's keys (moto replaces the list).
+        definitions = {a["AttributeName"]: dict(a) for a in table["AttributeDefinitions"]}
+        for part in gsi["KeySchema"]:
+            (definition,) = (
+                a
+                for a in TABLE_PROPERTIES["AttributeDefinitions"]
+                if a["AttributeName"] == part["AttributeName"]
+            )
+            definitions[part["AttributeName"]] = dict(definition)
+        dynamodb.update_table(
+            TableName=table_name,
+            AttributeDefinitions=cast(Any, list(definitions.values())),
+            GlobalSecondaryIndexUpdates=[{"Create": gsi}],
+        )
+        _log.info("bootstrap: adding index %s to %s", name, table_name)
+        for _ in range(_INDEX_WAIT_ATTEMPTS):
+            described = dynamodb.describe_table(TableName=table_name)["Table"]
+            statuses = {
+                g["IndexName"]: g.get("IndexStatus")
+                for g in described.get("GlobalSecondaryIndexes", [])
+            }
+            if statuses.get(name) == "ACTIVE" and described.get("TableStatus") == "ACTIVE":
+                break
+            sleep(_INDEX_WAIT_DELAY_S)
+        else:
+            raise TimeoutError(f"index {name} of {table_name} did not become ACTIVE")
+        added.append(name)
+        table = described
+    return added
 
 
 def _ensure_ttl(clients: AwsClients, table_name: str) -> None:

@@ -1,0 +1,84 @@
+"""Secret scrubbing applied to every text a tool stores (contract §8).
+
+Policy `redact` replaces each secret by `[ENTFERNT:<art>]` and the entry succeeds with a
+`hinweis` naming the kinds; `reject` fails the entry with a security error naming the kinds.
+Neither ever repeats the secret.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any, Generic, TypeVar
+
+from shared.scrubbing import ScrubPolicy, scrub
+from shared.validation.errors import FieldError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Cleaned(Generic[T]):
+    value: T
+    kinds: tuple[str, ...] = ()
+
+
+def _clean(value: Any, kinds: set[str]) -> Any:
+    if isinstance(value, str):
+        result = scrub(value)
+        kinds.update(result.kinds)
+        return result.text
+    if isinstance(value, list):
+        return [_clean(item, kinds) for item in value]
+    if isinstance(value, Mapping):
+        return {key: _clean(item, kinds) for key, item in value.items()}
+    return value
+
+
+def clean_value(value: T) -> Cleaned[T]:
+    """Strings, lists of strings and the string values of mappings, scrubbed."""
+    kinds: set[str] = set()
+    cleaned = _clean(value, kinds)
+    return Cleaned(cleaned, tuple(sorted(kinds)))
+
+
+def clean_fields(entry: T, names: Sequence[str]) -> Cleaned[T]:
+    """A copy of a (frozen) dataclass with the named fields scrubbed."""
+    present = {field.name for field in fields(entry)}  # type: ignore[arg-type]
+    kinds: set[str] = set()
+    changes = {name: _clean(getattr(entry, name), kinds) for name in names if name in present}
+    return Cleaned(replace(entry, **changes), tuple(sorted(kinds)))  # type: ignore[type-var]
+
+
+def hinweis(kinds: Sequence[str]) -> str:
+    return (
+        "Geheimnisse entfernt und durch [ENTFERNT:<art>] ersetzt: "
+        + ", ".join(kinds)
+        + ". Zugangsdaten gehören nicht ins Gedächtnis."
+    )
+
+
+def rejection(path: str, kinds: Sequence[str]) -> FieldError:
+    return FieldError(
+        path,
+        "Sicherheitsablehnung: Der Text enthält Geheimnisse (" + ", ".join(kinds) + ") und "
+        "wurde nicht gespeichert. Geheimnisse entfernen und erneut senden.",
+    )
+
+
+@dataclass(frozen=True)
+class Screened(Generic[T]):
+    """An entry after the policy: the value to store and its hinweis, or its errors."""
+
+    value: T | None
+    hinweis: str | None = None
+    errors: tuple[FieldError, ...] = ()
+
+
+def screen(entry: T, names: Sequence[str], policy: ScrubPolicy, path: str) -> Screened[T]:
+    cleaned = clean_fields(entry, names)
+    if not cleaned.kinds:
+        return Screened(entry)
+    if policy is ScrubPolicy.REJECT:
+        return Screened(None, errors=(rejection(path, cleaned.kinds),))
+    return Screened(cleaned.value, hinweis(cleaned.kinds))

@@ -1,0 +1,243 @@
+"""Creating memories (put_memories).
+
+For the whole batch ONE stage: per memory the conditional PutItem and the S3 PutObject,
+the postings of all memories (BatchWriteItem, chunks of 25) and one UpdateItem per touched
+memory-stats shard. Only if something failed, an undo stage removes what the failed
+memories wrote (and restores the postings of an existing memory a duplicate ID
+overwrote), so that a failed entry leaves nothing behind. Replace: memory_replace.py.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+
+from shared.domain import (
+    EntryFailure,
+    EntryFailureCode,
+    Memory,
+    MemoryId,
+    NewMemory,
+)
+from shared.storage.dynamo.calls import (
+    AWS_ERRORS,
+    BatchWrite,
+    StorageUnavailable,
+    TableCalls,
+    error_code,
+    run_groups,
+)
+from shared.storage.dynamo.embeddings import EmbeddingObjects
+from shared.storage.dynamo.items import (
+    PK,
+    SK_MEMORY,
+    Item,
+    embedding_s3_key,
+    key,
+    memory_key,
+    opt_s,
+    s,
+)
+from shared.storage.dynamo.memory_index import StatsDelta, failed_shards
+from shared.storage.dynamo.memory_items import (
+    memory_from_item,
+    memory_item,
+    memory_posting_item,
+    posting_deletes,
+    posting_puts,
+)
+
+_log = logging.getLogger(__name__)
+
+_CONDITION_FAILED = "ConditionalCheckFailedException"
+_INDEX_FAILED = "search index not updated; send the entry again"
+
+
+@dataclass(frozen=True)
+class _NewWrite:
+    index: int
+    memory: Memory
+    item: Item
+    write_id: str
+    s3_key: str | None
+    body: bytes | None
+    postings: list[Item] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Step:
+    """What one call achieved."""
+
+    ok: bool
+    detail: str = ""
+    # The item write failed its condition: another memory owns the ID (its item, if the
+    # service returned it), so there is no item to undo, but postings to restore.
+    exists: bool = False
+    existing: Item | None = None
+
+
+_OK = _Step(ok=True)
+
+
+class MemoryWriter:
+    def __init__(self, calls: TableCalls, objects: EmbeddingObjects) -> None:
+        self._calls = calls
+        self._objects = objects
+
+    # --- put ----------------------------------------------------------------------------
+
+    def put(self, memories: Sequence[NewMemory]) -> list[EntryFailure | None]:
+        results: list[EntryFailure | None] = [None] * len(memories)
+        writes: list[_NewWrite] = []
+        seen: set[tuple[str, MemoryId]] = set()
+        for index, new in enumerate(memories):
+            m = new.memory
+            if (m.tenant, m.id) in seen:  # the first one wins, deterministically, before I/O
+                detail = f"memory {m.id} exists (twice in one batch)"
+                results[index] = EntryFailure(EntryFailureCode.STORAGE, detail)
+                continue
+            seen.add((m.tenant, m.id))
+            write_id = uuid.uuid4().hex
+            body = None if new.embedding is None else bytes(new.embedding)
+            s3_key = None if body is None else embedding_s3_key(m.tenant, m.id, write_id)
+            item = memory_item(m, write_id=write_id, embedding_key=s3_key)
+            writes.append(_NewWrite(index, m, item, write_id, s3_key, body, posting_puts(m)))
+        if not writes:
+            return results
+
+        postings = BatchWrite(self._calls, [(w.index, r) for w in writes for r in w.postings])
+        stats = StatsDelta()
+        for w in writes:
+            stats.add(w.memory.tenant, w.memory.id, 1, w.memory.doc_len)
+        shards, stats_tasks = stats.tasks(self._calls)
+        with_body = [w for w in writes if w.s3_key is not None and w.body is not None]
+        item_steps, s3_steps, posting_outcomes, stats_outcomes = run_groups(
+            self._calls.round_trips,
+            [
+                [partial(self._put_item, w) for w in writes],
+                [partial(self._put_object, w) for w in with_body],
+                postings.tasks(),
+                stats_tasks,
+            ],
+        )
+        failed_postings = postings.finish(posting_outcomes)
+        bad_shards = failed_shards(shards, stats_outcomes)
+        s3_by_index = {w.index: step for w, step in zip(with_body, s3_steps, strict=True)}
+
+        failed: list[tuple[_NewWrite, _Step, bool]] = []
+        for w, item_step in zip(writes, item_steps, strict=True):
+            s3_step = s3_by_index.get(w.index, _OK)
+            stats_ok = StatsDelta.shard_of(w.memory.tenant, w.memory.id) not in bad_shards
+            if item_step.ok and s3_step.ok and stats_ok and w.index not in failed_postings:
+                continue
+            if not item_step.ok:
+                detail = item_step.detail
+            elif not s3_step.ok:
+                detail = s3_step.detail
+            else:
+                detail = f"memory {w.memory.id}: {_INDEX_FAILED}"
+            results[w.index] = EntryFailure(EntryFailureCode.STORAGE, detail)
+            failed.append((w, item_step, stats_ok))
+        if failed:
+            self._undo_puts(failed)
+        return results
+
+    def _put_item(self, write: _NewWrite) -> _Step:
+        try:
+            self._calls.client.put_item(
+                TableName=self._calls.table,
+                Item=write.item,
+                ConditionExpression="attribute_not_exists(#pk)",
+                ExpressionAttributeNames={"#pk": PK},
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except AWS_ERRORS as exc:
+            if error_code(exc) == _CONDITION_FAILED:
+                existing = getattr(exc, "response", {}).get("Item")
+                if existing is not None and opt_s(existing, "write_id") == write.write_id:
+                    return _OK  # our own write, resent by botocore after a timeout
+                detail = f"memory {write.memory.id} exists"
+                return _Step(ok=False, detail=detail, exists=True, existing=existing)
+            _log.warning("put_memories: item %s: %s", write.memory.id, exc)
+            return _Step(ok=False, detail=f"memory {write.memory.id}: {error_code(exc)}")
+        return _OK
+
+    def _put_object(self, write: _NewWrite) -> _Step:
+        assert write.s3_key is not None and write.body is not None
+        failure = self._objects.put(write.memory.id, write.s3_key, write.body)
+        return _OK if failure is None else _Step(ok=False, detail=failure)
+
+    def _undo_puts(self, failed: list[tuple[_NewWrite, _Step, bool]]) -> None:
+        """Remove what failed memories wrote. A duplicate ID overwrote postings of the
+        existing memory: those are put back from its item (ALL_OLD, else read)."""
+        existing = {w.index: step.existing for w, step, _ in failed if step.exists}
+        unknown = {
+            memory_key(w.memory.tenant, w.memory.id)[PK]["S"]: w.index
+            for w, step, _ in failed
+            if step.exists and step.existing is None and w.postings
+        }
+        if unknown:  # the service did not return the existing item: read it
+            try:
+                items = self._calls.batch_get([key(pk, SK_MEMORY) for pk in unknown])
+            except (*AWS_ERRORS, StorageUnavailable) as exc:
+                _log.error("put_memories: cannot read existing memories to restore: %s", exc)
+                items = []
+            for item in items:
+                existing[unknown[item[PK]["S"]]] = item
+
+        calls: list[Callable[[], None]] = []
+        requests: list[tuple[int, Item]] = []
+        stats = StatsDelta()
+        for w, step, stats_ok in failed:
+            m = w.memory
+            if not step.exists:
+                calls.append(partial(self._delete_own_item, w))
+            if w.s3_key is not None:
+                calls.append(partial(self._objects.delete, w.s3_key))
+            if stats_ok:
+                stats.add(m.tenant, m.id, -1, -m.doc_len)
+            ours = [t for t, tf in m.terms.items() if tf > 0]
+            if not ours:
+                continue
+            if not step.exists:
+                requests += [(w.index, r) for r in posting_deletes(m.tenant, m.id, ours)]
+                continue
+            stored = existing.get(w.index)
+            if stored is None:
+                _log.error("put_memories: postings of existing %s may hold our values", m.id)
+                continue
+            other = memory_from_item(stored)
+            for term in sorted(ours):
+                if other.terms.get(term, 0) > 0:
+                    put = {
+                        "PutRequest": {"Item": memory_posting_item(other, term, other.terms[term])}
+                    }
+                    requests.append((w.index, put))
+                else:
+                    requests += [(w.index, r) for r in posting_deletes(m.tenant, m.id, [term])]
+        postings = BatchWrite(self._calls, requests)
+        shards, stats_tasks = stats.tasks(self._calls)
+        _, posting_outcomes, stats_outcomes = run_groups(
+            self._calls.round_trips, [calls, postings.tasks(), stats_tasks]
+        )
+        left = postings.finish(posting_outcomes)
+        if left:
+            _log.error("put_memories: could not undo postings of %d memories", len(left))
+        if failed_shards(shards, stats_outcomes):
+            _log.error("put_memories: memory stats could not be corrected")
+
+    def _delete_own_item(self, write: _NewWrite) -> None:
+        try:
+            self._calls.client.delete_item(
+                TableName=self._calls.table,
+                Key=memory_key(write.memory.tenant, write.memory.id),
+                ConditionExpression="#write_id = :write_id",
+                ExpressionAttributeNames={"#write_id": "write_id"},
+                ExpressionAttributeValues={":write_id": s(write.write_id)},
+            )
+        except AWS_ERRORS as exc:
+            if error_code(exc) != _CONDITION_FAILED:  # failed: not ours, or never written
+                _log.error("put_memories: could not undo item %s: %s", write.memory.id, exc)

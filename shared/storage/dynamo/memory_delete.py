@@ -1,0 +1,236 @@
+"""Deleting memories (delete_memories) and the expiry sweep (delete_expired).
+
+A delete of a batch takes three stages:
+1. one consistent Query per memory partition: the memory item and all its rating records;
+2. per memory a DeleteItem conditioned on the version just read (ReturnValues ALL_OLD).
+   A rating or replace that landed in between moved the version: that memory goes back to
+   stage 1 (bounded retries with backoff), so no rating record can be left behind;
+3. side by side: BatchWriteItem deletes of the rating records, their guards and the
+   memory's postings, S3 DeleteObject of its embedding, one UpdateItem per stats shard.
+
+Side data is only removed once the item is gone (and only by the caller whose DeleteItem
+returned the item, so stats are decremented exactly once). Rating records found in a
+partition whose memory is already gone (a delete that failed in stage 3) are removed too.
+
+The sweep adds a stage 0: the sparse `by_expiry` GSI, one Query per shard
+(`exp_sk <= now`, oldest first, `Limit`), merged oldest first and cut to the limit.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import partial
+
+from shared.domain import ExpiredMemory, MemoryId
+from shared.storage.dynamo.calls import AWS_ERRORS, BatchWrite, TableCalls, error_code, run_groups
+from shared.storage.dynamo.embeddings import EmbeddingObjects
+from shared.storage.dynamo.items import (
+    EXP_INDEX,
+    EXP_PK,
+    EXP_SK,
+    PK,
+    RATING_SK_PREFIX,
+    SK,
+    SK_MEMORY,
+    Item,
+    get_n,
+    get_s,
+    is_live,
+    key,
+    memory_key,
+    memory_pk,
+    n,
+    opt_s,
+    rating_guard_key,
+    s,
+)
+from shared.storage.dynamo.memory_index import StatsDelta, failed_shards
+from shared.storage.dynamo.memory_items import (
+    EXPIRY_SHARDS,
+    expiry_pk,
+    is_indexed,
+    posting_deletes,
+    stored_memory_id,
+    stored_terms,
+)
+
+_log = logging.getLogger(__name__)
+
+_CONDITION_FAILED = "ConditionalCheckFailedException"
+
+Ref = tuple[str, MemoryId]
+
+
+@dataclass
+class _Found:
+    """A memory partition as read in stage 1."""
+
+    item: Item | None = None
+    ratings: list[Item] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    deleted: Item | None = None  # the item as it was when this call deleted it
+    moved: bool = False  # the version changed since the read: read again
+
+
+class MemoryDeleter:
+    def __init__(self, calls: TableCalls, objects: EmbeddingObjects, max_retries: int) -> None:
+        self._calls = calls
+        self._objects = objects
+        self._max_retries = max_retries
+
+    def delete(self, tenant: str, ids: Sequence[MemoryId], now_us: int) -> list[MemoryId]:
+        unique = list(dict.fromkeys(ids))
+        deleted = self._delete([(tenant, memory_id) for memory_id in unique], now_us)
+        return [
+            memory_id
+            for memory_id in unique
+            if (tenant, memory_id) in deleted and is_live(deleted[(tenant, memory_id)], now_us)
+        ]
+
+    def sweep(self, now_us: int, limit: int) -> list[ExpiredMemory]:
+        if limit <= 0:
+            return []
+        queries = [
+            {
+                "IndexName": EXP_INDEX,
+                "KeyConditionExpression": "#pk = :pk AND #sk <= :now",
+                "ExpressionAttributeNames": {"#pk": EXP_PK, "#sk": EXP_SK},
+                "ExpressionAttributeValues": {":pk": s(expiry_pk(shard)), ":now": n(now_us)},
+                "ScanIndexForward": True,
+            }
+            for shard in range(EXPIRY_SHARDS)
+        ]
+        pages = self._calls.query_many(queries, limit)
+        candidates = sorted(
+            (item for page in pages for item in page),
+            key=lambda item: (get_n(item, EXP_SK), get_s(item, PK)),
+        )
+        refs = list(
+            dict.fromkeys((get_s(item, "tenant"), stored_memory_id(item)) for item in candidates)
+        )[:limit]
+        deleted = self._delete(refs, now_us, expired_only=True)
+        return [
+            ExpiredMemory(tenant, memory_id)
+            for tenant, memory_id in refs
+            if (tenant, memory_id) in deleted
+        ]
+
+    # --- the three stages ---------------------------------------------------------------
+
+    def _delete(
+        self, refs: list[Ref], now_us: int, *, expired_only: bool = False
+    ) -> dict[Ref, Item]:
+        """Delete the memories of `refs`; returns the items this call deleted."""
+        deleted: dict[Ref, Item] = {}
+        cleanup: list[tuple[Ref, Item | None, list[Item]]] = []
+        pending = refs
+        for attempt in range(self._max_retries + 1):
+            if not pending:
+                break
+            if attempt:
+                self._calls.backoff.wait(attempt)
+            found = self._read(pending)
+            targets: list[tuple[Ref, _Found]] = []
+            for ref in pending:
+                partition = found[ref]
+                if partition.item is None:
+                    if partition.ratings:  # left by a delete that failed in stage 3
+                        cleanup.append((ref, None, partition.ratings))
+                elif not expired_only or not is_live(partition.item, now_us):
+                    targets.append((ref, partition))
+            outcomes = self._calls.round_trips.run(
+                [partial(self._delete_item, ref, partition.item) for ref, partition in targets]
+            )
+            pending = []
+            for (ref, partition), outcome in zip(targets, outcomes, strict=True):
+                if outcome.moved:
+                    pending.append(ref)
+                elif outcome.deleted is not None:
+                    deleted[ref] = outcome.deleted
+                    cleanup.append((ref, outcome.deleted, partition.ratings))
+        for tenant, memory_id in pending:
+            _log.warning("delete: memory %s of %s kept changing; not deleted", memory_id, tenant)
+        self._clean_up(cleanup)
+        return deleted
+
+    def _read(self, refs: list[Ref]) -> dict[Ref, _Found]:
+        queries = [
+            {
+                "KeyConditionExpression": "#pk = :pk",
+                "ExpressionAttributeNames": {"#pk": PK},
+                "ExpressionAttributeValues": {":pk": s(memory_pk(tenant, memory_id))},
+                "ConsistentRead": True,
+            }
+            for tenant, memory_id in refs
+        ]
+        found: dict[Ref, _Found] = {}
+        for ref, items in zip(refs, self._calls.query_many(queries), strict=True):
+            partition = found[ref] = _Found()
+            for item in items:
+                sk = get_s(item, SK)
+                if sk == SK_MEMORY:
+                    partition.item = item
+                elif sk.startswith(RATING_SK_PREFIX):
+                    partition.ratings.append(item)
+        return found
+
+    def _delete_item(self, ref: Ref, item: Item | None) -> _Outcome:
+        assert item is not None
+        tenant, memory_id = ref
+        try:
+            response = self._calls.client.delete_item(
+                TableName=self._calls.table,
+                Key=memory_key(tenant, memory_id),
+                ConditionExpression="#version = :version",
+                ExpressionAttributeNames={"#version": "version"},
+                ExpressionAttributeValues={":version": n(get_n(item, "version"))},
+                ReturnValues="ALL_OLD",
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except AWS_ERRORS as exc:
+            if error_code(exc) != _CONDITION_FAILED:
+                _log.error("delete: memory %s of %s: %s", memory_id, tenant, exc)
+                return _Outcome()
+            # Changed since the read, or gone (another delete won): read it again.
+            return _Outcome(moved=True)
+        old = response.get("Attributes")
+        return _Outcome(deleted=dict(old)) if old else _Outcome()
+
+    def _clean_up(self, cleanup: list[tuple[Ref, Item | None, list[Item]]]) -> None:
+        """Stage 3: ratings, guards, postings, embedding objects and stats of what went."""
+        requests: dict[tuple[str, str], tuple[Ref, Item]] = {}
+
+        def remove(ref: Ref, target: Item) -> None:
+            requests[(target[PK]["S"], target[SK]["S"])] = (ref, {"DeleteRequest": {"Key": target}})
+
+        stats = StatsDelta()
+        objects: list[str] = []
+        for ref, item, ratings in cleanup:
+            tenant, memory_id = ref
+            for record in ratings:
+                remove(ref, key(get_s(record, PK), get_s(record, SK)))
+                remove(ref, rating_guard_key(tenant, get_n(record, "insert_id")))
+            if item is None:
+                continue
+            for request in posting_deletes(tenant, memory_id, list(stored_terms(item))):
+                remove(ref, request["DeleteRequest"]["Key"])
+            if is_indexed(item):
+                stats.add(tenant, memory_id, -1, -get_n(item, "doc_len"))
+            s3_key = opt_s(item, "embedding_key")
+            if s3_key is not None:
+                objects.append(s3_key)
+        write = BatchWrite(self._calls, list(requests.values()))
+        shards, stats_tasks = stats.tasks(self._calls)
+        _, outcomes, stats_outcomes = run_groups(
+            self._calls.round_trips,
+            [[partial(self._objects.delete, k) for k in objects], write.tasks(), stats_tasks],
+        )
+        for tenant, memory_id in sorted(write.finish(outcomes), key=str):
+            _log.error("delete: ratings/postings of %s (%s) left behind", memory_id, tenant)
+        for shard in failed_shards(shards, stats_outcomes):
+            _log.error("delete: memory stats shard %s missed its decrement", shard)

@@ -1,0 +1,287 @@
+"""Memory items, memory postings and memory stats: keys and mapping (docs/dynamodb.md).
+
+    memory         T#<t>#MEM#<typ>_<n>      MEM
+    memory posting T#<t>#MTERM#<term>       M#<typ>_<n, 20 digits>
+    memory stats   T#<t>#MSTATS             STATS#<0..7>
+
+A memory item is also in the `by_vk_typ` GSI (`typ_pk = T#<t>#MTYP#<typ>`, `typ_sk` = its
+number: recent_memories), long-term ones in `by_reference` (`SCOPE#...`) and short-term
+ones in the sparse `by_expiry` GSI (`exp_pk = EXP#<0..15>` from a hash of tenant and ID,
+`exp_sk = expires_us`: the expiry sweep). The memory stores its analysed `terms` (JSON) and
+`doc_len`; a term with tf 0 marks a posting that may still exist (a failed postings write)
+and is hidden from the domain object.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any, Final
+
+from shared.domain import Memory, MemoryId, MemoryPosting, MemoryType
+from shared.storage.dynamo.items import (
+    EXP_PK,
+    EXP_SK,
+    MEMORY_POSTING_SK_PREFIX,
+    REF_PK,
+    REF_SK,
+    STATS_SK_PREFIX,
+    TTL_ATTRIBUTE,
+    TYP_PK,
+    TYP_SK,
+    Item,
+    from_us,
+    get_decimal,
+    get_json,
+    get_n,
+    get_s,
+    js,
+    key,
+    memory_key,
+    n,
+    opt_dt,
+    opt_n,
+    opt_s,
+    padded,
+    part,
+    s,
+    scope_ref_pk,
+    tenant_prefix,
+    to_us,
+    ttl_seconds,
+)
+
+# Memory corpus stats: like the brain stats, spread over a few items of one partition.
+MEMORY_STATS_SHARDS: Final = 8
+# Partitions of the by_expiry GSI. Only ever increase it: the sweep queries 0..N-1, so
+# items keyed with a smaller N stay reachable.
+EXPIRY_SHARDS: Final = 16
+
+# The attributes a replace rewrites (besides version and embedding_key); everything else
+# (created_us, scores, last_call_us, write_id) stays as stored.
+REPLACED_ATTRIBUTES: Final[tuple[str, ...]] = (
+    "kurzbeschreibung",
+    "memory",
+    "tags",
+    "scope",
+    "scope_vk",
+    "nutzer",
+    "agent",
+    "updated_us",
+    "referenzfelder",
+    "terms",
+    "doc_len",
+    "expires_us",
+    TTL_ATTRIBUTE,
+    "embedding_dim",
+    "embedding_profil_hash",
+    REF_PK,
+    REF_SK,
+    TYP_PK,
+    TYP_SK,
+    EXP_PK,
+    EXP_SK,
+)
+
+
+# --- keys -------------------------------------------------------------------------------
+
+
+def memory_typ_pk(tenant: str, typ: MemoryType) -> str:
+    """by_vk_typ partition of the memories of one type (distinct from the brain's BTYP)."""
+    return f"{tenant_prefix(tenant)}#MTYP#{MemoryType(typ).value}"
+
+
+def memory_term_pk(tenant: str, term: str) -> str:
+    return f"{tenant_prefix(tenant)}#MTERM#{part(term)}"
+
+
+def memory_posting_key(tenant: str, term: str, memory_id: MemoryId) -> Item:
+    sk = f"{MEMORY_POSTING_SK_PREFIX}{MemoryType(memory_id.typ).value}_{padded(memory_id.number)}"
+    return key(memory_term_pk(tenant, term), sk)
+
+
+def memory_stats_pk(tenant: str) -> str:
+    return f"{tenant_prefix(tenant)}#MSTATS"
+
+
+def memory_stats_key(tenant: str, shard: int) -> Item:
+    return key(memory_stats_pk(tenant), f"{STATS_SK_PREFIX}{shard}")
+
+
+def memory_stats_shard(memory_id: MemoryId) -> int:
+    return zlib.crc32(str(memory_id).encode()) % MEMORY_STATS_SHARDS
+
+
+def expiry_pk(shard: int) -> str:
+    return f"EXP#{shard}"
+
+
+def expiry_shard(tenant: str, memory_id: MemoryId) -> int:
+    """Spreads the expiring memories of all tenants over the GSI partitions."""
+    return zlib.crc32(f"{tenant}\x00{memory_id}".encode()) % EXPIRY_SHARDS
+
+
+# --- memory items -----------------------------------------------------------------------
+
+
+def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
+    """The item of a new memory. `write_id` identifies this write (idempotent retries)."""
+    typ = MemoryType(m.id.typ)
+    item: Item = {
+        **memory_key(m.tenant, m.id),
+        "kind": s("memory"),
+        "tenant": s(m.tenant),
+        "memory_id": s(str(m.id)),
+        "kurzbeschreibung": s(m.kurzbeschreibung),
+        "memory": s(m.memory),
+        "tags": js(list(m.tags)),
+        "scope": s(m.scope),
+        "scope_vk": s(m.scope_vk),
+        "nutzer": s(m.nutzer),
+        "agent": s(m.agent),
+        "created_us": n(to_us(m.created_at)),
+        "updated_us": n(to_us(m.updated_at)),
+        "referenzfelder": js(m.referenzfelder),
+        "score_count": n(m.score_count),
+        "score_sum": n(Decimal(m.score_sum)),
+        "version": n(m.version),
+        "write_id": s(write_id),
+        "terms": js(dict(m.terms)),
+        "doc_len": n(m.doc_len),
+        TYP_PK: s(memory_typ_pk(m.tenant, typ)),
+        TYP_SK: n(m.id.number),
+    }
+    if m.score_count:
+        item["score_avg"] = n(Decimal(m.score_sum) / m.score_count)
+    if m.last_call is not None:
+        item["last_call_us"] = n(to_us(m.last_call))
+    if m.expires_at is not None:
+        expires = to_us(m.expires_at)
+        item["expires_us"] = n(expires)
+        item[TTL_ATTRIBUTE] = n(ttl_seconds(expires))
+        if typ is MemoryType.SHORTTERM:
+            item[EXP_PK] = s(expiry_pk(expiry_shard(m.tenant, m.id)))
+            item[EXP_SK] = n(expires)
+    if m.embedding_dim is not None:
+        item["embedding_dim"] = n(m.embedding_dim)
+    if m.embedding_profil_hash is not None:
+        item["embedding_profil_hash"] = s(m.embedding_profil_hash)
+    if embedding_key is not None:
+        item["embedding_key"] = s(embedding_key)
+    if typ is MemoryType.LONGTERM:
+        item[REF_PK] = s(scope_ref_pk(m.tenant, m.scope, m.scope_vk))
+        item[REF_SK] = n(m.id.number)
+    return item
+
+
+def stored_memory_id(item: Mapping[str, Any]) -> MemoryId:
+    memory_id = MemoryId.parse(get_s(item, "memory_id"))
+    if memory_id is None:
+        raise ValueError(f"stored item has a bad memory ID: {item.get('memory_id')!r}")
+    return memory_id
+
+
+def stored_terms(item: Mapping[str, Any]) -> dict[str, int]:
+    """Every term the item records, including tf-0 markers (postings that may exist)."""
+    if "terms" not in item:
+        return {}
+    return {str(term): int(tf) for term, tf in get_json(item, "terms").items()}
+
+
+def is_indexed(item: Mapping[str, Any]) -> bool:
+    """Whether the memory counts in the memory stats (items from before the memory index
+    have no `doc_len`; a replace indexes them, a delete does not uncount them)."""
+    return "doc_len" in item
+
+
+def memory_from_item(item: Mapping[str, Any]) -> Memory:
+    return Memory(
+        tenant=get_s(item, "tenant"),
+        id=stored_memory_id(item),
+        kurzbeschreibung=get_s(item, "kurzbeschreibung"),
+        memory=get_s(item, "memory"),
+        tags=get_json(item, "tags"),
+        scope=get_s(item, "scope"),
+        scope_vk=get_s(item, "scope_vk"),
+        nutzer=get_s(item, "nutzer"),
+        agent=get_s(item, "agent"),
+        created_at=from_us(get_n(item, "created_us")),
+        updated_at=from_us(get_n(item, "updated_us")),
+        referenzfelder=get_json(item, "referenzfelder"),
+        expires_at=opt_dt(item, "expires_us"),
+        embedding_dim=opt_n(item, "embedding_dim"),
+        embedding_profil_hash=opt_s(item, "embedding_profil_hash"),
+        score_count=get_n(item, "score_count"),
+        score_sum=get_decimal(item, "score_sum"),
+        last_call=opt_dt(item, "last_call_us"),
+        version=get_n(item, "version"),
+        terms={term: tf for term, tf in stored_terms(item).items() if tf > 0},
+        doc_len=opt_n(item, "doc_len") or 0,
+    )
+
+
+def update_expression(
+    sets: Mapping[str, Any], removes: list[str]
+) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """`SET #a0 = :a0, ... REMOVE #r0, ...` with generated names and values."""
+    names: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    assignments = []
+    for number, (attribute, value) in enumerate(sets.items()):
+        names[f"#a{number}"] = attribute
+        values[f":a{number}"] = value
+        assignments.append(f"#a{number} = :a{number}")
+    expression = "SET " + ", ".join(assignments)
+    if removes:
+        for number, attribute in enumerate(removes):
+            names[f"#r{number}"] = attribute
+        expression += " REMOVE " + ", ".join(f"#r{i}" for i in range(len(removes)))
+    return expression, names, values
+
+
+# --- memory postings and stats ----------------------------------------------------------
+
+
+def memory_posting_item(m: Memory, term: str, tf: int) -> Item:
+    """A posting carries what search filters on before loading memories: nutzer and
+    expiry; a short-term memory's postings carry its TTL, so TTL removes them too."""
+    item: Item = {
+        **memory_posting_key(m.tenant, term, m.id),
+        "memory_id": s(str(m.id)),
+        "tf": n(tf),
+        "doc_len": n(m.doc_len),
+        "nutzer": s(m.nutzer),
+    }
+    if m.expires_at is not None:
+        expires = to_us(m.expires_at)
+        item["expires_us"] = n(expires)
+        item[TTL_ATTRIBUTE] = n(ttl_seconds(expires))
+    return item
+
+
+def memory_posting_from_item(item: Mapping[str, Any]) -> MemoryPosting:
+    return MemoryPosting(
+        entry_id=stored_memory_id(item),
+        tf=get_n(item, "tf"),
+        doc_len=get_n(item, "doc_len"),
+        nutzer=get_s(item, "nutzer"),
+        expires_at=opt_dt(item, "expires_us"),
+    )
+
+
+def posting_puts(m: Memory) -> list[Item]:
+    """PutRequests of every posting of `m` (terms with tf > 0)."""
+    return [
+        {"PutRequest": {"Item": memory_posting_item(m, term, tf)}}
+        for term, tf in m.terms.items()
+        if tf > 0
+    ]
+
+
+def posting_deletes(tenant: str, memory_id: MemoryId, terms: list[str]) -> list[Item]:
+    return [
+        {"DeleteRequest": {"Key": memory_posting_key(tenant, term, memory_id)}}
+        for term in sorted(terms)
+    ]

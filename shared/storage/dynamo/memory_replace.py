@@ -1,0 +1,225 @@
+"""Replacing memories (replace_memories, for update_brain_memories).
+
+Per batch, at most three stages:
+1. only with new embeddings: S3 PutObject under fresh keys (the item must never name an
+   object that does not exist);
+2. per memory one UpdateItem of the replaced attributes, conditioned on the version the
+   caller read and on not being expired (`ReturnValues=ALL_OLD`: the stored old version);
+   created time, scores, last_call and write_id are not touched, the version is bumped;
+3. side by side: the postings diff (delete old-only terms, put every new term), one
+   UpdateItem per touched stats shard, DeleteObject of replaced/removed embeddings (and
+   of the fresh object of a memory whose condition failed).
+A memory whose condition fails gets NOT_FOUND (missing or expired) or CONFLICT (version
+moved) and nothing of it is written. If postings still fail after the retries, the memory
+reports STORAGE and its old-only terms are marked (tf 0) so the next replace heals them.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from shared.domain import (
+    EmbeddingChange,
+    EntryFailure,
+    EntryFailureCode,
+    MemoryId,
+    MemoryReplace,
+)
+from shared.storage.dynamo.calls import AWS_ERRORS, BatchWrite, TableCalls, error_code, run_groups
+from shared.storage.dynamo.embeddings import EmbeddingObjects
+from shared.storage.dynamo.items import (
+    PK,
+    Item,
+    embedding_s3_key,
+    get_n,
+    is_live,
+    js,
+    memory_key,
+    n,
+    opt_s,
+    s,
+)
+from shared.storage.dynamo.memory_index import StatsDelta, failed_shards
+from shared.storage.dynamo.memory_items import (
+    REPLACED_ATTRIBUTES,
+    is_indexed,
+    memory_item,
+    posting_deletes,
+    posting_puts,
+    stored_terms,
+    update_expression,
+)
+
+_log = logging.getLogger(__name__)
+
+_CONDITION_FAILED = "ConditionalCheckFailedException"
+_INDEX_FAILED = "search index not updated; send the update again"
+
+
+@dataclass(frozen=True)
+class _Replace:
+    index: int
+    change: MemoryReplace
+    s3_key: str | None  # the fresh object of EmbeddingChange.SET
+
+
+class MemoryReplacer:
+    def __init__(self, calls: TableCalls, objects: EmbeddingObjects) -> None:
+        self._calls = calls
+        self._objects = objects
+
+    def replace(self, replaces: Sequence[MemoryReplace], now_us: int) -> list[EntryFailure | None]:
+        for r in replaces:  # programming errors surface before anything is written
+            if (r.previous.tenant, r.previous.id) != (r.memory.tenant, r.memory.id):
+                raise ValueError(
+                    f"replace must keep tenant and ID: {r.previous.tenant}/{r.previous.id}"
+                    f" -> {r.memory.tenant}/{r.memory.id}"
+                )
+            if r.embedding_change is EmbeddingChange.SET and r.embedding is None:
+                raise ValueError(f"EmbeddingChange.SET of {r.memory.id} without an embedding")
+            memory_item(r.memory, write_id="", embedding_key=None)
+        results: list[EntryFailure | None] = [None] * len(replaces)
+        plans: list[_Replace] = []
+        seen: set[tuple[str, MemoryId]] = set()
+        for index, r in enumerate(replaces):
+            m = r.memory
+            if (m.tenant, m.id) in seen:  # the first applies; the later one read a stale version
+                detail = f"memory {m.id} changed twice in one batch"
+                results[index] = EntryFailure(EntryFailureCode.CONFLICT, detail)
+                continue
+            seen.add((m.tenant, m.id))
+            s3_key = None
+            if r.embedding_change is EmbeddingChange.SET:
+                s3_key = embedding_s3_key(m.tenant, m.id, uuid.uuid4().hex)
+            plans.append(_Replace(index, r, s3_key))
+
+        # New embeddings first, under fresh keys: the item must never name a missing object.
+        with_body = [p for p in plans if p.s3_key is not None]
+        stored = self._calls.round_trips.run([partial(self._put_object, p) for p in with_body])
+        for p, failure in zip(with_body, stored, strict=True):
+            if failure is not None:
+                results[p.index] = EntryFailure(EntryFailureCode.STORAGE, failure)
+        runnable = [p for p in plans if results[p.index] is None]
+        outcomes = self._calls.round_trips.run(
+            [partial(self._update_item, p, now_us) for p in runnable]
+        )
+
+        requests: list[tuple[int, Item]] = []
+        stats = StatsDelta()
+        objects: list[str] = []
+        done: list[tuple[_Replace, Item]] = []
+        for p, outcome in zip(runnable, outcomes, strict=True):
+            m = p.change.memory
+            if isinstance(outcome, EntryFailure):
+                results[p.index] = outcome
+                if p.s3_key is not None:
+                    objects.append(p.s3_key)
+                continue
+            done.append((p, outcome))
+            old_only = [t for t in stored_terms(outcome) if m.terms.get(t, 0) <= 0]
+            requests += [(p.index, r) for r in posting_deletes(m.tenant, m.id, old_only)]
+            requests += [(p.index, r) for r in posting_puts(m)]
+            if is_indexed(outcome):
+                stats.add(m.tenant, m.id, 0, m.doc_len - get_n(outcome, "doc_len"))
+            else:  # stored before the memory index existed: it joins the index now
+                stats.add(m.tenant, m.id, 1, m.doc_len)
+            old_key = opt_s(outcome, "embedding_key")
+            if old_key is not None and p.change.embedding_change is not EmbeddingChange.KEEP:
+                objects.append(old_key)
+        postings = BatchWrite(self._calls, requests)
+        shards, stats_tasks = stats.tasks(self._calls)
+        _, posting_outcomes, stats_outcomes = run_groups(
+            self._calls.round_trips,
+            [[partial(self._objects.delete, k) for k in objects], postings.tasks(), stats_tasks],
+        )
+        failed = postings.finish(posting_outcomes)
+        for shard in failed_shards(shards, stats_outcomes):
+            _log.error("replace_memories: memory stats shard %s missed its delta", shard)
+        marks = []
+        for p, old in done:
+            if p.index in failed:
+                detail = f"memory {p.change.memory.id}: {_INDEX_FAILED}"
+                results[p.index] = EntryFailure(EntryFailureCode.STORAGE, detail)
+                marks.append(partial(self._mark_stale_terms, p.change, old))
+        self._calls.round_trips.run(marks)
+        return results
+
+    def _put_object(self, plan: _Replace) -> str | None:
+        assert plan.s3_key is not None and plan.change.embedding is not None
+        return self._objects.put(plan.change.memory.id, plan.s3_key, bytes(plan.change.embedding))
+
+    def _update_item(self, plan: _Replace, now_us: int) -> Item | EntryFailure:
+        """The conditional UpdateItem of one replace: the old item (ALL_OLD) or why not."""
+        m, previous = plan.change.memory, plan.change.previous
+        full = memory_item(m, write_id="", embedding_key=None)
+        sets: dict[str, Any] = {name: full[name] for name in REPLACED_ATTRIBUTES if name in full}
+        removes = [name for name in REPLACED_ATTRIBUTES if name not in full]
+        sets["version"] = n(previous.version + 1)
+        if plan.s3_key is not None:
+            sets["embedding_key"] = s(plan.s3_key)
+        elif plan.change.embedding_change is EmbeddingChange.REMOVE:
+            removes.append("embedding_key")
+        expression, names, values = update_expression(sets, removes)
+        names.update({"#pk": PK, "#version": "version", "#expires": "expires_us"})
+        values.update({":expected": n(previous.version), ":now": n(now_us)})
+        try:
+            response = self._calls.client.update_item(
+                TableName=self._calls.table,
+                Key=memory_key(m.tenant, m.id),
+                UpdateExpression=expression,
+                ConditionExpression=(
+                    "attribute_exists(#pk) AND #version = :expected"
+                    " AND (attribute_not_exists(#expires) OR #expires > :now)"
+                ),
+                ExpressionAttributeNames=names,
+                ExpressionAttributeValues=values,
+                ReturnValues="ALL_OLD",
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except AWS_ERRORS as exc:
+            if error_code(exc) != _CONDITION_FAILED:
+                _log.warning("replace_memories: %s: %s", m.id, exc)
+                return EntryFailure(EntryFailureCode.STORAGE, f"memory {m.id}: {error_code(exc)}")
+            response_body = getattr(exc, "response", {})
+            try:
+                current = (
+                    response_body["Item"]
+                    if "Item" in response_body
+                    else self._calls.get_item(memory_key(m.tenant, m.id))
+                )
+            except AWS_ERRORS as read_error:
+                return EntryFailure(EntryFailureCode.STORAGE, error_code(read_error))
+            if current is None or not is_live(current, now_us):
+                return EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {m.id}")
+            detail = (
+                f"memory {m.id} is at version {get_n(current, 'version')}, not {previous.version}"
+            )
+            return EntryFailure(EntryFailureCode.CONFLICT, detail)
+        return dict(response.get("Attributes", {}))
+
+    def _mark_stale_terms(self, change: MemoryReplace, old: Item) -> None:
+        """Best effort: record old-only terms (tf 0) in the stored memory, so that the next
+        replace deletes their postings even though this one could not."""
+        m = change.memory
+        stale = {t: 0 for t in stored_terms(old) if m.terms.get(t, 0) <= 0}
+        if not stale:
+            return
+        try:
+            self._calls.client.update_item(
+                TableName=self._calls.table,
+                Key=memory_key(m.tenant, m.id),
+                UpdateExpression="SET #terms = :terms",
+                ConditionExpression="#version = :version",
+                ExpressionAttributeNames={"#terms": "terms", "#version": "version"},
+                ExpressionAttributeValues={
+                    ":terms": js({**m.terms, **stale}),
+                    ":version": n(change.previous.version + 1),
+                },
+            )
+        except AWS_ERRORS as exc:
+            _log.error("memory %s: stale postings left for %s: %s", m.id, sorted(stale), exc)

@@ -1,0 +1,343 @@
+"""Memories: rows and embeddings; create, replace, delete, the expiry sweep and reads.
+
+The memory search index each write keeps in step lives in `memory_index.py`.
+"""
+
+# SQL text is only ever built from this module's constants; every value is a bound parameter.
+# ruff: noqa: S608
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from shared.domain import (
+    EmbeddingChange,
+    EntryFailure,
+    EntryFailureCode,
+    ExpiredMemory,
+    Memory,
+    MemoryId,
+    MemoryReplace,
+    MemoryType,
+    NewMemory,
+)
+from shared.storage.sqlite.base import (
+    NOT_EXPIRED,
+    Abort,
+    dump,
+    failure,
+    from_micros,
+    memory_key,
+    opt_datetime,
+    opt_micros,
+    to_micros,
+)
+from shared.storage.sqlite.memory_index import MEMORY_KEY, MemoryIndex
+
+_log = logging.getLogger(__name__)
+
+MEMORY_COLUMNS = (
+    "tenant, typ, number, kurzbeschreibung, memory, tags, scope, scope_vk, nutzer, agent,"
+    " created_at, updated_at, referenzfelder, expires_at, embedding_dim,"
+    " embedding_profil_hash, score_count, score_sum, last_call, version, terms, doc_len"
+)
+# What a replace writes: the new version's fields. The key, created_at, the rating
+# aggregate (score_count, score_sum, last_call) and version are the stored row's.
+_REPLACED_COLUMNS = (
+    "kurzbeschreibung",
+    "memory",
+    "tags",
+    "scope",
+    "scope_vk",
+    "nutzer",
+    "agent",
+    "updated_at",
+    "referenzfelder",
+    "expires_at",
+    "embedding_dim",
+    "embedding_profil_hash",
+    "terms",
+    "doc_len",
+)
+_COLUMN_NAMES = [column.strip() for column in MEMORY_COLUMNS.split(",")]
+
+
+def memory_row(m: Memory) -> tuple[Any, ...]:
+    return (
+        *memory_key(m.tenant, m.id),
+        m.kurzbeschreibung,
+        m.memory,
+        dump(list(m.tags)),
+        m.scope,
+        m.scope_vk,
+        m.nutzer,
+        m.agent,
+        to_micros(m.created_at),
+        to_micros(m.updated_at),
+        dump(m.referenzfelder),
+        opt_micros(m.expires_at),
+        m.embedding_dim,
+        m.embedding_profil_hash,
+        m.score_count,
+        str(Decimal(m.score_sum)),
+        opt_micros(m.last_call),
+        m.version,
+        dump(m.terms),
+        m.doc_len,
+    )
+
+
+def memory_from_row(row: Sequence[Any]) -> Memory:
+    return Memory(
+        tenant=row[0],
+        id=MemoryId(MemoryType(row[1]), row[2]),
+        kurzbeschreibung=row[3],
+        memory=row[4],
+        tags=json.loads(row[5]),
+        scope=row[6],
+        scope_vk=row[7],
+        nutzer=row[8],
+        agent=row[9],
+        created_at=from_micros(row[10]),
+        updated_at=from_micros(row[11]),
+        referenzfelder=json.loads(row[12]),
+        expires_at=opt_datetime(row[13]),
+        embedding_dim=row[14],
+        embedding_profil_hash=row[15],
+        score_count=row[16],
+        score_sum=Decimal(row[17]),
+        last_call=opt_datetime(row[18]),
+        version=row[19],
+        terms=json.loads(row[20]),
+        doc_len=row[21],
+    )
+
+
+def _replaced_values(m: Memory) -> tuple[Any, ...]:
+    row = dict(zip(_COLUMN_NAMES, memory_row(m), strict=True))
+    return tuple(row[column] for column in _REPLACED_COLUMNS)
+
+
+@dataclass(frozen=True)
+class _Removed:
+    """A deleted memory's stored expiry (integer microseconds)."""
+
+    expires_at: int | None
+
+    def live_at(self, now_us: int) -> bool:
+        return self.expires_at is None or self.expires_at > now_us
+
+
+class MemoryStore(MemoryIndex):
+    """The memory part of `StoragePort`."""
+
+    # --- writes -------------------------------------------------------------------------
+
+    def put_memories(self, memories: Sequence[NewMemory]) -> list[EntryFailure | None]:
+        rows = [(memory_row(new.memory), new.embedding) for new in memories]
+        results: list[EntryFailure | None] = []
+        for (row, embedding), new in zip(rows, memories, strict=True):
+            try:
+                with self._write() as conn:
+                    conn.execute(
+                        f"INSERT INTO memories ({MEMORY_COLUMNS})"
+                        f" VALUES ({', '.join('?' * len(row))})",
+                        row,
+                    )
+                    if embedding is not None:
+                        conn.execute(
+                            "INSERT INTO embeddings (tenant, typ, number, data)"
+                            " VALUES (?, ?, ?, ?)",
+                            (*row[:3], bytes(embedding)),
+                        )
+                    self._index_memory(conn, new.memory)
+            except sqlite3.IntegrityError:
+                results.append(
+                    EntryFailure(EntryFailureCode.STORAGE, f"memory {new.memory.id} exists")
+                )
+            except sqlite3.Error as exc:
+                _log.exception("put_memories: %s failed", new.memory.id)
+                results.append(EntryFailure(EntryFailureCode.STORAGE, str(exc)))
+            else:
+                results.append(None)
+        return results
+
+    def replace_memories(
+        self, replaces: Sequence[MemoryReplace], now: datetime
+    ) -> list[EntryFailure | None]:
+        for item in replaces:  # programming errors surface before anything is written
+            new, previous = item.memory, item.previous
+            if (new.tenant, new.id) != (previous.tenant, previous.id):
+                raise ValueError(
+                    f"replace must keep tenant and ID: {previous.tenant}/{previous.id}"
+                    f" -> {new.tenant}/{new.id}"
+                )
+            if item.embedding_change is EmbeddingChange.SET and item.embedding is None:
+                raise ValueError(f"replace of {new.id}: EmbeddingChange.SET needs an embedding")
+        now_us = to_micros(now)
+        values = [_replaced_values(item.memory) for item in replaces]
+        results: list[EntryFailure | None] = []
+        for item, new_values in zip(replaces, values, strict=True):
+            try:
+                self._replace_memory(item, new_values, now_us)
+            except Abort as abort:
+                results.append(abort.failure)
+            except sqlite3.Error as exc:
+                _log.exception("replace_memories: %s failed", item.memory.id)
+                results.append(EntryFailure(EntryFailureCode.STORAGE, str(exc)))
+            else:
+                results.append(None)
+        return results
+
+    def _replace_memory(self, item: MemoryReplace, values: tuple[Any, ...], now_us: int) -> None:
+        new = item.memory
+        key = memory_key(new.tenant, new.id)
+        with self._write() as conn:
+            found = conn.execute(
+                f"SELECT version, doc_len FROM memories WHERE {MEMORY_KEY} AND {NOT_EXPIRED}",
+                (*key, now_us),
+            ).fetchall()
+            if not found:
+                raise failure(EntryFailureCode.NOT_FOUND, f"memory {new.id}")
+            version, stored_doc_len = found[0]
+            if version != item.previous.version:
+                raise failure(
+                    EntryFailureCode.CONFLICT,
+                    f"memory {new.id} changed (version {version}, read {item.previous.version})",
+                )
+            conn.execute(
+                f"UPDATE memories SET {', '.join(f'{c} = ?' for c in _REPLACED_COLUMNS)},"
+                f" version = version + 1 WHERE {MEMORY_KEY}",
+                (*values, *key),
+            )
+            self._reindex_memory(conn, new, int(stored_doc_len))
+            if item.embedding_change is EmbeddingChange.SET:
+                assert item.embedding is not None  # checked by replace_memories
+                conn.execute(
+                    "INSERT INTO embeddings (tenant, typ, number, data) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (tenant, typ, number) DO UPDATE SET data = excluded.data",
+                    (*key, bytes(item.embedding)),
+                )
+            elif item.embedding_change is EmbeddingChange.REMOVE:
+                conn.execute(f"DELETE FROM embeddings WHERE {MEMORY_KEY}", key)
+
+    def delete_memories(
+        self, tenant: str, ids: Sequence[MemoryId], now: datetime
+    ) -> list[MemoryId]:
+        now_us = to_micros(now)
+        deleted: list[MemoryId] = []
+        for memory_id in ids:
+            try:
+                with self._write() as conn:
+                    removed = self._delete_memory(conn, memory_key(tenant, memory_id))
+            except sqlite3.Error:
+                # No failure channel: logged, and reported like a missing memory.
+                _log.exception("delete_memories: %s failed", memory_id)
+                continue
+            if removed is not None and removed.live_at(now_us):
+                deleted.append(memory_id)
+        return deleted
+
+    def delete_expired(self, now: datetime, limit: int) -> list[ExpiredMemory]:
+        if limit <= 0:
+            return []
+        now_us = to_micros(now)
+        # Oldest expiry first, through memories_by_expiry (a covering index).
+        candidates = self._read(
+            "SELECT tenant, typ, number FROM memories"
+            " WHERE typ = ? AND expires_at IS NOT NULL AND expires_at <= ?"
+            " ORDER BY expires_at, tenant, number LIMIT ?",
+            (MemoryType.SHORTTERM.value, now_us, limit),
+        )
+        swept: list[ExpiredMemory] = []
+        for tenant, typ, number in candidates:
+            try:
+                with self._write() as conn:
+                    # Still expired: a concurrent sweep may have taken it already.
+                    gone = self._delete_memory(conn, (tenant, typ, number), expired_by=now_us)
+            except sqlite3.Error:
+                _log.exception("delete_expired: %s/%s_%s failed", tenant, typ, number)
+                continue
+            if gone is not None:
+                swept.append(ExpiredMemory(tenant, MemoryId(MemoryType(typ), number)))
+        return swept
+
+    @classmethod
+    def _delete_memory(
+        cls, conn: sqlite3.Connection, key: tuple[str, str, int], *, expired_by: int | None = None
+    ) -> _Removed | None:
+        """Delete one memory with its postings (ratings and embeddings go by ON DELETE
+        CASCADE) and take it out of the stats; None if it is absent (or, with `expired_by`,
+        not expired by then)."""
+        condition = "" if expired_by is None else " AND expires_at IS NOT NULL AND expires_at <= ?"
+        params = key if expired_by is None else (*key, expired_by)
+        rows = conn.execute(
+            f"DELETE FROM memories WHERE {MEMORY_KEY}{condition} RETURNING expires_at, doc_len",
+            params,
+        ).fetchall()
+        if not rows:
+            return None
+        expires_at, doc_len = rows[0]
+        cls._unindex_memory(conn, key, int(doc_len))
+        return _Removed(expires_at)
+
+    # --- reads --------------------------------------------------------------------------
+
+    def get_memories(
+        self, tenant: str, ids: Sequence[MemoryId], now: datetime
+    ) -> dict[MemoryId, Memory]:
+        if not ids:
+            return {}
+        numbers: dict[str, set[int]] = {}
+        for memory_id in ids:
+            numbers.setdefault(MemoryType(memory_id.typ).value, set()).add(memory_id.number)
+        # One statement: a primary-key lookup per requested ID, one branch per memory type.
+        branch = (
+            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant = ? AND typ = ?"
+            f" AND number IN (SELECT value FROM json_each(?)) AND {NOT_EXPIRED}"
+        )
+        now_us = to_micros(now)
+        params: list[Any] = []
+        for typ, wanted in sorted(numbers.items()):
+            params += [tenant, typ, dump(sorted(wanted)), now_us]
+        rows = self._read(" UNION ALL ".join([branch] * len(numbers)), params)
+        memories = (memory_from_row(row) for row in rows)
+        return {memory.id: memory for memory in memories}
+
+    def get_embedding(self, tenant: str, memory_id: MemoryId) -> bytes | None:
+        rows = self._read(
+            f"SELECT data FROM embeddings WHERE {MEMORY_KEY}", memory_key(tenant, memory_id)
+        )
+        return bytes(rows[0][0]) if rows else None
+
+    def find_memories_by_scope(
+        self, tenant: str, scope: str, scope_vk: str, now: datetime, limit: int
+    ) -> list[Memory]:
+        if limit <= 0:
+            return []
+        rows = self._read(
+            f"SELECT {MEMORY_COLUMNS} FROM memories"
+            " WHERE tenant = ? AND scope = ? AND scope_vk = ? AND typ = ?"
+            f" AND {NOT_EXPIRED} ORDER BY number DESC LIMIT ?",
+            (tenant, scope, scope_vk, MemoryType.LONGTERM.value, to_micros(now), limit),
+        )
+        return [memory_from_row(row) for row in rows]
+
+    def recent_memories(
+        self, tenant: str, typ: MemoryType, now: datetime, limit: int
+    ) -> list[Memory]:
+        if limit <= 0:
+            return []
+        rows = self._read(
+            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant = ? AND typ = ?"
+            f" AND {NOT_EXPIRED} ORDER BY number DESC LIMIT ?",
+            (tenant, MemoryType(typ).value, to_micros(now), limit),
+        )
+        return [memory_from_row(row) for row in rows]

@@ -1,0 +1,211 @@
+"""The SQLite schema (version 2) and its idempotent migration from older versions.
+
+Version history (`PRAGMA user_version`):
+1. counters, tags, memories, embeddings, ratings, brain entries with postings and stats.
+2. memory search index: memories gain `terms` and `doc_len` (v1 rows: `{}` and 0);
+   new tables `memory_postings` and `memory_stats`; index for the expiry sweep.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+SCHEMA_VERSION = 2
+
+# Tables and indexes, all `IF NOT EXISTS`: run on every open. A fresh database gets the
+# current shape at once; an older one gets what is missing (columns: `_ADDED_COLUMNS`).
+_SCHEMA = (
+    """
+    CREATE TABLE IF NOT EXISTS counters (
+        tenant TEXT NOT NULL,
+        name   TEXT NOT NULL,
+        value  INTEGER NOT NULL,
+        PRIMARY KEY (tenant, name)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS tags (
+        tenant   TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        name     TEXT NOT NULL,
+        PRIMARY KEY (tenant, name_key)
+    ) WITHOUT ROWID
+    """,
+    # The primary key also serves recent_memories (tenant, typ, number DESC).
+    """
+    CREATE TABLE IF NOT EXISTS memories (
+        tenant                TEXT NOT NULL,
+        typ                   TEXT NOT NULL,
+        number                INTEGER NOT NULL,
+        kurzbeschreibung      TEXT NOT NULL,
+        memory                TEXT NOT NULL,
+        tags                  TEXT NOT NULL,
+        scope                 TEXT NOT NULL,
+        scope_vk              TEXT NOT NULL,
+        nutzer                TEXT NOT NULL,
+        agent                 TEXT NOT NULL,
+        created_at            INTEGER NOT NULL,
+        updated_at            INTEGER NOT NULL,
+        referenzfelder        TEXT NOT NULL,
+        expires_at            INTEGER,
+        embedding_dim         INTEGER,
+        embedding_profil_hash TEXT,
+        score_count           INTEGER NOT NULL,
+        score_sum             TEXT NOT NULL,
+        last_call             INTEGER,
+        version               INTEGER NOT NULL,
+        terms                 TEXT NOT NULL DEFAULT '{}',
+        doc_len               INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tenant, typ, number)
+    )
+    """,
+    """
+    CREATE INDEX IF NOT EXISTS memories_by_scope
+        ON memories (tenant, scope, scope_vk, typ, number)
+    """,
+    # The expiry sweep, across tenants by design (bounded by LIMIT): covers its query and
+    # yields rows in its order (typ first, as the sweep takes short-term memories only).
+    """
+    CREATE INDEX IF NOT EXISTS memories_by_expiry
+        ON memories (typ, expires_at, tenant, number) WHERE expires_at IS NOT NULL
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS embeddings (
+        tenant TEXT NOT NULL,
+        typ    TEXT NOT NULL,
+        number INTEGER NOT NULL,
+        data   BLOB NOT NULL,
+        PRIMARY KEY (tenant, typ, number),
+        FOREIGN KEY (tenant, typ, number)
+            REFERENCES memories (tenant, typ, number) ON DELETE CASCADE
+    )
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS ratings (
+        tenant         TEXT NOT NULL,
+        insert_id      INTEGER NOT NULL,
+        typ            TEXT NOT NULL,
+        number         INTEGER NOT NULL,
+        agent          TEXT NOT NULL,
+        nutzer         TEXT NOT NULL,
+        score          TEXT NOT NULL,
+        datum          INTEGER NOT NULL,
+        referenzfelder TEXT NOT NULL,
+        PRIMARY KEY (tenant, insert_id),
+        FOREIGN KEY (tenant, typ, number)
+            REFERENCES memories (tenant, typ, number) ON DELETE CASCADE
+    )
+    """,
+    """
+    CREATE INDEX IF NOT EXISTS ratings_by_memory
+        ON ratings (tenant, typ, number, insert_id)
+    """,
+    # Memory postings carry nutzer and expiry so that search filters before loading.
+    """
+    CREATE TABLE IF NOT EXISTS memory_postings (
+        tenant     TEXT NOT NULL,
+        term       TEXT NOT NULL,
+        typ        TEXT NOT NULL,
+        number     INTEGER NOT NULL,
+        tf         INTEGER NOT NULL,
+        doc_len    INTEGER NOT NULL,
+        nutzer     TEXT NOT NULL,
+        expires_at INTEGER,
+        PRIMARY KEY (tenant, term, typ, number)
+    ) WITHOUT ROWID
+    """,
+    # Deletes and replaces remove a memory's postings through this index, without a scan.
+    """
+    CREATE INDEX IF NOT EXISTS memory_postings_by_memory
+        ON memory_postings (tenant, typ, number, term)
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS memory_stats (
+        tenant    TEXT NOT NULL PRIMARY KEY,
+        documents INTEGER NOT NULL,
+        total_len INTEGER NOT NULL
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS brain_entries (
+        tenant         TEXT NOT NULL,
+        id             INTEGER NOT NULL,
+        titel          TEXT NOT NULL,
+        inhalt         TEXT NOT NULL,
+        vk_typ         TEXT NOT NULL,
+        vk_referenz_id TEXT NOT NULL,
+        tags           TEXT NOT NULL,
+        stammdaten     TEXT NOT NULL,
+        nutzer         TEXT NOT NULL,
+        agent          TEXT NOT NULL,
+        created_at     INTEGER NOT NULL,
+        updated_at     INTEGER NOT NULL,
+        referenzfelder TEXT NOT NULL,
+        terms          TEXT NOT NULL,
+        doc_len        INTEGER NOT NULL,
+        PRIMARY KEY (tenant, id)
+    )
+    """,
+    """
+    CREATE INDEX IF NOT EXISTS brain_by_reference
+        ON brain_entries (tenant, vk_typ, vk_referenz_id, id)
+    """,
+    """
+    CREATE INDEX IF NOT EXISTS brain_by_typ
+        ON brain_entries (tenant, vk_typ, id)
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS postings (
+        tenant   TEXT NOT NULL,
+        term     TEXT NOT NULL,
+        entry_id INTEGER NOT NULL,
+        tf       INTEGER NOT NULL,
+        doc_len  INTEGER NOT NULL,
+        PRIMARY KEY (tenant, term, entry_id)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS brain_stats (
+        tenant    TEXT NOT NULL PRIMARY KEY,
+        documents INTEGER NOT NULL,
+        total_len INTEGER NOT NULL
+    ) WITHOUT ROWID
+    """,
+)
+
+# Columns added after version 1: (table, column, definition for ALTER TABLE ADD COLUMN).
+_ADDED_COLUMNS = (
+    ("memories", "terms", "TEXT NOT NULL DEFAULT '{}'"),
+    ("memories", "doc_len", "INTEGER NOT NULL DEFAULT 0"),
+)
+
+# Version 2 counts every memory as a document of its tenant's memory index. Rows from
+# version 1 have no terms (doc_len 0); memory_stats is derived from them once, when the
+# database moves to version 2 (nothing older writes memory_stats).
+_BACKFILL_MEMORY_STATS = (
+    "DELETE FROM memory_stats",
+    "INSERT INTO memory_stats (tenant, documents, total_len)"
+    " SELECT tenant, count(*), coalesce(sum(doc_len), 0) FROM memories GROUP BY tenant",
+)
+
+
+def migrate(conn: sqlite3.Connection, path: Path) -> None:
+    """Bring the database to SCHEMA_VERSION; idempotent. Runs inside the caller's write
+    transaction, so a migration is all or nothing and concurrent openers wait for it."""
+    (version,) = conn.execute("PRAGMA user_version").fetchone()
+    if version > SCHEMA_VERSION:
+        raise RuntimeError(
+            f"{path}: schema version {version} is newer than this code ({SCHEMA_VERSION})"
+        )
+    for statement in _SCHEMA:
+        conn.execute(statement)
+    for table, column, definition in _ADDED_COLUMNS:
+        present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if column not in present:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+    if version < 2:
+        for statement in _BACKFILL_MEMORY_STATS:
+            conn.execute(statement)
+    if version < SCHEMA_VERSION:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -1,0 +1,190 @@
+"""Parsing of the memory-management tools (update, delete) and the Memory OS tools
+(remember, search_memory, recall, recall_context). Same conventions as `requests`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Final
+
+from shared.domain import MemoryId
+from shared.validation import rules
+from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.parsed import (
+    Batch,
+    ContextRequest,
+    MemoryUpdateInput,
+    RememberRequest,
+    SearchRequest,
+)
+from shared.validation.requests import (
+    KURZBESCHREIBUNG_MAX_LEN,
+    MEMORY_MAX_LEN,
+    PROFIL_HASH,
+    PROFIL_HASH_ALIAS,
+    QUERY_MAX_LEN,
+    _batch_items,
+    _profil_hash,
+)
+from shared.validation.rules import Fields, index_path, present
+
+PATH_MAX_LEN: Final = 300
+PATH_SEGMENT: Final = re.compile(r"[a-z0-9._-]+")
+PATH_NAMESPACES: Final = ("projects", "teams", "users")
+SEARCH_LIMIT_MAX: Final = 50
+SEARCH_LIMIT_DEFAULT: Final = 10
+RECALL_LIMIT_MAX: Final = 20
+RECALL_LIMIT_DEFAULT: Final = 5
+CONTEXT_LIMIT_DEFAULT: Final = 10
+TASK_MAX_LEN: Final = 4000
+
+_UPDATE_FIELDS: Final = (
+    "ID",
+    "kurzbeschreibung",
+    "memory",
+    "tags",
+    "scope",
+    "scope_vk",
+    "embedding",
+    PROFIL_HASH,
+    PROFIL_HASH_ALIAS,
+)
+
+
+# --- update --------------------------------------------------------------------------------
+
+
+def _not_null(fields: Fields, key: str) -> bool:
+    """Text fields cannot be removed: null is an error for them."""
+    if fields.has(key) and fields.obj[key] is None:
+        fields.errors.append(FieldError(fields.path(key), rules.NOT_NULL))
+        return False
+    return fields.has(key)
+
+
+def _update_entry(value: Any, path: str) -> MemoryUpdateInput | list[FieldError]:
+    errors: list[FieldError] = []
+    item = rules.obj(value, path, errors)
+    if item is None:
+        return errors
+    fields = Fields(item, path, errors)
+    fields.reject_unknown(_UPDATE_FIELDS)
+    raw_id = fields.required("ID", rules.memory_id)
+    changes: dict[str, Any] = {}
+    for key, max_len in (
+        ("kurzbeschreibung", KURZBESCHREIBUNG_MAX_LEN),
+        ("memory", MEMORY_MAX_LEN),
+    ):
+        if _not_null(fields, key):
+            changes[key] = fields.optional(key, rules.text, max_len=max_len)
+    if fields.has("tags"):
+        tags = [] if item["tags"] is None else fields.optional("tags", rules.tags)
+        changes["tags"] = tags
+    for key in ("scope", "scope_vk"):
+        if fields.has(key):
+            changes[key] = "" if item[key] is None else fields.optional(key, rules.scope)
+    if fields.has("embedding"):
+        changes["embedding"] = fields.optional("embedding", rules.embedding)
+    if fields.has(PROFIL_HASH) or fields.has(PROFIL_HASH_ALIAS):
+        changes["embedding_profil_hash"] = _profil_hash(fields)
+    if errors:
+        return errors
+    if not changes:
+        errors.append(FieldError(path, rules.NOTHING_TO_CHANGE))
+        return errors
+    memory_id = present(MemoryId.parse(present(raw_id)))
+    return MemoryUpdateInput(raw_id=present(raw_id), memory_id=memory_id, **changes)
+
+
+def parse_update(arguments: Mapping[str, Any]) -> Batch[MemoryUpdateInput]:
+    """update_brain_memories: per entry `ID` plus the fields to change."""
+    caller, referenzfelder, items = _batch_items(arguments, "memories")
+    entries: list[MemoryUpdateInput | list[FieldError]] = [
+        _update_entry(item, index_path("inhalt.memories", index))
+        for index, item in enumerate(items)
+    ]
+    return Batch(caller=caller, referenzfelder=referenzfelder, entries=entries)
+
+
+# --- Memory OS -----------------------------------------------------------------------------
+
+
+def _memory_path(value: Any, path: str, errors: list[FieldError]) -> str | None:
+    """`projects/<p>/…`, `teams/<t>/…`, `users/<u>/…`; segments [a-z0-9._-], no `.`/`..`."""
+    if not isinstance(value, str):
+        errors.append(FieldError(path, rules.must_be("eine Zeichenkette", value)))
+        return None
+    text = value.strip().strip("/")
+    if not text:
+        errors.append(FieldError(path, rules.NOT_BLANK))
+        return None
+    if len(text) > PATH_MAX_LEN:
+        errors.append(FieldError(path, rules.too_long(PATH_MAX_LEN, len(text))))
+        return None
+    segments = text.split("/")
+    if segments[0] not in PATH_NAMESPACES or len(segments) < 2:
+        errors.append(FieldError(path, rules.path_namespace(PATH_NAMESPACES, text)))
+        return None
+    for segment in segments:
+        if not segment or segment in (".", "..") or not PATH_SEGMENT.fullmatch(segment):
+            errors.append(FieldError(path, rules.path_segment(segment)))
+            return None
+    return text
+
+
+def _boolean(value: Any, path: str, errors: list[FieldError]) -> bool | None:
+    if not isinstance(value, bool):
+        errors.append(FieldError(path, rules.must_be("true oder false", value)))
+        return None
+    return value
+
+
+def _flat(
+    arguments: Mapping[str, Any], allowed: tuple[str, ...]
+) -> tuple[Fields, list[FieldError]]:
+    errors: list[FieldError] = []
+    fields = Fields(arguments, "", errors)
+    fields.reject_unknown(allowed)
+    return fields, errors
+
+
+def parse_remember(arguments: Mapping[str, Any]) -> RememberRequest:
+    fields, errors = _flat(arguments, ("content", "path", "create_project"))
+    content = fields.required("content", rules.text, max_len=MEMORY_MAX_LEN)
+    path = fields.required("path", _memory_path)
+    create_project = fields.optional("create_project", _boolean)
+    if errors:
+        raise RequestRejected(errors)
+    return RememberRequest(
+        content=present(content), path=present(path), create_project=bool(create_project)
+    )
+
+
+def _search(
+    arguments: Mapping[str, Any], text_key: str, max_len: int, default: int, maximum: int
+) -> tuple[str, int]:
+    fields, errors = _flat(arguments, (text_key, "limit"))
+    text = fields.required(text_key, rules.text, max_len=max_len)
+    limit = fields.optional("limit", rules.integer, minimum=1, maximum=maximum)
+    if errors:
+        raise RequestRejected(errors)
+    return present(text), limit if limit is not None else default
+
+
+def parse_search(arguments: Mapping[str, Any]) -> SearchRequest:
+    query, limit = _search(
+        arguments, "query", QUERY_MAX_LEN, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX
+    )
+    return SearchRequest(query=query, limit=limit)
+
+
+def parse_recall(arguments: Mapping[str, Any]) -> SearchRequest:
+    query, limit = _search(
+        arguments, "query", QUERY_MAX_LEN, RECALL_LIMIT_DEFAULT, RECALL_LIMIT_MAX
+    )
+    return SearchRequest(query=query, limit=limit)
+
+
+def parse_recall_context(arguments: Mapping[str, Any]) -> ContextRequest:
+    task, limit = _search(arguments, "task", TASK_MAX_LEN, CONTEXT_LIMIT_DEFAULT, SEARCH_LIMIT_MAX)
+    return ContextRequest(task=task, limit=limit)
