@@ -56,6 +56,11 @@ class Settings(BaseSettings):
     aws_max_parallel: int = Field(default=16, ge=1, le=64)
     aws_max_attempts: int = Field(default=5, ge=1, le=20)
     rating_max_retries: int = Field(default=8, ge=1, le=50)
+    # Lambda: the MCP router forwards each tools/call to that tool's function (tool -> name).
+    tool_functions: dict[str, str] = Field(default_factory=dict)
+    tool_invoke_timeout_s: float = Field(default=28.0, gt=0)
+    # Lambda behind a named API Gateway stage: the path prefix to strip (e.g. "/prod").
+    api_base_path: str = "/"
 
     @field_validator("timezone")
     @classmethod

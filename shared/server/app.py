@@ -23,7 +23,9 @@ from shared.config import Settings
 from shared.server.auth_middleware import (
     METADATA_PATH,
     PRINCIPAL_KEY,
-    BearerAuthMiddleware,
+    AuthMiddleware,
+    BearerTokenResolver,
+    PrincipalResolver,
 )
 from shared.services.context import ServiceContext
 from shared.tools.catalog import TOOLS, ToolSpec
@@ -121,12 +123,13 @@ def protected_resource_metadata(request: Request, authorization_servers: list[st
 
 def build_app(
     dispatcher: ToolDispatcher | ServiceContext,
-    verifier: TokenVerifier,
+    auth: TokenVerifier | PrincipalResolver,
     settings: Settings,
     authorization_servers: list[str] | None = None,
 ) -> ASGIApp:
     if isinstance(dispatcher, ServiceContext):
         dispatcher = InProcessDispatcher(dispatcher)
+    resolver = auth if isinstance(auth, PrincipalResolver) else BearerTokenResolver(auth)
     mcp = build_mcp(dispatcher)
     servers = authorization_servers
     if servers is None:
@@ -145,5 +148,5 @@ def build_app(
         host_origin_protection=True,
         allowed_hosts=settings.allowed_hosts or None,
         allowed_origins=settings.allowed_origins or None,
-        middleware=[Middleware(BearerAuthMiddleware, verifier=verifier, mcp_path=MCP_PATH)],
+        middleware=[Middleware(AuthMiddleware, resolver=resolver, mcp_path=MCP_PATH)],
     )

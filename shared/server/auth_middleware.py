@@ -1,10 +1,14 @@
-"""Bearer-token check in front of the MCP endpoint (MCP authorization spec, RFC 9728)."""
+"""Who is calling, in front of the MCP endpoint (MCP authorization spec, RFC 9728).
+
+The principal comes from a resolver: a bearer token verified here (local server, self-hosted
+`--backend aws`), or the claims API Gateway's JWT authorizer already verified (Lambda).
+"""
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
@@ -26,28 +30,52 @@ def resource_metadata_url(scope: Scope, mcp_path: str) -> str:
     headers = Headers(scope=scope)
     host = headers.get("host", "localhost")
     scheme = headers.get("x-forwarded-proto", scope.get("scheme", "http"))
-    return f"{scheme}://{host}{METADATA_PATH}{mcp_path}"
+    return f"{scheme}://{host}{scope.get('root_path', '')}{METADATA_PATH}{mcp_path}"
 
 
-class BearerAuthMiddleware:
-    """Resolves the principal for requests to `mcp_path`; other paths pass untouched."""
+class MissingCredentials(Exception):
+    """The request carries no credentials at all."""
 
-    def __init__(self, app: ASGIApp, verifier: TokenVerifier, mcp_path: str) -> None:
-        self.app = app
+
+@runtime_checkable
+class PrincipalResolver(Protocol):
+    def resolve(self, scope: Scope) -> Principal:
+        """The caller of this request; MissingCredentials or InvalidToken otherwise."""
+        ...
+
+
+class BearerTokenResolver:
+    """`Authorization: Bearer <token>`, verified by a TokenVerifier."""
+
+    def __init__(self, verifier: TokenVerifier) -> None:
         self.verifier = verifier
+
+    def resolve(self, scope: Scope) -> Principal:
+        authorization = Headers(scope=scope).get("authorization", "")
+        scheme, _, token = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise MissingCredentials
+        return self.verifier.verify(token.strip())
+
+
+class AuthMiddleware:
+    """Resolves the principal for requests to `mcp_path` and enforces tool scopes (403)
+    before the MCP layer runs; other paths pass untouched."""
+
+    def __init__(self, app: ASGIApp, resolver: PrincipalResolver, mcp_path: str) -> None:
+        self.app = app
+        self.resolver = resolver
         self.mcp_path = mcp_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].rstrip("/") != self.mcp_path:
             await self.app(scope, receive, send)
             return
-        authorization = Headers(scope=scope).get("authorization", "")
-        scheme, _, token = authorization.partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
+        try:
+            principal = self.resolver.resolve(scope)
+        except MissingCredentials:
             await self._unauthorized(scope, receive, send, "invalid_request", "Bearer-Token fehlt.")
             return
-        try:
-            principal = self.verifier.verify(token.strip())
         except InvalidToken as exc:
             logger.info("token rejected", extra={"reason": str(exc)})
             await self._unauthorized(

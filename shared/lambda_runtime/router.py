@@ -1,0 +1,153 @@
+"""The MCP router Lambda: fastmcp (stateless, JSON responses) under Mangum. It answers the
+protocol itself and forwards each `tools/call` to that tool's Lambda (synchronous invoke)
+with the principal from API Gateway's JWT authorizer."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Protocol
+
+import anyio.to_thread
+import boto3
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
+from mangum import Mangum
+from starlette.types import Scope
+
+from shared.auth.claims import ClaimMapping, principal_from_claims
+from shared.auth.principal import Principal
+from shared.auth.verifiers import build_verifier
+from shared.config import Settings
+from shared.lambda_runtime.container import logger
+from shared.lambda_runtime.payloads import PrincipalPayload, RouterInvocation, authorizer_claims
+from shared.logs import silence_payload_loggers
+from shared.server.app import build_app
+from shared.server.auth_middleware import (
+    BearerTokenResolver,
+    MissingCredentials,
+    PrincipalResolver,
+)
+from shared.services import responses
+from shared.validation.errors import FieldError
+
+
+class GatewayClaimsResolver:
+    """The principal from the claims API Gateway's JWT authorizer verified; without them
+    (a route without authorizer), an optional in-app bearer verification."""
+
+    def __init__(self, mapping: ClaimMapping, fallback: PrincipalResolver | None) -> None:
+        self.mapping = mapping
+        self.fallback = fallback
+
+    def resolve(self, scope: Scope) -> Principal:
+        claims = authorizer_claims(scope.get("aws.event") or {})
+        if claims is not None:
+            return principal_from_claims(claims, self.mapping)
+        if self.fallback is not None:
+            return self.fallback.resolve(scope)
+        raise MissingCredentials
+
+
+@dataclass(frozen=True)
+class InvokeResult:
+    payload: bytes
+    function_error: str | None = None
+
+
+class Invoker(Protocol):
+    def invoke(self, function_name: str, payload: bytes) -> InvokeResult: ...
+
+
+class BotoInvoker:
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def invoke(self, function_name: str, payload: bytes) -> InvokeResult:
+        response = self.client.invoke(
+            FunctionName=function_name, InvocationType="RequestResponse", Payload=payload
+        )
+        return InvokeResult(response["Payload"].read(), response.get("FunctionError"))
+
+
+def _failure(tool: str, message: str) -> dict[str, Any]:
+    return responses.failure([FieldError("tool", message)], {})
+
+
+class LambdaDispatcher:
+    """Forwards a tool call to the tool's Lambda; every failure becomes a clean envelope."""
+
+    def __init__(self, invoker: Invoker, functions: Mapping[str, str]) -> None:
+        self.invoker = invoker
+        self.functions = dict(functions)
+
+    async def dispatch(
+        self, principal: Principal, tool: str, arguments: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        function_name = self.functions.get(tool)
+        if function_name is None:
+            return _failure(tool, f"Das Tool '{tool}' ist in dieser Installation nicht verfügbar.")
+        payload = RouterInvocation(
+            source="brain-router",
+            tool=tool,
+            arguments=dict(arguments),
+            principal=PrincipalPayload.of(principal),
+        ).model_dump_json()
+        try:
+            result = await anyio.to_thread.run_sync(
+                self.invoker.invoke, function_name, payload.encode()
+            )
+        except (BotoCoreError, ClientError) as exc:  # timeouts, throttling, missing function
+            logger.error("tool invoke failed", extra={"tool": tool, "reason": type(exc).__name__})
+            return _failure(
+                tool,
+                f"{tool} ist gerade nicht erreichbar (Zeitüberschreitung oder Überlast). "
+                "Bitte später erneut versuchen; geschriebene Einträge vorher per fetch prüfen.",
+            )
+        if result.function_error:
+            logger.error("tool crashed", extra={"tool": tool, "reason": result.function_error})
+            return _failure(tool, f"Interner Fehler in {tool}. Bitte später erneut versuchen.")
+        try:
+            envelope = json.loads(result.payload)
+        except (ValueError, UnicodeDecodeError):
+            envelope = None
+        if not isinstance(envelope, dict) or "erfolg" not in envelope:
+            logger.error("tool answer malformed", extra={"tool": tool})
+            return _failure(tool, f"Interner Fehler in {tool}: unerwartete Antwort.")
+        return envelope
+
+
+def build_router(settings: Settings, invoker: Invoker) -> Mangum:
+    fallback = BearerTokenResolver(build_verifier(settings)) if settings.oidc_issuer else None
+    app = build_app(
+        LambdaDispatcher(invoker, settings.tool_functions),
+        GatewayClaimsResolver(settings.claim_mapping, fallback),
+        settings,
+    )
+    # Starlette's and Mangum's ASGI type aliases differ only in spelling.
+    asgi_app: Any = app
+    return Mangum(asgi_app, lifespan="auto", api_gateway_base_path=settings.api_base_path)
+
+
+@cache
+def _router() -> Mangum:
+    settings = Settings()
+    silence_payload_loggers()
+    # No automatic retries: a retried invoke could run a write tool twice.
+    config = Config(
+        retries={"mode": "standard", "max_attempts": 1},
+        connect_timeout=5,
+        read_timeout=settings.tool_invoke_timeout_s,
+    )
+    client = boto3.session.Session().client("lambda", config=config)
+    return build_router(settings, BotoInvoker(client))
+
+
+@logger.inject_lambda_context(clear_state=True)
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    lambda_context: Any = context  # Powertools' and Mangum's LambdaContext types agree
+    response: dict[str, Any] = _router()(event, lambda_context)
+    return response

@@ -1,0 +1,95 @@
+"""One Lambda per tool: the same dispatcher as the local server, behind two entry shapes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from shared.auth.claims import InvalidToken
+from shared.auth.principal import Principal
+from shared.lambda_runtime.container import container, logger, metrics
+from shared.lambda_runtime.payloads import (
+    EventRejected,
+    http_body,
+    http_principal,
+    is_http_api_event,
+    parse_router_invocation,
+)
+from shared.services import responses
+from shared.tools.catalog import TOOLS
+from shared.tools.dispatch import call_tool
+from shared.validation.errors import FieldError
+
+Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
+JSON_HEADERS = {"content-type": "application/json; charset=utf-8"}
+
+
+def _refused(message: str) -> dict[str, Any]:
+    metrics.add_metric(name="EventRefused", unit=MetricUnit.Count, value=1)
+    return responses.failure([FieldError("event", message)], {})
+
+
+def _http_response(status: int, body: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "statusCode": status,
+        "headers": JSON_HEADERS,
+        "body": json.dumps(body, ensure_ascii=False),
+        "isBase64Encoded": False,
+    }
+
+
+def _run(tool: str, principal: Principal, arguments: dict[str, Any]) -> dict[str, Any]:
+    logger.append_keys(tool=tool, tenant=principal.tenant, subject=principal.subject)
+    envelope = call_tool(container().context, principal, tool, arguments)
+    metrics.add_dimension(name="tool", value=tool)
+    metrics.add_metric(name="ToolCall", unit=MetricUnit.Count, value=1)
+    metrics.add_metric(
+        name="ToolFailure", unit=MetricUnit.Count, value=0 if envelope["erfolg"] else 1
+    )
+    logger.info("tool call", extra={"erfolg": envelope["erfolg"]})
+    return envelope
+
+
+def _handle_http(tool: str, event: dict[str, Any]) -> dict[str, Any]:
+    try:
+        principal = http_principal(event, container().settings.claim_mapping)
+    except InvalidToken:
+        metrics.add_metric(name="EventRefused", unit=MetricUnit.Count, value=1)
+        return _http_response(401, {"error": "invalid_token"})
+    try:
+        body = http_body(event)
+    except (ValueError, UnicodeDecodeError):
+        return _http_response(400, _refused("Der Rumpf ist kein gültiges JSON."))
+    if not isinstance(body, dict):
+        return _http_response(400, _refused("Der Rumpf muss ein JSON-Objekt sein."))
+    envelope = _run(tool, principal, body)
+    scope_error = any(error["feld"] == "scope" for error in envelope.get("fehler") or [])
+    return _http_response(403 if scope_error else 200, envelope)
+
+
+def make_tool_handler(tool: str) -> Handler:
+    if tool not in TOOLS:
+        raise ValueError(f"unknown tool {tool!r}")
+
+    @logger.inject_lambda_context(clear_state=True)
+    @metrics.log_metrics
+    def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        try:
+            invocation = parse_router_invocation(event)
+        except EventRejected as exc:
+            logger.warning("event refused", extra={"reason": str(exc)})
+            return _refused("Ungültiger Router-Aufruf.")
+        if invocation is not None:
+            if invocation.tool != tool:
+                return _refused(f"Diese Funktion bedient nur {tool}.")
+            return _run(tool, invocation.principal.principal(), invocation.arguments)
+        if is_http_api_event(event):
+            return _handle_http(tool, event)
+        logger.warning("event refused", extra={"reason": "unknown event shape"})
+        return _refused("Unbekanntes Ereignis: erwartet Router-Aufruf oder HTTP-API-Anfrage.")
+
+    return handler
