@@ -197,3 +197,33 @@ async def test_brain_entries_are_per_tenant(secure_server: InProcessServer, toke
     assert by_query["daten"]["treffer"] == []
     assert by_id["daten"]["treffer"] == []
     assert listed["daten"]["treffer"] == []
+
+
+async def test_update_delete_and_search_of_another_nutzers_memory_reveal_and_change_nothing(
+    secure_server: InProcessServer, backend: StoragePort, tokens: Tokens
+) -> None:
+    # Given anna's memory and eve of the same tenant
+    await seed(secure_server, tokens.make(nutzer=("anna",)), "anna", 1)
+    before = stored_state(backend)
+    eve = tokens.make(nutzer=("eve",))
+    identity = {"nutzer": "eve", "agent": "bot"}
+    async with secure_server.client(eve) as client:
+        # When eve updates, deletes and searches for it
+        updated = await call(
+            client,
+            "update_brain_memories",
+            {"inhalt": {"memories": [{"ID": "longterm_1", "memory": "übernommen"}], **identity}},
+        )
+        deleted = await call(
+            client,
+            "delete_brain_memories",
+            {"inhalt": {"memories": {"longterm": ["longterm_1", "longterm_2"]}, **identity}},
+        )
+        found = await call(client, "search_memory", {"query": "geheim"})
+        context = await call(client, "recall_context", {"task": "geheim"})
+    # Then each answer is the one for a missing memory, and nothing changed
+    assert "nicht_gefunden" in updated["daten"][0]["fehler"][0]["meldung"]
+    assert deleted["daten"] == {"geloescht": [], "nicht_gefunden": ["longterm_1", "longterm_2"]}
+    assert found["daten"]["treffer"] == []
+    assert context["daten"]["erinnerungen"] == []
+    assert stored_state(backend) == before
