@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8787
 DATA_DIR ?= .brain
 
-.PHONY: serve test lint typecheck unit install clean
+.PHONY: serve test lint typecheck unit template install clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,7 +30,11 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest
 
-test: lint typecheck unit
+# cfn-lint and `sam validate --lint` in their own venv (.venv-sam): aws-sam-cli pins its own deps.
+template:
+	bash scripts/check_template.sh
+
+test: lint typecheck template unit
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venv-sam .aws-sam .pytest_cache .mypy_cache .ruff_cache

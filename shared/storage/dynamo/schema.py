@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -113,13 +113,16 @@ BUCKET_PROPERTIES: Final[dict[str, Any]] = {
 }
 
 
-def create_table_kwargs(table_name: str) -> dict[str, Any]:
-    """`TABLE_PROPERTIES` as `create_table` arguments.
+def create_table_kwargs(
+    table_name: str, properties: Mapping[str, Any] = TABLE_PROPERTIES
+) -> dict[str, Any]:
+    """CloudFormation table `properties` (by default `TABLE_PROPERTIES`) as `create_table`
+    arguments.
 
     TTL and point-in-time recovery are no `create_table` arguments: `bootstrap` applies
     them with `update_time_to_live` / `update_continuous_backups`.
     """
-    props = copy.deepcopy(TABLE_PROPERTIES)
+    props = copy.deepcopy(dict(properties))
     kwargs: dict[str, Any] = {
         "TableName": table_name,
         "BillingMode": props["BillingMode"],
@@ -139,10 +142,13 @@ def create_table_kwargs(table_name: str) -> dict[str, Any]:
     return kwargs
 
 
-def bucket_encryption_kwargs(bucket_name: str) -> dict[str, Any]:
-    """`BUCKET_PROPERTIES.BucketEncryption` as `put_bucket_encryption` arguments."""
+def bucket_encryption_kwargs(
+    bucket_name: str, properties: Mapping[str, Any] = BUCKET_PROPERTIES
+) -> dict[str, Any]:
+    """CloudFormation bucket `properties`' BucketEncryption (by default `BUCKET_PROPERTIES`)
+    as `put_bucket_encryption` arguments."""
     rules = []
-    for rule in BUCKET_PROPERTIES["BucketEncryption"]["ServerSideEncryptionConfiguration"]:
+    for rule in properties["BucketEncryption"]["ServerSideEncryptionConfiguration"]:
         api_rule: dict[str, Any] = {
             # CloudFormation says ServerSideEncryptionByDefault, the API ApplyServer...
             "ApplyServerSideEncryptionByDefault": dict(rule["ServerSideEncryptionByDefault"])

@@ -1,0 +1,594 @@
+"""template.yaml (AWS SAM): the deployment matches the code it deploys.
+
+Offline and fast: the template is read with PyYAML (CloudFormation short tags become their
+long forms); cfn-lint and `sam validate --lint` run in scripts/check_template.sh.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import tomllib
+from collections.abc import Iterator
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from shared.config import Settings
+from shared.storage.dynamo.schema import BUCKET_PROPERTIES, TABLE_PROPERTIES
+from shared.tools.catalog import TOOLS
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = ROOT / "template.yaml"
+REQUIREMENTS = ROOT / "layers" / "dependencies" / "requirements.txt"
+
+ROUTER = "McpRouterFunction"
+EXPIRY = "ExpiryFunction"
+API = "BrainHttpApi"
+METADATA_PATHS = {
+    "/.well-known/oauth-protected-resource",
+    "/.well-known/oauth-protected-resource/mcp",
+}
+WRITE_POLICIES = re.compile(r"Crud|Write|FullAccess|Invoke", re.IGNORECASE)
+# Shipped to Lambda only, not needed by the tests (zoneinfo data for runtimes without it).
+LAMBDA_ONLY = {"tzdata"}
+# Needed only by the local server, not in Lambda.
+LOCAL_ONLY = {"uvicorn"}
+
+
+# --- Reading CloudFormation YAML ---------------------------------------------------------
+
+
+class CfnLoader(yaml.SafeLoader):
+    """SafeLoader that turns `!Ref x` into {"Ref": x}, `!Sub s` into {"Fn::Sub": s}, ...
+    and refuses duplicate keys (which PyYAML would silently overwrite)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _construct_short_tag(loader: CfnLoader, suffix: str, node: yaml.Node) -> dict[str, Any]:
+    value: Any
+    if isinstance(node, yaml.ScalarNode):
+        value = loader.construct_scalar(node)
+    elif isinstance(node, yaml.SequenceNode):
+        value = loader.construct_sequence(node, deep=True)
+    else:
+        assert isinstance(node, yaml.MappingNode)
+        value = loader.construct_mapping(node, deep=True)
+    if suffix in ("Ref", "Condition"):
+        return {suffix: value}
+    if suffix == "GetAtt" and isinstance(value, str):
+        value = value.split(".", 1)
+    return {f"Fn::{suffix}": value}
+
+
+CfnLoader.add_multi_constructor("!", _construct_short_tag)
+
+
+def load_template(path: Path = TEMPLATE) -> dict[str, Any]:
+    loaded = yaml.load(path.read_text(encoding="utf-8"), Loader=CfnLoader)
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def camel(tool: str) -> str:
+    return "".join(part.capitalize() for part in tool.split("_"))
+
+
+def functions(template: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        name: resource
+        for name, resource in template["Resources"].items()
+        if resource["Type"] == "AWS::Serverless::Function"
+    }
+
+
+def function_props(template: dict[str, Any], name: str) -> dict[str, Any]:
+    """A function's properties with Globals.Function applied (maps merged, as SAM does)."""
+    merged = copy.deepcopy(template.get("Globals", {}).get("Function", {}))
+    for key, value in template["Resources"][name].get("Properties", {}).items():
+        if key == "Environment":
+            variables = merged.setdefault("Environment", {}).setdefault("Variables", {})
+            variables.update(value.get("Variables", {}))
+        else:
+            merged[key] = value
+    return merged
+
+
+def http_routes(template: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(function, "METHOD /path", event properties) for every HttpApi event."""
+    for name, resource in functions(template).items():
+        for event in resource["Properties"].get("Events", {}).values():
+            if event["Type"] == "HttpApi":
+                props = event["Properties"]
+                yield name, f"{props['Method'].upper()} {props['Path']}", props
+
+
+def policies(resource: dict[str, Any]) -> list[tuple[str, Any]]:
+    result = []
+    for policy in resource["Properties"].get("Policies", []):
+        if isinstance(policy, str):
+            result.append((policy, None))
+        else:
+            ((name, args),) = policy.items()
+            result.append((name, args))
+    return result
+
+
+def substituted_json(sub: Any) -> tuple[dict[str, Any], dict[str, str]]:
+    """A `!Sub` JSON string: the object, and each key's ${LogicalId} placeholder."""
+    assert isinstance(sub, dict) and set(sub) == {"Fn::Sub"}, sub
+    text = sub["Fn::Sub"]
+    assert isinstance(text, str), "BRAIN_TOOL_FUNCTIONS must be a plain !Sub string"
+    decoded = json.loads(re.sub(r"\$\{([A-Za-z0-9]+)\}", r"<\1>", text))
+    refs = {key: re.fullmatch(r"<([A-Za-z0-9]+)>", value) for key, value in decoded.items()}
+    return decoded, {key: match.group(1) for key, match in refs.items() if match}
+
+
+def yaml_of(value: Any) -> str:
+    return yaml.safe_dump(value, sort_keys=False, default_flow_style=False)
+
+
+def recipe_lines(makefile: Path) -> list[str]:
+    """The commands of a Makefile (continuations joined, whitespace collapsed)."""
+    text = makefile.read_text(encoding="utf-8").replace("\\\n", " ")
+    return [" ".join(line.split()) for line in text.splitlines() if line.startswith("\t")]
+
+
+def norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def requirement_name(spec: str) -> str:
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", spec)
+    assert match, spec
+    return norm(match.group(1))
+
+
+def pinned_requirements() -> dict[str, str]:
+    pins = {}
+    for line in REQUIREMENTS.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        match = re.fullmatch(r"([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]+\])?==([^\s;]+)", line)
+        assert match, f"requirements.txt: {line!r} is not pinned with =="
+        pins[norm(match.group(1))] = match.group(3)
+    return pins
+
+
+@pytest.fixture(scope="module")
+def template() -> dict[str, Any]:
+    return load_template()
+
+
+# --- Storage --------------------------------------------------------------------------------
+
+
+def test_table_properties_are_exactly_the_schema(template: dict[str, Any]) -> None:
+    # Given the single source of truth in shared/storage/dynamo/schema.py
+    # When the template's table is read
+    table = template["Resources"]["BrainTable"]
+    # Then it is a DynamoDB table with exactly TABLE_PROPERTIES (no TableName either)
+    assert table["Type"] == "AWS::DynamoDB::Table"
+    assert table["Properties"] == TABLE_PROPERTIES, (
+        "template.yaml BrainTable.Properties differ from TABLE_PROPERTIES; paste:\n"
+        + yaml_of(TABLE_PROPERTIES)
+    )
+
+
+def test_bucket_properties_are_exactly_the_schema(template: dict[str, Any]) -> None:
+    # Given BUCKET_PROPERTIES
+    # When the template's bucket is read
+    bucket = template["Resources"]["EmbeddingsBucket"]
+    # Then it has exactly those properties (no BucketName)
+    assert bucket["Type"] == "AWS::S3::Bucket"
+    assert bucket["Properties"] == BUCKET_PROPERTIES, (
+        "template.yaml EmbeddingsBucket.Properties differ from BUCKET_PROPERTIES; paste:\n"
+        + yaml_of(BUCKET_PROPERTIES)
+    )
+
+
+def test_table_and_bucket_survive_stack_deletion_and_replacement(
+    template: dict[str, Any],
+) -> None:
+    # Given the resources that hold the memories
+    for name in ("BrainTable", "EmbeddingsBucket"):
+        resource = template["Resources"][name]
+        # Then deleting the stack or replacing the resource keeps them
+        assert resource.get("DeletionPolicy") == "Retain", name
+        assert resource.get("UpdateReplacePolicy") == "Retain", name
+
+
+def test_bucket_policy_denies_requests_without_tls(template: dict[str, Any]) -> None:
+    # Given the bucket policies of the template
+    bucket_policies = [
+        resource["Properties"]
+        for resource in template["Resources"].values()
+        if resource["Type"] == "AWS::S3::BucketPolicy"
+    ]
+    # When the one for the embeddings bucket is read
+    (props,) = [p for p in bucket_policies if p["Bucket"] == {"Ref": "EmbeddingsBucket"}]
+    statements = props["PolicyDocument"]["Statement"]
+    # Then a statement denies every action to everyone on the bucket and its objects
+    # whenever aws:SecureTransport is false
+    denials = [
+        s
+        for s in statements
+        if s["Effect"] == "Deny"
+        and s["Principal"] in ("*", {"AWS": "*"})
+        and s["Action"] in ("s3:*", ["s3:*"])
+        and str(s.get("Condition", {}).get("Bool", {}).get("aws:SecureTransport")).lower()
+        == "false"
+    ]
+    assert len(denials) == 1, statements
+    resources = denials[0]["Resource"]
+    assert {"Fn::GetAtt": ["EmbeddingsBucket", "Arn"]} in resources
+    assert {"Fn::Sub": "${EmbeddingsBucket.Arn}/*"} in resources
+
+
+# --- Functions ------------------------------------------------------------------------------
+
+
+def test_every_tool_has_exactly_one_function(template: dict[str, Any]) -> None:
+    # Given the tool catalogue
+    by_code = {}
+    for name, resource in functions(template).items():
+        code_uri = resource["Properties"]["CodeUri"]
+        assert code_uri not in by_code, f"{code_uri} used by {by_code.get(code_uri)} and {name}"
+        by_code[code_uri] = name
+    for tool in TOOLS:
+        # When the function whose code is functions/<tool>/ is looked up
+        name = by_code.get(f"functions/{tool}/")
+        # Then it exists, is named after the tool and runs app.handler
+        assert name == f"{camel(tool)}Function", (tool, name)
+        assert function_props(template, name)["Handler"] == "app.handler", name
+    # And there is no other function than the tools, the router and the expiry sweep
+    expected = {f"functions/{tool}/" for tool in TOOLS}
+    expected |= {"functions/mcp_router/", "functions/expiry/"}
+    assert set(by_code) == expected
+
+
+def test_every_tool_function_has_its_post_route_behind_the_jwt_authorizer(
+    template: dict[str, Any],
+) -> None:
+    # Given every HttpApi route of the template
+    routes: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for function, route, props in http_routes(template):
+        routes.setdefault(route, []).append((function, props))
+    default = template["Resources"][API]["Properties"]["Auth"]["DefaultAuthorizer"]
+    for tool in TOOLS:
+        # When the tool's own route is looked up
+        targets = routes.get(f"POST /v1/tools/{tool}", [])
+        # Then exactly one exists, on the tool's function, on our API, with the JWT authorizer
+        assert [function for function, _ in targets] == [f"{camel(tool)}Function"], tool
+        (_, props) = targets[0]
+        assert props["ApiId"] == {"Ref": API}, tool
+        assert props.get("Auth", {}).get("Authorizer", default) == default, tool
+
+
+def test_read_only_tools_can_only_read(template: dict[str, Any]) -> None:
+    for tool, spec in TOOLS.items():
+        # Given a tool's function and its SAM policy templates
+        granted = policies(template["Resources"][f"{camel(tool)}Function"])
+        names = [name for name, _ in granted]
+        if spec.read_only:
+            # Then a read-only tool has read policies only
+            assert not [n for n in names if WRITE_POLICIES.search(n)], (tool, names)
+            assert sorted(names) == ["DynamoDBReadPolicy", "S3ReadPolicy"], (tool, names)
+        else:
+            # And a writing tool gets CRUD on our table and bucket only
+            assert sorted(names) == ["DynamoDBCrudPolicy", "S3CrudPolicy"], (tool, names)
+        # And every policy is scoped to our table or bucket
+        for name, args in granted:
+            if name.startswith("DynamoDB"):
+                assert args == {"TableName": {"Ref": "BrainTable"}}, (tool, name)
+            else:
+                assert args == {"BucketName": {"Ref": "EmbeddingsBucket"}}, (tool, name)
+
+
+def test_expiry_sweeps_on_a_schedule_with_crud_access(template: dict[str, Any]) -> None:
+    # Given the expiry function
+    expiry = template["Resources"][EXPIRY]
+    props = function_props(template, EXPIRY)
+    # Then it runs app.handler from functions/expiry/ with room for a bounded sweep
+    assert (props["CodeUri"], props["Handler"], props["Timeout"]) == (
+        "functions/expiry/",
+        "app.handler",
+        300,
+    )
+    # And a Schedule event starts it every few minutes
+    schedules = [e for e in expiry["Properties"]["Events"].values() if e["Type"] == "Schedule"]
+    assert [e["Properties"]["Schedule"] for e in schedules] == ["rate(5 minutes)"]
+    assert schedules[0]["Properties"].get("Enabled", True) is True
+    # And it may delete from the table and the bucket, nothing else
+    assert sorted(name for name, _ in policies(expiry)) == ["DynamoDBCrudPolicy", "S3CrudPolicy"]
+
+
+def test_every_function_has_a_log_group_with_the_retention_parameter(
+    template: dict[str, Any],
+) -> None:
+    # Given the log groups of the template
+    groups = {
+        json.dumps(r["Properties"]["LogGroupName"]): r["Properties"]
+        for r in template["Resources"].values()
+        if r["Type"] == "AWS::Logs::LogGroup"
+    }
+    for name in functions(template):
+        # When the function's own group /aws/lambda/<function name> is looked up
+        group = groups.get(json.dumps({"Fn::Sub": f"/aws/lambda/${{{name}}}"}))
+        # Then it exists and keeps logs as long as the parameter says
+        assert group is not None, name
+        assert group["RetentionInDays"] == {"Ref": "LogRetentionDays"}, name
+
+
+def test_functions_run_python311_on_arm64_with_both_layers(template: dict[str, Any]) -> None:
+    for name in functions(template):
+        # Given a function with the globals applied
+        props = function_props(template, name)
+        # Then it runs the runtime the layers are built for
+        assert props["Runtime"] == "python3.11", name
+        assert props["Architectures"] == ["arm64"], name
+        assert props["Layers"] == [{"Ref": "DependenciesLayer"}, {"Ref": "CoreLayer"}], name
+        # And API-facing functions answer within API Gateway's 30 s
+        if name != EXPIRY:
+            assert props["Timeout"] <= 29, name
+    # And the router outlasts the tools it waits for
+    tool_timeouts = {function_props(template, f"{camel(t)}Function")["Timeout"] for t in TOOLS}
+    assert function_props(template, ROUTER)["Timeout"] > max(tool_timeouts)
+    assert function_props(template, ROUTER)["MemorySize"] == 1024
+
+
+def test_environment_configures_settings_from_the_parameters(template: dict[str, Any]) -> None:
+    # Given the environment every function gets
+    env = template["Globals"]["Function"]["Environment"]["Variables"]
+    # Then it selects the AWS backend on our table and bucket
+    assert env["BRAIN_BACKEND"] == "aws"
+    assert env["BRAIN_TABLE_NAME"] == {"Ref": "BrainTable"}
+    assert env["BRAIN_BUCKET_NAME"] == {"Ref": "EmbeddingsBucket"}
+    # And passes each parameter to its setting
+    expected = {
+        "BRAIN_OIDC_ISSUER": "OidcIssuer",
+        "BRAIN_OIDC_AUDIENCE": "OidcAudience",
+        "BRAIN_SHORTTERM_TTL_DEFAULT_S": "ShortTermTtlSeconds",
+        "BRAIN_SCRUB_POLICY": "ScrubPolicy",
+        "BRAIN_LOG_LEVEL": "LogLevel",
+        "POWERTOOLS_LOG_LEVEL": "LogLevel",
+        "BRAIN_CLAIM_TENANT": "ClaimTenant",
+        "BRAIN_CLAIM_NUTZER": "ClaimNutzer",
+        "BRAIN_CLAIM_AGENT": "ClaimAgent",
+        "BRAIN_CLAIM_TEAMS": "ClaimTeams",
+    }
+    assert {key: env.get(key) for key in expected} == {
+        key: {"Ref": param} for key, param in expected.items()
+    }
+    assert env["POWERTOOLS_SERVICE_NAME"] == "brain"
+    assert env["FASTMCP_ENABLE_RICH_LOGGING"] == "false"
+    # And every BRAIN_ variable of any function names a real setting (no silent typo)
+    for name in functions(template):
+        variables = function_props(template, name)["Environment"]["Variables"]
+        for key in variables:
+            if key.startswith("BRAIN_"):
+                assert key.removeprefix("BRAIN_").lower() in Settings.model_fields, (name, key)
+
+
+# --- MCP router and routes ---------------------------------------------------------------------
+
+
+def test_router_may_only_invoke_the_tool_functions(template: dict[str, Any]) -> None:
+    # Given the router's policies
+    granted = policies(template["Resources"][ROUTER])
+    # Then all of them are invoke policies, one per tool function, and nothing else
+    assert {name for name, _ in granted} == {"LambdaInvokePolicy"}
+    invoked = sorted(args["FunctionName"]["Ref"] for _, args in granted)
+    assert invoked == sorted(f"{camel(tool)}Function" for tool in TOOLS)
+
+
+def test_router_knows_the_function_of_every_tool(template: dict[str, Any]) -> None:
+    # Given the router's BRAIN_TOOL_FUNCTIONS (a !Sub JSON object)
+    env = function_props(template, ROUTER)["Environment"]["Variables"]
+    decoded, refs = substituted_json(env["BRAIN_TOOL_FUNCTIONS"])
+    # Then it maps every tool, and only tools, to the name of that tool's function
+    assert set(decoded) == set(TOOLS)
+    assert refs == {tool: f"{camel(tool)}Function" for tool in TOOLS}
+    # And the router runs app.handler from functions/mcp_router/
+    props = function_props(template, ROUTER)
+    assert (props["CodeUri"], props["Handler"]) == ("functions/mcp_router/", "app.handler")
+
+
+def test_router_strips_the_stage_path(template: dict[str, Any]) -> None:
+    # Given the router's BRAIN_API_BASE_PATH
+    env = function_props(template, ROUTER)["Environment"]["Variables"]
+    # Then it is / on the $default stage and /<StageName> on a named one
+    assert env["BRAIN_API_BASE_PATH"] == {
+        "Fn::If": ["IsDefaultStage", "/", {"Fn::Sub": "/${StageName}"}]
+    }
+    assert template["Conditions"]["IsDefaultStage"] == {
+        "Fn::Equals": [{"Ref": "StageName"}, "$default"]
+    }
+    assert template["Parameters"]["StageName"]["Default"] == "$default"
+
+
+def test_api_authorizes_with_the_oidc_issuer_by_default(template: dict[str, Any]) -> None:
+    # Given the HTTP API
+    api = template["Resources"][API]
+    assert api["Type"] == "AWS::Serverless::HttpApi"
+    auth = api["Properties"]["Auth"]
+    # Then its default authorizer is a JWT authorizer on the bearer header, with the issuer
+    # and audience parameters
+    authorizer = auth["Authorizers"][auth["DefaultAuthorizer"]]
+    assert authorizer["IdentitySource"] == "$request.header.Authorization"
+    assert authorizer["JwtConfiguration"] == {
+        "issuer": {"Ref": "OidcIssuer"},
+        "audience": [{"Ref": "OidcAudience"}],
+    }
+    assert api["Properties"]["StageName"] == {"Ref": "StageName"}
+
+
+def test_only_the_metadata_routes_are_public(template: dict[str, Any]) -> None:
+    # Given every HttpApi route and the API's default authorizer
+    default = template["Resources"][API]["Properties"]["Auth"]["DefaultAuthorizer"]
+    seen = set()
+    for function, route, props in http_routes(template):
+        method, path = route.split(" ", 1)
+        seen.add(route)
+        # Then every route is on our API (an event without ApiId would land on an implicit
+        # API without the authorizer)
+        assert props.get("ApiId") == {"Ref": API}, route
+        authorizer = props.get("Auth", {}).get("Authorizer", default)
+        if path in METADATA_PATHS:
+            # And the RFC 9728 metadata is a public GET on the router
+            assert (method, function, authorizer) == ("GET", ROUTER, "NONE"), route
+        else:
+            # And everything else needs a token
+            assert authorizer == default, route
+    # And the MCP endpoint and both metadata URLs exist
+    assert {"POST /mcp"} | {f"GET {path}" for path in METADATA_PATHS} <= seen
+    mcp_routes = [(f, r) for f, r, _ in http_routes(template) if r.endswith(" /mcp")]
+    assert {f for f, _ in mcp_routes} == {ROUTER}
+
+
+# --- Layers -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("layer", ["DependenciesLayer", "CoreLayer"])
+def test_layers_build_with_make_and_precompile_unchecked_pyc(
+    template: dict[str, Any], layer: str
+) -> None:
+    # Given a layer of the template
+    resource = template["Resources"][layer]
+    props, meta = resource["Properties"], resource.get("Metadata", {})
+    assert resource["Type"] == "AWS::Serverless::LayerVersion"
+    assert props["CompatibleRuntimes"] == [template["Globals"]["Function"]["Runtime"]]
+    assert props["CompatibleArchitectures"] == template["Globals"]["Function"]["Architectures"]
+    # When its Makefile is read (ContextPath, else ContentUri)
+    assert meta.get("BuildMethod") == "makefile"
+    makefile = ROOT / meta.get("ContextPath", props["ContentUri"]) / "Makefile"
+    text = makefile.read_text(encoding="utf-8")
+    # Then it has the target sam build calls, fills $(ARTIFACTS_DIR)/python and compiles
+    # every module to unchecked-hash .pyc with CPython 3.11
+    assert re.search(rf"^build-{layer}:", text, re.MULTILINE), makefile
+    assert re.search(r"^LAYER := \$\(ARTIFACTS_DIR\)/python$", text, re.MULTILINE), makefile
+    compile_lines = [line for line in recipe_lines(makefile) if "-m compileall" in line]
+    assert compile_lines, makefile
+    assert all("--invalidation-mode unchecked-hash" in line for line in compile_lines)
+    assert all(line.endswith('"$(LAYER)"') for line in compile_lines), compile_lines
+    assert re.search(r"^PYTHON \?= python3\.11$", text, re.MULTILINE), makefile
+
+
+def test_dependencies_are_installed_for_the_lambda_platform() -> None:
+    # Given the dependencies layer's Makefile
+    commands = recipe_lines(ROOT / "layers" / "dependencies" / "Makefile")
+    # Then pip installs binary wheels for CPython 3.11 on arm64 Linux from requirements.txt
+    (install,) = [command for command in commands if "-m pip install" in command]
+    for flag in (
+        "--platform manylinux2014_aarch64",
+        "--implementation cp",
+        "--python-version 3.11",
+        "--only-binary=:all:",
+        "--no-compile",
+        "--requirement requirements.txt",
+    ):
+        assert f" {flag}" in install, flag
+
+
+def test_core_layer_ships_the_shared_package(template: dict[str, Any]) -> None:
+    # Given the core layer
+    props = template["Resources"]["CoreLayer"]["Properties"]
+    # Then its content is the shared package itself (so `sam build --cached` sees changes)
+    assert (ROOT / props["ContentUri"]).resolve() == (ROOT / "shared").resolve()
+    commands = recipe_lines(ROOT / "layers" / "core" / "Makefile")
+    # And it lands as python/shared, without the developer's __pycache__
+    assert 'cp -R . "$(LAYER)/shared/"' in commands
+    assert [c for c in commands if "-name __pycache__" in c and c.endswith("-exec rm -rf {} +")]
+
+
+def test_requirements_pin_what_the_tests_run_against() -> None:
+    # Given the pins of the dependencies layer and the project's runtime dependencies
+    pins = pinned_requirements()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    runtime = list(project["dependencies"])
+    runtime += project.get("optional-dependencies", {}).get("lambda", [])
+    # Then every runtime dependency (but the local server's) ships to Lambda
+    needed = {requirement_name(spec) for spec in runtime} - LOCAL_ONLY
+    assert needed <= set(pins), sorted(needed - set(pins))
+    # And each pin is the version installed where the tests run
+    for name, version in pins.items():
+        if name in LAMBDA_ONLY:
+            continue
+        try:
+            installed = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            installed = "not installed"
+        assert installed == version, f"{name}: requirements.txt {version}, tests {installed}"
+
+
+# --- Parameters, outputs, samconfig ---------------------------------------------------------
+
+
+def test_parameters_are_described_and_used(template: dict[str, Any]) -> None:
+    text = json.dumps({k: v for k, v in template.items() if k != "Parameters"})
+    for name, param in template["Parameters"].items():
+        # Given a parameter: Then it says what it means
+        assert len(param.get("Description", "")) >= 20, name
+        # And something uses it
+        assert f'{{"Ref": "{name}"}}' in text or f"${{{name}}}" in text, name
+    assert template["Parameters"]["LogRetentionDays"]["Default"] == 30
+    assert template["Parameters"]["ShortTermTtlSeconds"]["Default"] == 604800
+    assert template["Parameters"]["ScrubPolicy"]["AllowedValues"] == ["redact", "reject"]
+
+
+def test_outputs_give_the_mcp_and_metadata_urls(template: dict[str, Any]) -> None:
+    outputs = template["Outputs"]
+    base = "https://${BrainHttpApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}"
+    # Given each URL output: Then it is the root path on $default and /<stage>/... otherwise
+    for name, path in (
+        ("McpUrl", "/mcp"),
+        ("MetadataUrl", "/.well-known/oauth-protected-resource/mcp"),
+        ("ToolsBaseUrl", "/v1/tools"),
+    ):
+        assert outputs[name]["Value"] == {
+            "Fn::If": [
+                "IsDefaultStage",
+                {"Fn::Sub": base + path},
+                {"Fn::Sub": base + "/${StageName}" + path},
+            ]
+        }, name
+    assert outputs["TableName"]["Value"] == {"Ref": "BrainTable"}
+    assert outputs["BucketName"]["Value"] == {"Ref": "EmbeddingsBucket"}
+
+
+def test_samconfig_builds_without_containers_and_deploys_with_a_changeset() -> None:
+    config = tomllib.loads((ROOT / "samconfig.toml").read_text(encoding="utf-8"))["default"]
+    build = config["build"]["parameters"]
+    deploy = config["deploy"]["parameters"]
+    assert (build["use_container"], build["cached"], build["parallel"]) == (False, True, True)
+    assert deploy["capabilities"] == "CAPABILITY_IAM"
+    assert (deploy["confirm_changeset"], deploy["resolve_s3"]) == (True, True)
+
+
+def test_loader_understands_short_tags_and_refuses_duplicates() -> None:
+    # Given YAML with CloudFormation short tags
+    text = "a: !Ref X\nb: !GetAtt T.Arn\nc: !If [C, !Sub '${X}', !Ref AWS::NoValue]\n"
+    # Then they load as their long forms
+    assert yaml.load(text, Loader=CfnLoader) == {
+        "a": {"Ref": "X"},
+        "b": {"Fn::GetAtt": ["T", "Arn"]},
+        "c": {"Fn::If": ["C", {"Fn::Sub": "${X}"}, {"Ref": "AWS::NoValue"}]},
+    }
+    # And a duplicate key is an error
+    with pytest.raises(yaml.constructor.ConstructorError):
+        yaml.load("a: 1\na: 2\n", Loader=CfnLoader)

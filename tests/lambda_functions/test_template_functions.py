@@ -1,0 +1,206 @@
+"""What `sam local invoke` would do, without Docker: every function of template.yaml is loaded
+from its CodeUri and Handler the way Lambda does, with the environment the template gives it,
+and invoked (twice: cold and warm) with its sample event from events/, on moto tables and
+buckets created from the template's own resource definitions."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from shared.lambda_runtime import container as container_module
+from shared.lambda_runtime import router as router_module
+from shared.storage.dynamo.schema import bucket_encryption_kwargs, create_table_kwargs
+from tests.infra.test_template import ROOT, function_props, functions, load_template
+from tests.lambda_functions.conftest import FakeLambdaContext, LocalInvoker
+
+TABLE = "BrainTable-test"
+BUCKET = "embeddingsbucket-test"
+TEST_PARAMETERS = {
+    "OidcIssuer": "https://cognito-idp.eu-central-1.amazonaws.com/eu-central-1_Example",
+    "OidcAudience": "brain-client",
+}
+AWS_ENV = {
+    "AWS_DEFAULT_REGION": "eu-central-1",
+    "AWS_REGION": "eu-central-1",
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "BRAIN_AWS_MAX_PARALLEL": "1",  # moto is not thread-safe; production runs calls in parallel
+}
+EVENT_OF = {"McpRouterFunction": "mcp_router", "ExpiryFunction": "expiry"}
+Handler = Callable[[dict[str, Any], Any], Any]
+
+
+class Intrinsics:
+    """Resolves the intrinsic functions the template uses, as CloudFormation would."""
+
+    def __init__(self, template: dict[str, Any]) -> None:
+        self.parameters = {
+            name: TEST_PARAMETERS.get(name, spec.get("Default"))
+            for name, spec in template["Parameters"].items()
+        }
+        self.physical = {"BrainTable": TABLE, "EmbeddingsBucket": BUCKET}
+        self.conditions = template.get("Conditions", {})
+
+    def ref(self, name: str) -> str:
+        if name in self.parameters:
+            return str(self.parameters[name])
+        return self.physical.get(name, name)  # a function's physical name: its logical ID here
+
+    def resolve(self, value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value
+        if "Ref" in value:
+            return self.ref(value["Ref"])
+        if "Fn::Sub" in value:
+            text = value["Fn::Sub"]
+            return re.sub(r"\$\{([A-Za-z0-9:.]+)\}", lambda m: self.ref(m.group(1)), text)
+        if "Fn::If" in value:
+            condition, then, otherwise = value["Fn::If"]
+            return self.resolve(then if self.condition(condition) else otherwise)
+        raise AssertionError(f"unexpected intrinsic {value}")
+
+    def condition(self, name: str) -> bool:
+        left, right = self.conditions[name]["Fn::Equals"]
+        return bool(self.resolve(left) == self.resolve(right))
+
+
+def load_handler(name: str, props: dict[str, Any]) -> Handler:
+    module_name, function = props["Handler"].rsplit(".", 1)
+    path = ROOT / props["CodeUri"] / f"{module_name}.py"
+    spec = importlib.util.spec_from_file_location(f"lambda_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    handler: Handler = getattr(module, function)
+    return handler
+
+
+def create_storage(template: dict[str, Any]) -> None:
+    """Table and bucket from the template's own resource definitions."""
+    resources = template["Resources"]
+    dynamodb = boto3.client("dynamodb")
+    dynamodb.create_table(**create_table_kwargs(TABLE, resources["BrainTable"]["Properties"]))
+    s3 = boto3.client("s3")
+    s3.create_bucket(
+        Bucket=BUCKET, CreateBucketConfiguration={"LocationConstraint": "eu-central-1"}
+    )
+    s3.put_bucket_encryption(
+        **bucket_encryption_kwargs(BUCKET, resources["EmbeddingsBucket"]["Properties"])
+    )
+
+
+@pytest.fixture(scope="module")
+def template() -> dict[str, Any]:
+    return load_template()
+
+
+@pytest.fixture
+def deployed(template: dict[str, Any]) -> Iterator[dict[str, Handler]]:
+    """Every function's handler, loaded with its template environment, on moto."""
+    intrinsics = Intrinsics(template)
+    handlers: dict[str, Handler] = {}
+    environment: dict[str, str] = {}
+    for name in functions(template):
+        variables = function_props(template, name).get("Environment", {}).get("Variables", {})
+        environment.update({key: str(intrinsics.resolve(v)) for key, v in variables.items()})
+    with mock.patch.dict(os.environ, {**environment, **AWS_ENV}), mock_aws():
+        create_storage(template)
+        container_module.reset()
+        router_module._router.cache_clear()
+        for name in functions(template):
+            handlers[name] = load_handler(name, function_props(template, name))
+        yield handlers
+        container_module.reset()
+        router_module._router.cache_clear()
+
+
+def event(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((ROOT / "events" / f"{name}.json").read_text())
+    return loaded
+
+
+def event_name(props: dict[str, Any]) -> str:
+    return Path(props["CodeUri"]).name
+
+
+TOOL_ORDER = [
+    "insert_brain_longterm_memory",
+    "insert_brain_shortterm_memory",
+    "upsert_brain",
+    "fetch_brain_memories",
+    "rate_brain_memories",
+    "select_brain",
+    "update_brain_memories",
+    "remember",
+    "search_memory",
+    "recall",
+    "recall_context",
+    "delete_brain_memories",
+]
+
+
+def test_every_function_has_a_sample_event(template: dict[str, Any]) -> None:
+    names = {event_name(function_props(template, name)) for name in functions(template)}
+    assert names == {path.stem for path in (ROOT / "events").glob("*.json")}
+
+
+def test_every_tool_function_answers_its_sample_event_cold_and_warm(
+    template: dict[str, Any], deployed: dict[str, Handler]
+) -> None:
+    by_event = {event_name(function_props(template, n)): n for n in functions(template)}
+    assert set(TOOL_ORDER) <= set(by_event)
+    answers: dict[str, list[dict[str, Any]]] = {}
+    for tool in TOOL_ORDER:
+        handler = deployed[by_event[tool]]
+        answers[tool] = [handler(event(tool), FakeLambdaContext()) for _ in range(2)]
+    # Then every call answered with the contract envelope
+    for tool, pair in answers.items():
+        for answer in pair:
+            assert set(answer) >= {"erfolg", "daten", "referenzfelder"}, tool
+    # And the writes and reads did what the sample events ask for
+    first, second = answers["insert_brain_longterm_memory"]
+    assert (first["daten"][0]["ID"], second["daten"][0]["ID"]) == ("longterm_1", "longterm_2")
+    assert answers["upsert_brain"][0]["daten"][0]["erfolg"] is True
+    fetched = answers["fetch_brain_memories"][0]["daten"]
+    assert [m["ID"] for m in fetched["longterm"]] == ["longterm_1"]
+    assert answers["rate_brain_memories"][1]["daten"][0]["score_count"] == 2
+    assert answers["select_brain"][0]["daten"]["anzahl"] == 2  # upserted cold and warm
+    assert answers["update_brain_memories"][0]["erfolg"] is True
+    assert answers["remember"][0]["erfolg"] is True
+    assert answers["search_memory"][0]["daten"]["treffer"]
+    assert answers["delete_brain_memories"][0]["daten"]["geloescht"] == ["longterm_1"]
+    assert answers["delete_brain_memories"][1]["daten"]["nicht_gefunden"] == ["longterm_1"]
+
+
+def test_router_answers_its_sample_event_through_the_tool_lambdas(
+    template: dict[str, Any], deployed: dict[str, Handler], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given the router as deployed, with lambda:Invoke replaced by a local invoker that
+    # JSON-round-trips into the tool handlers the template defines
+    invoker = LocalInvoker(dict(deployed), FakeLambdaContext())
+    monkeypatch.setattr(router_module, "BotoInvoker", lambda client: invoker)
+    router = deployed["McpRouterFunction"]
+    # When its sample event (a tools/call of insert) arrives twice
+    answers = [router(event("mcp_router"), FakeLambdaContext()) for _ in range(2)]
+    # Then both are answered, each by the insert function
+    ids = [json.loads(a["body"])["result"]["structuredContent"]["daten"][0]["ID"] for a in answers]
+    assert [a["statusCode"] for a in answers] == [200, 200]
+    assert ids == ["longterm_1", "longterm_2"]
+    assert invoker.calls == ["InsertBrainLongtermMemoryFunction"] * 2
+
+
+def test_expiry_function_answers_its_scheduled_event(deployed: dict[str, Handler]) -> None:
+    handler = deployed["ExpiryFunction"]
+    assert handler(event("expiry"), FakeLambdaContext()) == {"geloescht": 0}
+    assert handler(event("expiry"), FakeLambdaContext()) == {"geloescht": 0}
