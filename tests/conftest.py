@@ -17,6 +17,7 @@ from shared.auth.verifiers import local_issuer
 from shared.config import Settings
 from shared.server.app import build_app
 from shared.services.context import ServiceContext
+from shared.storage.port import StoragePort
 from shared.storage.sqlite import SqliteStorage
 
 BASE_URL = "http://127.0.0.1:8787"
@@ -74,10 +75,19 @@ class InProcessServer:
             yield client
 
 
+@asynccontextmanager
+async def running_app(
+    storage: StoragePort, settings: Settings, issuer: LocalTokenIssuer
+) -> AsyncIterator[InProcessServer]:
+    """The real app on `storage`, started (lifespan) and stopped around the block."""
+    app = build_app(ServiceContext(storage, settings), issuer, settings)
+    async with app.router.lifespan_context(app):  # type: ignore[attr-defined]
+        yield InProcessServer(app)
+
+
 @pytest.fixture
 async def server(
     settings: Settings, sqlite_storage: SqliteStorage, issuer: LocalTokenIssuer
 ) -> AsyncIterator[InProcessServer]:
-    app = build_app(ServiceContext(sqlite_storage, settings), issuer, settings)
-    async with app.router.lifespan_context(app):  # type: ignore[attr-defined]
-        yield InProcessServer(app)
+    async with running_app(sqlite_storage, settings, issuer) as running:
+        yield running

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import struct
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from shared.auth.principal import Principal
@@ -166,12 +166,11 @@ def memory_view(memory: Memory, ctx: ServiceContext) -> dict[str, Any]:
     return view
 
 
-def fetch_memories(
-    ctx: ServiceContext, principal: Principal, request: FetchRequest
-) -> dict[str, Any]:
-    require_caller(principal, request.caller)
-    wanted: list[tuple[MemoryType, str, MemoryId]] = []
-    not_found: list[str] = []
+def requested_ids(request: FetchRequest) -> tuple[list[tuple[str, MemoryId]], list[str]]:
+    """The IDs listed under their own type (raw and parsed, request order), and the raw IDs
+    that cannot exist because they are listed under the other type."""
+    wanted: list[tuple[str, MemoryId]] = []
+    impossible: list[str] = []
     for typ, raw_ids in (
         (MemoryType.SHORTTERM, request.shortterm),
         (MemoryType.LONGTERM, request.longterm),
@@ -179,20 +178,32 @@ def fetch_memories(
         for raw in raw_ids:
             memory_id = MemoryId.parse(raw)
             if memory_id is None or memory_id.typ is not typ:
-                not_found.append(raw)
+                impossible.append(raw)
             else:
-                wanted.append((typ, raw, memory_id))
+                wanted.append((raw, memory_id))
+    return wanted, impossible
 
-    found = (
-        ctx.storage.get_memories(principal.tenant, [mid for _, _, mid in wanted], ctx.clock())
-        if wanted
-        else {}
-    )
+
+def visible_memories(
+    ctx: ServiceContext, principal: Principal, ids: list[MemoryId], now: datetime
+) -> dict[MemoryId, Memory]:
+    """The memories that exist, are not expired and may be seen by the principal; all others
+    are reported alike (nicht_gefunden), so sequential IDs reveal nothing."""
+    found = ctx.storage.get_memories(principal.tenant, ids, now) if ids else {}
+    return {mid: m for mid, m in found.items() if principal.may_act_as_nutzer(m.nutzer)}
+
+
+def fetch_memories(
+    ctx: ServiceContext, principal: Principal, request: FetchRequest
+) -> dict[str, Any]:
+    require_caller(principal, request.caller)
+    wanted, not_found = requested_ids(request)
+    found = visible_memories(ctx, principal, [mid for _, mid in wanted], ctx.clock())
     daten: dict[str, Any] = {"shortterm": [], "longterm": []}
-    for typ, raw, memory_id in wanted:
+    for raw, memory_id in wanted:
         memory = found.get(memory_id)
-        if memory is not None and principal.may_act_as_nutzer(memory.nutzer):
-            daten[typ.value].append(memory_view(memory, ctx))
+        if memory is not None:
+            daten[memory_id.typ.value].append(memory_view(memory, ctx))
         else:
             not_found.append(raw)
     daten["nicht_gefunden"] = list(dict.fromkeys(not_found))
@@ -222,13 +233,11 @@ def rate_memories(
         return responses.batch(results, batch.referenzfelder)
 
     tenant = principal.tenant
-    memories = ctx.storage.get_memories(
-        tenant, list(dict.fromkeys(e.memory_id for _, e in candidates)), now
-    )
+    ids = list(dict.fromkeys(entry.memory_id for _, entry in candidates))
+    memories = visible_memories(ctx, principal, ids, now)
     accepted: list[tuple[int, RatingInput]] = []
     for index, entry in candidates:
-        memory = memories.get(entry.memory_id)
-        if memory is None or not principal.may_act_as_nutzer(memory.nutzer):
+        if entry.memory_id not in memories:
             results.append(_rating_failure(index, entry, [_not_found(index, entry)]))
         else:
             accepted.append((index, entry))

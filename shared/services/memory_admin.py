@@ -14,7 +14,6 @@ from shared.domain import (
     Memory,
     MemoryId,
     MemoryReplace,
-    MemoryType,
 )
 from shared.services import responses
 from shared.services.authorization import require_caller
@@ -23,7 +22,9 @@ from shared.services.memories import (
     SCRUBBED_FIELDS,
     encode_embedding,
     memory_terms,
+    requested_ids,
     storage_failure_message,
+    visible_memories,
 )
 from shared.services.secrets import screen
 from shared.validation.errors import FieldError
@@ -92,11 +93,11 @@ def _update_round(
     """One read-modify-write pass; returns the entries that met a concurrent change."""
     now = ctx.clock()
     ids = list(dict.fromkeys(entry.memory_id for entry in pending.values()))
-    current = ctx.storage.get_memories(principal.tenant, ids, now)
+    current = visible_memories(ctx, principal, ids, now)
     writes: list[tuple[int, MemoryUpdateInput, MemoryReplace]] = []
     for index, entry in pending.items():
         memory = current.get(entry.memory_id)
-        if memory is None or not principal.may_act_as_nutzer(memory.nutzer):
+        if memory is None:
             results.append(_failure(index, entry, _not_found(entry.raw_id), "ID"))
             continue
         writes.append((index, entry, _apply(memory, entry, stored_tags, batch, now)))
@@ -168,25 +169,9 @@ def delete_memories(
     """Forget memories: the item, its ratings, its embedding and its index entries."""
     require_caller(principal, request.caller)
     now = ctx.clock()
-    wanted: list[tuple[str, MemoryId]] = []
-    not_found: list[str] = []
-    for typ, raw_ids in (
-        (MemoryType.SHORTTERM, request.shortterm),
-        (MemoryType.LONGTERM, request.longterm),
-    ):
-        for raw in raw_ids:
-            memory_id = MemoryId.parse(raw)
-            if memory_id is None or memory_id.typ is not typ:
-                not_found.append(raw)
-            else:
-                wanted.append((raw, memory_id))
-    ids = [memory_id for _, memory_id in wanted]
-    found = ctx.storage.get_memories(principal.tenant, ids, now) if ids else {}
-    visible = [
-        memory_id
-        for _, memory_id in wanted
-        if memory_id in found and principal.may_act_as_nutzer(found[memory_id].nutzer)
-    ]
+    wanted, not_found = requested_ids(request)
+    found = visible_memories(ctx, principal, [memory_id for _, memory_id in wanted], now)
+    visible = [memory_id for _, memory_id in wanted if memory_id in found]
     deleted = set(ctx.storage.delete_memories(principal.tenant, visible, now)) if visible else set()
     geloescht = [raw for raw, memory_id in wanted if memory_id in deleted]
     not_found += [raw for raw, memory_id in wanted if memory_id not in deleted]

@@ -15,10 +15,8 @@ from shared.auth.local_tokens import LocalTokenIssuer
 from shared.auth.principal import ALL_SCOPES
 from shared.config import Settings
 from shared.domain import MemoryId, MemoryType
-from shared.server.app import build_app
-from shared.services.context import ServiceContext
 from shared.storage.port import StoragePort
-from tests.conftest import InProcessServer
+from tests.conftest import InProcessServer, running_app
 from tests.contract.conftest import STORAGE_FACTORIES
 
 TENANT_A = "acme"
@@ -40,9 +38,8 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StorageP
 async def secure_server(
     settings: Settings, backend: StoragePort, issuer: LocalTokenIssuer
 ) -> AsyncIterator[InProcessServer]:
-    app = build_app(ServiceContext(backend, settings), issuer, settings)
-    async with app.router.lifespan_context(app):  # type: ignore[attr-defined]
-        yield InProcessServer(app)
+    async with running_app(backend, settings, issuer) as running:
+        yield running
 
 
 @dataclass

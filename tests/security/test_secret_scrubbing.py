@@ -7,7 +7,6 @@ for byte: the SQLite file with its WAL, or every DynamoDB item and S3 object on 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +14,10 @@ import pytest
 
 from shared.auth.local_tokens import LocalTokenIssuer
 from shared.config import Settings
-from shared.server.app import build_app
-from shared.services.context import ServiceContext
 from shared.storage.dynamo.adapter import DynamoStorage
 from shared.storage.port import StoragePort
 from shared.storage.sqlite import SqliteStorage
-from tests.conftest import InProcessServer
+from tests.conftest import InProcessServer, running_app
 from tests.e2e.helpers import brain_entry, call, insert_args, memory_entry, upsert_args
 
 pytestmark = pytest.mark.anyio
@@ -46,15 +43,6 @@ def stored_bytes(storage: StoragePort) -> bytes:
     for item in s3.list_objects_v2(Bucket=storage._bucket).get("Contents", []):
         chunks.append(s3.get_object(Bucket=storage._bucket, Key=item["Key"])["Body"].read())
     return b"".join(chunks)
-
-
-@pytest.fixture
-async def scrub_server(
-    settings: Settings, backend: StoragePort, issuer: LocalTokenIssuer
-) -> AsyncIterator[InProcessServer]:
-    app = build_app(ServiceContext(backend, settings), issuer, settings)
-    async with app.router.lifespan_context(app):  # type: ignore[attr-defined]
-        yield InProcessServer(app)
 
 
 async def write_secrets_everywhere(client: Any) -> dict[str, Any]:
@@ -112,13 +100,13 @@ async def write_secrets_everywhere(client: Any) -> dict[str, Any]:
 
 
 async def test_redact_policy_stores_no_secret_and_says_which_kinds(
-    scrub_server: InProcessServer,
+    secure_server: InProcessServer,
     backend: StoragePort,
     dev_token: str,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    async with scrub_server.client(dev_token) as client:
+    async with secure_server.client(dev_token) as client:
         answers = await write_secrets_everywhere(client)
         fetched = await call(
             client,
@@ -151,9 +139,8 @@ async def test_reject_policy_fails_the_entry_and_stores_nothing_of_it(
     tmp_path: Path, backend: StoragePort, issuer: LocalTokenIssuer, dev_token: str
 ) -> None:
     settings = Settings(data_dir=tmp_path / "data", scrub_policy="reject")
-    app = build_app(ServiceContext(backend, settings), issuer, settings)
-    lifespan = app.router.lifespan_context(app)  # type: ignore[attr-defined]
-    async with lifespan, InProcessServer(app).client(dev_token) as client:
+    running = running_app(backend, settings, issuer)
+    async with running as server, server.client(dev_token) as client:
         envelope = await call(
             client,
             "insert_brain_longterm_memory",
@@ -171,9 +158,9 @@ async def test_reject_policy_fails_the_entry_and_stores_nothing_of_it(
 
 
 async def test_remember_rejects_secrets_by_default(
-    scrub_server: InProcessServer, backend: StoragePort, dev_token: str
+    secure_server: InProcessServer, backend: StoragePort, dev_token: str
 ) -> None:
-    async with scrub_server.client(dev_token) as client:
+    async with secure_server.client(dev_token) as client:
         refused = await call(
             client,
             "remember",
