@@ -6,6 +6,7 @@ import json
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -170,3 +171,29 @@ def test_import_jsonl(tmp_path: Path) -> None:
     assert "Importiert: 2, fehlgeschlagen: 2" in result.stdout
     assert "Zeile 3: inhalt.eintraege[2].vk_typ" in result.stderr
     assert "Zeile 4: kein gültiges JSON" in result.stderr
+
+
+async def test_expire_command_deletes_what_has_expired(tmp_path: Path) -> None:
+    data_dir = tmp_path / "brain-data"
+    # Given a short-term memory that lives one second and a long-term one
+    with serve(data_dir) as server:
+        async with Client(StreamableHttpTransport(server.url, auth=server.token)) as client:
+            await call(
+                client,
+                "insert_brain_shortterm_memory",
+                insert_args(memory_entry(ttl_sekunden=1)),
+            )
+            await call(client, "insert_brain_longterm_memory", insert_args(memory_entry()))
+        stop(server)
+    time.sleep(1.2)
+    # When `brain expire` runs, twice
+    first = subprocess.run(
+        brain("expire", "--data-dir", str(data_dir)), capture_output=True, text=True, check=True
+    )
+    second = subprocess.run(
+        brain("expire", "--data-dir", str(data_dir)), capture_output=True, text=True, check=True
+    )
+    # Then the first run deletes exactly the expired memory, the second finds nothing
+    assert "Gelöscht: local shortterm_1" in first.stdout
+    assert "Abgelaufene Erinnerungen gelöscht: 1" in first.stdout
+    assert "Abgelaufene Erinnerungen gelöscht: 0" in second.stdout
