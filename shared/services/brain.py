@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.auth.principal import Principal
-from shared.domain import BrainEntry, BrainWrite, CounterName, EntryFailureCode, Posting
+from shared.domain import BrainEntry, BrainWrite, CounterName, EntryFailureCode, Memory, Posting
 from shared.search.analyzer import document_terms, query_terms
 from shared.search.ranking import rank, terms_of
 from shared.services import responses
@@ -133,8 +133,35 @@ def select_brain(
         raise RequestRejected(errors)
 
     hits, scores = _find_entries(ctx, principal.tenant, request)
-    treffer = [_hit_view(ctx, principal, entry, request, scores.get(entry.id)) for entry in hits]
+    linked = (
+        _linked_memories(ctx, principal, hits) if Detail.ERINNERUNGEN in request.detailgrad else {}
+    )
+    treffer = [
+        _hit_view(ctx, principal, entry, request, scores.get(entry.id), linked) for entry in hits
+    ]
     return responses.success({"treffer": treffer, "anzahl": len(treffer)}, request.referenzfelder)
+
+
+def _linked_memories(
+    ctx: ServiceContext, principal: Principal, hits: list[BrainEntry]
+) -> dict[tuple[str, str], list[Memory]]:
+    """The long-term memories about every hit's entity, the caller may see: one batched
+    lookup for all hits (one round trip on DynamoDB), at most MEMORIES_PER_HIT each."""
+    if not hits:
+        return {}
+    pairs = list(dict.fromkeys(_reference(entry) for entry in hits))
+    found = ctx.storage.find_memories_by_scopes(
+        principal.tenant, pairs, ctx.clock(), MEMORIES_PER_HIT
+    )
+    return {
+        pair: [memory for memory in memories if principal.may_act_as_nutzer(memory.nutzer)]
+        for pair, memories in found.items()
+    }
+
+
+def _reference(entry: BrainEntry) -> tuple[str, str]:
+    """The (scope, scope_vk) of the long-term memories about an entry's entity."""
+    return entry.vk_typ.value, entry.vk_referenz_id
 
 
 def _find_entries(
@@ -190,6 +217,7 @@ def _hit_view(
     entry: BrainEntry,
     request: SelectRequest,
     score: float | None,
+    linked: dict[tuple[str, str], list[Memory]],
 ) -> dict[str, Any]:
     zone = ctx.settings.zone
     hit: dict[str, Any] = {"ID": entry.id}
@@ -208,16 +236,7 @@ def _hit_view(
     if Detail.TEXTE in request.detailgrad:
         hit.update(titel=entry.titel, inhalt=entry.inhalt)
     if Detail.ERINNERUNGEN in request.detailgrad:
-        linked = ctx.storage.find_memories_by_scope(
-            principal.tenant,
-            entry.vk_typ.value,
-            entry.vk_referenz_id,
-            ctx.clock(),
-            MEMORIES_PER_HIT,
-        )
         hit["erinnerungen"] = [
-            memory_view(memory, ctx)
-            for memory in linked
-            if principal.may_act_as_nutzer(memory.nutzer)
+            memory_view(memory, ctx) for memory in linked.get(_reference(entry), [])
         ]
     return hit

@@ -37,18 +37,15 @@ def encode_embedding(values: list[float]) -> bytes:
     return struct.pack(f"<{len(values)}f", *values)
 
 
-def decode_embedding(data: bytes) -> list[float]:
-    return list(struct.unpack(f"<{len(data) // 4}f", data))
-
-
 def memory_terms(memory: Memory) -> tuple[dict[str, int], int]:
     """The search index terms of a memory: kurzbeschreibung weighs like a title."""
     return document_terms(memory.kurzbeschreibung, "\n".join([memory.memory, *memory.tags]))
 
 
-def storage_failure_message(failure: EntryFailure, memory_id: str | None = None) -> str:
+def storage_failure_message(failure: EntryFailure) -> str:
+    """German text for a storage outcome; never includes storage details or values."""
     if failure.code is EntryFailureCode.NOT_FOUND:
-        return f"nicht_gefunden: Die Erinnerung '{memory_id}' existiert nicht."
+        return "nicht_gefunden: Die Erinnerung existiert nicht."
     if failure.code is EntryFailureCode.CONFLICT:
         return (
             "Konflikt: Die Erinnerung wurde gleichzeitig geändert; der Eintrag wurde nicht "

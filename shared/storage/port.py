@@ -111,7 +111,21 @@ class StoragePort(Protocol):
     def find_memories_by_scope(
         self, tenant: str, scope: str, scope_vk: str, now: datetime, limit: int
     ) -> list[Memory]:
-        """Long-term memories with exactly this scope/scope_vk, newest first."""
+        """Long-term memories with exactly this scope/scope_vk, not expired at `now`,
+        newest first, at most `limit`."""
+        ...
+
+    def find_memories_by_scopes(
+        self, tenant: str, scopes: Sequence[tuple[str, str]], now: datetime, limit: int
+    ) -> dict[tuple[str, str], list[Memory]]:
+        """`find_memories_by_scope` for several (scope, scope_vk) pairs at once.
+
+        Per distinct pair: the long-term memories with exactly that scope/scope_vk, not
+        expired at `now`, newest first, at most `limit` each. Pairs without memories may be
+        absent from the result; duplicate pairs are looked up once; no pairs give {}.
+        One round trip on adapters that can parallelise (DynamoDB: one Query per pair,
+        side by side).
+        """
         ...
 
     def memory_stats(self, tenant: str) -> CorpusStats:

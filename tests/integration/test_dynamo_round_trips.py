@@ -220,6 +220,62 @@ def test_select_brain_with_a_query_takes_2_round_trips(
     assert recorder.sequential_round_trips() == 2
 
 
+def test_select_brain_with_erinnerungen_takes_3_round_trips(
+    storage: DynamoStorage, recorder: CallRecorder
+) -> None:
+    # Given 7 brain entries about 6 customers (K-5 twice) and 2 long-term memories about
+    # each of the customers K-0 .. K-6
+    entries = [
+        {
+            "titel": f"Vertrag {i}",
+            "inhalt": f"Rahmenvertrag mit Lieferung nach Stuttgart, Laufzeit {i} Monate.",
+            "vk_typ": "kunde",
+            "vk_referenz_id": f"K-{min(i, 5)}",
+            "tags": ["Vertrag"],
+            "stammdaten": {"nummer": i},
+        }
+        for i in range(7)
+    ]
+    upserted = upsert_brain(
+        context(storage), PRINCIPAL, parse_upsert({"inhalt": {**CALLER, "eintraege": entries}})
+    )
+    assert upserted["erfolg"], upserted
+    insert(storage, MemoryType.LONGTERM, 14)
+    recorder.reset()
+    # When a query is searched with every detailgrad
+    request = parse_select(
+        {
+            **CALLER,
+            "query": "Vertrag Lieferung",
+            "detailgrad": "stammdaten,texte,erinnerungen",
+        }
+    )
+    response = select_brain(context(storage), PRINCIPAL, request)
+    # Then every hit carries the memories about its own customer, newest first
+    assert response["erfolg"], response
+    hits = response["daten"]["treffer"]
+    assert len(hits) == 7
+    for hit in hits:
+        assert hit["inhalt"].startswith("Rahmenvertrag")
+        linked = hit["erinnerungen"]
+        numbers = [MemoryId.parse(m["ID"]) for m in linked]
+        assert len(linked) == 2 and numbers == sorted(numbers, key=_number, reverse=True)
+        assert {m["scope_vk"] for m in linked} == {hit["vk_referenz_id"]}
+    # And it takes 3 sequential round trips: the term and stats Queries, the BatchGetItem
+    # of the ranked entries, then one by_reference Query per distinct customer side by side
+    assert recorder.stages() == [
+        Counter({"Query": 4}),
+        Counter({"BatchGetItem": 1}),
+        Counter({"Query": 6}),
+    ]
+    assert recorder.sequential_round_trips() == 3
+
+
+def _number(memory_id: MemoryId | None) -> int:
+    assert memory_id is not None
+    return memory_id.number
+
+
 def test_upsert_of_30_new_entries_takes_4_round_trips(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from shared.domain import (
     BrainEntry,
@@ -39,8 +39,6 @@ from shared.storage.dynamo.calls import AWS_ERRORS, Backoff, TableCalls, error_c
 from shared.storage.dynamo.embeddings import EmbeddingObjects
 from shared.storage.dynamo.items import (
     PK,
-    REF_INDEX,
-    REF_PK,
     counter_key,
     get_n,
     get_s,
@@ -49,7 +47,6 @@ from shared.storage.dynamo.items import (
     n,
     opt_s,
     s,
-    scope_ref_pk,
     tag_key,
     to_us,
 )
@@ -245,19 +242,14 @@ class DynamoStorage:
     def find_memories_by_scope(
         self, tenant: str, scope: str, scope_vk: str, now: datetime, limit: int
     ) -> list[Memory]:
-        if limit <= 0:
-            return []
-        now_us = to_us(now)
-        query: dict[str, Any] = {
-            "IndexName": REF_INDEX,
-            "KeyConditionExpression": "#pk = :pk",
-            "ExpressionAttributeNames": {"#pk": REF_PK},
-            "ExpressionAttributeValues": {":pk": s(scope_ref_pk(tenant, scope, scope_vk))},
-            "ScanIndexForward": False,
-        }
-        (items,) = self._calls.query_many([query], limit)
-        memories = [memory_from_item(item) for item in items if is_live(item, now_us)]
-        return [m for m in memories if m.id.typ is MemoryType.LONGTERM][:limit]
+        found = self._index.by_scopes(tenant, [(scope, scope_vk)], to_us(now), limit)
+        return found.get((scope, scope_vk), [])
+
+    def find_memories_by_scopes(
+        self, tenant: str, scopes: Sequence[tuple[str, str]], now: datetime, limit: int
+    ) -> dict[tuple[str, str], list[Memory]]:
+        """One by_reference Query per distinct pair, all in one stage (memory_index.py)."""
+        return self._index.by_scopes(tenant, scopes, to_us(now), limit)
 
     # --- ratings ------------------------------------------------------------------------
 

@@ -23,7 +23,18 @@ from shared.domain import (
     MemoryType,
 )
 from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls
-from shared.storage.dynamo.items import PK, TYP_INDEX, TYP_PK, Item, n, s, stats_from_items
+from shared.storage.dynamo.items import (
+    PK,
+    REF_INDEX,
+    REF_PK,
+    TYP_INDEX,
+    TYP_PK,
+    Item,
+    n,
+    s,
+    scope_ref_pk,
+    stats_from_items,
+)
 from shared.storage.dynamo.memory_items import (
     memory_from_item,
     memory_posting_from_item,
@@ -131,3 +142,35 @@ class MemoryIndexReads:
         (items,) = self._calls.query_many([query], limit)
         memories = [memory_from_item(item) for item in items]
         return [m for m in memories if m.tenant == tenant and m.id.typ is typ][:limit]
+
+    def by_scopes(
+        self, tenant: str, scopes: Sequence[tuple[str, str]], now_us: int, limit: int
+    ) -> dict[tuple[str, str], list[Memory]]:
+        """Per distinct (scope, scope_vk) one Query of its by_reference partition
+        `SCOPE#<scope>#<scope_vk>`, all side by side in one stage, newest number first.
+        Expired memories are filtered server-side; only a pair whose page filtered some
+        out continues (a further stage) until `limit` live memories or the partition end."""
+        pairs = list(dict.fromkeys(scopes))
+        if not pairs or limit <= 0:
+            return {}
+        queries: list[Item] = [
+            {
+                "IndexName": REF_INDEX,
+                "KeyConditionExpression": "#pk = :pk",
+                "FilterExpression": "attribute_not_exists(#expires) OR #expires > :now",
+                "ExpressionAttributeNames": {"#pk": REF_PK, "#expires": "expires_us"},
+                "ExpressionAttributeValues": {
+                    ":pk": s(scope_ref_pk(tenant, scope, scope_vk)),
+                    ":now": n(now_us),
+                },
+                "ScanIndexForward": False,
+            }
+            for scope, scope_vk in pairs
+        ]
+        found: dict[tuple[str, str], list[Memory]] = {}
+        for pair, items in zip(pairs, self._calls.query_many(queries, limit), strict=True):
+            memories = [memory_from_item(item) for item in items]
+            live = [m for m in memories if m.tenant == tenant and m.id.typ is MemoryType.LONGTERM]
+            if live:
+                found[pair] = live[:limit]
+        return found

@@ -322,12 +322,37 @@ class MemoryStore(MemoryIndex):
     ) -> list[Memory]:
         if limit <= 0:
             return []
-        rows = self._read(
+        return self._memories_in_scope(
+            self._conn(), tenant, (scope, scope_vk), to_micros(now), limit
+        )
+
+    def find_memories_by_scopes(
+        self, tenant: str, scopes: Sequence[tuple[str, str]], now: datetime, limit: int
+    ) -> dict[tuple[str, str], list[Memory]]:
+        pairs = list(dict.fromkeys(scopes))
+        if not pairs or limit <= 0:
+            return {}
+        now_us = to_micros(now)
+        found: dict[tuple[str, str], list[Memory]] = {}
+        with self._snapshot() as conn:  # all pairs from one snapshot
+            for pair in pairs:
+                memories = self._memories_in_scope(conn, tenant, pair, now_us, limit)
+                if memories:
+                    found[pair] = memories
+        return found
+
+    @staticmethod
+    def _memories_in_scope(
+        conn: sqlite3.Connection, tenant: str, pair: tuple[str, str], now_us: int, limit: int
+    ) -> list[Memory]:
+        """One pair, newest first: a range of memories_by_scope walked backwards."""
+        scope, scope_vk = pair
+        rows = conn.execute(
             f"SELECT {MEMORY_COLUMNS} FROM memories"
             " WHERE tenant = ? AND scope = ? AND scope_vk = ? AND typ = ?"
             f" AND {NOT_EXPIRED} ORDER BY number DESC LIMIT ?",
-            (tenant, scope, scope_vk, MemoryType.LONGTERM.value, to_micros(now), limit),
-        )
+            (tenant, scope, scope_vk, MemoryType.LONGTERM.value, now_us, limit),
+        ).fetchall()
         return [memory_from_row(row) for row in rows]
 
     def recent_memories(
