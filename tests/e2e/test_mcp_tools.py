@@ -301,3 +301,32 @@ async def test_many_warm_calls_in_one_app(server: InProcessServer, dev_token: st
                 client, "insert_brain_longterm_memory", insert_args(memory_entry())
             )
             assert envelope["daten"][0]["ID"] == f"longterm_{number}"
+
+
+async def test_concurrent_clients_rating_one_memory_lose_nothing(
+    server: InProcessServer, dev_token: str
+) -> None:
+    import anyio
+
+    # Given one memory and 8 MCP clients rating it at the same time, 10 times each
+    async with server.client(dev_token) as client:
+        await call(client, "insert_brain_longterm_memory", insert_args(memory_entry()))
+    scores = [Decimal(n % 10) + Decimal("0.5") * (n % 2) for n in range(80)]
+
+    async def rater(worker: int) -> None:
+        async with server.client(dev_token) as client:
+            for n in range(worker * 10, worker * 10 + 10):
+                rated = await call(
+                    client, "rate_brain_memories", rate_args(("longterm_1", float(scores[n])))
+                )
+                assert rated["erfolg"] is True, rated["fehler"]
+
+    async with anyio.create_task_group() as group:
+        for worker in range(8):
+            group.start_soon(rater, worker)
+    # Then every rating counted and the average is exact
+    async with server.client(dev_token) as client:
+        fetched = await call(client, "fetch_brain_memories", fetch_args(longterm=["longterm_1"]))
+    memory = fetched["daten"]["longterm"][0]
+    assert memory["score_count"] == 80
+    assert memory["score_avg"] == float(sum(scores) / 80)
