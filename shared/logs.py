@@ -22,6 +22,9 @@ class JsonFormatter(logging.Formatter):
         for key in ALLOWED_KEYS:
             if key in record.__dict__:
                 line[key] = record.__dict__[key]
+        if record.exc_info and record.exc_info[0] is not None:
+            # The type only: exception messages of drivers may quote the data they refused.
+            line["exception"] = record.exc_info[0].__name__
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
@@ -35,11 +38,16 @@ def silence_payload_loggers() -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
+# Our loggers: "brain.*" (tools, auth, expiry) and the modules' own "shared.*" loggers.
+OWN_LOGGERS = ("brain", "shared")
+
+
 def configure_logging(level: str) -> None:
     silence_payload_loggers()
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter())
-    root = logging.getLogger("brain")
-    root.handlers[:] = [handler]
-    root.setLevel(level.upper())
-    root.propagate = False
+    for name in OWN_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.handlers[:] = [handler]
+        logger.setLevel(level.upper())
+        logger.propagate = False

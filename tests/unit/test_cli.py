@@ -24,3 +24,28 @@ def test_serve_socket_is_tcp_so_accepted_connections_get_nodelay() -> None:
 def test_serve_defaults_match_the_readme() -> None:
     args = build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.data_dir) == ("127.0.0.1", 8787, None)
+
+
+def test_json_log_lines_keep_known_keys_and_drop_the_rest() -> None:
+    import json
+    import logging
+
+    from shared.logs import JsonFormatter
+
+    # Given a record with an allowed key, an unknown key carrying text, and an exception
+    try:
+        raise ValueError("Passwort: geheim")
+    except ValueError:
+        import sys
+
+        exc_info = sys.exc_info()
+    record = logging.LogRecord(
+        "brain.tools", logging.ERROR, __file__, 1, "tool call", None, exc_info
+    )
+    record.__dict__.update(tool="fetch_brain_memories", memory="Passwort: geheim")
+    # When it is formatted
+    line = json.loads(JsonFormatter().format(record))
+    # Then only known keys and the exception type appear, never the text
+    assert line["tool"] == "fetch_brain_memories"
+    assert line["exception"] == "ValueError"
+    assert "geheim" not in json.dumps(line)
