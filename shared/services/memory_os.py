@@ -36,6 +36,7 @@ from shared.validation.parsed import ContextRequest, RememberRequest, SearchRequ
 SCOPE_OF_NAMESPACE: Final = {"projects": "projekt", "teams": "team", "users": "nutzer"}
 SUMMARY_MAX_LEN: Final = 120
 EXCERPT_LEN: Final = 200
+BRAIN_PER_REFERENCE: Final = 3  # recall_context: brain entries per entity of a memory
 # Lines that claim an identity: the server sets author, account and device from the token.
 RESERVED_IDENTITY: Final = re.compile(
     r"^\s*(?:author|autor|verfasser|nutzer|user|agent|tenant|mandant|account|konto|device"
@@ -289,15 +290,19 @@ def recall_context(
         )
         if principal.may_act_as_nutzer(memory.nutzer)
     ][: request.limit]
-    brain: dict[int, BrainEntry] = {}
     vk_types = {typ.value for typ in VkTyp}
-    references = dict.fromkeys(
-        (memory.scope, memory.scope_vk)
-        for memory in [*(m for m, _ in relevant), *recent]
-        if memory.scope in vk_types and memory.scope_vk
-    )
-    for scope, scope_vk in list(references)[: request.limit]:
-        for entry in ctx.storage.find_brain_by_reference(principal.tenant, scope, scope_vk, 3):
+    references = list(
+        dict.fromkeys(
+            (memory.scope, memory.scope_vk)
+            for memory in [*(m for m, _ in relevant), *recent]
+            if memory.scope in vk_types and memory.scope_vk
+        )
+    )[: request.limit]
+    # One batched lookup for all entities (one round trip on DynamoDB), in memory order.
+    found = ctx.storage.find_brain_by_references(principal.tenant, references, BRAIN_PER_REFERENCE)
+    brain: dict[int, BrainEntry] = {}
+    for reference in references:
+        for entry in found.get(reference, []):
             brain.setdefault(entry.id, entry)
     daten = {
         "aufgabe": request.task,

@@ -171,6 +171,18 @@ class StoragePort(Protocol):
         """Entries about one entity (or, with vk_referenz_id None, of one vk_typ), newest first."""
         ...
 
+    def find_brain_by_references(
+        self, tenant: str, references: Sequence[tuple[str, str]], limit: int
+    ) -> dict[tuple[str, str], list[BrainEntry]]:
+        """`find_brain_by_reference` for several (vk_typ, vk_referenz_id) pairs at once.
+
+        Per distinct pair: the entries about that entity, newest ID first, at most `limit`
+        each. Pairs without entries may be absent from the result; duplicate pairs are
+        looked up once; no pairs (or limit <= 0) give {}. One round trip on adapters that
+        can parallelise (DynamoDB: one by_reference Query per pair, side by side).
+        """
+        ...
+
     def list_brain_entries(self, tenant: str, limit: int) -> list[BrainEntry]:
         """The newest entries (highest ID first), at most `limit`."""
         ...

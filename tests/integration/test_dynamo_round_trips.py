@@ -32,9 +32,11 @@ from shared.search.ranking import terms_of
 from shared.services.brain import select_brain, upsert_brain
 from shared.services.context import ServiceContext
 from shared.services.memories import fetch_memories, insert_memories, rate_memories
+from shared.services.memory_os import recall_context
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage, RoundTrips
 from shared.storage.dynamo.memory_items import EXPIRY_SHARDS, memory_stats_shard
+from shared.validation.memory_requests import parse_recall_context
 from shared.validation.requests import (
     parse_fetch,
     parse_insert,
@@ -269,6 +271,58 @@ def test_select_brain_with_erinnerungen_takes_3_round_trips(
         Counter({"Query": 6}),
     ]
     assert recorder.sequential_round_trips() == 3
+
+
+def test_recall_context_takes_4_round_trips(storage: DynamoStorage, recorder: CallRecorder) -> None:
+    # Given brain entries about the customers K-0 .. K-4 (four about K-1, one each about
+    # the others), 14 long-term memories about K-0 .. K-6 and 3 short-term ones about
+    # K-0 .. K-2
+    entries = [
+        {
+            "titel": f"Kunde {ref} ({i})",
+            "inhalt": f"Stammdaten und Vereinbarungen mit {ref}.",
+            "vk_typ": "kunde",
+            "vk_referenz_id": ref,
+        }
+        for i, ref in enumerate(["K-0", "K-1", "K-1", "K-1", "K-1", "K-2", "K-3", "K-4"])
+    ]
+    upserted = upsert_brain(
+        context(storage), PRINCIPAL, parse_upsert({"inhalt": {**CALLER, "eintraege": entries}})
+    )
+    assert upserted["erfolg"], upserted
+    insert(storage, MemoryType.LONGTERM, 14)
+    insert(storage, MemoryType.SHORTTERM, 3)
+    recorder.reset()
+    # When the context of a task is recalled through the service
+    request = parse_recall_context({"task": "Rückruf beim Kunden", "limit": 10})
+    response = recall_context(context(storage), PRINCIPAL, request)
+    # Then the memories are about all 7 customers, and the brain part holds the 3 newest
+    # entries about K-1 and the one entry about each of the other customers that has one
+    assert response["erfolg"], response
+    daten = response["daten"]
+    memories = [*daten["erinnerungen"], *daten["kurzzeit"]]
+    assert len(daten["erinnerungen"]) == 10 and len(daten["kurzzeit"]) == 3
+    entities = {(m["scope"], m["scope_vk"]) for m in memories}
+    assert entities == {("kunde", f"K-{i}") for i in range(7)}
+    brain: dict[str, list[int]] = {}
+    for entry in daten["brain"]:
+        brain.setdefault(entry["vk_referenz_id"], []).append(entry["ID"])
+    assert brain == {"K-0": [1], "K-1": [5, 4, 3], "K-2": [6], "K-3": [7], "K-4": [8]}
+    # And it takes 4 sequential round trips: the term and stats Queries of the memory
+    # search, the BatchGetItem of the ranked memories, the recent short-term Query, then
+    # one by_reference Query per distinct customer, all 7 side by side in one stage
+    terms = terms_of(query_terms("Rückruf beim Kunden"))
+    assert len(terms) == 4  # ruckruf, beim, kunden and the word form kund
+    assert recorder.stages() == [
+        Counter({"Query": 5}),
+        Counter({"BatchGetItem": 1}),
+        Counter({"Query": 1}),
+        Counter({"Query": 7}),
+    ]
+    brain_calls = recorder.calls[-7:]
+    assert len({call.stage.stage for call in brain_calls if call.stage}) == 1
+    assert sorted(call.stage.task for call in brain_calls if call.stage) == list(range(7))
+    assert recorder.sequential_round_trips() == 4
 
 
 def _number(memory_id: MemoryId | None) -> int:

@@ -277,6 +277,12 @@ class DynamoStorage:
     ) -> list[BrainEntry]:
         return self._brain.find_by_reference(tenant, vk_typ, vk_referenz_id, limit)
 
+    def find_brain_by_references(
+        self, tenant: str, references: Sequence[tuple[str, str]], limit: int
+    ) -> dict[tuple[str, str], list[BrainEntry]]:
+        """One by_reference Query per distinct pair, all in one stage (brain.py)."""
+        return self._brain.find_by_references(tenant, references, limit)
+
     def list_brain_entries(self, tenant: str, limit: int) -> list[BrainEntry]:
         return self._brain.list(tenant, limit)
 

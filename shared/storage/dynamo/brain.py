@@ -316,7 +316,12 @@ class BrainIndex:
                 },
             )
         except AWS_ERRORS as exc:
-            _log.error("brain entry %s: stale postings left for %s: %s", stored.id, stale, exc)
+            _log.error(  # the count only: index terms are stems of the stored text
+                "brain entry %s: stale postings left for %d terms: %s",
+                stored.id,
+                len(stale),
+                type(exc).__name__,
+            )
 
     # --- reads --------------------------------------------------------------------------
 
@@ -335,11 +340,31 @@ class BrainIndex:
         typ = str(vk_typ)
         if vk_referenz_id is None:
             query = _query(TYP_INDEX, TYP_PK, brain_typ_pk(tenant, typ), ScanIndexForward=False)
-        else:
-            pk = brain_ref_pk(tenant, typ, vk_referenz_id)
-            query = _query(REF_INDEX, REF_PK, pk, ScanIndexForward=False)
-        (items,) = self._calls.query_many([query], limit)
-        return [brain_from_item(item) for item in items]
+            (items,) = self._calls.query_many([query], limit)
+            return [brain_from_item(item) for item in items]
+        found = self.find_by_references(tenant, [(typ, vk_referenz_id)], limit)
+        return found.get((typ, vk_referenz_id), [])
+
+    def find_by_references(
+        self, tenant: str, references: Sequence[tuple[str, str]], limit: int
+    ) -> dict[tuple[str, str], list[BrainEntry]]:
+        """Per distinct (vk_typ, vk_referenz_id) one Query of its by_reference partition
+        `BREF#<vk_typ>#<ref>`, all side by side in one stage, newest ID first, `Limit`
+        each (a page that ended early continues in a further stage, only for that pair)."""
+        pairs = list(dict.fromkeys((str(vk_typ), ref) for vk_typ, ref in references))
+        if not pairs or limit <= 0:
+            return {}
+        queries = [
+            _query(REF_INDEX, REF_PK, brain_ref_pk(tenant, typ, ref), ScanIndexForward=False)
+            for typ, ref in pairs
+        ]
+        found: dict[tuple[str, str], list[BrainEntry]] = {}
+        for pair, items in zip(pairs, self._calls.query_many(queries, limit), strict=True):
+            entries = [brain_from_item(item) for item in items]
+            own = [e for e in entries if e.tenant == tenant]
+            if own:
+                found[pair] = own[:limit]
+        return found
 
     def list(self, tenant: str, limit: int) -> list[BrainEntry]:
         if limit <= 0:

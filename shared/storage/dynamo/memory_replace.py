@@ -222,4 +222,9 @@ class MemoryReplacer:
                 },
             )
         except AWS_ERRORS as exc:
-            _log.error("memory %s: stale postings left for %s: %s", m.id, sorted(stale), exc)
+            _log.error(  # the count only: index terms are stems of the memory text
+                "memory %s: stale postings left for %d terms: %s",
+                m.id,
+                len(stale),
+                type(exc).__name__,
+            )

@@ -194,13 +194,35 @@ class BrainStore(SqliteBase):
                 " WHERE tenant = ? AND vk_typ = ? ORDER BY id DESC LIMIT ?",
                 (tenant, str(vk_typ), limit),
             )
-        else:
-            rows = self._read(
-                f"SELECT {BRAIN_COLUMNS} FROM brain_entries"
-                " WHERE tenant = ? AND vk_typ = ? AND vk_referenz_id = ?"
-                " ORDER BY id DESC LIMIT ?",
-                (tenant, str(vk_typ), vk_referenz_id, limit),
-            )
+            return [brain_from_row(row) for row in rows]
+        return self._brain_about(self._conn(), tenant, (str(vk_typ), vk_referenz_id), limit)
+
+    def find_brain_by_references(
+        self, tenant: str, references: Sequence[tuple[str, str]], limit: int
+    ) -> dict[tuple[str, str], list[BrainEntry]]:
+        pairs = list(dict.fromkeys((str(vk_typ), ref) for vk_typ, ref in references))
+        if not pairs or limit <= 0:
+            return {}
+        found: dict[tuple[str, str], list[BrainEntry]] = {}
+        with self._snapshot() as conn:  # all pairs from one snapshot
+            for pair in pairs:
+                entries = self._brain_about(conn, tenant, pair, limit)
+                if entries:
+                    found[pair] = entries
+        return found
+
+    @staticmethod
+    def _brain_about(
+        conn: sqlite3.Connection, tenant: str, pair: tuple[str, str], limit: int
+    ) -> list[BrainEntry]:
+        """One entity, newest first: a range of brain_by_reference walked backwards."""
+        vk_typ, vk_referenz_id = pair
+        rows = conn.execute(
+            f"SELECT {BRAIN_COLUMNS} FROM brain_entries"
+            " WHERE tenant = ? AND vk_typ = ? AND vk_referenz_id = ?"
+            " ORDER BY id DESC LIMIT ?",
+            (tenant, vk_typ, vk_referenz_id, limit),
+        ).fetchall()
         return [brain_from_row(row) for row in rows]
 
     def list_brain_entries(self, tenant: str, limit: int) -> list[BrainEntry]:
