@@ -11,7 +11,7 @@ from shared.search.ranking import rank, terms_of
 from shared.services import responses
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
-from shared.services.memories import memory_view
+from shared.services.memories import memory_view, storage_failure_message
 from shared.services.secrets import screen
 from shared.services.tags import ensure_tags
 from shared.validation.errors import FieldError, RequestRejected
@@ -105,10 +105,7 @@ def _write_entries(
                 responses.entry_failure(index, [_entry_not_found(index, write.entry.id)])
             )
         else:
-            error = FieldError(
-                f"inhalt.eintraege[{index}]",
-                "Speicherfehler: Der Eintrag wurde nicht gespeichert. Bitte erneut senden.",
-            )
+            error = FieldError(f"inhalt.eintraege[{index}]", storage_failure_message(outcome))
             results.append(responses.entry_failure(index, [error]))
     return results
 

@@ -42,6 +42,11 @@ def memory_terms(memory: Memory) -> tuple[dict[str, int], int]:
     return document_terms(memory.kurzbeschreibung, "\n".join([memory.memory, *memory.tags]))
 
 
+def not_found_message(memory_id: object) -> str:
+    """Missing, expired and not visible read alike, so sequential IDs reveal nothing."""
+    return f"nicht_gefunden: Die Erinnerung '{memory_id}' existiert nicht."
+
+
 def storage_failure_message(failure: EntryFailure) -> str:
     """German text for a storage outcome; never includes storage details or values."""
     if failure.code is EntryFailureCode.NOT_FOUND:
@@ -282,7 +287,7 @@ def rate_memories(
 def _not_found(index: int, entry: RatingInput) -> FieldError:
     return FieldError(
         f"inhalt.memories[{index}].parameter.memory_ID",
-        f"nicht_gefunden: Die Erinnerung '{entry.memory_id}' existiert nicht.",
+        not_found_message(entry.memory_id),
     )
 
 

@@ -22,6 +22,7 @@ from shared.services.memories import (
     SCRUBBED_FIELDS,
     encode_embedding,
     memory_terms,
+    not_found_message,
     requested_ids,
     storage_failure_message,
     visible_memories,
@@ -98,7 +99,7 @@ def _update_round(
     for index, entry in pending.items():
         memory = current.get(entry.memory_id)
         if memory is None:
-            results.append(_failure(index, entry, _not_found(entry.raw_id), "ID"))
+            results.append(_failure(index, entry, not_found_message(entry.raw_id), "ID"))
             continue
         writes.append((index, entry, _apply(memory, entry, stored_tags, batch, now)))
     outcomes = (
@@ -111,7 +112,7 @@ def _update_round(
         elif outcome.code is EntryFailureCode.CONFLICT:
             retry[index] = entry
         elif outcome.code is EntryFailureCode.NOT_FOUND:
-            results.append(_failure(index, entry, _not_found(entry.raw_id), "ID"))
+            results.append(_failure(index, entry, not_found_message(entry.raw_id), "ID"))
         else:
             results.append(_failure(index, entry, storage_failure_message(outcome)))
     return retry
@@ -150,10 +151,6 @@ def _apply(
             changed.embedding_dim = len(entry.embedding)
     changed.terms, changed.doc_len = memory_terms(changed)
     return MemoryReplace(changed, memory, change, vector)
-
-
-def _not_found(raw_id: str) -> str:
-    return f"nicht_gefunden: Die Erinnerung '{raw_id}' existiert nicht."
 
 
 def _failure(
