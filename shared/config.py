@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -113,8 +112,3 @@ class Settings(BaseSettings):
             timezone=self.timezone,
             max_ttl_sekunden=self.shortterm_ttl_max_s,
         )
-
-
-@lru_cache(maxsize=1)
-def get_settings() -> Settings:
-    return Settings()

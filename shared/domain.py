@@ -87,9 +87,6 @@ class Memory:
             return None
         return self.score_sum / self.score_count
 
-    def is_expired(self, now: datetime) -> bool:
-        return self.expires_at is not None and self.expires_at <= now
-
 
 @dataclass(frozen=True)
 class NewMemory:

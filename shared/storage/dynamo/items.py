@@ -214,10 +214,6 @@ def stats_key(tenant: str, shard: int) -> Item:
     return key(stats_pk(tenant), f"{STATS_SK_PREFIX}{shard}")
 
 
-def stats_keys(tenant: str) -> list[Item]:
-    return [stats_key(tenant, shard) for shard in range(STATS_SHARDS)]
-
-
 def stats_shard_of(entry_id: int) -> int:
     return entry_id % STATS_SHARDS
 
