@@ -1,8 +1,15 @@
 # Two entry points: `make serve` (local MCP server) and `make test` (everything CI runs).
-PYTHON ?= python3
+# The venv (and so CI) runs the Lambda runtime's Python minor (template.yaml, Globals Runtime):
+# python3.13 on PATH, else pyenv's 3.13 (scripts/find_python.sh); override with PYTHON=...
+PYTHON_MINOR := 3.13
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(shell bash scripts/find_python.sh $(PYTHON_MINOR))
+endif
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# The stamp names the minor: a venv of another Python is rebuilt, not patched.
+STAMP := $(VENV)/.installed-py$(PYTHON_MINOR)
+VERSION_IS_MINOR := import sys; sys.exit(sys.version_info[:2] != tuple(map(int, "$(PYTHON_MINOR)".split("."))))
 HOST ?= 127.0.0.1
 PORT ?= 8787
 DATA_DIR ?= .brain
@@ -10,6 +17,11 @@ DATA_DIR ?= .brain
 .PHONY: serve test lint typecheck unit template install clean
 
 $(STAMP): pyproject.toml
+	@test -n "$(PYTHON)" || { echo "no Python $(PYTHON_MINOR) found (see scripts/find_python.sh)"; exit 1; }
+	@$(PYTHON) -c '$(VERSION_IS_MINOR)' || \
+		{ echo "PYTHON=$(PYTHON) is not Python $(PYTHON_MINOR)"; exit 1; }
+	@if [ -e $(BIN)/python ] && ! $(BIN)/python -c '$(VERSION_IS_MINOR)' 2>/dev/null; then \
+		echo "$(VENV) runs another Python than $(PYTHON_MINOR): recreating it"; rm -rf $(VENV); fi
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'

@@ -20,7 +20,6 @@ class _Ordered(Hashable, Protocol):
     def __lt__(self, other: Any, /) -> bool: ...
 
 
-K = TypeVar("K", bound=_Ordered)
 K_co = TypeVar("K_co", bound=_Ordered, covariant=True)
 
 
@@ -50,7 +49,9 @@ def _idf(documents: int, df: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
-def _average_length(postings: Mapping[str, Sequence[PostingLike[K]]], stats: CorpusStats) -> float:
+def _average_length[K: _Ordered](
+    postings: Mapping[str, Sequence[PostingLike[K]]], stats: CorpusStats
+) -> float:
     if stats.avg_len > 0:
         return stats.avg_len
     # Stats missing or empty: fall back to the documents at hand, then to 1.
@@ -59,7 +60,7 @@ def _average_length(postings: Mapping[str, Sequence[PostingLike[K]]], stats: Cor
     return mean if mean > 0 else 1.0
 
 
-def rank(
+def rank[K: _Ordered](
     query: list[frozenset[str]],
     postings: Mapping[str, Sequence[PostingLike[K]]],
     stats: CorpusStats,

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from shared.scrubbing import ScrubPolicy, scrub
 from shared.validation.errors import FieldError
 
-T = TypeVar("T")
-
 
 @dataclass(frozen=True)
-class Cleaned(Generic[T]):
+class Cleaned[T]:
     value: T
     kinds: tuple[str, ...] = ()
 
@@ -35,14 +33,14 @@ def _clean(value: Any, kinds: set[str]) -> Any:
     return value
 
 
-def clean_value(value: T) -> Cleaned[T]:
+def clean_value[T](value: T) -> Cleaned[T]:
     """Strings, lists of strings and the string values of mappings, scrubbed."""
     kinds: set[str] = set()
     cleaned = _clean(value, kinds)
     return Cleaned(cleaned, tuple(sorted(kinds)))
 
 
-def clean_fields(entry: T, names: Sequence[str]) -> Cleaned[T]:
+def clean_fields[T](entry: T, names: Sequence[str]) -> Cleaned[T]:
     """A copy of a (frozen) dataclass with the named fields scrubbed."""
     present = {field.name for field in fields(entry)}  # type: ignore[arg-type]
     kinds: set[str] = set()
@@ -67,7 +65,7 @@ def rejection(path: str, kinds: Sequence[str]) -> FieldError:
 
 
 @dataclass(frozen=True)
-class Screened(Generic[T]):
+class Screened[T]:
     """An entry after the policy: the value to store and its hinweis, or its errors."""
 
     value: T | None
@@ -75,7 +73,7 @@ class Screened(Generic[T]):
     errors: tuple[FieldError, ...] = ()
 
 
-def screen(entry: T, names: Sequence[str], policy: ScrubPolicy, path: str) -> Screened[T]:
+def screen[T](entry: T, names: Sequence[str], policy: ScrubPolicy, path: str) -> Screened[T]:
     cleaned = clean_fields(entry, names)
     if not cleaned.kinds:
         return Screened(entry)

@@ -10,12 +10,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from enum import Enum, StrEnum
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Final
 
 from shared.domain import MemoryId, MemoryType, VkTyp
 from shared.validation.errors import FieldError
-
-EntryT = TypeVar("EntryT")
 
 
 @dataclass(frozen=True)
@@ -27,7 +25,7 @@ class Caller:
 
 
 @dataclass(frozen=True)
-class Batch(Generic[EntryT]):
+class Batch[EntryT]:
     caller: Caller
     referenzfelder: dict[str, Any]
     entries: list[EntryT | list[FieldError]]

@@ -25,8 +25,6 @@ from shared.validation.errors import FieldError
 
 P = ParamSpec("P")
 R = TypeVar("R")
-T = TypeVar("T")
-E = TypeVar("E", bound=StrEnum)
 
 # --- limits shared by several tools --------------------------------------------------------
 
@@ -303,7 +301,7 @@ class Fields:
         return rule(self.obj[key], self.path(key), self.errors, *args, **kwargs)
 
 
-def present(value: T | None) -> T:
+def present[T](value: T | None) -> T:
     """A value that validation guaranteed (no errors were recorded for it)."""
     if value is None:
         raise AssertionError("validated value missing although no error was recorded")
@@ -489,7 +487,9 @@ def score(
     return Decimal(str(checked))
 
 
-def enum_member(value: Any, path: str, errors: list[FieldError], enum_type: type[E]) -> E | None:
+def enum_member[E: StrEnum](
+    value: Any, path: str, errors: list[FieldError], enum_type: type[E]
+) -> E | None:
     allowed = [member.value for member in enum_type]
     if isinstance(value, str) and value in allowed:
         return enum_type(value)

@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 
@@ -33,7 +32,6 @@ from tests.contract.builders import (
     new_memory,
 )
 
-T = TypeVar("T")
 SCORES = [Decimal("7.5"), Decimal("3"), Decimal("10"), Decimal("0.1"), Decimal("4.25")]
 
 
@@ -49,7 +47,7 @@ def file_storage(db_path: Path) -> Iterator[SqliteStorage]:
     store.close()
 
 
-def run_in_threads(count: int, work: Callable[[int, threading.Barrier], T]) -> list[T]:
+def run_in_threads[T](count: int, work: Callable[[int, threading.Barrier], T]) -> list[T]:
     """Run work(index, barrier) in `count` threads that start together; re-raise errors."""
     barrier = threading.Barrier(count, timeout=30)
     with ThreadPoolExecutor(max_workers=count) as pool:

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger(__name__)
 
-Owner = TypeVar("Owner", bound=Hashable)
 
 BATCH_GET_MAX: Final = 100
 BATCH_WRITE_MAX: Final = 25
@@ -126,7 +125,7 @@ class TableCalls:
 
     # --- batched writes -----------------------------------------------------------------
 
-    def batch_write(self, requests: Sequence[tuple[Owner, Item]]) -> set[Owner]:
+    def batch_write[Owner: Hashable](self, requests: Sequence[tuple[Owner, Item]]) -> set[Owner]:
         """BatchWriteItem of (owner, WriteRequest) pairs: chunks of 25 in one stage,
         unprocessed items retried (further stages). Returns the owners of the requests
         that finally failed. Keys must be unique across `requests`."""
@@ -178,7 +177,7 @@ class TableCalls:
         return items, response.get("LastEvaluatedKey")
 
 
-class BatchWrite(Generic[Owner]):
+class BatchWrite[Owner: Hashable]:
     """A `batch_write` whose first stage runs side by side with other calls: run `tasks()`
     in the caller's stage, then `finish(outcomes)` retries what came back unprocessed
     (further stages, with backoff) and returns the owners whose requests finally failed."""

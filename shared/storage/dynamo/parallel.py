@@ -22,9 +22,6 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TypeVar
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -52,7 +49,7 @@ def _next_stage_id() -> int:
         return next(_STAGE_IDS)
 
 
-def _in_stage(stage: Stage, task: Callable[[], T]) -> T:
+def _in_stage[T](stage: Stage, task: Callable[[], T]) -> T:
     token = _CURRENT.set(stage)
     try:
         return task()
@@ -80,7 +77,7 @@ class RoundTrips:
     def max_parallel(self) -> int:
         return self._max_parallel
 
-    def run(self, tasks: Sequence[Callable[[], T]]) -> list[T]:
+    def run[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
         """Run `tasks` as one stage; results in task order.
 
         Every task runs to its end; then the first exception raised by a task (in task
@@ -111,7 +108,7 @@ class RoundTrips:
             raise first_error
         return results
 
-    def _run_serially(self, stage_id: int, tasks: Sequence[Callable[[], T]]) -> list[T]:
+    def _run_serially[T](self, stage_id: int, tasks: Sequence[Callable[[], T]]) -> list[T]:
         results: list[T] = []
         first_error: BaseException | None = None
         for index, task in enumerate(tasks):
