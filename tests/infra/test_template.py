@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import sys
 import tomllib
 from collections.abc import Iterator
 from importlib import metadata
@@ -335,12 +336,12 @@ def test_every_function_has_a_log_group_with_the_retention_parameter(
         assert group["RetentionInDays"] == {"Ref": "LogRetentionDays"}, name
 
 
-def test_functions_run_python311_on_arm64_with_both_layers(template: dict[str, Any]) -> None:
+def test_functions_run_python313_on_arm64_with_both_layers(template: dict[str, Any]) -> None:
     for name in functions(template):
         # Given a function with the globals applied
         props = function_props(template, name)
         # Then it runs the runtime the layers are built for
-        assert props["Runtime"] == "python3.11", name
+        assert props["Runtime"] == "python3.13", name
         assert props["Architectures"] == ["arm64"], name
         assert props["Layers"] == [{"Ref": "DependenciesLayer"}, {"Ref": "CoreLayer"}], name
         # And API-facing functions answer within API Gateway's 30 s
@@ -350,6 +351,22 @@ def test_functions_run_python311_on_arm64_with_both_layers(template: dict[str, A
     tool_timeouts = {function_props(template, f"{camel(t)}Function")["Timeout"] for t in TOOLS}
     assert function_props(template, ROUTER)["Timeout"] > max(tool_timeouts)
     assert function_props(template, ROUTER)["MemorySize"] == 1024
+
+
+def test_tests_and_tooling_run_the_lambda_runtime_minor(template: dict[str, Any]) -> None:
+    # Given the Lambda runtime of every function, e.g. python3.13
+    runtime = template["Globals"]["Function"]["Runtime"]
+    major, minor = (int(part) for part in runtime.removeprefix("python").split("."))
+    # When the test interpreter and the project's tool settings are read
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    # Then the venv (so CI) runs exactly that minor, and ruff and mypy check for it
+    assert sys.version_info[:2] == (major, minor)
+    assert project["project"]["requires-python"] == f">={major}.{minor}"
+    assert project["tool"]["ruff"]["target-version"] == f"py{major}{minor}"
+    assert project["tool"]["mypy"]["python_version"] == f"{major}.{minor}"
+    # And the Makefile builds the venv with that minor
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(rf"^PYTHON_MINOR := {major}\.{minor}$", makefile, re.MULTILINE)
 
 
 def test_environment_configures_settings_from_the_parameters(template: dict[str, Any]) -> None:
@@ -479,25 +496,26 @@ def test_layers_build_with_make_and_precompile_unchecked_pyc(
     makefile = ROOT / meta.get("ContextPath", props["ContentUri"]) / "Makefile"
     text = makefile.read_text(encoding="utf-8")
     # Then it has the target sam build calls, fills $(ARTIFACTS_DIR)/python and compiles
-    # every module to unchecked-hash .pyc with CPython 3.11
+    # every module to unchecked-hash .pyc with the runtime's CPython
     assert re.search(rf"^build-{layer}:", text, re.MULTILINE), makefile
     assert re.search(r"^LAYER := \$\(ARTIFACTS_DIR\)/python$", text, re.MULTILINE), makefile
     compile_lines = [line for line in recipe_lines(makefile) if "-m compileall" in line]
     assert compile_lines, makefile
     assert all("--invalidation-mode unchecked-hash" in line for line in compile_lines)
     assert all(line.endswith('"$(LAYER)"') for line in compile_lines), compile_lines
-    assert re.search(r"^PYTHON \?= python3\.11$", text, re.MULTILINE), makefile
+    runtime = template["Globals"]["Function"]["Runtime"]
+    assert re.search(rf"^PYTHON \?= {re.escape(runtime)}$", text, re.MULTILINE), makefile
 
 
 def test_dependencies_are_installed_for_the_lambda_platform() -> None:
     # Given the dependencies layer's Makefile
     commands = recipe_lines(ROOT / "layers" / "dependencies" / "Makefile")
-    # Then pip installs binary wheels for CPython 3.11 on arm64 Linux from requirements.txt
+    # Then pip installs binary wheels for CPython 3.13 on arm64 Linux from requirements.txt
     (install,) = [command for command in commands if "-m pip install" in command]
     for flag in (
         "--platform manylinux2014_aarch64",
         "--implementation cp",
-        "--python-version 3.11",
+        "--python-version 3.13",
         "--only-binary=:all:",
         "--no-compile",
         "--requirement requirements.txt",
