@@ -1,4 +1,8 @@
-"""What a Lambda container builds once and reuses: settings, AWS clients, the storage."""
+"""What a Lambda container builds once and reuses: settings, AWS clients, the storage.
+
+Under SnapStart the functions that use the container call `use_snapstart()`: the container is
+built before the snapshot and rebuilt, with new clients, after each restore (snapstart.py).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from functools import cache
 from aws_lambda_powertools import Logger, Metrics
 
 from shared.config import Settings
+from shared.lambda_runtime.snapstart import aws_session, on_snapshot
 from shared.logs import silence_payload_loggers
 from shared.services.context import ServiceContext
 from shared.storage.aws import AwsClients, build_dynamo_storage, make_clients
@@ -30,7 +35,7 @@ class Container:
 @cache
 def container() -> Container:
     settings = Settings()
-    clients = make_clients(settings)
+    clients = make_clients(settings, aws_session())
     storage = build_dynamo_storage(settings, clients)
     return Container(settings, clients, storage, ServiceContext(storage, settings))
 
@@ -40,3 +45,16 @@ def reset() -> None:
     if container.cache_info().currsize:
         container().storage.close()
     container.cache_clear()
+
+
+def renew() -> None:
+    """After a SnapStart restore: new AWS clients (credentials, connection pools) and a new
+    storage (thread pool) in place of the ones in the snapshot, if any were built."""
+    if container.cache_info().currsize:
+        reset()
+        container()
+
+
+def use_snapstart() -> None:
+    """The calling function's container is part of its snapshot and renewed on restore."""
+    on_snapshot("container", container, renew)

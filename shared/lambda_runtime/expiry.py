@@ -7,9 +7,11 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shared.lambda_runtime.container import container, logger, metrics
+from shared.lambda_runtime.container import container, logger, metrics, use_snapstart
 from shared.services.context import utc_now
 from shared.services.expiry import sweep_expired
+
+use_snapstart()
 
 
 @logger.inject_lambda_context(clear_state=True)

@@ -5,13 +5,12 @@ with the principal from API Gateway's JWT authorizer."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
 import anyio.to_thread
-import boto3
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
@@ -24,6 +23,7 @@ from shared.auth.verifiers import build_verifier
 from shared.config import Settings
 from shared.lambda_runtime.container import logger
 from shared.lambda_runtime.payloads import PrincipalPayload, RouterInvocation, authorizer_claims
+from shared.lambda_runtime.snapstart import aws_session, on_snapshot
 from shared.logs import silence_payload_loggers
 from shared.server.app import build_app
 from shared.server.auth_middleware import (
@@ -63,8 +63,15 @@ class Invoker(Protocol):
 
 
 class BotoInvoker:
-    def __init__(self, client: Any) -> None:
-        self.client = client
+    """lambda:Invoke with one client, built once by `client_factory` and again on `renew`."""
+
+    def __init__(self, client_factory: Callable[[], Any]) -> None:
+        self.client_factory = client_factory
+        self.client = client_factory()
+
+    def renew(self) -> None:
+        """A new client (credentials, connection pool): SnapStart's after-restore hook."""
+        self.client = self.client_factory()
 
     def invoke(self, function_name: str, payload: bytes) -> InvokeResult:
         response = self.client.invoke(
@@ -133,17 +140,46 @@ def build_router(settings: Settings, invoker: Invoker) -> Mangum:
 
 
 @cache
-def _router() -> Mangum:
-    settings = Settings()
-    silence_payload_loggers()
-    # No automatic retries: a retried invoke could run a write tool twice.
+def _settings() -> Settings:
+    return Settings()
+
+
+def _lambda_client() -> Any:
+    # No automatic retries (total_max_attempts; botocore's max_attempts=1 would still retry
+    # once): a retried invoke could run a write tool twice.
     config = Config(
-        retries={"mode": "standard", "max_attempts": 1},
+        retries={"mode": "standard", "total_max_attempts": 1},
         connect_timeout=5,
-        read_timeout=settings.tool_invoke_timeout_s,
+        read_timeout=_settings().tool_invoke_timeout_s,
     )
-    client = boto3.session.Session().client("lambda", config=config)
-    return build_router(settings, BotoInvoker(client))
+    return aws_session().client("lambda", config=config)
+
+
+@cache
+def _invoker() -> BotoInvoker:
+    return BotoInvoker(_lambda_client)
+
+
+@cache
+def _router() -> Mangum:
+    silence_payload_loggers()
+    return build_router(_settings(), _invoker())
+
+
+def _renew() -> None:
+    """After a SnapStart restore: a new Lambda client; the app itself stays."""
+    if _invoker.cache_info().currsize:
+        _invoker().renew()
+
+
+def reset() -> None:
+    """Forget settings, client and app (tests: a fresh environment per test)."""
+    for cached in (_router, _invoker, _settings):
+        cached.cache_clear()
+
+
+# SnapStart: the app (fastmcp, tools, schemas) is built before the snapshot.
+on_snapshot("router", _router, _renew)
 
 
 @logger.inject_lambda_context(clear_state=True)

@@ -11,7 +11,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shared.auth.claims import InvalidToken
 from shared.auth.principal import Principal
-from shared.lambda_runtime.container import container, logger, metrics
+from shared.lambda_runtime.container import container, logger, metrics, use_snapstart
 from shared.lambda_runtime.payloads import (
     EventRejected,
     http_body,
@@ -74,6 +74,7 @@ def _handle_http(tool: str, event: dict[str, Any]) -> dict[str, Any]:
 def make_tool_handler(tool: str) -> Handler:
     if tool not in TOOLS:
         raise ValueError(f"unknown tool {tool!r}")
+    use_snapstart()
 
     @logger.inject_lambda_context(clear_state=True)
     @metrics.log_metrics

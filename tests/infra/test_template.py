@@ -39,6 +39,8 @@ WRITE_POLICIES = re.compile(r"Crud|Write|FullAccess|Invoke", re.IGNORECASE)
 LAMBDA_ONLY = {"tzdata"}
 # Needed only by the local server, not in Lambda.
 LOCAL_ONLY = {"uvicorn"}
+# Part of Lambda's Python runtime: the SnapStart hook registry must be the runtime's own.
+RUNTIME_PROVIDED = {"snapshot-restore-py"}
 
 
 # --- Reading CloudFormation YAML ---------------------------------------------------------
@@ -405,22 +407,45 @@ def test_environment_configures_settings_from_the_parameters(template: dict[str,
 # --- MCP router and routes ---------------------------------------------------------------------
 
 
-def test_router_may_only_invoke_the_tool_functions(template: dict[str, Any]) -> None:
+def alias_of(function: str, template: dict[str, Any]) -> str:
+    """The logical ID of the alias SAM generates for a function's AutoPublishAlias."""
+    return f"{function}Alias{template['Globals']['Function']['AutoPublishAlias']}"
+
+
+def test_every_function_publishes_snapstart_versions_behind_an_alias(
+    template: dict[str, Any],
+) -> None:
+    for name in functions(template):
+        # Given a function with the globals applied
+        props = function_props(template, name)
+        # Then every deploy publishes a version behind the alias, with SnapStart on it
+        assert props["AutoPublishAlias"] == "live", name
+        assert props["SnapStart"] == {"ApplyOn": "PublishedVersions"}, name
+    # And the restore hooks exist for what must not be shared between environments
+    assert (ROOT / "shared" / "lambda_runtime" / "snapstart.py").is_file()
+
+
+def test_router_may_only_invoke_the_tool_aliases(template: dict[str, Any]) -> None:
     # Given the router's policies
     granted = policies(template["Resources"][ROUTER])
-    # Then all of them are invoke policies, one per tool function, and nothing else
-    assert {name for name, _ in granted} == {"LambdaInvokePolicy"}
-    invoked = sorted(args["FunctionName"]["Ref"] for _, args in granted)
-    assert invoked == sorted(f"{camel(tool)}Function" for tool in TOOLS)
+    # Then there is exactly one inline statement, allowing lambda:InvokeFunction
+    assert [name for name, _ in granted] == ["Statement"]
+    ((_, statements),) = granted
+    (statement,) = statements
+    assert statement["Effect"] == "Allow"
+    assert statement["Action"] == "lambda:InvokeFunction"
+    # And only on the qualified ARNs of the tool functions' aliases, not on $LATEST or *
+    invoked = sorted(resource["Ref"] for resource in statement["Resource"])
+    assert invoked == sorted(alias_of(f"{camel(tool)}Function", template) for tool in TOOLS)
 
 
 def test_router_knows_the_function_of_every_tool(template: dict[str, Any]) -> None:
     # Given the router's BRAIN_TOOL_FUNCTIONS (a !Sub JSON object)
     env = function_props(template, ROUTER)["Environment"]["Variables"]
     decoded, refs = substituted_json(env["BRAIN_TOOL_FUNCTIONS"])
-    # Then it maps every tool, and only tools, to the name of that tool's function
+    # Then it maps every tool, and only tools, to the ARN of that tool's published alias
     assert set(decoded) == set(TOOLS)
-    assert refs == {tool: f"{camel(tool)}Function" for tool in TOOLS}
+    assert refs == {tool: alias_of(f"{camel(tool)}Function", template) for tool in TOOLS}
     # And the router runs app.handler from functions/mcp_router/
     props = function_props(template, ROUTER)
     assert (props["CodeUri"], props["Handler"]) == ("functions/mcp_router/", "app.handler")
@@ -541,8 +566,11 @@ def test_requirements_pin_what_the_tests_run_against() -> None:
     runtime = list(project["dependencies"])
     runtime += project.get("optional-dependencies", {}).get("lambda", [])
     # Then every runtime dependency (but the local server's) ships to Lambda
-    needed = {requirement_name(spec) for spec in runtime} - LOCAL_ONLY
+    needed = {requirement_name(spec) for spec in runtime} - LOCAL_ONLY - RUNTIME_PROVIDED
     assert needed <= set(pins), sorted(needed - set(pins))
+    # And what Lambda's runtime provides is not packaged (a second snapshot_restore_py would
+    # hold a hook registry the runtime never reads)
+    assert not RUNTIME_PROVIDED & set(pins)
     # And each pin is the version installed where the tests run
     for name, version in pins.items():
         if name in LAMBDA_ONLY:

@@ -51,10 +51,15 @@ class Intrinsics:
         }
         self.physical = {"BrainTable": TABLE, "EmbeddingsBucket": BUCKET}
         self.conditions = template.get("Conditions", {})
+        alias = template["Globals"]["Function"]["AutoPublishAlias"]
+        # The alias SAM generates per function (AutoPublishAlias): Ref is its qualified ARN.
+        self.aliases = {f"{name}Alias{alias}": (name, alias) for name in functions(template)}
 
     def ref(self, name: str) -> str:
         if name in self.parameters:
             return str(self.parameters[name])
+        if name in self.aliases:
+            return alias_arn(*self.aliases[name])
         return self.physical.get(name, name)  # a function's physical name: its logical ID here
 
     def resolve(self, value: Any) -> Any:
@@ -73,6 +78,10 @@ class Intrinsics:
     def condition(self, name: str) -> bool:
         left, right = self.conditions[name]["Fn::Equals"]
         return bool(self.resolve(left) == self.resolve(right))
+
+
+def alias_arn(function: str, alias: str) -> str:
+    return f"arn:aws:lambda:eu-central-1:123456789012:function:{function}:{alias}"
 
 
 def load_handler(name: str, props: dict[str, Any]) -> Handler:
@@ -117,12 +126,12 @@ def deployed(template: dict[str, Any]) -> Iterator[dict[str, Handler]]:
     with mock.patch.dict(os.environ, {**environment, **AWS_ENV}), mock_aws():
         create_storage(template)
         container_module.reset()
-        router_module._router.cache_clear()
+        router_module.reset()
         for name in functions(template):
             handlers[name] = load_handler(name, function_props(template, name))
         yield handlers
         container_module.reset()
-        router_module._router.cache_clear()
+        router_module.reset()
 
 
 def event(name: str) -> dict[str, Any]:
@@ -188,16 +197,19 @@ def test_router_answers_its_sample_event_through_the_tool_lambdas(
 ) -> None:
     # Given the router as deployed, with lambda:Invoke replaced by a local invoker that
     # JSON-round-trips into the tool handlers the template defines
-    invoker = LocalInvoker(dict(deployed), FakeLambdaContext())
-    monkeypatch.setattr(router_module, "BotoInvoker", lambda client: invoker)
+    # (which exist only as published versions behind their alias)
+    alias = template["Globals"]["Function"]["AutoPublishAlias"]
+    by_alias = {alias_arn(name, alias): handler for name, handler in deployed.items()}
+    invoker = LocalInvoker(by_alias, FakeLambdaContext())
+    monkeypatch.setattr(router_module, "BotoInvoker", lambda client_factory: invoker)
     router = deployed["McpRouterFunction"]
     # When its sample event (a tools/call of insert) arrives twice
     answers = [router(event("mcp_router"), FakeLambdaContext()) for _ in range(2)]
-    # Then both are answered, each by the insert function
+    # Then both are answered, each by the insert function's alias, never $LATEST
     ids = [json.loads(a["body"])["result"]["structuredContent"]["daten"][0]["ID"] for a in answers]
     assert [a["statusCode"] for a in answers] == [200, 200]
     assert ids == ["longterm_1", "longterm_2"]
-    assert invoker.calls == ["InsertBrainLongtermMemoryFunction"] * 2
+    assert invoker.calls == [alias_arn("InsertBrainLongtermMemoryFunction", alias)] * 2
 
 
 def test_expiry_function_answers_its_scheduled_event(deployed: dict[str, Handler]) -> None:
