@@ -1,4 +1,4 @@
-"""`brain` command line: serve, token, import."""
+"""`brain` command line: serve, token, expire, import, project."""
 
 from __future__ import annotations
 
@@ -20,10 +20,12 @@ from shared.auth.principal import ALL_SCOPES, Principal, Scope
 from shared.auth.verifiers import build_verifier, local_issuer
 from shared.config import Settings
 from shared.logs import configure_logging
+from shared.services.areas import add_project_members
 from shared.services.context import ServiceContext, utc_now
 from shared.services.expiry import PeriodicSweep, sweep_expired
 from shared.storage.factory import open_storage
 from shared.tools.dispatch import call_tool
+from shared.validation.errors import RequestRejected
 
 IMPORT_BATCH = 100
 
@@ -132,6 +134,8 @@ def cmd_token(args: argparse.Namespace) -> int:
         agents=_split(args.agent),
         scopes=scopes,
         teams=_split(args.teams or ""),
+        projects=_split(args.projects or ""),
+        profile=args.profile,
         account=args.tenant,
         device="brain-token",
         ttl_seconds=args.ttl,
@@ -217,6 +221,24 @@ def _import_file(path: Path, context: ServiceContext, args: argparse.Namespace) 
     return 0 if failed == 0 else 1
 
 
+def cmd_project_add_member(args: argparse.Namespace) -> int:
+    """The owner of a project adds members (the same rule the REST API applies)."""
+    settings = _settings(args)
+    with open_storage(settings) as storage:
+        context = ServiceContext(storage, settings)
+        try:
+            project = add_project_members(
+                context, args.tenant, args.owner, args.project, list(args.members)
+            )
+        except RequestRejected as rejected:
+            for error in rejected.errors:
+                print(f"{error.feld}: {error.meldung}", file=sys.stderr)
+            return 1
+    print(f"Projekt {project.name} (Eigentümer {project.owner})")
+    print(f"Mitglieder: {', '.join(sorted(project.members))}")
+    return 0
+
+
 def _report(line_number: int, errors: Sequence[dict[str, str]]) -> None:
     for error in errors:
         print(f"Zeile {line_number}: {error['feld']}: {error['meldung']}", file=sys.stderr)
@@ -251,6 +273,10 @@ def build_parser() -> argparse.ArgumentParser:
     token.add_argument("--agent", required=True, help="comma list; * for any")
     token.add_argument("--scopes", default=" ".join(sorted(ALL_SCOPES)))
     token.add_argument("--teams", default="")
+    token.add_argument("--projects", default="", help="comma list: project memberships")
+    token.add_argument(
+        "--profile", default="", help="client profile: empty (generic), chatgpt or claude"
+    )
     token.add_argument("--subject", default="")
     token.add_argument("--ttl", type=int, default=24 * 3600, help="seconds")
     token.set_defaults(handler=cmd_token)
@@ -269,6 +295,19 @@ def build_parser() -> argparse.ArgumentParser:
     importer.add_argument("--nutzer", default="import")
     importer.add_argument("--agent", default="brain-import")
     importer.set_defaults(handler=cmd_import)
+
+    project = commands.add_parser("project", help="project areas and their members")
+    project_commands = project.add_subparsers(dest="project_command", required=True)
+    add_member = project_commands.add_parser(
+        "add-member", help="as the project's owner, add members to it"
+    )
+    add_member.add_argument("project", help="project name (the <p> of projects/<p>)")
+    add_member.add_argument("members", nargs="+", help="nutzer to add")
+    add_member.add_argument("--owner", required=True, help="the owner's nutzer")
+    add_member.add_argument("--tenant", default="local")
+    add_member.add_argument("--data-dir", default=None)
+    add_member.add_argument("--backend", choices=["sqlite", "aws"], default=None)
+    add_member.set_defaults(handler=cmd_project_add_member)
     return parser
 
 

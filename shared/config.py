@@ -48,6 +48,8 @@ class Settings(BaseSettings):
     claim_scope: str = "scope"
     claim_account: str = "account"
     claim_device: str = "device"
+    claim_projects: str = "projects"
+    claim_profile: str = "profile"
     # AWS backend (DynamoDB + S3). Endpoint, region and credentials come from the standard
     # AWS configuration (AWS_ENDPOINT_URL, AWS_REGION, profiles, ...), not from here.
     table_name: str = "brain"
@@ -91,6 +93,8 @@ class Settings(BaseSettings):
             scope=self.claim_scope,
             account=self.claim_account,
             device=self.claim_device,
+            projects=self.claim_projects,
+            profile=self.claim_profile,
         )
 
     @property

@@ -16,6 +16,41 @@ from typing import Any
 MEMORY_ID_PATTERN = r"^(shortterm|longterm)_[1-9][0-9]*$"
 _MEMORY_ID_RE = re.compile(MEMORY_ID_PATTERN)
 
+# Areas (contract §2): every memory belongs to `users/<nutzer>`, `teams/<team>` or
+# `projects/<projekt>`. The namespace decides who may see it; the rules live in
+# shared/services/areas.py, these helpers are what storage adapters need as well.
+AREA_NAMESPACES: tuple[str, ...] = ("users", "teams", "projects")
+# What `remember` stores as the memory's scope for each namespace.
+SCOPE_OF_NAMESPACE: dict[str, str] = {"projects": "projekt", "teams": "team", "users": "nutzer"}
+
+
+def area_of_path(path: str) -> str:
+    """`projects/memory-os/decisions` -> `projects/memory-os` (namespace and name)."""
+    namespace, _, rest = path.strip("/").partition("/")
+    name = rest.split("/", 1)[0]
+    if namespace not in AREA_NAMESPACES or not name:
+        raise ValueError(f"not an area path: {path!r}")
+    return f"{namespace}/{name}"
+
+
+def user_area(nutzer: str) -> str:
+    return f"users/{nutzer}"
+
+
+def derived_area(nutzer: str, referenzfelder: dict[str, Any], scope: str, scope_vk: str) -> str:
+    """The area of a memory stored before areas existed: a `remember` memory's path
+    (recorded in its referenzfelder, consistent with its scope), else its nutzer's area."""
+    path = referenzfelder.get("pfad")
+    if referenzfelder.get("quelle") == "remember" and isinstance(path, str):
+        try:
+            area = area_of_path(path)
+        except ValueError:
+            return user_area(nutzer)
+        namespace, _, name = area.partition("/")
+        if SCOPE_OF_NAMESPACE[namespace] == scope and name == scope_vk:
+            return area
+    return user_area(nutzer)
+
 
 class MemoryType(StrEnum):
     SHORTTERM = "shortterm"
@@ -80,6 +115,13 @@ class Memory:
     # Analysed index terms of the memory (for search_memory) and its weighted length.
     terms: dict[str, int] = field(default_factory=dict)
     doc_len: int = 0
+    # The area the memory belongs to (`users/<n>`, `teams/<t>`, `projects/<p>`). Empty:
+    # derived once here (data from before areas; builders that do not care).
+    area: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.area:
+            self.area = derived_area(self.nutzer, self.referenzfelder, self.scope, self.scope_vk)
 
     @property
     def score_avg(self) -> Decimal | None:
@@ -194,14 +236,16 @@ class TermLookup:
 
 @dataclass(frozen=True)
 class MemoryPosting:
-    """One memory containing a term; nutzer and expiry ride along so that visibility and
-    expiry filter postings before any memory is loaded."""
+    """One memory containing a term; nutzer, expiry and area ride along so that visibility
+    and expiry filter postings before any memory is loaded. `area` None: a posting written
+    before areas existed (the memory must be loaded to know its area)."""
 
     entry_id: MemoryId
     tf: int
     doc_len: int
     nutzer: str
     expires_at: datetime | None = None
+    area: str | None = None
 
 
 @dataclass(frozen=True)
@@ -214,6 +258,17 @@ class MemoryTermLookup:
 class ExpiredMemory:
     tenant: str
     memory_id: MemoryId
+
+
+@dataclass(frozen=True)
+class Project:
+    """A project area's record: its owner (the creator, also its first member) and members."""
+
+    tenant: str
+    name: str
+    owner: str
+    created_at: datetime
+    members: frozenset[str] = frozenset()
 
 
 class EntryFailureCode(StrEnum):

@@ -34,6 +34,8 @@ class ClaimMapping:
     scope: str = "scope"
     account: str = "account"
     device: str = "device"
+    projects: str = "projects"
+    profile: str = "profile"
 
 
 def _names(value: Any) -> frozenset[str]:
@@ -78,4 +80,6 @@ def principal_from_claims(claims: Mapping[str, Any], mapping: ClaimMapping) -> P
         teams=_names(claims.get(mapping.teams)),
         account=_text(claims.get(mapping.account)),
         device=_text(claims.get(mapping.device)),
+        projects=_names(claims.get(mapping.projects)),
+        profile=_text(claims.get(mapping.profile)).strip().casefold(),
     )

@@ -52,6 +52,8 @@ class LocalTokenIssuer:
         teams: Iterable[str] = (),
         account: str = "",
         device: str = "",
+        projects: Iterable[str] = (),
+        profile: str = "",
         ttl_seconds: int,
     ) -> str:
         now = int(time.time())
@@ -69,7 +71,10 @@ class LocalTokenIssuer:
             names.scope: " ".join(sorted(set(scopes))),
             names.account: account,
             names.device: device,
+            names.projects: sorted(set(projects)),
         }
+        if profile:
+            claims[names.profile] = profile
         return jwt.encode(claims, self._key, algorithm=ALGORITHM)
 
     def development_token(self, ttl_seconds: int) -> str:

@@ -28,6 +28,10 @@ class Principal:
     teams: frozenset[str] = frozenset()
     account: str = ""
     device: str = ""
+    # Projects the IdP says the token's nutzer belongs to (besides the project records).
+    projects: frozenset[str] = frozenset()
+    # Client profile: "" = the generic public profile; "chatgpt"/"claude" = plugin profiles.
+    profile: str = ""
 
     def may_act_as_nutzer(self, nutzer: str) -> bool:
         return ANY in self.nutzer or nutzer in self.nutzer

@@ -19,6 +19,7 @@ from shared.domain import (
 )
 from shared.search.analyzer import document_terms
 from shared.services import responses
+from shared.services.areas import Visibility, user_area
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
 from shared.services.secrets import screen
@@ -125,6 +126,7 @@ def _store_memories(
             expires_at=expires_at,
             embedding_dim=len(entry.embedding) if entry.embedding is not None else None,
             embedding_profil_hash=entry.embedding_profil_hash,
+            area=user_area(entry.nutzer),  # Brain-tool memories live in their nutzer's area
         )
         memory.terms, memory.doc_len = memory_terms(memory)
         embedding = encode_embedding(entry.embedding) if entry.embedding is not None else None
@@ -187,12 +189,14 @@ def requested_ids(request: FetchRequest) -> tuple[list[tuple[str, MemoryId]], li
 
 
 def visible_memories(
-    ctx: ServiceContext, principal: Principal, ids: list[MemoryId], now: datetime
+    ctx: ServiceContext, principal: Principal, nutzer: str, ids: list[MemoryId], now: datetime
 ) -> dict[MemoryId, Memory]:
-    """The memories that exist, are not expired and may be seen by the principal; all others
-    are reported alike (nicht_gefunden), so sequential IDs reveal nothing."""
+    """The memories that exist, are not expired and lie in an area the call acting as
+    `nutzer` may read; all others are reported alike (nicht_gefunden), so sequential IDs
+    reveal nothing."""
     found = ctx.storage.get_memories(principal.tenant, ids, now) if ids else {}
-    return {mid: m for mid, m in found.items() if principal.may_act_as_nutzer(m.nutzer)}
+    visibility = Visibility(ctx, principal, nutzer)
+    return {mid: m for mid, m in found.items() if visibility.may_read(m.area)}
 
 
 def fetch_memories(
@@ -200,7 +204,9 @@ def fetch_memories(
 ) -> dict[str, Any]:
     require_caller(principal, request.caller)
     wanted, not_found = requested_ids(request)
-    found = visible_memories(ctx, principal, [mid for _, mid in wanted], ctx.clock())
+    found = visible_memories(
+        ctx, principal, request.caller.nutzer, [mid for _, mid in wanted], ctx.clock()
+    )
     daten: dict[str, Any] = {"shortterm": [], "longterm": []}
     for raw, memory_id in wanted:
         memory = found.get(memory_id)
@@ -236,7 +242,7 @@ def rate_memories(
 
     tenant = principal.tenant
     ids = list(dict.fromkeys(entry.memory_id for _, entry in candidates))
-    memories = visible_memories(ctx, principal, ids, now)
+    memories = visible_memories(ctx, principal, batch.caller.nutzer, ids, now)
     accepted: list[tuple[int, RatingInput]] = []
     for index, entry in candidates:
         if entry.memory_id not in memories:

@@ -94,7 +94,7 @@ def _update_round(
     """One read-modify-write pass; returns the entries that met a concurrent change."""
     now = ctx.clock()
     ids = list(dict.fromkeys(entry.memory_id for entry in pending.values()))
-    current = visible_memories(ctx, principal, ids, now)
+    current = visible_memories(ctx, principal, batch.caller.nutzer, ids, now)
     writes: list[tuple[int, MemoryUpdateInput, MemoryReplace]] = []
     for index, entry in pending.items():
         memory = current.get(entry.memory_id)
@@ -167,7 +167,9 @@ def delete_memories(
     require_caller(principal, request.caller)
     now = ctx.clock()
     wanted, not_found = requested_ids(request)
-    found = visible_memories(ctx, principal, [memory_id for _, memory_id in wanted], now)
+    found = visible_memories(
+        ctx, principal, request.caller.nutzer, [memory_id for _, memory_id in wanted], now
+    )
     visible = [memory_id for _, memory_id in wanted if memory_id in found]
     deleted = set(ctx.storage.delete_memories(principal.tenant, visible, now)) if visible else set()
     geloescht = [raw for raw, memory_id in wanted if memory_id in deleted]

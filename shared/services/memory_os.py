@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Final
 
-from shared.auth.principal import ANY, Principal, Scope
+from shared.auth.principal import Principal
 from shared.domain import (
+    SCOPE_OF_NAMESPACE,
     BrainEntry,
-    BrainWrite,
     CounterName,
     Memory,
     MemoryId,
@@ -24,16 +23,23 @@ from shared.domain import (
     VkTyp,
 )
 from shared.scrubbing import ScrubPolicy
-from shared.search.analyzer import document_terms, query_terms
+from shared.search.analyzer import query_terms
 from shared.search.ranking import rank, terms_of
 from shared.services import responses
+from shared.services.areas import (
+    Visibility,
+    acting_agent,
+    acting_nutzer,
+    area_may_match,
+    authorize_write,
+    within,
+)
 from shared.services.context import ServiceContext
 from shared.services.memories import memory_terms, memory_view, storage_failure_message
 from shared.services.secrets import clean_value, hinweis, rejection
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import ContextRequest, RememberRequest, SearchRequest
 
-SCOPE_OF_NAMESPACE: Final = {"projects": "projekt", "teams": "team", "users": "nutzer"}
 SUMMARY_MAX_LEN: Final = 120
 EXCERPT_LEN: Final = 200
 BRAIN_PER_REFERENCE: Final = 3  # recall_context: brain entries per entity of a memory
@@ -43,6 +49,9 @@ RESERVED_IDENTITY: Final = re.compile(
     r"|ger(?:ä|ae)t|subject)\s*[:=]",
     re.IGNORECASE | re.MULTILINE,
 )
+# Search candidates are loaded in rounds; when the posting alone cannot decide (a path
+# prefix below the area level, postings from before areas), a round over-reads this much.
+_OVERREAD: Final = 3
 
 
 @dataclass(frozen=True)
@@ -63,78 +72,17 @@ class Target:
     def scope(self) -> str:
         return SCOPE_OF_NAMESPACE[self.namespace]
 
-
-def _author(principal: Principal, target: Target) -> tuple[str, str]:
-    """The nutzer and agent a memory is stored under: the token's own, never an argument."""
-    if target.namespace == "users":
-        nutzer = target.name
-    else:
-        own = sorted(name for name in principal.nutzer if name != ANY)
-        nutzer = own[0] if len(own) == 1 else principal.subject
-    agents = sorted(name for name in principal.agents if name != ANY)
-    agent = agents[0] if len(agents) == 1 else principal.subject
-    return nutzer, agent
+    @property
+    def area(self) -> str:
+        return f"{self.namespace}/{self.name}"
 
 
-def _authorize(principal: Principal, target: Target) -> None:
-    if target.namespace == "teams" and target.name not in principal.teams:
-        raise RequestRejected(
-            [FieldError("path", f"nicht berechtigt: kein Mitglied im Team '{target.name}'.")]
-        )
-    if target.namespace == "users" and not principal.may_act_as_nutzer(target.name):
-        raise RequestRejected(
-            [
-                FieldError(
-                    "path",
-                    f"nicht berechtigt: users/{target.name} gehört nicht zu diesem Token; "
-                    "nur der eigene Bereich ist erlaubt.",
-                )
-            ]
-        )
-
-
-def _ensure_project(
-    ctx: ServiceContext, principal: Principal, target: Target, create: bool, now: datetime
-) -> None:
-    storage = ctx.storage
-    if storage.find_brain_by_reference(principal.tenant, VkTyp.PROJEKT.value, target.name, 1):
-        return
-    if not create:
-        raise RequestRejected(
-            [
-                FieldError(
-                    "path",
-                    f"Projekt '{target.name}' existiert nicht; mit create_project=true anlegen.",
-                )
-            ]
-        )
-    if not principal.has_scope(Scope.BRAIN_WRITE):
-        raise RequestRejected(
-            [FieldError("create_project", "nicht berechtigt: Projekt anlegen braucht brain:write.")]
-        )
-    nutzer, agent = _author(principal, target)
-    titel, inhalt = f"Projekt {target.name}", f"Projekt {target.name}, angelegt durch remember."
-    terms, doc_len = document_terms(titel, inhalt)
-    (entry_id,) = storage.reserve_ids(principal.tenant, CounterName.BRAIN, 1)
-    entry = BrainEntry(
-        tenant=principal.tenant,
-        id=entry_id,
-        titel=titel,
-        inhalt=inhalt,
-        vk_typ=VkTyp.PROJEKT,
-        vk_referenz_id=target.name,
-        tags=[],
-        stammdaten={},
-        nutzer=nutzer,
-        agent=agent,
-        created_at=now,
-        updated_at=now,
-        terms=terms,
-        doc_len=doc_len,
-    )
-    (failure,) = storage.put_brain_entries([BrainWrite(entry)])
-    if failure is not None:
-        raise RequestRejected([FieldError("create_project", storage_failure_message(failure))])
+def _author(principal: Principal, target: Target) -> str:
+    """The nutzer a remember acts as: the token's own; a `users/<n>` path names n when the
+    token may act as n (tokens for several nutzer)."""
+    if target.namespace == "users" and principal.may_act_as_nutzer(target.name):
+        return target.name
+    return acting_nutzer(principal)
 
 
 def _summary(content: str) -> str:
@@ -144,7 +92,7 @@ def _summary(content: str) -> str:
 
 def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest) -> dict[str, Any]:
     target = Target.of(request.path)
-    _authorize(principal, target)
+    nutzer, agent = _author(principal, target), acting_agent(principal)
     if RESERVED_IDENTITY.search(request.content):
         raise RequestRejected(
             [
@@ -161,9 +109,9 @@ def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest
         raise RequestRejected([rejection("content", cleaned.kinds)])
     content = cleaned.value
     now = ctx.clock()
-    if target.namespace == "projects":
-        _ensure_project(ctx, principal, target, request.create_project, now)
-    nutzer, agent = _author(principal, target)
+    authorize_write(
+        ctx, principal, nutzer, target.area, create_project=request.create_project, now=now
+    )
     (number,) = ctx.storage.reserve_ids(principal.tenant, CounterName.LONGTERM, 1)
     memory = Memory(
         tenant=principal.tenant,
@@ -178,6 +126,7 @@ def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest
         created_at=now,
         updated_at=now,
         referenzfelder={"pfad": target.path, "quelle": "remember"},
+        area=target.area,
     )
     if memory.tags:
         stored = ctx.storage.ensure_tags(principal.tenant, memory.tags)
@@ -189,6 +138,7 @@ def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest
     daten = {
         "ID": str(memory.id),
         "pfad": target.path,
+        "bereich": target.area,
         "autor": principal.subject,
         "nutzer": nutzer,
         "agent": agent,
@@ -208,15 +158,21 @@ def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest
 def _search(
     ctx: ServiceContext,
     principal: Principal,
-    query: str,
-    limit: int,
+    request: SearchRequest | ContextRequest,
     only: MemoryType | None = None,
 ) -> list[tuple[Memory, float]]:
-    """Ranked memories visible to the principal, not expired, best first."""
-    groups = query_terms(query)
+    """Ranked memories the caller may read (under `request.path`), not expired, best first.
+
+    Postings decide visibility, path and expiry before anything is loaded; only what they
+    cannot decide (a path below area level, postings from before areas) is checked on the
+    loaded memory, reading further candidates until `limit` are found."""
+    text = request.query if isinstance(request, SearchRequest) else request.task
+    groups = query_terms(text)
     if not groups:
         return []
     now = ctx.clock()
+    visibility = Visibility(ctx, principal, acting_nutzer(principal))
+    prefix = request.path
     lookup = ctx.storage.lookup_memory_terms(principal.tenant, terms_of(groups))
     by_id: dict[MemoryId, MemoryPosting] = {
         posting.entry_id: posting for term in lookup.postings.values() for posting in term
@@ -224,32 +180,56 @@ def _search(
 
     def eligible(memory_id: MemoryId) -> bool:
         posting = by_id[memory_id]
-        return (
-            (only is None or memory_id.typ is only)
-            and principal.may_act_as_nutzer(posting.nutzer)
-            and (posting.expires_at is None or posting.expires_at > now)
-        )
+        if only is not None and memory_id.typ is not only:
+            return False
+        if posting.expires_at is not None and posting.expires_at <= now:
+            return False
+        area = posting.area
+        return area is None or (area_may_match(area, prefix) and visibility.may_read(area))
 
-    ranked = [
+    candidates = [
         (memory_id, score)
         for memory_id, score in rank(groups, lookup.postings, lookup.stats)
         if eligible(memory_id)
-    ][:limit]
-    memories = ctx.storage.get_memories(principal.tenant, [mid for mid, _ in ranked], now)
-    return [(memories[mid], score) for mid, score in ranked if mid in memories]
+    ]
+    exact = prefix is None or prefix.count("/") <= 1
+    found: list[tuple[Memory, float]] = []
+    start = 0
+    while len(found) < request.limit and start < len(candidates):
+        wanted = request.limit - len(found)
+        batch = candidates[start : start + (wanted if exact else wanted * _OVERREAD)]
+        start += len(batch)
+        memories = ctx.storage.get_memories(principal.tenant, [mid for mid, _ in batch], now)
+        for memory_id, score in batch:
+            memory = memories.get(memory_id)
+            if (
+                memory is not None
+                and visibility.may_read(memory.area)
+                and within(memory_path(memory), prefix)
+            ):
+                found.append((memory, score))
+    return found[: request.limit]
 
 
-def _path_of(memory: Memory) -> str | None:
+def memory_path(memory: Memory) -> str:
+    """Where a memory lives: its `remember` path, else its area."""
     path = memory.referenzfelder.get("pfad")
-    return path if isinstance(path, str) else None
+    if isinstance(path, str) and within(path, memory.area):
+        return path
+    return memory.area
 
 
 def search_memory(
     ctx: ServiceContext, principal: Principal, request: SearchRequest
 ) -> dict[str, Any]:
     hits = [
-        {**memory_view(memory, ctx), "pfad": _path_of(memory), "relevanz": round(score, 4)}
-        for memory, score in _search(ctx, principal, request.query, request.limit)
+        {
+            **memory_view(memory, ctx),
+            "pfad": memory_path(memory),
+            "bereich": memory.area,
+            "relevanz": round(score, 4),
+        }
+        for memory, score in _search(ctx, principal, request)
     ]
     return responses.success({"treffer": hits, "anzahl": len(hits)}, {})
 
@@ -264,6 +244,8 @@ def _short(memory: Memory, score: float | None = None) -> dict[str, Any]:
         "auszug": excerpt,
         "scope": memory.scope,
         "scope_vk": memory.scope_vk,
+        "pfad": memory_path(memory),
+        "bereich": memory.area,
     }
     if score is not None:
         item["relevanz"] = round(score, 4)
@@ -271,7 +253,7 @@ def _short(memory: Memory, score: float | None = None) -> dict[str, Any]:
 
 
 def recall(ctx: ServiceContext, principal: Principal, request: SearchRequest) -> dict[str, Any]:
-    hits = [_short(m, s) for m, s in _search(ctx, principal, request.query, request.limit)]
+    hits = [_short(m, s) for m, s in _search(ctx, principal, request)]
     return responses.success({"erinnerungen": hits, "anzahl": len(hits)}, {})
 
 
@@ -281,14 +263,15 @@ def recall_context(
     """Relevant long-term memories, recent short-term memories, and the brain entries they
     are about — a package to read before a complex task."""
     now = ctx.clock()
-    relevant = _search(ctx, principal, request.task, request.limit, only=MemoryType.LONGTERM)
-    # Over-read: some recent memories may belong to other nutzer and are filtered out.
+    relevant = _search(ctx, principal, request, only=MemoryType.LONGTERM)
+    visibility = Visibility(ctx, principal, acting_nutzer(principal))
+    # Over-read: some recent memories may lie in other areas and are filtered out.
     recent = [
         memory
         for memory in ctx.storage.recent_memories(
             principal.tenant, MemoryType.SHORTTERM, now, request.limit * 4
         )
-        if principal.may_act_as_nutzer(memory.nutzer)
+        if visibility.may_read(memory.area) and within(memory_path(memory), request.path)
     ][: request.limit]
     vk_types = {typ.value for typ in VkTyp}
     references = list(

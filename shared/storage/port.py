@@ -28,6 +28,7 @@ from shared.domain import (
     MemoryTermLookup,
     MemoryType,
     NewMemory,
+    Project,
     Rating,
     RatingOutcome,
     TermLookup,
@@ -193,3 +194,25 @@ class StoragePort(Protocol):
         ...
 
     def brain_stats(self, tenant: str) -> CorpusStats: ...
+
+    # --- projects (areas `projects/<name>` and their members) ---------------------------
+    def create_project(self, project: Project) -> bool:
+        """Create the project record with its owner as first member (plus `members`).
+
+        Atomic and conditional: False (and nothing written) when the project exists.
+        """
+        ...
+
+    def get_project(self, tenant: str, name: str) -> Project | None:
+        """The project with all its members, or None."""
+        ...
+
+    def add_project_members(self, tenant: str, name: str, members: Sequence[str]) -> bool:
+        """Add members (idempotent: existing members stay); False when the project does
+        not exist, and then nothing is written."""
+        ...
+
+    def projects_of(self, tenant: str, nutzer: str) -> frozenset[str]:
+        """Names of the projects whose member `nutzer` is: one read, never a scan
+        (DynamoDB: one Query of the nutzer's reverse membership partition)."""
+        ...

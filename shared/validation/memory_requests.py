@@ -109,8 +109,11 @@ def parse_update(arguments: Mapping[str, Any]) -> Batch[MemoryUpdateInput]:
 # --- Memory OS -----------------------------------------------------------------------------
 
 
-def _memory_path(value: Any, path: str, errors: list[FieldError]) -> str | None:
-    """`projects/<p>/…`, `teams/<t>/…`, `users/<u>/…`; segments [a-z0-9._-], no `.`/`..`."""
+def _memory_path(
+    value: Any, path: str, errors: list[FieldError], *, min_segments: int = 2
+) -> str | None:
+    """`projects/<p>/…`, `teams/<t>/…`, `users/<u>/…`; segments [a-z0-9._-], no `.`/`..`.
+    A search prefix (`min_segments=1`) may also name a whole namespace (`projects`)."""
     if not isinstance(value, str):
         errors.append(FieldError(path, rules.must_be("eine Zeichenkette", value)))
         return None
@@ -122,7 +125,7 @@ def _memory_path(value: Any, path: str, errors: list[FieldError]) -> str | None:
         errors.append(FieldError(path, rules.too_long(PATH_MAX_LEN, len(text))))
         return None
     segments = text.split("/")
-    if segments[0] not in PATH_NAMESPACES or len(segments) < 2:
+    if segments[0] not in PATH_NAMESPACES or len(segments) < min_segments:
         errors.append(FieldError(path, rules.path_namespace(PATH_NAMESPACES, text)))
         return None
     for segment in segments:
@@ -160,31 +163,38 @@ def parse_remember(arguments: Mapping[str, Any]) -> RememberRequest:
     )
 
 
+def _search_prefix(value: Any, path: str, errors: list[FieldError]) -> str | None:
+    return _memory_path(value, path, errors, min_segments=1)
+
+
 def _search(
     arguments: Mapping[str, Any], text_key: str, max_len: int, default: int, maximum: int
-) -> tuple[str, int]:
-    fields, errors = _flat(arguments, (text_key, "limit"))
+) -> tuple[str, int, str | None]:
+    fields, errors = _flat(arguments, (text_key, "limit", "path"))
     text = fields.required(text_key, rules.text, max_len=max_len)
     limit = fields.optional("limit", rules.integer, minimum=1, maximum=maximum)
+    prefix = fields.optional("path", _search_prefix)
     if errors:
         raise RequestRejected(errors)
-    return present(text), limit if limit is not None else default
+    return present(text), limit if limit is not None else default, prefix
 
 
 def parse_search(arguments: Mapping[str, Any]) -> SearchRequest:
-    query, limit = _search(
+    query, limit, prefix = _search(
         arguments, "query", QUERY_MAX_LEN, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX
     )
-    return SearchRequest(query=query, limit=limit)
+    return SearchRequest(query=query, limit=limit, path=prefix)
 
 
 def parse_recall(arguments: Mapping[str, Any]) -> SearchRequest:
-    query, limit = _search(
+    query, limit, prefix = _search(
         arguments, "query", QUERY_MAX_LEN, RECALL_LIMIT_DEFAULT, RECALL_LIMIT_MAX
     )
-    return SearchRequest(query=query, limit=limit)
+    return SearchRequest(query=query, limit=limit, path=prefix)
 
 
 def parse_recall_context(arguments: Mapping[str, Any]) -> ContextRequest:
-    task, limit = _search(arguments, "task", TASK_MAX_LEN, CONTEXT_LIMIT_DEFAULT, SEARCH_LIMIT_MAX)
-    return ContextRequest(task=task, limit=limit)
+    task, limit, prefix = _search(
+        arguments, "task", TASK_MAX_LEN, CONTEXT_LIMIT_DEFAULT, SEARCH_LIMIT_MAX
+    )
+    return ContextRequest(task=task, limit=limit, path=prefix)

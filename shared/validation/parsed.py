@@ -141,9 +141,11 @@ class RememberRequest:
 class SearchRequest:
     query: str
     limit: int
+    path: str | None = None  # area-bounded search: only memories under this prefix
 
 
 @dataclass(frozen=True)
 class ContextRequest:
     task: str
     limit: int
+    path: str | None = None

@@ -1,4 +1,5 @@
-"""SQLite only: schema version 2 (memory search index) and the migration from version 1."""
+"""SQLite only: schema versions 2 (memory search index) and 3 (areas, projects) and the
+migrations from older versions."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from shared.storage.sqlite import SCHEMA_VERSION, SqliteStorage
 from shared.storage.sqlite.brain import BrainStore
 from shared.storage.sqlite.memories import MemoryStore
 from shared.storage.sqlite.memory_index import MemoryIndex
+from shared.storage.sqlite.projects import ProjectStore
 from shared.storage.sqlite.ratings import RatingStore
 from tests.contract.builders import (
     OTHER_TENANT,
@@ -187,7 +189,7 @@ def test_v1_database_is_migrated_and_old_memories_keep_working(v1_path: Path) ->
     # When a version-1 database is opened by this code
     with SqliteStorage(v1_path) as storage:
         # Then it is at the current version
-        assert user_version(v1_path) == SCHEMA_VERSION == 2
+        assert user_version(v1_path) == SCHEMA_VERSION == 3
         # And old memories read back with empty terms, their scores, ratings and embedding
         old = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
         assert (old.terms, old.doc_len, old.version) == ({}, 0, 1)
@@ -218,7 +220,7 @@ def test_new_features_work_on_a_migrated_database(v1_path: Path) -> None:
         )
         assert result == [None]
         assert storage.lookup_memory_terms(TENANT, ["index"]).postings == {
-            "index": [MemoryPosting(lt(1), 2, 2, "nutzer-1", None)]
+            "index": [MemoryPosting(lt(1), 2, 2, "nutzer-1", None, "users/nutzer-1")]
         }
         assert storage.get_embedding(TENANT, lt(1)) is None
         assert storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)].score_count == 1
@@ -233,6 +235,61 @@ def test_new_features_work_on_a_migrated_database(v1_path: Path) -> None:
         assert storage.lookup_memory_terms(TENANT, ["index", "neu"]).postings == {}
         # The other tenant is untouched
         assert storage.memory_stats(OTHER_TENANT) == CorpusStats(1, 0)
+
+
+def test_v1_remember_memories_get_their_area_and_their_project(v1_path: Path) -> None:
+    # Given a v1 database with memories `remember` wrote into project memory-os by anna
+    # (first) and bruno, and a Brain-tool memory of carla
+    conn = sqlite3.connect(v1_path)
+    try:
+        for number, nutzer, minutes in ((5, "anna", 0), (6, "bruno", 3), (7, "anna", 5)):
+            row = list(v1_memory(TENANT, "longterm", number))
+            row[6:10] = ["projekt", "memory-os", nutzer, "agent-1"]
+            row[10] = micros(at(minutes))
+            row[12] = json.dumps({"pfad": "projects/memory-os/decisions", "quelle": "remember"})
+            conn.execute(f"INSERT INTO memories VALUES ({', '.join('?' * len(row))})", row)
+        carla = list(v1_memory(TENANT, "longterm", 8))
+        carla[8] = "carla"
+        conn.execute(f"INSERT INTO memories VALUES ({', '.join('?' * len(carla))})", carla)
+        conn.commit()
+    finally:
+        conn.close()
+    # When the database is opened by this code
+    with SqliteStorage(v1_path) as storage:
+        found = storage.get_memories(TENANT, [lt(5), lt(6), lt(8)], at(10))
+        # Then the remember memories lie in the project's area, the other in carla's
+        assert [found[lt(n)].area for n in (5, 6, 8)] == [
+            "projects/memory-os",
+            "projects/memory-os",
+            "users/carla",
+        ]
+        # And the project exists: anna (first writer) owns it, both writers are members
+        project = storage.get_project(TENANT, "memory-os")
+        assert project is not None
+        assert (project.owner, project.members) == ("anna", {"anna", "bruno"})
+        assert storage.projects_of(TENANT, "bruno") == {"memory-os"}
+
+
+def test_v2_postings_get_the_area_of_their_memory(tmp_path: Path) -> None:
+    # Given a version-2 database: memories and postings without an area
+    path = tmp_path / "v2.sqlite3"
+    with SqliteStorage(path) as storage:
+        storage.put_memories([NewMemory(make_memory(lt(1), nutzer="anna", terms={"x": 1}))])
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("UPDATE memories SET area = ''")
+        conn.execute("UPDATE memory_postings SET area = NULL")
+        conn.execute("PRAGMA user_version = 2")
+        conn.commit()
+    finally:
+        conn.close()
+    # When it is opened again
+    with SqliteStorage(path) as storage:
+        # Then memory and posting name anna's area
+        posting = storage.lookup_memory_terms(TENANT, ["x"]).postings["x"][0]
+        assert posting.area == "users/anna"
+        assert storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)].area == "users/anna"
+    assert user_version(path) == SCHEMA_VERSION
 
 
 def test_migration_is_idempotent(v1_path: Path) -> None:
@@ -287,7 +344,7 @@ def test_memory_deletes_and_the_sweep_use_indexes(tmp_path: Path) -> None:
 
 def test_adapter_parts_define_distinct_members() -> None:
     # The parts are mixins of one class: a name defined twice would silently shadow one.
-    parts = (MemoryStore, MemoryIndex, RatingStore, BrainStore, SqliteStorage)
+    parts = (MemoryStore, MemoryIndex, RatingStore, BrainStore, ProjectStore, SqliteStorage)
     seen: dict[str, str] = {}
     for part in parts:
         for name in vars(part):

@@ -76,10 +76,10 @@ def test_put_memories_writes_postings_and_stats(storage: StoragePort) -> None:
     found = {t: sorted(p, key=lambda x: x.entry_id) for t, p in lookup.postings.items()}
     assert found == {
         "vertrag": [
-            MemoryPosting(lt(1), 2, 3, "anna", None),
-            MemoryPosting(st(1), 1, 4, "bruno", expires),
+            MemoryPosting(lt(1), 2, 3, "anna", None, "users/anna"),
+            MemoryPosting(st(1), 1, 4, "bruno", expires, "users/bruno"),
         ],
-        "kund": [MemoryPosting(lt(1), 1, 3, "anna", None)],
+        "kund": [MemoryPosting(lt(1), 1, 3, "anna", None, "users/anna")],
     }
     # And the memory corpus stats count both, also in the lookup
     assert lookup.stats == CorpusStats(documents=2, total_len=7)
@@ -127,8 +127,8 @@ def test_replace_updates_fields_index_and_version(storage: StoragePort) -> None:
     assert got.version == stored.version + 1
     # And the index follows: old-only term gone, new term there, stats adjusted
     assert postings(storage, TENANT, "alt", "neu", "bleibt") == {
-        "neu": [MemoryPosting(lt(1), 2, 3, "anna", None)],
-        "bleibt": [MemoryPosting(lt(1), 1, 3, "anna", None)],
+        "neu": [MemoryPosting(lt(1), 2, 3, "anna", None, "users/anna")],
+        "bleibt": [MemoryPosting(lt(1), 1, 3, "anna", None, "users/anna")],
     }
     assert storage.memory_stats(TENANT) == CorpusStats(1, 3)
     # And the scope index follows too
@@ -227,7 +227,7 @@ def test_delete_removes_memory_ratings_embedding_and_postings(storage: StoragePo
     assert storage.get_ratings(TENANT, lt(1)) == []
     assert storage.get_embedding(TENANT, lt(1)) is None
     assert postings(storage, TENANT, "weg", "gemeinsam") == {
-        "gemeinsam": [MemoryPosting(lt(2), 2, 2, "nutzer-1", None)]
+        "gemeinsam": [MemoryPosting(lt(2), 2, 2, "nutzer-1", None, "users/nutzer-1")]
     }
     assert storage.memory_stats(TENANT) == CorpusStats(1, 2)
     # And the other memory keeps its rating; a second delete finds nothing

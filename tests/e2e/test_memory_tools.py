@@ -44,7 +44,7 @@ def token_for(issuer: LocalTokenIssuer, nutzer: str, **extra: Any) -> str:
 
 
 async def test_update_changes_fields_keeps_ratings_and_reindexes(
-    server: InProcessServer, dev_token: str
+    server: InProcessServer, dev_token: str, issuer: LocalTokenIssuer
 ) -> None:
     async with server.client(dev_token) as client:
         # Given a rated memory with an embedding
@@ -80,7 +80,8 @@ async def test_update_changes_fields_keeps_ratings_and_reindexes(
         assert memory["tags"] == []
         assert "embedding_dim" not in memory and "embedding_profil_hash" not in memory
         assert (memory["score_count"], memory["score_avg"]) == (1, 8)
-        # And search finds the new text, not the old one
+    # And search (acting as nutzer 42, whose area holds the memory) finds the new text only
+    async with server.client(token_for(issuer, "42")) as client:
         new = await call(client, "search_memory", {"query": "donnerstags"})
         old = await call(client, "search_memory", {"query": "Vormittag zwischen 9 und 12 Uhr"})
         assert [hit["ID"] for hit in new["daten"]["treffer"]] == ["longterm_1"]
@@ -244,7 +245,9 @@ async def test_remember_stores_with_identity_from_the_token(
     assert bad_path["fehler"][0]["feld"] == "path"
 
 
-async def test_recall_and_recall_context(server: InProcessServer, dev_token: str) -> None:
+async def test_recall_and_recall_context(
+    server: InProcessServer, dev_token: str, issuer: LocalTokenIssuer
+) -> None:
     async with server.client(dev_token) as client:
         await call(client, "upsert_brain", upsert_args(brain_entry()))
         await call(
@@ -257,6 +260,8 @@ async def test_recall_and_recall_context(server: InProcessServer, dev_token: str
             "insert_brain_shortterm_memory",
             insert_args(memory_entry(memory="Heute Anruf von Frau Roth wegen Lieferung.")),
         )
+    # When nutzer 42 (whose area holds the memories) recalls
+    async with server.client(token_for(issuer, "42")) as client:
         recalled = await call(client, "recall", {"query": "Angebot Skonto"})
         (short,) = recalled["daten"]["erinnerungen"]
         assert short["ID"] == "longterm_1" and short["auszug"].startswith("Angebote")

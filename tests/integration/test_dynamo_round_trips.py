@@ -57,6 +57,8 @@ PRINCIPAL = Principal(
     scopes=ALL_SCOPES,
 )
 CALLER = {"nutzer": "anna", "agent": "bot"}
+# The Memory OS tools act as the token's own nutzer: anna, whose area holds the memories.
+ANNA = replace(PRINCIPAL, nutzer=frozenset({"anna"}))
 
 
 def context(storage: DynamoStorage) -> ServiceContext:
@@ -145,7 +147,9 @@ def test_rating_of_100_memories_takes_3_round_trips(
 ) -> None:
     # Given 100 memories (stored through the port without index terms: moto copies the
     # whole table for every transaction item, so a smaller table keeps the test fast)
-    new = [NewMemory(make_memory(lt(i), tenant=PRINCIPAL.tenant)) for i in range(1, 101)]
+    new = [
+        NewMemory(make_memory(lt(i), tenant=PRINCIPAL.tenant, nutzer="anna")) for i in range(1, 101)
+    ]
     assert storage.put_memories(new) == [None] * 100
     ids = [str(lt(i)) for i in range(1, 101)]
     recorder.reset()
@@ -295,7 +299,7 @@ def test_recall_context_takes_4_round_trips(storage: DynamoStorage, recorder: Ca
     recorder.reset()
     # When the context of a task is recalled through the service
     request = parse_recall_context({"task": "Rückruf beim Kunden", "limit": 10})
-    response = recall_context(context(storage), PRINCIPAL, request)
+    response = recall_context(context(storage), ANNA, request)
     # Then the memories are about all 7 customers, and the brain part holds the 3 newest
     # entries about K-1 and the one entry about each of the other customers that has one
     assert response["erfolg"], response

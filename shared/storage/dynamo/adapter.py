@@ -29,6 +29,7 @@ from shared.domain import (
     MemoryTermLookup,
     MemoryType,
     NewMemory,
+    Project,
     Rating,
     RatingOutcome,
     TermLookup,
@@ -56,6 +57,7 @@ from shared.storage.dynamo.memory_index import MemoryIndexReads
 from shared.storage.dynamo.memory_items import memory_from_item
 from shared.storage.dynamo.memory_replace import MemoryReplacer
 from shared.storage.dynamo.parallel import RoundTrips
+from shared.storage.dynamo.projects import ProjectRecords
 from shared.storage.dynamo.ratings import RatingWriter
 
 if TYPE_CHECKING:
@@ -99,6 +101,7 @@ class DynamoStorage:
         self._replacer = MemoryReplacer(self._calls, objects)
         self._deleter = MemoryDeleter(self._calls, objects, rating_max_retries)
         self._index = MemoryIndexReads(self._calls)
+        self._projects = ProjectRecords(self._calls)
 
     @property
     def table_name(self) -> str:
@@ -291,6 +294,20 @@ class DynamoStorage:
 
     def brain_stats(self, tenant: str) -> CorpusStats:
         return self._brain.stats(tenant)
+
+    # --- projects -----------------------------------------------------------------------
+
+    def create_project(self, project: Project) -> bool:
+        return self._projects.create(project)
+
+    def get_project(self, tenant: str, name: str) -> Project | None:
+        return self._projects.get(tenant, name)
+
+    def add_project_members(self, tenant: str, name: str, members: Sequence[str]) -> bool:
+        return self._projects.add(tenant, name, members)
+
+    def projects_of(self, tenant: str, nutzer: str) -> frozenset[str]:
+        return self._projects.of(tenant, nutzer)
 
 
 if TYPE_CHECKING:

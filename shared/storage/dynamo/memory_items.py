@@ -72,6 +72,7 @@ REPLACED_ATTRIBUTES: Final[tuple[str, ...]] = (
     "referenzfelder",
     "terms",
     "doc_len",
+    "area",
     "expires_us",
     TTL_ATTRIBUTE,
     "embedding_dim",
@@ -150,6 +151,7 @@ def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
         "write_id": s(write_id),
         "terms": js(dict(m.terms)),
         "doc_len": n(m.doc_len),
+        "area": s(m.area),
         TYP_PK: s(memory_typ_pk(m.tenant, typ)),
         TYP_SK: n(m.id.number),
     }
@@ -219,6 +221,7 @@ def memory_from_item(item: Mapping[str, Any]) -> Memory:
         version=get_n(item, "version"),
         terms={term: tf for term, tf in stored_terms(item).items() if tf > 0},
         doc_len=opt_n(item, "doc_len") or 0,
+        area=opt_s(item, "area") or "",  # items from before areas: derived by Memory
     )
 
 
@@ -245,7 +248,7 @@ def update_expression(
 
 
 def memory_posting_item(m: Memory, term: str, tf: int) -> Item:
-    """A posting carries what search filters on before loading memories: nutzer and
+    """A posting carries what search filters on before loading memories: nutzer, area and
     expiry; a short-term memory's postings carry its TTL, so TTL removes them too."""
     item: Item = {
         **memory_posting_key(m.tenant, term, m.id),
@@ -253,6 +256,7 @@ def memory_posting_item(m: Memory, term: str, tf: int) -> Item:
         "tf": n(tf),
         "doc_len": n(m.doc_len),
         "nutzer": s(m.nutzer),
+        "area": s(m.area),
     }
     if m.expires_at is not None:
         expires = to_us(m.expires_at)
@@ -268,6 +272,7 @@ def memory_posting_from_item(item: Mapping[str, Any]) -> MemoryPosting:
         doc_len=get_n(item, "doc_len"),
         nutzer=get_s(item, "nutzer"),
         expires_at=opt_dt(item, "expires_us"),
+        area=opt_s(item, "area"),
     )
 
 

@@ -46,7 +46,8 @@ _log = logging.getLogger(__name__)
 MEMORY_COLUMNS = (
     "tenant, typ, number, kurzbeschreibung, memory, tags, scope, scope_vk, nutzer, agent,"
     " created_at, updated_at, referenzfelder, expires_at, embedding_dim,"
-    " embedding_profil_hash, score_count, score_sum, last_call, version, terms, doc_len"
+    " embedding_profil_hash, score_count, score_sum, last_call, version, terms, doc_len,"
+    " area"
 )
 # What a replace writes: the new version's fields. The key, created_at, the rating
 # aggregate (score_count, score_sum, last_call) and version are the stored row's.
@@ -91,6 +92,7 @@ def memory_row(m: Memory) -> tuple[Any, ...]:
         m.version,
         dump(m.terms),
         m.doc_len,
+        m.area,
     )
 
 
@@ -117,6 +119,7 @@ def memory_from_row(row: Sequence[Any]) -> Memory:
         version=row[19],
         terms=json.loads(row[20]),
         doc_len=row[21],
+        area=row[22],
     )
 
 

@@ -59,10 +59,10 @@ class MemoryIndex(SqliteBase):
         expires_at = opt_micros(m.expires_at)
         conn.executemany(
             "INSERT INTO memory_postings"
-            " (tenant, term, typ, number, tf, doc_len, nutzer, expires_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " (tenant, term, typ, number, tf, doc_len, nutzer, expires_at, area)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (tenant, term, typ, number, tf, m.doc_len, m.nutzer, expires_at)
+                (tenant, term, typ, number, tf, m.doc_len, m.nutzer, expires_at, m.area)
                 for term, tf in m.terms.items()
             ],
         )
@@ -73,15 +73,21 @@ class MemoryIndex(SqliteBase):
             if not terms:
                 return MemoryTermLookup({}, stats)
             rows = conn.execute(
-                "SELECT term, typ, number, tf, doc_len, nutzer, expires_at FROM memory_postings"
+                "SELECT term, typ, number, tf, doc_len, nutzer, expires_at, area"
+                " FROM memory_postings"
                 " WHERE tenant = ? AND term IN (SELECT value FROM json_each(?))"
                 " ORDER BY term, typ, number",
                 (tenant, dump(sorted(set(terms)))),
             ).fetchall()
         result: dict[str, list[MemoryPosting]] = {}
-        for term, typ, number, tf, doc_len, nutzer, expires_at in rows:
+        for term, typ, number, tf, doc_len, nutzer, expires_at, area in rows:
             posting = MemoryPosting(
-                MemoryId(MemoryType(typ), number), tf, doc_len, nutzer, opt_datetime(expires_at)
+                MemoryId(MemoryType(typ), number),
+                tf,
+                doc_len,
+                nutzer,
+                opt_datetime(expires_at),
+                area,
             )
             result.setdefault(term, []).append(posting)
         return MemoryTermLookup(result, stats)

@@ -1,17 +1,24 @@
-"""The SQLite schema (version 2) and its idempotent migration from older versions.
+"""The SQLite schema (version 3) and its idempotent migration from older versions.
 
 Version history (`PRAGMA user_version`):
 1. counters, tags, memories, embeddings, ratings, brain entries with postings and stats.
 2. memory search index: memories gain `terms` and `doc_len` (v1 rows: `{}` and 0);
    new tables `memory_postings` and `memory_stats`; index for the expiry sweep.
+3. areas: memories and memory postings gain `area` (backfilled: a `remember` memory's
+   path area, else its nutzer's area); new tables `projects` and `project_members`
+   (backfilled for project areas that already hold memories: the first writer is owner,
+   every writer a member).
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
-SCHEMA_VERSION = 2
+from shared.domain import derived_area
+
+SCHEMA_VERSION = 3
 
 # Tables and indexes, all `IF NOT EXISTS`: run on every open. A fresh database gets the
 # current shape at once; an older one gets what is missing (columns: `_ADDED_COLUMNS`).
@@ -57,6 +64,7 @@ _SCHEMA = (
         version               INTEGER NOT NULL,
         terms                 TEXT NOT NULL DEFAULT '{}',
         doc_len               INTEGER NOT NULL DEFAULT 0,
+        area                  TEXT NOT NULL DEFAULT '',
         PRIMARY KEY (tenant, typ, number)
     )
     """,
@@ -112,6 +120,7 @@ _SCHEMA = (
         doc_len    INTEGER NOT NULL,
         nutzer     TEXT NOT NULL,
         expires_at INTEGER,
+        area       TEXT,
         PRIMARY KEY (tenant, term, typ, number)
     ) WITHOUT ROWID
     """,
@@ -126,6 +135,29 @@ _SCHEMA = (
         documents INTEGER NOT NULL,
         total_len INTEGER NOT NULL
     ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS projects (
+        tenant     TEXT NOT NULL,
+        name       TEXT NOT NULL,
+        owner      TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (tenant, name)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS project_members (
+        tenant  TEXT NOT NULL,
+        project TEXT NOT NULL,
+        nutzer  TEXT NOT NULL,
+        PRIMARY KEY (tenant, project, nutzer),
+        FOREIGN KEY (tenant, project) REFERENCES projects (tenant, name) ON DELETE CASCADE
+    ) WITHOUT ROWID
+    """,
+    # "Areas of a nutzer": the projects of one nutzer without a scan.
+    """
+    CREATE INDEX IF NOT EXISTS project_members_by_nutzer
+        ON project_members (tenant, nutzer, project)
     """,
     """
     CREATE TABLE IF NOT EXISTS brain_entries (
@@ -178,6 +210,8 @@ _SCHEMA = (
 _ADDED_COLUMNS = (
     ("memories", "terms", "TEXT NOT NULL DEFAULT '{}'"),
     ("memories", "doc_len", "INTEGER NOT NULL DEFAULT 0"),
+    ("memories", "area", "TEXT NOT NULL DEFAULT ''"),
+    ("memory_postings", "area", "TEXT"),
 )
 
 # Version 2 counts every memory as a document of its tenant's memory index. Rows from
@@ -207,5 +241,42 @@ def migrate(conn: sqlite3.Connection, path: Path) -> None:
     if version < 2:
         for statement in _BACKFILL_MEMORY_STATS:
             conn.execute(statement)
+    if version < 3:
+        _backfill_areas(conn)
     if version < SCHEMA_VERSION:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _backfill_areas(conn: sqlite3.Connection) -> None:
+    """Version 3: every memory and posting gets its area; project areas that hold
+    memories get a project record (owner: the nutzer of the oldest memory there)."""
+    rows = conn.execute(
+        "SELECT tenant, typ, number, nutzer, referenzfelder, scope, scope_vk FROM memories"
+        " WHERE area = '' ORDER BY tenant, number"
+    ).fetchall()
+    conn.executemany(
+        "UPDATE memories SET area = ? WHERE tenant = ? AND typ = ? AND number = ?",
+        [
+            (derived_area(nutzer, json.loads(referenzfelder), scope, scope_vk), tenant, typ, num)
+            for tenant, typ, num, nutzer, referenzfelder, scope, scope_vk in rows
+        ],
+    )
+    conn.execute(
+        "UPDATE memory_postings SET area = (SELECT m.area FROM memories m"
+        " WHERE m.tenant = memory_postings.tenant AND m.typ = memory_postings.typ"
+        " AND m.number = memory_postings.number) WHERE area IS NULL"
+    )
+    writers = conn.execute(
+        "SELECT tenant, substr(area, 10) AS project, nutzer, min(created_at) FROM memories"
+        " WHERE area LIKE 'projects/%' GROUP BY tenant, project, nutzer"
+        " ORDER BY tenant, project, min(created_at)"
+    ).fetchall()
+    for tenant, project, nutzer, created_at in writers:
+        conn.execute(
+            "INSERT OR IGNORE INTO projects (tenant, name, owner, created_at) VALUES (?, ?, ?, ?)",
+            (tenant, project, nutzer, created_at),
+        )
+        conn.execute(
+            "INSERT OR IGNORE INTO project_members (tenant, project, nutzer) VALUES (?, ?, ?)",
+            (tenant, project, nutzer),
+        )

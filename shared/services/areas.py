@@ -1,0 +1,222 @@
+"""Areas (contract §2): who may read and write `users/<n>`, `teams/<t>`, `projects/<p>`.
+
+Invariants:
+- A call acts as one nutzer: the envelope's `inhalt.nutzer` for the Brain tools, the
+  token's own (`acting_nutzer`) for the Memory OS tools and REST. It reads exactly that
+  nutzer's area plus the areas of its teams (token claim `teams`) and projects (token
+  claim `projects`, and the project records whose member it is) — never more, whatever
+  else the token may act as.
+- Writes: `users/<n>` only as n itself, `teams/<t>` only with t in the token's teams,
+  `projects/<p>` only as a member of p. A project that exists but is closed to the nutzer
+  and one that does not exist are refused with the same answer, so project names do not
+  leak. `create_project` creates a missing project (the nutzer becomes owner and first
+  member, a brain entry about it is created too); plugin profiles may not.
+- Project memberships are read from storage lazily (`Visibility`): only when a project
+  area that the token does not grant is in question — one read per call at most, no cache.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Final
+
+from shared.auth.principal import ANY, Principal
+from shared.domain import (
+    AREA_NAMESPACES,
+    BrainEntry,
+    BrainWrite,
+    CounterName,
+    Project,
+    VkTyp,
+    area_of_path,
+    user_area,
+)
+from shared.search.analyzer import document_terms
+from shared.services.context import ServiceContext
+from shared.validation.errors import FieldError, RequestRejected
+
+__all__ = [
+    "AREA_NAMESPACES",
+    "PLUGIN_PROFILES",
+    "Visibility",
+    "acting_agent",
+    "acting_nutzer",
+    "add_project_members",
+    "area_may_match",
+    "area_of_path",
+    "authorize_write",
+    "readable_areas",
+    "user_area",
+    "within",
+]
+
+# Client profiles of the plugins (token claim `profile`): no create_project there (seed 004).
+PLUGIN_PROFILES: Final = frozenset({"chatgpt", "claude"})
+_PROJECTS = "projects/"
+
+
+def acting_nutzer(principal: Principal) -> str:
+    """The token's own nutzer: its one concrete nutzer, else (several, or only `*`) its
+    subject — a stable identity of the caller."""
+    own = sorted(name for name in principal.nutzer if name != ANY)
+    return own[0] if len(own) == 1 else principal.subject
+
+
+def acting_agent(principal: Principal) -> str:
+    own = sorted(name for name in principal.agents if name != ANY)
+    return own[0] if len(own) == 1 else principal.subject
+
+
+def _granted_by_token(principal: Principal, nutzer: str) -> set[str]:
+    return {
+        user_area(nutzer),
+        *(f"teams/{team}" for team in principal.teams),
+        *(f"{_PROJECTS}{project}" for project in principal.projects),
+    }
+
+
+def readable_areas(ctx: ServiceContext, principal: Principal, nutzer: str) -> frozenset[str]:
+    """Every area the call acting as `nutzer` may read (one storage read for projects)."""
+    records = ctx.storage.projects_of(principal.tenant, nutzer)
+    return frozenset(_granted_by_token(principal, nutzer) | {_PROJECTS + p for p in records})
+
+
+class Visibility:
+    """`readable_areas` answered lazily: project records are read only when a project
+    area the token does not grant is asked about (at most once per instance)."""
+
+    def __init__(self, ctx: ServiceContext, principal: Principal, nutzer: str) -> None:
+        self._ctx = ctx
+        self._principal = principal
+        self._nutzer = nutzer
+        self._granted = frozenset(_granted_by_token(principal, nutzer))
+        self._records: frozenset[str] | None = None
+
+    def may_read(self, area: str) -> bool:
+        if area in self._granted:
+            return True
+        if not area.startswith(_PROJECTS):
+            return False
+        if self._records is None:
+            names = self._ctx.storage.projects_of(self._principal.tenant, self._nutzer)
+            self._records = frozenset(_PROJECTS + name for name in names)
+        return area in self._records
+
+
+def within(location: str, prefix: str | None) -> bool:
+    """Whether a memory path or area lies under a path prefix (whole segments)."""
+    return prefix is None or location == prefix or location.startswith(prefix + "/")
+
+
+def area_may_match(area: str, prefix: str | None) -> bool:
+    """Whether memories of `area` can lie under `prefix` (decided from the area alone when
+    the prefix names at most an area; deeper prefixes need the memory's path)."""
+    return prefix is None or within(area, prefix) or within(prefix, area)
+
+
+def _refused(message: str, field: str = "path") -> RequestRejected:
+    return RequestRejected([FieldError(field, message)])
+
+
+def authorize_write(
+    ctx: ServiceContext,
+    principal: Principal,
+    nutzer: str,
+    area: str,
+    *,
+    create_project: bool = False,
+    now: datetime | None = None,
+) -> None:
+    """Allow a write into `area` by the call acting as `nutzer`, or raise RequestRejected.
+
+    With `create_project`, a missing project is created (nutzer = owner, first member)."""
+    if create_project and principal.profile in PLUGIN_PROFILES:
+        raise _refused(
+            f"nicht erlaubt: create_project wird im Profil '{principal.profile}' nicht "
+            "akzeptiert, nur im generischen öffentlichen Profil. Projekte dort anlegen "
+            "oder ohne create_project in ein bestehendes Projekt schreiben.",
+            "create_project",
+        )
+    namespace, _, name = area_of_path(area).partition("/")
+    if namespace == "users":
+        if name != nutzer:
+            raise _refused(
+                f"nicht berechtigt: {area} ist nicht der Bereich des Nutzers '{nutzer}'; "
+                "nur der eigene Bereich users/<nutzer> ist erlaubt."
+            )
+        return
+    if namespace == "teams":
+        if name not in principal.teams:
+            raise _refused(f"nicht berechtigt: kein Mitglied im Team '{name}'.")
+        return
+    member = name in principal.projects or name in ctx.storage.projects_of(principal.tenant, nutzer)
+    if not member and create_project:
+        created = Project(
+            tenant=principal.tenant,
+            name=name,
+            owner=nutzer,
+            created_at=now or ctx.clock(),
+        )
+        member = ctx.storage.create_project(created)
+    if not member:
+        # Same answer whether the project exists or not: names must not leak.
+        raise _refused(
+            f"nicht berechtigt: In das Projekt '{name}' darf der Nutzer '{nutzer}' nicht "
+            "schreiben (es existiert nicht, oder er ist kein Mitglied). Ein neues Projekt "
+            "mit create_project=true anlegen; in bestehende Projekte schreiben nur Mitglieder."
+        )
+    if create_project:
+        _ensure_brain_entry(ctx, principal, nutzer, name, now or ctx.clock())
+
+
+def _ensure_brain_entry(
+    ctx: ServiceContext, principal: Principal, nutzer: str, name: str, now: datetime
+) -> None:
+    """The brain entry about a project (vk_typ projekt), created with the project."""
+    storage = ctx.storage
+    if storage.find_brain_by_reference(principal.tenant, VkTyp.PROJEKT.value, name, 1):
+        return
+    titel, inhalt = f"Projekt {name}", f"Projekt {name}, angelegt durch remember."
+    terms, doc_len = document_terms(titel, inhalt)
+    (entry_id,) = storage.reserve_ids(principal.tenant, CounterName.BRAIN, 1)
+    entry = BrainEntry(
+        tenant=principal.tenant,
+        id=entry_id,
+        titel=titel,
+        inhalt=inhalt,
+        vk_typ=VkTyp.PROJEKT,
+        vk_referenz_id=name,
+        tags=[],
+        stammdaten={},
+        nutzer=nutzer,
+        agent=acting_agent(principal),
+        created_at=now,
+        updated_at=now,
+        terms=terms,
+        doc_len=doc_len,
+    )
+    (failure,) = storage.put_brain_entries([BrainWrite(entry)])
+    if failure is not None:
+        raise _refused(
+            "Speicherfehler: Der Brain-Eintrag des Projekts wurde nicht gespeichert; das "
+            "Projekt besteht. Bitte erneut mit create_project=true senden.",
+            "create_project",
+        )
+
+
+def add_project_members(
+    ctx: ServiceContext, tenant: str, owner: str, project: str, members: list[str]
+) -> Project:
+    """The owner of a project adds members; anyone else gets the answer a missing project
+    gets. Returns the project with its members."""
+    found = ctx.storage.get_project(tenant, project)
+    if found is None or found.owner != owner:
+        raise _refused(
+            f"nicht berechtigt: Das Projekt '{project}' existiert nicht, oder '{owner}' ist "
+            "nicht sein Eigentümer. Nur der Eigentümer fügt Mitglieder hinzu.",
+            "project",
+        )
+    if not ctx.storage.add_project_members(tenant, project, members):
+        raise _refused(f"Das Projekt '{project}' existiert nicht mehr.", "project")
+    updated = ctx.storage.get_project(tenant, project)
+    return updated if updated is not None else found

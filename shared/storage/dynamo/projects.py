@@ -1,0 +1,162 @@
+"""Projects on DynamoDB: the records of the `projects/<name>` areas and their members.
+
+    project        T#<t>#PROJECT#<name>     PROJECT
+    member         T#<t>#PROJECT#<name>     MEMBER#<nutzer>
+    membership     T#<t>#NUTZER#<nutzer>    PROJECT#<name>     (reverse: areas of a nutzer)
+
+A member item and its reverse membership item are always written in one transaction
+(together with the project item on creation, or a condition check that it exists), so the
+two directions never disagree. Reads never scan: a project with its members is one Query
+of its partition, the projects of a nutzer one Query of the nutzer's partition.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, cast
+
+from shared.domain import Project
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, chunks, error_code
+from shared.storage.dynamo.items import (
+    PK,
+    SK,
+    Item,
+    from_us,
+    get_n,
+    get_s,
+    key,
+    n,
+    part,
+    s,
+    tenant_prefix,
+    to_us,
+)
+
+SK_PROJECT: Final = "PROJECT"
+MEMBER_SK_PREFIX: Final = "MEMBER#"
+MEMBERSHIP_SK_PREFIX: Final = "PROJECT#"
+# A transaction holds at most 100 items: the project item (or its check) + 2 per member.
+_MEMBERS_PER_TRANSACTION: Final = 49
+
+
+def project_pk(tenant: str, name: str) -> str:
+    return f"{tenant_prefix(tenant)}#PROJECT#{part(name)}"
+
+
+def nutzer_pk(tenant: str, nutzer: str) -> str:
+    return f"{tenant_prefix(tenant)}#NUTZER#{part(nutzer)}"
+
+
+def _member_puts(table: str, tenant: str, name: str, members: Sequence[str]) -> list[Item]:
+    puts: list[Item] = []
+    for nutzer in members:
+        member = {
+            **key(project_pk(tenant, name), MEMBER_SK_PREFIX + part(nutzer)),
+            "kind": s("project_member"),
+            "nutzer": s(nutzer),
+        }
+        membership = {
+            **key(nutzer_pk(tenant, nutzer), MEMBERSHIP_SK_PREFIX + part(name)),
+            "kind": s("project_membership"),
+            "project": s(name),
+        }
+        puts += [{"Put": {"TableName": table, "Item": item}} for item in (member, membership)]
+    return puts
+
+
+class ProjectRecords:
+    def __init__(self, calls: TableCalls) -> None:
+        self._calls = calls
+
+    def create(self, project: Project) -> bool:
+        members = sorted({project.owner, *project.members})
+        first, *rest = chunks(members, _MEMBERS_PER_TRANSACTION)
+        item = {
+            **key(project_pk(project.tenant, project.name), SK_PROJECT),
+            "kind": s("project"),
+            "tenant": s(project.tenant),
+            "name": s(project.name),
+            "owner": s(project.owner),
+            "created_us": n(to_us(project.created_at)),
+        }
+        put = {
+            "Put": {
+                "TableName": self._calls.table,
+                "Item": item,
+                "ConditionExpression": "attribute_not_exists(#pk)",
+                "ExpressionAttributeNames": {"#pk": PK},
+            }
+        }
+        members_puts = _member_puts(self._calls.table, project.tenant, project.name, first)
+        if not self._transact([put, *members_puts]):
+            return False
+        for group in rest:
+            self.add(project.tenant, project.name, group)
+        return True
+
+    def add(self, tenant: str, name: str, members: Sequence[str]) -> bool:
+        check = {
+            "ConditionCheck": {
+                "TableName": self._calls.table,
+                "Key": key(project_pk(tenant, name), SK_PROJECT),
+                "ConditionExpression": "attribute_exists(#pk)",
+                "ExpressionAttributeNames": {"#pk": PK},
+            }
+        }
+        unique = sorted(set(members))
+        for group in chunks(unique, _MEMBERS_PER_TRANSACTION) or [[]]:
+            if not self._transact([check, *_member_puts(self._calls.table, tenant, name, group)]):
+                return False
+        return True
+
+    def get(self, tenant: str, name: str) -> Project | None:
+        (items,) = self._calls.query_many([_partition(project_pk(tenant, name))])
+        meta = next((i for i in items if get_s(i, SK) == SK_PROJECT), None)
+        if meta is None:
+            return None
+        return Project(
+            tenant=tenant,
+            name=name,
+            owner=get_s(meta, "owner"),
+            created_at=from_us(get_n(meta, "created_us")),
+            members=frozenset(
+                get_s(i, "nutzer") for i in items if get_s(i, SK).startswith(MEMBER_SK_PREFIX)
+            ),
+        )
+
+    def of(self, tenant: str, nutzer: str) -> frozenset[str]:
+        query = _partition(nutzer_pk(tenant, nutzer), MEMBERSHIP_SK_PREFIX)
+        (items,) = self._calls.query_many([query])
+        return frozenset(get_s(item, "project") for item in items)
+
+    def _transact(self, items: list[Mapping[str, Any]]) -> bool:
+        """One transaction with a fresh ClientRequestToken; False when its first item's
+        condition failed (the project exists / does not exist)."""
+        try:
+            self._calls.client.transact_write_items(
+                TransactItems=cast(Any, items), ClientRequestToken=uuid.uuid4().hex
+            )
+        except AWS_ERRORS as exc:
+            reasons = getattr(exc, "response", {}).get("CancellationReasons", [])
+            cancelled = error_code(exc) == "TransactionCanceledException"
+            if cancelled and reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
+                return False
+            raise
+        return True
+
+
+def _partition(pk: str, sk_prefix: str | None = None) -> Item:
+    condition = "#pk = :pk"
+    names = {"#pk": PK}
+    values: Item = {":pk": s(pk)}
+    if sk_prefix is not None:
+        condition += " AND begins_with(#sk, :sk)"
+        names["#sk"] = SK
+        values[":sk"] = s(sk_prefix)
+    return {
+        "KeyConditionExpression": condition,
+        "ExpressionAttributeNames": names,
+        "ExpressionAttributeValues": values,
+        "ConsistentRead": True,
+    }
