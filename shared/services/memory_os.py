@@ -6,7 +6,6 @@ the principal's, and reserved identity metadata inside the content is refused.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -35,6 +34,7 @@ from shared.services.areas import (
     within,
 )
 from shared.services.context import ServiceContext
+from shared.services.identity import reserved_identity_keys
 from shared.services.memories import memory_terms, memory_view, storage_failure_message
 from shared.services.secrets import clean_value, hinweis, rejection
 from shared.validation.errors import FieldError, RequestRejected
@@ -43,12 +43,6 @@ from shared.validation.parsed import ContextRequest, RememberRequest, SearchRequ
 SUMMARY_MAX_LEN: Final = 120
 EXCERPT_LEN: Final = 200
 BRAIN_PER_REFERENCE: Final = 3  # recall_context: brain entries per entity of a memory
-# Lines that claim an identity: the server sets author, account and device from the token.
-RESERVED_IDENTITY: Final = re.compile(
-    r"^\s*(?:author|autor|verfasser|nutzer|user|agent|tenant|mandant|account|konto|device"
-    r"|ger(?:ä|ae)t|subject)\s*[:=]",
-    re.IGNORECASE | re.MULTILINE,
-)
 # Search candidates are loaded in rounds; when the posting alone cannot decide (a path
 # prefix below the area level, postings from before areas), a round over-reads this much.
 _OVERREAD: Final = 3
@@ -93,14 +87,17 @@ def _summary(content: str) -> str:
 def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest) -> dict[str, Any]:
     target = Target.of(request.path)
     nutzer, agent = _author(principal, target), acting_agent(principal)
-    if RESERVED_IDENTITY.search(request.content):
+    reserved = reserved_identity_keys(request.content)
+    if reserved:
+        named = ", ".join(f"'{key}'" for key in reserved)
         raise RequestRejected(
             [
                 FieldError(
                     "content",
-                    "Sicherheitsablehnung: reservierte Identitätsmetadaten (z. B. 'author:', "
-                    "'account:', 'device:') im Inhalt. Autor, Konto und Gerät kommen aus dem "
-                    "Token.",
+                    f"Sicherheitsablehnung: reservierte Identitätsmetadaten ({named}) im "
+                    "Inhalt, als Front Matter oder Schlüssel-Wert-Angabe. Autor, Konto, Gerät, "
+                    "Mandant und Subjekt kommen aus dem Token; den Inhalt ohne diese Angaben "
+                    "senden.",
                 )
             ]
         )

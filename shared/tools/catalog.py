@@ -300,12 +300,16 @@ TOOLS: dict[str, ToolSpec] = {
                 "Dauerhafte Informationen speichern, die ein autorisierter Agent spaeter "
                 "wieder abrufen kann: content (sachlich, ohne Geheimnisse) und path "
                 "(projects/<projekt>/..., teams/<team>/..., users/<nutzer>/...). "
-                "create_project=true legt ein fehlendes Projekt an. Verfasser, Konto und "
-                "Geraet kommen aus dem Token. Danach per search_memory zuruecklesen."
+                "Schreiben nur in den eigenen Bereich, in Teams des Tokens und in Projekte, "
+                "deren Mitglied der Nutzer ist. create_project=true legt ein fehlendes Projekt "
+                "an (Aufrufer wird Eigentuemer; nicht in den Plugin-Profilen chatgpt/claude). "
+                "Verfasser, Konto und Geraet kommen aus dem Token. Danach per search_memory "
+                "zuruecklesen."
             ),
             example={
                 "content": "Use OAuth for hosted ChatGPT connections.",
                 "path": "projects/memory-os/decisions",
+                "create_project": True,
             },
             handler=_remember,
             read_only=False,
@@ -316,7 +320,9 @@ TOOLS: dict[str, ToolSpec] = {
             scope=Scope.MEMORY_READ,
             description=(
                 "Sucht Erinnerungen (beide Familien, Deutsch und Englisch), die der Aufrufer "
-                "sehen darf, nach Relevanz sortiert. query, limit (Standard 10, hoechstens 50)."
+                "sehen darf, nach Relevanz sortiert. query, limit (Standard 10, hoechstens 50), "
+                "path (optional: nur Bereiche unter diesem Praefix, z. B. projects/memory-os). "
+                "Jeder Treffer nennt pfad und bereich."
             ),
             example={"query": "OAuth for hosted ChatGPT connections", "limit": 3},
             handler=_search,
@@ -328,7 +334,7 @@ TOOLS: dict[str, ToolSpec] = {
             scope=Scope.MEMORY_READ,
             description=(
                 "Einige relevante Erinnerungen in Kurzform (ID, kurzbeschreibung, Auszug). "
-                "query, limit (Standard 5, hoechstens 20)."
+                "query, limit (Standard 5, hoechstens 20), path (optionales Bereichs-Praefix)."
             ),
             example={"query": "Rueckrufzeiten Beispiel GmbH"},
             handler=_recall,
@@ -341,7 +347,8 @@ TOOLS: dict[str, ToolSpec] = {
             description=(
                 "Strukturiertes Kontextpaket vor einer komplexen Aufgabe: relevante "
                 "Langzeiterinnerungen, aktuelle Kurzzeiterinnerungen und die Brain-Eintraege, "
-                "auf die sie verweisen. task, limit (Standard 10, hoechstens 50)."
+                "auf die sie verweisen. task, limit (Standard 10, hoechstens 50), path "
+                "(optionales Bereichs-Praefix)."
             ),
             example={"task": "Angebot fuer Beispiel GmbH vorbereiten", "limit": 5},
             handler=_context,
