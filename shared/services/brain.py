@@ -9,6 +9,7 @@ from shared.domain import BrainEntry, BrainWrite, CounterName, EntryFailureCode,
 from shared.search.analyzer import document_terms, query_terms
 from shared.search.ranking import rank, terms_of
 from shared.services import responses
+from shared.services.areas import Visibility
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
 from shared.services.memories import memory_view, storage_failure_message
@@ -131,7 +132,9 @@ def select_brain(
 
     hits, scores = _find_entries(ctx, principal.tenant, request)
     linked = (
-        _linked_memories(ctx, principal, hits) if Detail.ERINNERUNGEN in request.detailgrad else {}
+        _linked_memories(ctx, principal, request.nutzer, hits)
+        if Detail.ERINNERUNGEN in request.detailgrad
+        else {}
     )
     treffer = [
         _hit_view(ctx, principal, entry, request, scores.get(entry.id), linked) for entry in hits
@@ -140,18 +143,20 @@ def select_brain(
 
 
 def _linked_memories(
-    ctx: ServiceContext, principal: Principal, hits: list[BrainEntry]
+    ctx: ServiceContext, principal: Principal, nutzer: list[str], hits: list[BrainEntry]
 ) -> dict[tuple[str, str], list[Memory]]:
-    """The long-term memories about every hit's entity, the caller may see: one batched
-    lookup for all hits (one round trip on DynamoDB), at most MEMORIES_PER_HIT each."""
+    """The long-term memories about every hit's entity in the areas the call's nutzer may
+    read: one batched lookup for all hits (one round trip on DynamoDB), at most
+    MEMORIES_PER_HIT each."""
     if not hits:
         return {}
     pairs = list(dict.fromkeys(_reference(entry) for entry in hits))
     found = ctx.storage.find_memories_by_scopes(
         principal.tenant, pairs, ctx.clock(), MEMORIES_PER_HIT
     )
+    views = [Visibility(ctx, principal, name) for name in nutzer]
     return {
-        pair: [memory for memory in memories if principal.may_act_as_nutzer(memory.nutzer)]
+        pair: [m for m in memories if any(view.may_read(m.area) for view in views)]
         for pair, memories in found.items()
     }
 

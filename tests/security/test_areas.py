@@ -299,3 +299,40 @@ async def test_path_bounds_the_search_to_areas_under_it(
         assert await found_ids(secure_server, alice, words, path=prefix) == [want] * 3, prefix
     # And without a path, everything alice may read
     assert await found_ids(secure_server, alice, words) == [set(ids.values())] * 3
+
+
+async def test_select_brain_links_only_memories_of_the_acting_nutzers_areas(
+    secure_server: InProcessServer, issuer: LocalTokenIssuer
+) -> None:
+    # Given a brain entry about K-1001 and anna's memory about it, and a token that may
+    # act as anna and bob
+    both = token(issuer, ["anna", "bob"])
+    entry = {
+        "titel": "Beispiel GmbH",
+        "inhalt": "Kunde",
+        "vk_typ": "kunde",
+        "vk_referenz_id": "K-1001",
+    }
+    async with secure_server.client(both) as client:
+        upserted = await call(
+            client,
+            "upsert_brain",
+            {"inhalt": {"eintraege": [entry], "nutzer": "anna", "agent": "bot"}},
+        )
+        assert upserted["erfolg"], upserted
+        await call(
+            client,
+            "insert_brain_longterm_memory",
+            insert_args(memory_entry(nutzer="anna", agent="bot"), nutzer="anna", agent="bot"),
+        )
+        select = {
+            "agent": "bot",
+            "vk_typ": "kunde",
+            "vk_referenz_id": "K-1001",
+            "detailgrad": "stammdaten,erinnerungen",
+        }
+        as_bob = await call(client, "select_brain", {**select, "nutzer": "bob"})
+        as_anna = await call(client, "select_brain", {**select, "nutzer": "anna"})
+    # Then the memory is linked only when the call acts as anna
+    assert as_bob["daten"]["treffer"][0]["erinnerungen"] == []
+    assert len(as_anna["daten"]["treffer"][0]["erinnerungen"]) == 1

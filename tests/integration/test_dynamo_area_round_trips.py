@@ -1,0 +1,191 @@
+"""AWS calls per read for a caller in 5 teams and 10 projects (issue 9), measured through
+the real service functions with the botocore call recorder.
+
+Teams come from the token and cost nothing; project memberships are one Query of the
+nutzer's membership partition, made only when a project area the token's `projects` claim
+does not grant is in question.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime
+
+from shared.auth.principal import ALL_SCOPES, Principal
+from shared.config import Settings
+from shared.domain import MemoryId, Project
+from shared.services.context import ServiceContext
+from shared.services.memories import fetch_memories
+from shared.services.memory_os import recall, recall_context, remember, search_memory
+from shared.storage.aws import AwsClients
+from shared.storage.dynamo import DynamoStorage
+from shared.storage.dynamo.items import memory_key
+from shared.storage.dynamo.memory_items import memory_posting_key
+from shared.validation.memory_requests import (
+    parse_recall,
+    parse_recall_context,
+    parse_remember,
+    parse_search,
+)
+from shared.validation.requests import parse_fetch
+from tests.integration.conftest import CallRecorder
+
+NOW = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
+TEAMS = [f"team-{i}" for i in range(5)]
+PROJECTS = [f"proj-{i}" for i in range(10)]
+
+
+def caller(nutzer: str, teams: tuple[str, ...] = ()) -> Principal:
+    return Principal(
+        tenant="tenant-areas",
+        subject=nutzer,
+        nutzer=frozenset({nutzer}),
+        agents=frozenset({"bot"}),
+        scopes=ALL_SCOPES,
+        teams=frozenset(teams),
+    )
+
+
+ALICE = caller("alice", tuple(TEAMS))
+BOB = caller("bob")
+
+
+def context(storage: DynamoStorage) -> ServiceContext:
+    return ServiceContext(storage, Settings(), lambda: NOW)
+
+
+def given_areas(storage: DynamoStorage) -> list[str]:
+    """alice in 5 teams (token) and 10 projects (records); one memory per area, plus one
+    of bob that alice may not see. Returns the IDs of alice's readable memories."""
+    for name in PROJECTS:
+        assert storage.create_project(Project(ALICE.tenant, name, "alice", NOW))
+    ids = []
+    paths = [
+        "users/alice/notes",
+        *(f"teams/{t}/notes" for t in TEAMS),
+        *(f"projects/{p}/notes" for p in PROJECTS),
+    ]
+    for path in paths:
+        stored = remember(
+            context(storage),
+            ALICE,
+            parse_remember({"content": f"Quarterly planning notes for {path}", "path": path}),
+        )
+        ids.append(stored["daten"]["ID"])
+    remember(
+        context(storage),
+        BOB,
+        parse_remember({"content": "Quarterly planning notes of bob", "path": "users/bob/x"}),
+    )
+    return ids
+
+
+def measure(recorder: CallRecorder, action: object) -> tuple[list[Counter[str]], int]:
+    recorder.reset()
+    assert callable(action)
+    action()
+    return recorder.stages(), recorder.sequential_round_trips()
+
+
+def test_reads_of_a_caller_in_5_teams_and_10_projects(
+    storage: DynamoStorage, recorder: CallRecorder
+) -> None:
+    ids = given_areas(storage)
+    ctx = context(storage)
+    results: dict[str, object] = {}
+
+    def search() -> None:
+        results["search"] = search_memory(
+            ctx, ALICE, parse_search({"query": "quarterly planning", "limit": 20})
+        )
+
+    terms = Counter({"Query": 5})  # 4 analysed terms of "quarterly planning" + the stats
+    membership = Counter({"Query": 1})  # the projects of alice: one Query, no scan
+    load = Counter({"BatchGetItem": 1})
+    # When alice searches: Then all 16 of her areas' memories (not bob's) in 3 round trips
+    stages, rounds = measure(recorder, search)
+    hits = results["search"]["daten"]["treffer"]  # type: ignore[index]
+    assert sorted(hit["ID"] for hit in hits) == sorted(ids)
+    assert (stages, rounds) == ([terms, membership, load], 3)
+
+    # When the search is bounded to one team: Then no membership Query at all
+    def search_team() -> None:
+        search_memory(ctx, ALICE, parse_search({"query": "quarterly", "path": "teams/team-1"}))
+
+    stages, rounds = measure(recorder, search_team)
+    assert (stages, rounds) == ([Counter({"Query": 3}), load], 2)
+
+    # recall: as search_memory
+    stages, rounds = measure(
+        recorder, lambda: recall(ctx, ALICE, parse_recall({"query": "quarterly planning"}))
+    )
+    assert (stages, rounds) == ([terms, membership, load], 3)
+
+    # recall_context: the search, the recent short-term Query, the brain entries of the
+    # project entities its memories are about (one by_reference Query each, side by side)
+    stages, rounds = measure(
+        recorder,
+        lambda: recall_context(ctx, ALICE, parse_recall_context({"task": "quarterly planning"})),
+    )
+    assert stages[:4] == [terms, membership, load, Counter({"Query": 1})]
+    assert set(stages[4]) == {"Query"} and rounds == 5
+
+    # fetch of 16 IDs across all areas: BatchGetItem, then the membership Query
+    fetch = parse_fetch(
+        {"inhalt": {"memories": {"longterm": ids}, "nutzer": "alice", "agent": "bot"}}
+    )
+    stages, rounds = measure(recorder, lambda: fetch_memories(ctx, ALICE, fetch))
+    assert (stages, rounds) == ([load, membership], 2)
+    # And a fetch of team and own memories only needs no membership Query
+    own = parse_fetch(
+        {"inhalt": {"memories": {"longterm": ids[:6]}, "nutzer": "alice", "agent": "bot"}}
+    )
+    stages, rounds = measure(recorder, lambda: fetch_memories(ctx, ALICE, own))
+    assert (stages, rounds) == ([load], 1)
+
+    # remember into one of her projects: the membership Query, the ID counter, the tag (the
+    # path's last segment), then item, postings and stats side by side
+    def write() -> None:
+        stored = remember(
+            ctx,
+            ALICE,
+            parse_remember({"content": "Budget approved", "path": "projects/proj-3/x"}),
+        )
+        assert stored["erfolg"], stored
+
+    stages, rounds = measure(recorder, write)
+    assert stages[:3] == [membership, Counter({"UpdateItem": 1}), Counter({"PutItem": 1})]
+    assert rounds == 4
+
+
+def test_items_from_before_areas_read_as_their_derived_area(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given a team memory of alice and a private one, both stored before areas existed:
+    # neither the memory items nor their postings have an `area` attribute
+    ids = []
+    for path in ("teams/team-1/notes", "users/alice/notes"):
+        stored = remember(
+            context(storage), ALICE, parse_remember({"content": "Legacy roadmap", "path": path})
+        )
+        ids.append(MemoryId.parse(stored["daten"]["ID"]))
+    for memory_id in ids:
+        assert memory_id is not None
+        memory = storage.get_memories(ALICE.tenant, [memory_id], NOW)[memory_id]
+        keys = [memory_key(ALICE.tenant, memory_id)] + [
+            memory_posting_key(ALICE.tenant, term, memory_id) for term in memory.terms
+        ]
+        for key in keys:
+            clients.dynamodb.update_item(
+                TableName=storage.table_name, Key=key, UpdateExpression="REMOVE area"
+            )
+    # Then they read as the path's area and the nutzer's area
+    found = storage.get_memories(ALICE.tenant, [i for i in ids if i is not None], NOW)
+    assert sorted(m.area for m in found.values()) == ["teams/team-1", "users/alice"]
+    # And search (postings without area: checked on the loaded memory) still finds them for
+    # alice, and the team memory for a team member, but nothing for an outsider
+    ctx = context(storage)
+    mate = caller("mate", ("team-1",))
+    for reader, expected in ((ALICE, 2), (mate, 1), (BOB, 0)):
+        hits = search_memory(ctx, reader, parse_search({"query": "legacy roadmap"}))
+        assert hits["daten"]["anzahl"] == expected, reader.subject
