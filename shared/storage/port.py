@@ -33,9 +33,10 @@ from shared.domain import (
     RatingOutcome,
     TermLookup,
 )
+from shared.storage.ledger_port import LedgerPort
 
 
-class StoragePort(Protocol):
+class StoragePort(LedgerPort, Protocol):
     # --- IDs and tags -------------------------------------------------------------------
     def reserve_ids(self, tenant: str, counter: CounterName, count: int) -> range:
         """Atomically reserve `count` consecutive IDs (>= 1) of one per-tenant sequence.

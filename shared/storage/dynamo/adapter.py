@@ -12,7 +12,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -34,6 +34,7 @@ from shared.domain import (
     RatingOutcome,
     TermLookup,
 )
+from shared.ledger.model import LedgerTotal, LedgerView, LedgerWrite
 from shared.logs import silence_payload_loggers
 from shared.storage.dynamo.brain import BrainIndex
 from shared.storage.dynamo.calls import AWS_ERRORS, Backoff, TableCalls, error_code
@@ -51,6 +52,7 @@ from shared.storage.dynamo.items import (
     tag_key,
     to_us,
 )
+from shared.storage.dynamo.ledger import LedgerTable
 from shared.storage.dynamo.memories import MemoryWriter
 from shared.storage.dynamo.memory_delete import MemoryDeleter
 from shared.storage.dynamo.memory_index import MemoryIndexReads
@@ -102,6 +104,7 @@ class DynamoStorage:
         self._deleter = MemoryDeleter(self._calls, objects, rating_max_retries)
         self._index = MemoryIndexReads(self._calls)
         self._projects = ProjectRecords(self._calls)
+        self._ledger = LedgerTable(self._calls, rating_max_retries)
 
     @property
     def table_name(self) -> str:
@@ -308,6 +311,29 @@ class DynamoStorage:
 
     def projects_of(self, tenant: str, nutzer: str) -> frozenset[str]:
         return self._projects.of(tenant, nutzer)
+
+    # --- ledger (ledger.py) -------------------------------------------------------------
+
+    def append_ledger(self, writes: Sequence[LedgerWrite]) -> list[EntryFailure | None]:
+        return self._ledger.append(writes)
+
+    def get_ledger(self, tenant: str, ids: Sequence[int]) -> dict[int, LedgerView]:
+        return self._ledger.get(tenant, ids)
+
+    def find_ledger(
+        self, tenant: str, area: str, von: date | None, bis: date | None, limit: int | None
+    ) -> list[LedgerView]:
+        return self._ledger.find(tenant, area, von, bis, limit)
+
+    def ledger_totals(
+        self, tenant: str, areas: Sequence[str], von_monat: str | None, bis_monat: str | None
+    ) -> list[LedgerTotal]:
+        return self._ledger.totals(tenant, areas, von_monat, bis_monat)
+
+    def open_reminders(
+        self, tenant: str, areas: Sequence[str], faellig_bis: date, limit: int
+    ) -> list[LedgerView]:
+        return self._ledger.reminders(tenant, areas, faellig_bis, limit)
 
 
 if TYPE_CHECKING:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from shared.domain import CounterName
 from shared.storage.sqlite.base import dump
 from shared.storage.sqlite.brain import BrainStore
+from shared.storage.sqlite.ledger import LedgerStore
 from shared.storage.sqlite.memories import MemoryStore
 from shared.storage.sqlite.projects import ProjectStore
 from shared.storage.sqlite.ratings import RatingStore
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from shared.storage.port import StoragePort
 
 
-class SqliteStorage(MemoryStore, RatingStore, BrainStore, ProjectStore):
+class SqliteStorage(MemoryStore, RatingStore, BrainStore, ProjectStore, LedgerStore):
     """`StoragePort` on one SQLite file; safe to share between threads and processes."""
 
     def reserve_ids(self, tenant: str, counter: CounterName, count: int) -> range:

@@ -8,6 +8,7 @@ Version history (`PRAGMA user_version`):
    path area, else its nutzer's area); new tables `projects` and `project_members`
    (backfilled for project areas that already hold memories: the first writer is owner,
    every writer a member).
+The ledger tables (`ledger_schema.py`) are new tables only: created on open, no version step.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sqlite3
 from pathlib import Path
 
 from shared.domain import derived_area
+from shared.storage.sqlite.ledger_schema import LEDGER_SCHEMA
 
 SCHEMA_VERSION = 3
 
@@ -204,6 +206,7 @@ _SCHEMA = (
         total_len INTEGER NOT NULL
     ) WITHOUT ROWID
     """,
+    *LEDGER_SCHEMA,
 )
 
 # Columns added after version 1: (table, column, definition for ALTER TABLE ADD COLUMN).

@@ -1,0 +1,1 @@
+"""The ledger: append-only records of expenses, income, transfers and reminders."""

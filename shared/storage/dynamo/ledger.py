@@ -1,0 +1,335 @@
+"""The ledger on DynamoDB: one TransactWriteItems per record, running totals with optimistic
+concurrency (the pattern of ratings.py).
+
+Each append writes, atomically: the ID item, the record (at its position; a storno or
+zahlung there claims its original once), the running-total shard of its (area, month,
+currency) conditioned on the version the computation started from, and the open-reminder
+copy (put for an open reminder, deleted by its storno or zahlung). A zahlung also checks
+that its original has no storno. A version conflict takes the current total from the
+cancellation reason (ALL_OLD), else a consistent read, and retries with jittered backoff and
+a fresh ClientRequestToken, at most `max_retries` times.
+
+Appends of one total shard in a batch form a chain applied in order; chains run side by
+side (one stage). Totals are read by one Query per area (all months and shards of a
+period), never by summing records.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import date
+from functools import partial
+from typing import Any, Final
+
+from shared.domain import EntryFailure, EntryFailureCode
+from shared.ledger.model import (
+    LedgerRecord,
+    LedgerSatz,
+    LedgerTotal,
+    LedgerView,
+    LedgerWrite,
+    attach_followers,
+    merge_totals,
+)
+from shared.storage.dynamo.calls import AWS_ERRORS, StorageUnavailable, TableCalls, error_code
+from shared.storage.dynamo.items import PK, SK, Item, get_s, key, s
+from shared.storage.dynamo.ledger_items import (
+    due_key,
+    due_pk,
+    follower_key,
+    id_key,
+    item_pk_sk,
+    record_from_item,
+    record_item,
+    record_key,
+    record_pk,
+    total_from_item,
+    total_item,
+    total_key,
+    total_pk,
+)
+
+_log = logging.getLogger(__name__)
+
+_ID, _RECORD = 0, 1
+_CONDITION_FAILED: Final = "ConditionalCheckFailed"
+_TRANSACTION_CONFLICT: Final = "TransactionConflict"
+_FOLLOWERS: Final = (LedgerSatz.STORNO, LedgerSatz.ZAHLUNG)
+
+ShardKey = tuple[str, str]
+
+
+class _Retry(Exception):
+    """The total moved (or another transaction held an item): retry from `current`."""
+
+    def __init__(self, current: LedgerTotal | None) -> None:
+        super().__init__("version conflict")
+        self.current = current
+
+
+class _Failed(Exception):
+    def __init__(self, code: EntryFailureCode, detail: str) -> None:
+        super().__init__(detail)
+        self.failure = EntryFailure(code, detail)
+
+
+def _empty_total(record: LedgerRecord) -> LedgerTotal:
+    return LedgerTotal(record.area, record.monat, record.waehrung)
+
+
+class LedgerTable:
+    def __init__(self, calls: TableCalls, max_retries: int) -> None:
+        self._calls = calls
+        self._max_retries = max_retries
+
+    # --- appends ------------------------------------------------------------------------
+
+    def append(self, writes: Sequence[LedgerWrite]) -> list[EntryFailure | None]:
+        chains: dict[ShardKey | int, list[int]] = {}
+        for index, write in enumerate(writes):
+            record = write.record
+            chain: ShardKey | int = (
+                index if record.satz is LedgerSatz.ZAHLUNG else item_pk_sk(total_key(record))
+            )
+            chains.setdefault(chain, []).append(index)
+        shard_keys = [chain for chain in chains if isinstance(chain, tuple)]
+        results: list[EntryFailure | None] = [None] * len(writes)
+        try:
+            found = self._calls.batch_get([key(pk, sk) for pk, sk in shard_keys])
+        except (*AWS_ERRORS, StorageUnavailable):
+            _log.warning("append_ledger: reading %d totals failed", len(shard_keys))
+            for chain in shard_keys:
+                for index in chains.pop(chain):
+                    results[index] = EntryFailure(EntryFailureCode.STORAGE, "totals unreadable")
+            found = []
+        current = {item_pk_sk(item): total_from_item(item) for item in found}
+        runnable = list(chains.items())
+        outcomes = self._calls.round_trips.run(
+            [
+                partial(
+                    self._chain,
+                    [writes[i] for i in indices],
+                    current.get(chain) if isinstance(chain, tuple) else None,
+                )
+                for chain, indices in runnable
+            ]
+        )
+        for (_, indices), chain_results in zip(runnable, outcomes, strict=True):
+            for index, result in zip(indices, chain_results, strict=True):
+                results[index] = result
+        return results
+
+    def _chain(
+        self, writes: list[LedgerWrite], total: LedgerTotal | None
+    ) -> list[EntryFailure | None]:
+        results: list[EntryFailure | None] = []
+        for write in writes:
+            try:
+                total = self._append_one(write, total)
+            except _Failed as failed:
+                results.append(failed.failure)
+            else:
+                results.append(None)
+        return results
+
+    def _append_one(self, write: LedgerWrite, total: LedgerTotal | None) -> LedgerTotal | None:
+        for attempt in range(self._max_retries + 1):
+            if attempt:
+                self._calls.backoff.wait(attempt)
+            try:
+                return self._attempt(write, total)
+            except _Retry as retry:
+                total = retry.current
+        raise _Failed(
+            EntryFailureCode.CONFLICT,
+            f"totals of {write.record.id} kept changing ({self._max_retries} retries)",
+        )
+
+    def _attempt(self, write: LedgerWrite, total: LedgerTotal | None) -> LedgerTotal | None:
+        record, original = write.record, write.original
+        table = self._calls.table
+        new_only = {
+            "ConditionExpression": "attribute_not_exists(#pk)",
+            "ExpressionAttributeNames": {"#pk": PK},
+        }
+        rkey = record_key(record)
+        items: list[Any] = [
+            {
+                "Put": {
+                    "TableName": table,
+                    "Item": {
+                        **id_key(record.tenant, record.id),
+                        "entry_pk": rkey[PK],
+                        "entry_sk": rkey[SK],
+                    },
+                    **new_only,
+                }
+            },
+            {"Put": {"TableName": table, "Item": record_item(record, rkey), **new_only}},
+        ]
+        written: LedgerTotal | None = None
+        total_index = -1
+        if record.satz is not LedgerSatz.ZAHLUNG:
+            base = total if total is not None else _empty_total(record)
+            written = replace(base.add(record), version=base.version + 1)
+            put: dict[str, Any] = {
+                "TableName": table,
+                "Item": total_item(written, total_key(record)),
+                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+            }
+            if base.version == 0:
+                put.update(new_only)
+            else:
+                put.update(
+                    {
+                        "ConditionExpression": "#version = :version",
+                        "ExpressionAttributeNames": {"#version": "version"},
+                        "ExpressionAttributeValues": {":version": {"N": str(base.version)}},
+                    }
+                )
+            total_index = len(items)
+            items.append({"Put": put})
+        if record.is_reminder:
+            items.append(
+                {"Put": {"TableName": table, "Item": record_item(record, due_key(record))}}
+            )
+        if original is not None and original.is_reminder:
+            items.append({"Delete": {"TableName": table, "Key": due_key(original)}})
+        check_index = -1
+        if record.satz is LedgerSatz.ZAHLUNG and original is not None:
+            check_index = len(items)
+            items.append(
+                {
+                    "ConditionCheck": {
+                        "TableName": table,
+                        "Key": follower_key(original, LedgerSatz.STORNO),
+                        **new_only,
+                    }
+                }
+            )
+        try:
+            self._calls.client.transact_write_items(
+                TransactItems=items,
+                # Idempotent if botocore resends after a lost response (same attempt only).
+                ClientRequestToken=uuid.uuid4().hex,
+            )
+        except AWS_ERRORS as exc:
+            raise self._classify(exc, write, total, total_index, check_index) from exc
+        return written
+
+    def _classify(
+        self,
+        exc: BaseException,
+        write: LedgerWrite,
+        total: LedgerTotal | None,
+        total_index: int,
+        check_index: int,
+    ) -> Exception:
+        record = write.record
+        if error_code(exc) != "TransactionCanceledException":
+            _log.warning("ledger record %s: %s", record.id, error_code(exc))
+            return _Failed(EntryFailureCode.STORAGE, error_code(exc))
+        response: dict[str, Any] = getattr(exc, "response", {})
+        reasons: list[dict[str, Any]] = list(response.get("CancellationReasons", []))
+        codes = [str(reason.get("Code", "None")) for reason in reasons]
+        codes += ["None"] * (5 - len(codes))
+        if codes[_RECORD] == _CONDITION_FAILED and record.bezug is not None:
+            return _Failed(EntryFailureCode.CONFLICT, f"{record.bezug} hat schon {record.satz}")
+        if _CONDITION_FAILED in (codes[_ID], codes[_RECORD]):
+            return _Failed(EntryFailureCode.STORAGE, f"record {record.id} exists")
+        if check_index >= 0 and codes[check_index] == _CONDITION_FAILED:
+            return _Failed(EntryFailureCode.CONFLICT, f"{record.bezug} ist storniert")
+        if total_index >= 0 and codes[total_index] == _CONDITION_FAILED:
+            item = reasons[total_index].get("Item")
+            if item is None:  # no ALL_OLD support: read the current total
+                try:
+                    item = self._calls.get_item(total_key(record))
+                except AWS_ERRORS as read_error:
+                    return _Failed(EntryFailureCode.STORAGE, error_code(read_error))
+            return _Retry(None if item is None else total_from_item(item))
+        if _TRANSACTION_CONFLICT in codes:  # another transaction held one of the items
+            return _Retry(total)
+        _log.warning("ledger record %s: transaction cancelled: %s", record.id, codes)
+        return _Failed(EntryFailureCode.STORAGE, ",".join(codes))
+
+    # --- reads --------------------------------------------------------------------------
+
+    def get(self, tenant: str, ids: Sequence[int]) -> dict[int, LedgerView]:
+        if not ids:
+            return {}
+        pointers = self._calls.batch_get([id_key(tenant, i) for i in dict.fromkeys(ids)])
+        keys: list[Item] = []
+        for pointer in pointers:
+            pk, sk = get_s(pointer, "entry_pk"), get_s(pointer, "entry_sk")
+            keys.append(key(pk, sk))
+            if not sk.endswith(("#S", "#Z")):  # a booking: its followers too
+                keys += [key(pk, sk + "#S"), key(pk, sk + "#Z")]
+        records = [record_from_item(item) for item in self._calls.batch_get(keys)]
+        views = attach_followers(records)
+        wanted = set(ids)
+        return {
+            v.record.id: v for v in views if v.record.id in wanted and v.record.tenant == tenant
+        }
+
+    def find(
+        self, tenant: str, area: str, von: date | None, bis: date | None, limit: int | None
+    ) -> list[LedgerView]:
+        low = f"E#{von.isoformat()}#" if von is not None else "E#"
+        high = f"E#{bis.isoformat()}$" if bis is not None else "E$"
+        query: Item = {
+            "KeyConditionExpression": "#pk = :pk AND #sk BETWEEN :low AND :high",
+            "ExpressionAttributeNames": {"#pk": PK, "#sk": SK},
+            "ExpressionAttributeValues": {
+                ":pk": s(record_pk(tenant, area)),
+                ":low": s(low),
+                ":high": s(high),
+            },
+            "ScanIndexForward": False,
+            "ConsistentRead": True,
+        }
+        (items,) = self._calls.query_many([query], limit)
+        return attach_followers(record_from_item(item) for item in items)
+
+    def totals(
+        self, tenant: str, areas: Sequence[str], von_monat: str | None, bis_monat: str | None
+    ) -> list[LedgerTotal]:
+        low = von_monat or "0"
+        high = f"{bis_monat}$" if bis_monat else "9999$"
+        queries = [
+            {
+                "KeyConditionExpression": "#pk = :pk AND #sk BETWEEN :low AND :high",
+                "ExpressionAttributeNames": {"#pk": PK, "#sk": SK},
+                "ExpressionAttributeValues": {
+                    ":pk": s(total_pk(tenant, area)),
+                    ":low": s(low),
+                    ":high": s(high),
+                },
+                "ConsistentRead": True,
+            }
+            for area in dict.fromkeys(areas)
+        ]
+        pages = self._calls.query_many(queries)
+        return merge_totals(total_from_item(item) for page in pages for item in page)
+
+    def reminders(
+        self, tenant: str, areas: Sequence[str], faellig_bis: date, limit: int
+    ) -> list[LedgerView]:
+        queries = [
+            {
+                "KeyConditionExpression": "#pk = :pk AND #sk <= :high",
+                "ExpressionAttributeNames": {"#pk": PK, "#sk": SK},
+                "ExpressionAttributeValues": {
+                    ":pk": s(due_pk(tenant, area)),
+                    ":high": s(f"{faellig_bis.isoformat()}$"),
+                },
+                "ConsistentRead": True,
+            }
+            for area in dict.fromkeys(areas)
+        ]
+        pages = self._calls.query_many(queries, limit)
+        records = [record_from_item(item) for page in pages for item in page]
+        records.sort(key=lambda r: (r.faellig_am or date.max, r.id))
+        return [LedgerView(record) for record in records[:limit]]

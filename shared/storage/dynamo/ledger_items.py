@@ -1,0 +1,204 @@
+"""Keys and items of the ledger on the single table (docs/dynamodb.md, "Ledger").
+
+    record        T#<t>#LEDGER#<area>    E#<pos datum>#<pos id, 20 digits>[#S | #Z]
+    record by ID  T#<t>#LID#<id, 20>     LID        (entry_pk / entry_sk of the record)
+    open reminder T#<t>#LDUE#<area>      <faellig_am>#<id, 20>   (a copy of the booking)
+    running total T#<t>#LTOTAL#<area>    <YYYY-MM>#<waehrung>#<shard>
+
+A storno (`#S`) and a zahlung (`#Z`) live at their original's position, so a period query
+returns a booking with its followers, and `attribute_not_exists` on that key allows one of
+each. Record attributes are serialised with boto3's `TypeSerializer`: amounts are DynamoDB
+numbers (exact Decimals), dates ISO strings, referenzfelder a JSON string.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import date
+from decimal import Decimal
+from typing import Any, Final
+
+from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+
+from shared.ledger.model import LedgerArt, LedgerRecord, LedgerSatz, LedgerStatus, LedgerTotal
+from shared.storage.dynamo.items import (
+    PK,
+    SK,
+    Item,
+    from_us,
+    get_n,
+    get_s,
+    key,
+    padded,
+    part,
+    tenant_prefix,
+    to_us,
+)
+
+# Bookings of one area, month and currency spread their totals over this many items, so
+# that concurrent writers rarely contend for one item; a totals Query reads all shards.
+TOTAL_SHARDS: Final = 4
+SK_LEDGER_ID: Final = "LID"
+_FOLLOWER_SUFFIX: Final = {LedgerSatz.STORNO: "#S", LedgerSatz.ZAHLUNG: "#Z"}
+
+_SERIALIZER = TypeSerializer()
+_DESERIALIZER = TypeDeserializer()
+
+
+def record_pk(tenant: str, area: str) -> str:
+    return f"{tenant_prefix(tenant)}#LEDGER#{part(area)}"
+
+
+def position_sk(pos_datum: date, pos_id: int) -> str:
+    return f"E#{pos_datum.isoformat()}#{padded(pos_id)}"
+
+
+def record_key(record: LedgerRecord) -> Item:
+    pos_datum, pos_id = record.position
+    suffix = _FOLLOWER_SUFFIX.get(record.satz, "")
+    return key(record_pk(record.tenant, record.area), position_sk(pos_datum, pos_id) + suffix)
+
+
+def follower_key(original: LedgerRecord, satz: LedgerSatz) -> Item:
+    """Where the storno or zahlung of `original` sits (or would sit)."""
+    return key(
+        record_pk(original.tenant, original.area),
+        position_sk(original.datum, original.id) + _FOLLOWER_SUFFIX[satz],
+    )
+
+
+def id_key(tenant: str, record_id: int) -> Item:
+    return key(f"{tenant_prefix(tenant)}#LID#{padded(record_id)}", SK_LEDGER_ID)
+
+
+def due_pk(tenant: str, area: str) -> str:
+    return f"{tenant_prefix(tenant)}#LDUE#{part(area)}"
+
+
+def due_key(record: LedgerRecord) -> Item:
+    assert record.faellig_am is not None
+    return key(
+        due_pk(record.tenant, record.area),
+        f"{record.faellig_am.isoformat()}#{padded(record.id)}",
+    )
+
+
+def total_pk(tenant: str, area: str) -> str:
+    return f"{tenant_prefix(tenant)}#LTOTAL#{part(area)}"
+
+
+def total_key(record: LedgerRecord) -> Item:
+    shard = record.id % TOTAL_SHARDS
+    return key(
+        total_pk(record.tenant, record.area),
+        f"{record.monat}#{part(record.waehrung)}#{shard}",
+    )
+
+
+# --- records ----------------------------------------------------------------------------
+
+
+def _iso(value: date | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def record_item(record: LedgerRecord, item_key: Item) -> Item:
+    values: dict[str, Any] = {
+        "kind": "ledger",
+        "tenant": record.tenant,
+        "id": record.id,
+        "satz": record.satz.value,
+        "art": record.art.value,
+        "betrag": record.betrag,
+        "wirkung": record.wirkung,
+        "waehrung": record.waehrung,
+        "datum": record.datum.isoformat(),
+        "area": record.area,
+        "path": record.path,
+        "gegenpartei": record.gegenpartei,
+        "kategorie": record.kategorie,
+        "beschreibung": record.beschreibung,
+        "status": record.status.value,
+        "nutzer": record.nutzer,
+        "agent": record.agent,
+        "autor": record.autor,
+        "konto": record.konto,
+        "geraet": record.geraet,
+        "faellig_am": _iso(record.faellig_am),
+        "iban": record.iban,
+        "bezug": record.bezug,
+        "anker_datum": _iso(record.anker_datum),
+        "created_us": to_us(record.created_at),
+        "referenzfelder": json.dumps(
+            record.referenzfelder, ensure_ascii=False, separators=(",", ":")
+        ),
+    }
+    attributes = {
+        name: _SERIALIZER.serialize(value) for name, value in values.items() if value is not None
+    }
+    return {**item_key, **attributes}
+
+
+def record_from_item(item: Mapping[str, Any]) -> LedgerRecord:
+    data = {name: _DESERIALIZER.deserialize(value) for name, value in item.items()}
+
+    def opt_date(name: str) -> date | None:
+        return date.fromisoformat(data[name]) if name in data else None
+
+    return LedgerRecord(
+        tenant=str(data["tenant"]),
+        id=int(data["id"]),
+        satz=LedgerSatz(data["satz"]),
+        art=LedgerArt(data["art"]),
+        betrag=Decimal(data["betrag"]),
+        wirkung=Decimal(data["wirkung"]),
+        waehrung=str(data["waehrung"]),
+        datum=date.fromisoformat(data["datum"]),
+        area=str(data["area"]),
+        path=str(data["path"]),
+        gegenpartei=str(data["gegenpartei"]),
+        kategorie=str(data["kategorie"]),
+        beschreibung=str(data["beschreibung"]),
+        status=LedgerStatus(data["status"]),
+        nutzer=str(data["nutzer"]),
+        agent=str(data["agent"]),
+        autor=str(data["autor"]),
+        konto=data.get("konto"),
+        geraet=data.get("geraet"),
+        faellig_am=opt_date("faellig_am"),
+        iban=data.get("iban"),
+        bezug=int(data["bezug"]) if "bezug" in data else None,
+        anker_datum=opt_date("anker_datum"),
+        created_at=from_us(int(data["created_us"])),
+        referenzfelder=json.loads(data["referenzfelder"]),
+    )
+
+
+# --- totals -----------------------------------------------------------------------------
+
+
+def total_item(total: LedgerTotal, item_key: Item) -> Item:
+    return {
+        **item_key,
+        "kind": {"S": "ledger_total"},
+        "area": {"S": total.area},
+        "monat": {"S": total.monat},
+        "waehrung": {"S": total.waehrung},
+        "summe": {"S": total.dumps()},
+        "version": {"N": str(total.version)},
+    }
+
+
+def total_from_item(item: Mapping[str, Any]) -> LedgerTotal:
+    return LedgerTotal.loads(
+        get_s(item, "area"),
+        get_s(item, "monat"),
+        get_s(item, "waehrung"),
+        get_s(item, "summe"),
+        version=get_n(item, "version"),
+    )
+
+
+def item_pk_sk(item: Mapping[str, Any]) -> tuple[str, str]:
+    return str(item[PK]["S"]), str(item[SK]["S"])
