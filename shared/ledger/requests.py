@@ -1,0 +1,315 @@
+"""The `ledger` tool's input: pydantic models (validated with `TypeAdapter`), every error
+in the contract's German envelope form with its absolute field path.
+
+    {"inhalt": {"aktion": "buchen",   "eintraege": [Buchung, ...]},           1-100
+     "inhalt": {"aktion": "storno",   "eintraege": [{"ID": 7, "grund": ...}]}, 1-100
+     "inhalt": {"aktion": "bezahlen", "eintraege": [{"ID": 7, "bezahlt_am": ...}]},
+     "inhalt": {"aktion": "abfragen", "path": ..., "von": ..., "bis": ..., ...},
+     "help": 1, "referenzfelder": {...}}
+
+The envelope (aktion, the list of entries) fails whole; each entry is validated on its own.
+Limits are defined once here and read by the validator and the published schema.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+)
+
+from shared.ledger.money import (
+    AmountError,
+    currency_error,
+    iban_error,
+    normalize_iban,
+    parse_betrag,
+)
+from shared.validation import rules
+from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.memory_requests import _memory_path
+from shared.validation.requests import parse_referenzfelder
+
+AKTIONEN: Final = ("buchen", "storno", "bezahlen", "abfragen")
+TEXT_MAX_LEN: Final = 200
+BESCHREIBUNG_MAX_LEN: Final = 2000
+ABFRAGE_LIMIT_DEFAULT: Final = 50
+ABFRAGE_LIMIT_MAX: Final = 500
+_DATE_RE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _date(value: Any) -> date:
+    if not isinstance(value, str) or not _DATE_RE.fullmatch(value):
+        raise ValueError("Datum muss das Format JJJJ-MM-TT haben, z. B. 2026-11-30.")
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise ValueError(f"Kein gültiges Kalenderdatum ({value[:10]}).") from exc
+
+
+def _text(value: str) -> str:
+    stripped = value.strip()
+    if not stripped:
+        raise ValueError(rules.NOT_BLANK)
+    return stripped
+
+
+def _path(value: str) -> str:
+    errors: list[FieldError] = []
+    path = _memory_path(value, "", errors)
+    if path is None:
+        raise ValueError(errors[0].meldung)
+    return path
+
+
+def _iban(value: str) -> str:
+    problem = iban_error(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return normalize_iban(value)
+
+
+def _waehrung(value: str) -> str:
+    problem = currency_error(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
+def _referenzfelder(value: dict[str, Any]) -> dict[str, Any]:
+    return parse_referenzfelder_value(value)
+
+
+Datum = Annotated[date, BeforeValidator(_date)]
+Text = Annotated[StrictStr, Field(max_length=TEXT_MAX_LEN), AfterValidator(_text)]
+Pfad = Annotated[StrictStr, AfterValidator(_path)]
+Waehrung = Annotated[StrictStr, AfterValidator(_waehrung)]
+Referenzfelder = Annotated[dict[str, Any], AfterValidator(_referenzfelder)]
+LedgerId = Annotated[StrictInt, Field(ge=1, le=rules.ID_MAX)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Buchung(_Model):
+    art: Literal["ausgabe", "einnahme", "umbuchung"]
+    betrag: StrictStr
+    waehrung: Waehrung
+    datum: Datum
+    gegenpartei: Text
+    kategorie: Text
+    path: Pfad
+    beschreibung: Annotated[StrictStr, Field(max_length=BESCHREIBUNG_MAX_LEN)] = ""
+    faellig_am: Datum | None = None
+    status: Literal["offen", "bezahlt"] | None = None
+    iban: Annotated[StrictStr, Field(max_length=50), AfterValidator(_iban)] | None = None
+    referenzfelder: Referenzfelder | None = None
+
+
+class Storno(_Model):
+    ID: LedgerId
+    grund: Annotated[StrictStr, Field(max_length=BESCHREIBUNG_MAX_LEN)] = ""
+    referenzfelder: Referenzfelder | None = None
+
+
+class Zahlung(_Model):
+    ID: LedgerId
+    bezahlt_am: Datum | None = None
+    notiz: Annotated[StrictStr, Field(max_length=BESCHREIBUNG_MAX_LEN)] = ""
+    referenzfelder: Referenzfelder | None = None
+
+
+class Abfrage(_Model):
+    aktion: Literal["abfragen"]
+    path: Pfad | None = None
+    von: Datum | None = None
+    bis: Datum | None = None
+    kategorie: Text | None = None
+    gegenpartei: Text | None = None
+    status: Literal["offen", "bezahlt"] | None = None
+    waehrung: Waehrung | None = None
+    art: Literal["ausgabe", "einnahme", "umbuchung"] | None = None
+    faellig_bis: Datum | None = None
+    limit: Annotated[StrictInt, Field(ge=1, le=ABFRAGE_LIMIT_MAX)] = ABFRAGE_LIMIT_DEFAULT
+
+
+@dataclass(frozen=True)
+class ParsedBuchung:
+    """A booking after validation: the amount exact, the effect's sign still by `art`."""
+
+    entry: Buchung
+    betrag: Decimal
+
+
+ENTRY_MODELS: Final[dict[str, type[_Model]]] = {
+    "buchen": Buchung,
+    "storno": Storno,
+    "bezahlen": Zahlung,
+}
+_ADAPTERS: Final = {name: TypeAdapter(model) for name, model in ENTRY_MODELS.items()}
+_ABFRAGE: Final = TypeAdapter(Abfrage)
+
+
+@dataclass(frozen=True)
+class LedgerBatch:
+    aktion: str
+    referenzfelder: dict[str, Any]
+    entries: list[Any | list[FieldError]]  # Buchung-as-ParsedBuchung / Storno / Zahlung
+
+
+# --- German errors -------------------------------------------------------------------------
+
+
+def _field_path(base: str, loc: Sequence[int | str]) -> str:
+    path = base
+    for part in loc:
+        if _is_step(part):
+            continue  # pydantic's name of a validator step or union member, not a field
+        path = rules.index_path(path, part) if isinstance(part, int) else rules.key_path(path, part)
+    return path
+
+
+def _message(error: Mapping[str, Any], model: type[BaseModel] | None) -> str:
+    kind = str(error["type"])
+    value = error.get("input")
+    ctx: Mapping[str, Any] = error.get("ctx") or {}
+    if kind == "missing":
+        return rules.REQUIRED
+    if kind == "extra_forbidden":
+        allowed = list(model.model_fields) if model is not None else []
+        return rules.unknown_field(error["loc"][-1], allowed)
+    if kind == "value_error":
+        return str(ctx.get("error", "Ungültiger Wert."))
+    if kind == "string_type":
+        return rules.must_be("eine Zeichenkette", value)
+    if kind == "int_type":
+        return rules.must_be("eine Ganzzahl", value)
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return rules.must_be("ein Objekt", value)
+    if kind == "string_too_long":
+        return rules.too_long(
+            int(ctx["max_length"]), len(value) if isinstance(value, str) else None
+        )
+    if kind == "literal_error":
+        allowed = [
+            item.strip(" '")
+            for item in str(ctx.get("expected", "")).replace(" or ", ",").split(",")
+        ]
+        return rules.one_of([a for a in allowed if a], value)
+    if kind == "greater_than_equal":
+        return rules.below_minimum(ctx.get("ge"), value)
+    if kind == "less_than_equal":
+        return f"Darf höchstens {ctx.get('le')} sein (erhalten: {rules.echo(value)})."
+    return f"Ungültiger Wert ({kind})."
+
+
+def _errors(exc: ValidationError, base: str, model: type[BaseModel] | None) -> list[FieldError]:
+    return [
+        FieldError(_field_path(base, error["loc"]), _message(error, model))
+        for error in exc.errors(include_url=False)
+    ]
+
+
+def _is_step(part: int | str) -> bool:
+    return isinstance(part, str) and ("[" in part or "(" in part)
+
+
+def parse_referenzfelder_value(value: dict[str, Any]) -> dict[str, Any]:
+    errors: list[FieldError] = []
+    result = rules.referenzfelder(value, "referenzfelder", errors)
+    if errors or result is None:
+        raise ValueError(errors[0].meldung if errors else rules.must_be("ein Objekt", value))
+    return result
+
+
+# --- parsing -------------------------------------------------------------------------------
+
+
+def _inhalt(arguments: Mapping[str, Any]) -> tuple[Mapping[str, Any], str, dict[str, Any]]:
+    referenzfelder = parse_referenzfelder(arguments)
+    errors: list[FieldError] = []
+    for key in arguments:
+        if key not in ("inhalt", "help", "referenzfelder"):
+            errors.append(
+                FieldError(key, rules.unknown_field(key, ["inhalt", "help", "referenzfelder"]))
+            )
+    inhalt = arguments.get("inhalt")
+    if "inhalt" not in arguments:
+        errors.append(FieldError("inhalt", rules.REQUIRED))
+    elif not isinstance(inhalt, Mapping):
+        errors.append(FieldError("inhalt", rules.must_be("ein Objekt", inhalt)))
+    if errors:
+        raise RequestRejected(errors)
+    assert isinstance(inhalt, Mapping)
+    aktion = inhalt.get("aktion")
+    if "aktion" not in inhalt:
+        raise RequestRejected([FieldError("inhalt.aktion", rules.REQUIRED)])
+    if aktion not in AKTIONEN:
+        raise RequestRejected([FieldError("inhalt.aktion", rules.one_of(AKTIONEN, aktion))])
+    return inhalt, str(aktion), referenzfelder
+
+
+def parse_abfrage(arguments: Mapping[str, Any]) -> tuple[Abfrage, dict[str, Any]]:
+    inhalt, _, referenzfelder = _inhalt(arguments)
+    try:
+        query = _ABFRAGE.validate_python(dict(inhalt))
+    except ValidationError as exc:
+        raise RequestRejected(_errors(exc, "inhalt", Abfrage)) from exc
+    if query.von is not None and query.bis is not None and query.bis < query.von:
+        raise RequestRejected([FieldError("inhalt.bis", "bis darf nicht vor von liegen.")])
+    return query, referenzfelder
+
+
+def _buchung(value: Buchung, path: str) -> ParsedBuchung | list[FieldError]:
+    try:
+        amount = parse_betrag(value.betrag, value.waehrung, signed=value.art == "umbuchung")
+    except AmountError as exc:
+        return [FieldError(rules.key_path(path, "betrag"), str(exc))]
+    return ParsedBuchung(value, amount)
+
+
+def parse_ledger(arguments: Mapping[str, Any]) -> tuple[str, LedgerBatch | None]:
+    """(aktion, batch); the batch is None for `abfragen` (use `parse_abfrage`)."""
+    inhalt, aktion, referenzfelder = _inhalt(arguments)
+    if aktion == "abfragen":
+        return aktion, None
+    errors: list[FieldError] = []
+    for key in inhalt:
+        if key not in ("aktion", "eintraege"):
+            errors.append(
+                FieldError(
+                    rules.key_path("inhalt", key), rules.unknown_field(key, ["aktion", "eintraege"])
+                )
+            )
+    items = rules.Fields(inhalt, "inhalt", errors).required(
+        "eintraege", rules.array, min_items=1, max_items=rules.MAX_BATCH
+    )
+    if errors:
+        raise RequestRejected(errors)
+    model = ENTRY_MODELS[aktion]
+    adapter = _ADAPTERS[aktion]
+    entries: list[Any | list[FieldError]] = []
+    for index, item in enumerate(rules.present(items)):
+        path = rules.index_path("inhalt.eintraege", index)
+        try:
+            parsed = adapter.validate_python(item)
+        except ValidationError as exc:
+            entries.append(_errors(exc, path, model))
+            continue
+        entries.append(_buchung(parsed, path) if isinstance(parsed, Buchung) else parsed)
+    return aktion, LedgerBatch(aktion, referenzfelder, entries)
