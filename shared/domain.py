@@ -64,6 +64,7 @@ class CounterName(StrEnum):
     LONGTERM = "longterm"
     RATING = "rating"
     BRAIN = "brain"
+    LEDGER = "ledger"
 
 
 class VkTyp(StrEnum):

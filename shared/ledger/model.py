@@ -47,6 +47,9 @@ class LedgerStatus(StrEnum):
     BEZAHLT = "bezahlt"
 
 
+_RANK = {LedgerSatz.BUCHUNG: 0, LedgerSatz.STORNO: 1, LedgerSatz.ZAHLUNG: 2}
+
+
 def month_of(day: date) -> str:
     return f"{day.year:04d}-{day.month:02d}"
 
@@ -95,6 +98,12 @@ class LedgerRecord:
         if self.bezug is None:
             return self.datum, self.id
         return self.anker_datum or self.datum, self.bezug
+
+    @property
+    def sort_key(self) -> tuple[date, int, int]:
+        """Position order: a booking, then its storno, then its zahlung (newest first is
+        this key descending, as every adapter lists)."""
+        return (*self.position, _RANK[self.satz])
 
     @property
     def monat(self) -> str:

@@ -33,6 +33,7 @@ from pydantic import (
 )
 
 from shared.ledger.money import (
+    BETRAG_PATTERN,
     AmountError,
     currency_error,
     iban_error,
@@ -106,46 +107,101 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
+def _describe(text: str, **extra: Any) -> Any:
+    return Field(description=text, json_schema_extra=extra or None)
+
+
 class Buchung(_Model):
-    art: Literal["ausgabe", "einnahme", "umbuchung"]
-    betrag: StrictStr
-    waehrung: Waehrung
-    datum: Datum
-    gegenpartei: Text
-    kategorie: Text
-    path: Pfad
-    beschreibung: Annotated[StrictStr, Field(max_length=BESCHREIBUNG_MAX_LEN)] = ""
-    faellig_am: Datum | None = None
-    status: Literal["offen", "bezahlt"] | None = None
-    iban: Annotated[StrictStr, Field(max_length=50), AfterValidator(_iban)] | None = None
-    referenzfelder: Referenzfelder | None = None
+    """Eine Buchung (aktion buchen)."""
+
+    art: Annotated[
+        Literal["ausgabe", "einnahme", "umbuchung"],
+        _describe("ausgabe zieht ab, einnahme zählt hinzu, umbuchung mit eigenem Vorzeichen."),
+    ]
+    betrag: Annotated[
+        StrictStr,
+        _describe(
+            'Dezimalzahl als Zeichenkette (nie als Zahl), z. B. "1234.50"; ohne Vorzeichen '
+            "ausser bei umbuchung; höchstens so viele Nachkommastellen wie die Währung hat.",
+            pattern=BETRAG_PATTERN,
+        ),
+    ]
+    waehrung: Annotated[Waehrung, _describe("ISO-4217-Code, z. B. EUR, USD, CHF, JPY.")]
+    datum: Annotated[Datum, _describe("Buchungsdatum JJJJ-MM-TT.")]
+    gegenpartei: Annotated[Text, _describe("Wer zahlt oder bezahlt wird.")]
+    kategorie: Annotated[Text, _describe("Kategorie für Summen je Kategorie und Monat.")]
+    path: Annotated[
+        Pfad,
+        _describe(
+            "Bereich wie bei remember: projects/<projekt>/..., teams/<team>/... oder "
+            "users/<nutzer>/...; es gelten dieselben Mitgliedschaftsregeln."
+        ),
+    ]
+    beschreibung: Annotated[
+        StrictStr,
+        Field(max_length=BESCHREIBUNG_MAX_LEN),
+        _describe("Freitext; IBANs/Kartennummern werden maskiert, Geheimnisse entfernt."),
+    ] = ""
+    faellig_am: Annotated[
+        Datum | None, _describe("Zahlungserinnerung: fällig am JJJJ-MM-TT (Status dann offen).")
+    ] = None
+    status: Annotated[
+        Literal["offen", "bezahlt"] | None,
+        _describe("Standard: offen mit faellig_am, sonst bezahlt."),
+    ] = None
+    iban: Annotated[
+        Annotated[StrictStr, Field(max_length=50), AfterValidator(_iban)] | None,
+        _describe("Bankverbindung; geprüft (Modulo 97), in Antworten maskiert."),
+    ] = None
+    referenzfelder: Annotated[
+        Referenzfelder | None, _describe("Referenzdaten dieses Eintrags (wie referenzfelder).")
+    ] = None
 
 
 class Storno(_Model):
-    ID: LedgerId
-    grund: Annotated[StrictStr, Field(max_length=BESCHREIBUNG_MAX_LEN)] = ""
+    """Ein Storno (aktion storno): kehrt eine Buchung um, ohne sie zu ändern."""
+
+    ID: Annotated[LedgerId, _describe("ID der Buchung, die storniert wird.")]
+    grund: Annotated[
+        StrictStr, Field(max_length=BESCHREIBUNG_MAX_LEN), _describe("Grund des Stornos.")
+    ] = ""
     referenzfelder: Referenzfelder | None = None
 
 
 class Zahlung(_Model):
-    ID: LedgerId
-    bezahlt_am: Datum | None = None
-    notiz: Annotated[StrictStr, Field(max_length=BESCHREIBUNG_MAX_LEN)] = ""
+    """Eine Zahlung (aktion bezahlen): markiert eine offene Buchung als bezahlt."""
+
+    ID: Annotated[LedgerId, _describe("ID der offenen Buchung (Zahlungserinnerung).")]
+    bezahlt_am: Annotated[Datum | None, _describe("JJJJ-MM-TT; Standard heute.")] = None
+    notiz: Annotated[
+        StrictStr, Field(max_length=BESCHREIBUNG_MAX_LEN), _describe("Notiz zur Zahlung.")
+    ] = ""
     referenzfelder: Referenzfelder | None = None
 
 
 class Abfrage(_Model):
+    """Filter der aktion abfragen (alle optional, UND-verknüpft)."""
+
     aktion: Literal["abfragen"]
-    path: Pfad | None = None
-    von: Datum | None = None
-    bis: Datum | None = None
+    path: Annotated[
+        Pfad | None, _describe("Nur Bereiche/Pfade unter diesem Präfix; Standard: alle lesbaren.")
+    ] = None
+    von: Annotated[Datum | None, _describe("Zeitraum ab JJJJ-MM-TT (einschliesslich).")] = None
+    bis: Annotated[Datum | None, _describe("Zeitraum bis JJJJ-MM-TT (einschliesslich).")] = None
     kategorie: Text | None = None
     gegenpartei: Text | None = None
     status: Literal["offen", "bezahlt"] | None = None
     waehrung: Waehrung | None = None
     art: Literal["ausgabe", "einnahme", "umbuchung"] | None = None
-    faellig_bis: Datum | None = None
-    limit: Annotated[StrictInt, Field(ge=1, le=ABFRAGE_LIMIT_MAX)] = ABFRAGE_LIMIT_DEFAULT
+    faellig_bis: Annotated[
+        Datum | None,
+        _describe("Offene Zahlungserinnerungen fällig bis JJJJ-MM-TT, älteste zuerst."),
+    ] = None
+    limit: Annotated[
+        StrictInt,
+        Field(ge=1, le=ABFRAGE_LIMIT_MAX),
+        _describe(f"Höchstzahl gelisteter Einträge (Standard {ABFRAGE_LIMIT_DEFAULT})."),
+    ] = ABFRAGE_LIMIT_DEFAULT
 
 
 @dataclass(frozen=True)
@@ -313,3 +369,62 @@ def parse_ledger(arguments: Mapping[str, Any]) -> tuple[str, LedgerBatch | None]
             continue
         entries.append(_buchung(parsed, path) if isinstance(parsed, Buchung) else parsed)
     return aktion, LedgerBatch(aktion, referenzfelder, entries)
+
+
+# --- the published schema (MCP inputSchema), derived from the models above ---------------
+
+
+def _untitled(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {key: _untitled(value) for key, value in node.items() if key != "title"}
+    if isinstance(node, list):
+        return [_untitled(value) for value in node]
+    return node
+
+
+def input_schema() -> dict[str, Any]:
+    """The tool's input schema, generated from the request models (one place per limit);
+    `shared/schemas/ledger.json` is this, checked by a test."""
+    entries = [_untitled(TypeAdapter(model).json_schema()) for model in ENTRY_MODELS.values()]
+    query = _untitled(TypeAdapter(Abfrage).json_schema())
+    query["properties"].pop("aktion")
+    inhalt = {
+        "type": "object",
+        "description": (
+            "aktion und ihre Felder: buchen/storno/bezahlen mit eintraege (1-100), "
+            "abfragen mit Filtern direkt in inhalt."
+        ),
+        "properties": {
+            "aktion": {"type": "string", "enum": list(AKTIONEN)},
+            "eintraege": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": rules.MAX_BATCH,
+                "description": (
+                    "buchen: Buchungen; storno: {ID, grund}; bezahlen: {ID, bezahlt_am, notiz}."
+                ),
+                "items": {"anyOf": entries},
+            },
+            **query["properties"],
+        },
+        "required": ["aktion"],
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "properties": {
+            "inhalt": inhalt,
+            "help": {
+                "type": "integer",
+                "description": "1 = Aktionsdefinitionen dieses Tools anzeigen, nichts ausführen.",
+            },
+            "referenzfelder": {
+                "type": "object",
+                "description": (
+                    "Referenzdaten des Aufrufers: unverändert zurück, mit jeder Buchung "
+                    "gespeichert."
+                ),
+            },
+        },
+        "additionalProperties": False,
+    }

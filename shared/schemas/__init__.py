@@ -26,6 +26,7 @@ TOOL_SCHEMA_NAMES: tuple[str, ...] = (
     "search_memory",
     "recall",
     "recall_context",
+    "ledger",
 )
 
 

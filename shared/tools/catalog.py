@@ -12,6 +12,7 @@ from shared.schemas import load_schema
 from shared.services import memory_os
 from shared.services.brain import select_brain, upsert_brain
 from shared.services.context import ServiceContext
+from shared.services.ledger import ledger
 from shared.services.memories import fetch_memories, insert_memories, rate_memories
 from shared.services.memory_admin import delete_memories, update_memories
 from shared.validation import memory_requests, requests
@@ -85,6 +86,10 @@ def _recall(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) 
 
 def _context(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
     return memory_os.recall_context(ctx, principal, memory_requests.parse_recall_context(args))
+
+
+def _ledger(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    return ledger(ctx, principal, args)
 
 
 _MEMORY_EXAMPLE = {
@@ -353,6 +358,50 @@ TOOLS: dict[str, ToolSpec] = {
             example={"task": "Angebot fuer Beispiel GmbH vorbereiten", "limit": 5},
             handler=_context,
             read_only=True,
+        ),
+        ToolSpec(
+            name="ledger",
+            title="ledger: Hauptbuch fuer Ausgaben, Einnahmen und Zahlungserinnerungen",
+            # abfragen needs memory:read; buchen, storno and bezahlen need memory:write
+            # (checked by the service per aktion).
+            scope=Scope.MEMORY_READ,
+            description=(
+                "Strukturiertes, unveraenderliches Hauptbuch statt Speichertext fuer Ausgaben, "
+                "Finanztransaktionen und Zahlungserinnerungen. inhalt.aktion: "
+                "buchen (eintraege 1-100: art ausgabe|einnahme|umbuchung, betrag als "
+                'Dezimal-Zeichenkette wie "49.90", waehrung ISO 4217, datum JJJJ-MM-TT, '
+                "gegenpartei, kategorie, beschreibung, path wie bei remember, optional "
+                "faellig_am und status offen|bezahlt, iban, referenzfelder), storno "
+                "(eintraege [{ID, grund}]: kehrt eine Buchung um, nichts wird ueberschrieben), "
+                "bezahlen (eintraege [{ID, bezahlt_am}]: markiert eine Erinnerung als bezahlt, "
+                "mit wem und wann), abfragen (Filter path, von, bis, kategorie, gegenpartei, "
+                "status, waehrung, art; exakte Summen je Waehrung und je Kategorie/Monat; "
+                "faellig_bis listet offene Erinnerungen, aelteste zuerst). Betraege in "
+                "Antworten sind exakte Dezimal-Zeichenketten. Ergebnis je Eintrag: index, "
+                "erfolg, ID. Verfasser, Agent, Konto und Geraet kommen aus dem Token."
+            ),
+            example={
+                "inhalt": {
+                    "aktion": "buchen",
+                    "eintraege": [
+                        {
+                            "art": "ausgabe",
+                            "betrag": "49.90",
+                            "waehrung": "EUR",
+                            "datum": "2026-11-28",
+                            "gegenpartei": "Hetzner Online GmbH",
+                            "kategorie": "infrastruktur",
+                            "beschreibung": "Server November",
+                            "path": "projects/memory-os/kosten",
+                            "faellig_am": "2026-12-05",
+                            "status": "offen",
+                        }
+                    ],
+                },
+                "referenzfelder": {"beleg": "RE-2026-1107"},
+            },
+            handler=_ledger,
+            read_only=False,
         ),
     )
 }

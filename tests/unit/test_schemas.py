@@ -26,6 +26,7 @@ AUTHORED = (
     "search_memory",
     "recall",
     "recall_context",
+    "ledger",
 )
 
 
