@@ -283,6 +283,10 @@ def test_every_tool_function_has_its_post_route_behind_the_jwt_authorizer(
         assert props.get("Auth", {}).get("Authorizer", default) == default, tool
 
 
+# Tools without embeddings: no S3 policy at all (least privilege).
+TABLE_ONLY_TOOLS = frozenset({"ledger"})
+
+
 def test_read_only_tools_can_only_read(template: dict[str, Any]) -> None:
     for tool, spec in TOOLS.items():
         # Given a tool's function and its SAM policy templates
@@ -292,6 +296,9 @@ def test_read_only_tools_can_only_read(template: dict[str, Any]) -> None:
             # Then a read-only tool has read policies only
             assert not [n for n in names if WRITE_POLICIES.search(n)], (tool, names)
             assert sorted(names) == ["DynamoDBReadPolicy", "S3ReadPolicy"], (tool, names)
+        elif tool in TABLE_ONLY_TOOLS:
+            # And a writing tool that never touches the bucket gets CRUD on the table only
+            assert names == ["DynamoDBCrudPolicy"], (tool, names)
         else:
             # And a writing tool gets CRUD on our table and bucket only
             assert sorted(names) == ["DynamoDBCrudPolicy", "S3CrudPolicy"], (tool, names)

@@ -155,6 +155,7 @@ TOOL_ORDER = [
     "search_memory",
     "recall",
     "recall_context",
+    "ledger",
     "delete_brain_memories",
 ]
 
@@ -188,6 +189,11 @@ def test_every_tool_function_answers_its_sample_event_cold_and_warm(
     assert answers["update_brain_memories"][0]["erfolg"] is True
     assert answers["remember"][0]["erfolg"] is True
     assert answers["search_memory"][0]["daten"]["treffer"]
+    booked = [answer["daten"][0] for answer in answers["ledger"]]
+    assert [(b["ID"], b["wirkung"], b["erfolg"]) for b in booked] == [
+        (1, "-49.90", True),
+        (2, "-49.90", True),
+    ]
     assert answers["delete_brain_memories"][0]["daten"]["geloescht"] == ["longterm_1"]
     assert answers["delete_brain_memories"][1]["daten"]["nicht_gefunden"] == ["longterm_1"]
 
