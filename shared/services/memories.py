@@ -17,6 +17,7 @@ from shared.domain import (
     NewMemory,
     Rating,
 )
+from shared.ledger.classify import ledger_hinweis
 from shared.search.analyzer import document_terms
 from shared.services import responses
 from shared.services.areas import Visibility, user_area
@@ -85,8 +86,9 @@ def insert_memories(
             results.append(responses.entry_failure(index, screened.errors, typ=typ.value))
             continue
         accepted.append((index, screened.value))
-        if screened.hinweis:
-            hinweise[index] = screened.hinweis
+        notes = [screened.hinweis, ledger_hinweis(entry.kurzbeschreibung, entry.memory)]
+        if any(notes):
+            hinweise[index] = " ".join(note for note in notes if note)
 
     if accepted:
         results += _store_memories(ctx, principal, batch, typ, accepted)

@@ -21,6 +21,7 @@ from shared.domain import (
     NewMemory,
     VkTyp,
 )
+from shared.ledger.classify import ledger_hinweis
 from shared.scrubbing import ScrubPolicy
 from shared.search.analyzer import query_terms
 from shared.search.ranking import rank, terms_of
@@ -142,8 +143,9 @@ def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest
         "konto": principal.account,
         "geraet": principal.device,
     }
-    if cleaned.kinds:
-        daten["hinweis"] = hinweis(cleaned.kinds)
+    notes = [hinweis(cleaned.kinds) if cleaned.kinds else None, ledger_hinweis(request.content)]
+    if any(notes):
+        daten["hinweis"] = " ".join(note for note in notes if note)
     text = (
         f"Gespeichert als {memory.id} unter {target.path}. Autor: {principal.subject} "
         f"(nutzer {nutzer}), Konto: {principal.account or '-'}, "
