@@ -32,6 +32,7 @@ from pydantic import (
     ValidationError,
 )
 
+from shared.auth.principal import Scope
 from shared.ledger.money import (
     BETRAG_PATTERN,
     AmountError,
@@ -294,6 +295,16 @@ def parse_referenzfelder_value(value: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- parsing -------------------------------------------------------------------------------
+
+
+def ledger_scope(arguments: Mapping[str, Any]) -> Scope:
+    """abfragen (and anything not yet a valid aktion) needs memory:read; the writing
+    actions need memory:write."""
+    inhalt = arguments.get("inhalt")
+    aktion = inhalt.get("aktion") if isinstance(inhalt, Mapping) else None
+    if aktion in ("buchen", "storno", "bezahlen"):
+        return Scope.MEMORY_WRITE
+    return Scope.MEMORY_READ
 
 
 def _inhalt(arguments: Mapping[str, Any]) -> tuple[Mapping[str, Any], str, dict[str, Any]]:

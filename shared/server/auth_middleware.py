@@ -186,4 +186,4 @@ def _needed_scope(message: Any) -> str | None:
     arguments = params.get("arguments")
     if spec is None or (isinstance(arguments, dict) and arguments.get("help") == 1):
         return None
-    return spec.scope.value
+    return spec.needed_scope(arguments if isinstance(arguments, dict) else {}).value

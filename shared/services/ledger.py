@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any, Final
 
-from shared.auth.principal import Principal, Scope
+from shared.auth.principal import Principal
 from shared.domain import CounterName, EntryFailure, EntryFailureCode
 from shared.ledger.model import (
     ZERO,
@@ -155,16 +155,8 @@ class _Run:
 
 
 def _start(ctx: ServiceContext, principal: Principal, batch: LedgerBatch) -> _Run:
-    if not principal.has_scope(Scope.MEMORY_WRITE):
-        raise RequestRejected(
-            [
-                FieldError(
-                    "scope",
-                    f"nicht berechtigt: Dem Token fehlt der Scope '{Scope.MEMORY_WRITE.value}' "
-                    f"für ledger {batch.aktion}.",
-                )
-            ]
-        )
+    # The scope (memory:write for these actions) is checked by the dispatcher
+    # (ToolSpec.needed_scope), like every tool's.
     run = _Run(
         ctx,
         principal,

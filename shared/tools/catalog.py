@@ -8,6 +8,7 @@ from typing import Any
 
 from shared.auth.principal import Principal, Scope
 from shared.domain import MemoryType
+from shared.ledger.requests import ledger_scope
 from shared.schemas import load_schema
 from shared.services import memory_os
 from shared.services.brain import select_brain, upsert_brain
@@ -30,6 +31,12 @@ class ToolSpec:
     handler: Handler
     read_only: bool
     destructive: bool = False
+    # A tool with read and write actions: the scope a given call needs (default `scope`).
+    scope_of: Callable[[Mapping[str, Any]], Scope] | None = None
+
+    def needed_scope(self, arguments: Mapping[str, Any]) -> Scope:
+        """The scope this call needs; read by the dispatcher and the HTTP middleware."""
+        return self.scope if self.scope_of is None else self.scope_of(arguments)
 
     @property
     def input_schema(self) -> dict[str, Any]:
@@ -362,9 +369,9 @@ TOOLS: dict[str, ToolSpec] = {
         ToolSpec(
             name="ledger",
             title="ledger: Hauptbuch fuer Ausgaben, Einnahmen und Zahlungserinnerungen",
-            # abfragen needs memory:read; buchen, storno and bezahlen need memory:write
-            # (checked by the service per aktion).
+            # abfragen needs memory:read; buchen, storno and bezahlen need memory:write.
             scope=Scope.MEMORY_READ,
+            scope_of=ledger_scope,
             description=(
                 "Strukturiertes, unveraenderliches Hauptbuch statt Speichertext fuer Ausgaben, "
                 "Finanztransaktionen und Zahlungserinnerungen. inhalt.aktion: "

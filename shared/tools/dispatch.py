@@ -48,12 +48,13 @@ def call_tool(
         referenzfelder = parse_referenzfelder(arguments)
         if wants_help(arguments):
             return help_response(spec, referenzfelder)
-        if not principal.has_scope(spec.scope):
+        needed = spec.needed_scope(arguments)
+        if not principal.has_scope(needed):
             return responses.failure(
                 [
                     FieldError(
                         "scope",
-                        f"nicht berechtigt: Dem Token fehlt der Scope '{spec.scope.value}' "
+                        f"nicht berechtigt: Dem Token fehlt der Scope '{needed.value}' "
                         f"für {spec.name}.",
                     )
                 ],

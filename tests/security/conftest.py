@@ -86,5 +86,6 @@ def stored_state(storage: StoragePort, tenants: tuple[str, ...] = (TENANT_A, TEN
             "ratings": {str(k): len(storage.get_ratings(tenant, k)) for k in memories},
             "brain": [(e.id, e.titel) for e in storage.list_brain_entries(tenant, 100)],
             "stats": storage.brain_stats(tenant),
+            "ledger": sorted(storage.get_ledger(tenant, range(1, 21))),
         }
     return state
