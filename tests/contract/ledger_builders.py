@@ -7,6 +7,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from shared.auth.principal import ALL_SCOPES, Principal
 from shared.ledger.model import (
     LedgerArt,
     LedgerRecord,
@@ -15,6 +16,7 @@ from shared.ledger.model import (
     LedgerWrite,
     signed,
 )
+from shared.tools.catalog import TOOLS
 from tests.contract.builders import T0, TENANT
 
 AREA = "projects/memory-os"
@@ -86,3 +88,31 @@ def storno(record_id: int, original: LedgerRecord) -> LedgerWrite:
 def zahlung(record_id: int, original: LedgerRecord, datum: date | None = None) -> LedgerWrite:
     extra = {} if datum is None else {"datum": datum}
     return LedgerWrite(follower(record_id, original, LedgerSatz.ZAHLUNG, **extra), original)
+
+
+# --- tool calls -----------------------------------------------------------------------------
+
+ANNA = Principal(
+    tenant="acme",
+    subject="acme:anna",
+    nutzer=frozenset({"anna"}),
+    agents=frozenset({"buchhaltung-bot"}),
+    scopes=ALL_SCOPES,
+    teams=frozenset({"finanzen"}),
+    account="acme-konto",
+    device="laptop-7",
+)
+
+
+def booking_entry(**overrides: Any) -> dict[str, Any]:
+    """One `buchen` entry as an agent sends it (the catalog's example, in anna's team)."""
+    (example,) = TOOLS["ledger"].example["inhalt"]["eintraege"]
+    values: dict[str, Any] = {**example, "path": "teams/finanzen/kosten"}
+    for optional in ("faellig_am", "status"):
+        values.pop(optional)
+    values.update(overrides)
+    return values
+
+
+def ledger_args(aktion: str, **inhalt: Any) -> dict[str, Any]:
+    return {"inhalt": {"aktion": aktion, **inhalt}}

@@ -12,21 +12,15 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 
-from shared.auth.principal import ALL_SCOPES, Principal
 from shared.config import Settings
 from shared.services.context import ServiceContext
 from shared.storage.sqlite import SqliteStorage
 from shared.tools.dispatch import call_tool
+from tests.contract.ledger_builders import ANNA, booking_entry, ledger_args
 
 WRITERS = 12
 BOOKINGS = 20
-PRINCIPAL = Principal(
-    tenant="acme",
-    subject="acme:anna",
-    nutzer=frozenset({"anna"}),
-    agents=frozenset({"bot"}),
-    scopes=ALL_SCOPES,
-)
+PRINCIPAL = ANNA
 
 
 def test_twelve_writers_times_twenty_bookings_keep_exact_totals(tmp_path: Path) -> None:
@@ -44,18 +38,8 @@ def test_twelve_writers_times_twenty_bookings_keep_exact_totals(tmp_path: Path) 
     def writer(mine: list[str]) -> None:
         start.wait()
         for betrag in mine:
-            entry = {
-                "art": "ausgabe",
-                "betrag": betrag,
-                "waehrung": "EUR",
-                "datum": "2026-11-15",
-                "gegenpartei": "Lieferant",
-                "kategorie": "material",
-                "path": "users/anna/finanzen",
-            }
-            answer = call_tool(
-                ctx, PRINCIPAL, "ledger", {"inhalt": {"aktion": "buchen", "eintraege": [entry]}}
-            )
+            entry = booking_entry(betrag=betrag, path="users/anna/finanzen")
+            answer = call_tool(ctx, PRINCIPAL, "ledger", ledger_args("buchen", eintraege=[entry]))
             if not answer["erfolg"]:
                 failures.append(answer)
 
@@ -68,7 +52,7 @@ def test_twelve_writers_times_twenty_bookings_keep_exact_totals(tmp_path: Path) 
     # Then every booking succeeded and the running total is the exact sum, to the cent
     assert failures == []
     expected = -sum((Decimal(a) for mine in amounts for a in mine), Decimal(0))
-    answer = call_tool(ctx, PRINCIPAL, "ledger", {"inhalt": {"aktion": "abfragen"}})
+    answer = call_tool(ctx, PRINCIPAL, "ledger", ledger_args("abfragen"))
     (summe,) = answer["daten"]["summen"]
     assert (summe["saldo"], summe["anzahl"]) == (str(expected), WRITERS * BOOKINGS)
     assert answer["daten"]["summen_quelle"] == "laufende_summen"

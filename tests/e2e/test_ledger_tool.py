@@ -3,12 +3,11 @@ worked example, call by call, plus the 403 of a token without the tool's scope."
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from shared.auth.local_tokens import LocalTokenIssuer
 from tests.conftest import InProcessServer
+from tests.contract.ledger_builders import ledger_args
 from tests.e2e.helpers import call
 
 pytestmark = pytest.mark.anyio
@@ -28,8 +27,7 @@ def token(issuer: LocalTokenIssuer, scopes: list[str]) -> str:
     )
 
 
-def ledger(aktion: str, **inhalt: Any) -> dict[str, Any]:
-    return {"inhalt": {"aktion": aktion, **inhalt}}
+ledger = ledger_args
 
 
 async def test_the_readme_worked_example(server: InProcessServer, issuer: LocalTokenIssuer) -> None:

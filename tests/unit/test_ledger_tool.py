@@ -15,18 +15,9 @@ from shared.config import Settings
 from shared.services.context import ServiceContext
 from shared.storage.sqlite import SqliteStorage
 from shared.tools.dispatch import call_tool
+from tests.contract.ledger_builders import ANNA, booking_entry, ledger_args
 
 NOW = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)
-ANNA = Principal(
-    tenant="acme",
-    subject="acme:anna",
-    nutzer=frozenset({"anna"}),
-    agents=frozenset({"buchhaltung-bot"}),
-    scopes=ALL_SCOPES,
-    teams=frozenset({"finanzen"}),
-    account="acme-konto",
-    device="laptop-7",
-)
 BEN = Principal(
     tenant="acme",
     subject="acme:ben",
@@ -43,23 +34,11 @@ def ctx(tmp_path: Path) -> Iterator[ServiceContext]:
     storage.close()
 
 
-def entry(**overrides: Any) -> dict[str, Any]:
-    values: dict[str, Any] = {
-        "art": "ausgabe",
-        "betrag": "49.90",
-        "waehrung": "EUR",
-        "datum": "2026-11-28",
-        "gegenpartei": "Hetzner Online GmbH",
-        "kategorie": "infrastruktur",
-        "beschreibung": "Server November",
-        "path": "teams/finanzen/kosten",
-    }
-    values.update(overrides)
-    return values
+entry = booking_entry
 
 
 def call(ctx: ServiceContext, aktion: str, principal: Principal = ANNA, **inhalt: Any) -> Any:
-    return call_tool(ctx, principal, "ledger", {"inhalt": {"aktion": aktion, **inhalt}})
+    return call_tool(ctx, principal, "ledger", ledger_args(aktion, **inhalt))
 
 
 def book(ctx: ServiceContext, *entries: dict[str, Any], principal: Principal = ANNA) -> Any:

@@ -279,17 +279,7 @@ class LedgerTable:
     ) -> list[LedgerView]:
         low = f"E#{von.isoformat()}#" if von is not None else "E#"
         high = f"E#{bis.isoformat()}$" if bis is not None else "E$"
-        query: Item = {
-            "KeyConditionExpression": "#pk = :pk AND #sk BETWEEN :low AND :high",
-            "ExpressionAttributeNames": {"#pk": PK, "#sk": SK},
-            "ExpressionAttributeValues": {
-                ":pk": s(record_pk(tenant, area)),
-                ":low": s(low),
-                ":high": s(high),
-            },
-            "ScanIndexForward": False,
-            "ConsistentRead": True,
-        }
+        query = _range_query(record_pk(tenant, area), low, high, newest_first=True)
         (items,) = self._calls.query_many([query], limit)
         return attach_followers(record_from_item(item) for item in items)
 
@@ -298,38 +288,27 @@ class LedgerTable:
     ) -> list[LedgerTotal]:
         low = von_monat or "0"
         high = f"{bis_monat}$" if bis_monat else "9999$"
-        queries = [
-            {
-                "KeyConditionExpression": "#pk = :pk AND #sk BETWEEN :low AND :high",
-                "ExpressionAttributeNames": {"#pk": PK, "#sk": SK},
-                "ExpressionAttributeValues": {
-                    ":pk": s(total_pk(tenant, area)),
-                    ":low": s(low),
-                    ":high": s(high),
-                },
-                "ConsistentRead": True,
-            }
-            for area in dict.fromkeys(areas)
-        ]
+        queries = [_range_query(total_pk(tenant, area), low, high) for area in dict.fromkeys(areas)]
         pages = self._calls.query_many(queries)
         return merge_totals(total_from_item(item) for page in pages for item in page)
 
     def reminders(
         self, tenant: str, areas: Sequence[str], faellig_bis: date, limit: int
     ) -> list[LedgerView]:
-        queries = [
-            {
-                "KeyConditionExpression": "#pk = :pk AND #sk <= :high",
-                "ExpressionAttributeNames": {"#pk": PK, "#sk": SK},
-                "ExpressionAttributeValues": {
-                    ":pk": s(due_pk(tenant, area)),
-                    ":high": s(f"{faellig_bis.isoformat()}$"),
-                },
-                "ConsistentRead": True,
-            }
-            for area in dict.fromkeys(areas)
-        ]
+        high = f"{faellig_bis.isoformat()}$"
+        queries = [_range_query(due_pk(tenant, area), "0", high) for area in dict.fromkeys(areas)]
         pages = self._calls.query_many(queries, limit)
         records = [record_from_item(item) for page in pages for item in page]
         records.sort(key=lambda r: (r.faellig_am or date.max, r.id))
         return [LedgerView(record) for record in records[:limit]]
+
+
+def _range_query(pk: str, low: str, high: str, *, newest_first: bool = False) -> Item:
+    """A consistent Query of one partition, sort keys in [low, high]."""
+    return {
+        "KeyConditionExpression": "#pk = :pk AND #sk BETWEEN :low AND :high",
+        "ExpressionAttributeNames": {"#pk": PK, "#sk": SK},
+        "ExpressionAttributeValues": {":pk": s(pk), ":low": s(low), ":high": s(high)},
+        "ScanIndexForward": not newest_first,
+        "ConsistentRead": True,
+    }

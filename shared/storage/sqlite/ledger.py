@@ -114,10 +114,12 @@ def _record(row: Sequence[Any]) -> LedgerRecord:
     )
 
 
-def _with_followers(rows: Sequence[Sequence[Any]], followers: Sequence[Sequence[Any]]) -> Any:
+def _with_followers(
+    rows: Sequence[Sequence[Any]], followers: Sequence[Sequence[Any]] = ()
+) -> list[LedgerView]:
+    """Views of `rows`, each booking told about its storno/zahlung among rows + followers."""
     records = [_record(row) for row in rows]
-    extra = [_record(row) for row in followers]
-    views = attach_followers([*records, *extra])
+    views = attach_followers([*records, *(_record(row) for row in followers)])
     return views[: len(records)]
 
 
@@ -196,8 +198,7 @@ class LedgerStore(SqliteBase):
                 " WHERE tenant = ? AND bezug IN (SELECT value FROM json_each(?))",
                 (tenant, wanted),
             ).fetchall()
-        views: list[LedgerView] = _with_followers(rows, followers)
-        return {view.record.id: view for view in views}
+        return {view.record.id: view for view in _with_followers(rows, followers)}
 
     def find_ledger(
         self, tenant: str, area: str, von: date | None, bis: date | None, limit: int | None
@@ -214,10 +215,9 @@ class LedgerStore(SqliteBase):
                 -1 if limit is None else limit,
             ),
         )
-        # A cut may separate a booking from its followers only at the end of the page:
-        # followers sort before their booking, so every listed booking has its own.
-        views: list[LedgerView] = _with_followers(rows, [])
-        return views
+        # Followers sort right before their booking (newest first): a limit never separates
+        # a listed booking from its storno or zahlung.
+        return _with_followers(rows)
 
     def ledger_totals(
         self, tenant: str, areas: Sequence[str], von_monat: str | None, bis_monat: str | None
