@@ -4,6 +4,7 @@ validation, areas, identity from the token, masking and scrubbing."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 
 from shared.auth.principal import ALL_SCOPES, Principal, Scope
 from shared.config import Settings
+from shared.domain import Project
 from shared.services.context import ServiceContext
 from shared.storage.sqlite import SqliteStorage
 from shared.tools.dispatch import call_tool
@@ -287,3 +289,25 @@ def test_help_describes_the_tool(ctx: ServiceContext) -> None:
         "enum"
     ] == ["buchen", "storno", "bezahlen", "abfragen"]
     assert answer["daten"]["beispiel"]["tool"] == "ledger"
+
+
+def test_project_areas_need_membership_from_records_or_the_token(ctx: ServiceContext) -> None:
+    # Given a project that ben owns (a project record) and one that anna's token grants
+    ctx.storage.create_project(Project(tenant="acme", name="apollo", owner="ben", created_at=NOW))
+    anna = replace(ANNA, projects=frozenset({"zeus"}))
+    # When anna books into both, and into a project that does not exist
+    answer = book(
+        ctx,
+        entry(path="projects/apollo/kosten"),
+        entry(path="projects/zeus/kosten"),
+        entry(path="projects/gibtsnicht"),
+        principal=anna,
+    )
+    # Then only the token-granted project takes the booking; the others are refused alike
+    assert [r["erfolg"] for r in answer["daten"]] == [False, True, False]
+    refusals = [r["fehler"][0]["meldung"] for r in answer["daten"] if not r["erfolg"]]
+    assert all("nicht berechtigt" in message for message in refusals)
+    # And ben, the owner of apollo, books there and sees only his area's sums
+    assert book(ctx, entry(path="projects/apollo"), principal=BEN)["erfolg"] is True
+    assert query(ctx, BEN)["bereiche"] == ["projects/apollo", "users/ben"]
+    assert query(ctx, BEN)["summen"][0]["saldo"] == "-49.90"
