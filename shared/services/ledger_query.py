@@ -9,8 +9,9 @@ most `SUM_SCAN_MAX` of them; the answer names its source in `summen_quelle`.
 
 from __future__ import annotations
 
+import calendar
 from collections.abc import Iterable
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from typing import Any, Final
 
@@ -60,7 +61,8 @@ def view(item: LedgerView) -> dict[str, Any]:
 
 
 def _month_aligned(von: date | None, bis: date | None) -> bool:
-    return (von is None or von.day == 1) and (bis is None or (bis + timedelta(days=1)).day == 1)
+    last_day = None if bis is None else calendar.monthrange(bis.year, bis.month)[1]
+    return (von is None or von.day == 1) and (bis is None or bis.day == last_day)
 
 
 def _areas(ctx: ServiceContext, principal: Principal, query: Abfrage) -> list[str]:

@@ -243,6 +243,9 @@ def test_query_filters_and_their_sum_source(ctx: ServiceContext) -> None:
     cut = query(ctx, von="2026-11-06", bis="2026-11-30", waehrung="EUR")
     assert (cut["summen_quelle"], cut["summen"][0]["saldo"]) == ("eintraege", "-5.00")
     assert [e["ID"] for e in query(ctx, limit=2)["eintraege"]] == [4, 3]
+    # And the calendar's edges are periods like any other
+    edges = query(ctx, von="0001-01-01", bis="9999-12-31")
+    assert (edges["summen_quelle"], len(edges["eintraege"])) == ("laufende_summen", 4)
     assert query(ctx, limit=2)["weitere"] is True
 
 
