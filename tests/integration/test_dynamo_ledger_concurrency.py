@@ -18,7 +18,7 @@ from typing import Any
 from shared.ledger.model import LedgerTotal, totals_of
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
-from shared.storage.dynamo.ledger_items import TOTAL_SHARDS
+from shared.storage.dynamo.ledger_items import TOTAL_SHARDS, total_pk
 from tests.contract.builders import TENANT
 from tests.contract.ledger_builders import AREA, booking, new
 from tests.integration.conftest import CallRecorder, Sleeps, make_storage
@@ -105,5 +105,17 @@ def test_calls_per_booking_and_per_monthly_sum_query(
     assert recorder.operations() == Counter({"Query": 2})
     assert recorder.sequential_round_trips() == 1
     assert [t.key for t in totals] == [(AREA, "2025-03", "EUR")]
+    # And that Query reads the 4 total shards of the month, not the 29 bookings
+    (page,) = storage._calls.query_many(  # the same partition, to count the items read
+        [_totals_partition_query()]
+    )
+    assert len(page) == TOTAL_SHARDS
     assert totals[0] == LedgerTotal(AREA, "2025-03", "EUR").merge(totals[0])
     assert totals[0].anzahl == 29 and totals[0].saldo == Decimal("-30.50")
+
+
+def _totals_partition_query() -> dict[str, Any]:
+    return {
+        "KeyConditionExpression": "pk = :pk",
+        "ExpressionAttributeValues": {":pk": {"S": total_pk(TENANT, AREA)}},
+    }
