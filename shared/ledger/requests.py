@@ -26,6 +26,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     StrictStr,
     TypeAdapter,
@@ -154,6 +155,13 @@ class Buchung(_Model):
         Annotated[StrictStr, Field(max_length=50), AfterValidator(_iban)] | None,
         _describe("Bankverbindung; geprüft (Modulo 97), in Antworten maskiert."),
     ] = None
+    create_project: Annotated[
+        StrictBool,
+        _describe(
+            "Wie bei remember: legt das Projekt eines projects/-Pfads an, falls es fehlt "
+            "(nicht in den Plugin-Profilen)."
+        ),
+    ] = False
     referenzfelder: Annotated[
         Referenzfelder | None, _describe("Referenzdaten dieses Eintrags (wie referenzfelder).")
     ] = None
@@ -254,6 +262,8 @@ def _message(error: Mapping[str, Any], model: type[BaseModel] | None) -> str:
         return str(ctx.get("error", "Ungültiger Wert."))
     if kind == "string_type":
         return rules.must_be("eine Zeichenkette", value)
+    if kind == "bool_type":
+        return rules.must_be("true oder false", value)
     if kind == "int_type":
         return rules.must_be("eine Ganzzahl", value)
     if kind in ("dict_type", "model_type", "model_attributes_type"):

@@ -98,17 +98,27 @@ class _Run:
     nutzer: str
     agent: str
     results: list[dict[str, Any]]
-    allowed: dict[str, FieldError | None]
+    allowed: dict[tuple[str, bool], FieldError | None]
 
-    def may_write(self, area: str) -> FieldError | None:
-        if area not in self.allowed:
+    def may_write(self, area: str, create_project: bool = False) -> FieldError | None:
+        """The areas module's decision, once per area (and create_project) per call."""
+        key = (area, create_project)
+        if key not in self.allowed:
             try:
-                areas.authorize_write(self.ctx, self.principal, self.nutzer, area, now=self.now)
+                areas.authorize_write(
+                    self.ctx,
+                    self.principal,
+                    self.nutzer,
+                    area,
+                    create_project=create_project,
+                    now=self.now,
+                )
             except RequestRejected as refused:
-                self.allowed[area] = refused.errors[0]
+                self.allowed[key] = refused.errors[0]
             else:
-                self.allowed[area] = None
-        return self.allowed[area]
+                self.allowed[key] = None
+                self.allowed.setdefault((area, False), None)
+        return self.allowed[key]
 
     def fail(self, index: int, feld: str, meldung: str) -> None:
         self.results.append(responses.entry_failure(index, [FieldError(feld, meldung)]))
@@ -191,9 +201,9 @@ def buchen(ctx: ServiceContext, principal: Principal, batch: LedgerBatch) -> dic
             continue
         entry, path = parsed.entry, f"inhalt.eintraege[{index}]"
         area = areas.area_of_path(entry.path)
-        refused = run.may_write(area)
+        refused = run.may_write(area, entry.create_project)
         if refused is not None:
-            run.fail(index, f"{path}.path", refused.meldung)
+            run.fail(index, f"{path}.{refused.feld}", refused.meldung)
             continue
         texts = _clean_texts(
             {name: getattr(entry, name) for name in _FREE_TEXTS},

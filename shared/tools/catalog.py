@@ -377,7 +377,8 @@ TOOLS: dict[str, ToolSpec] = {
                 "Finanztransaktionen und Zahlungserinnerungen. inhalt.aktion: "
                 "buchen (eintraege 1-100: art ausgabe|einnahme|umbuchung, betrag als "
                 'Dezimal-Zeichenkette wie "49.90", waehrung ISO 4217, datum JJJJ-MM-TT, '
-                "gegenpartei, kategorie, beschreibung, path wie bei remember, optional "
+                "gegenpartei, kategorie, beschreibung, path (und create_project) wie bei "
+                "remember, optional "
                 "faellig_am und status offen|bezahlt, iban, referenzfelder), storno "
                 "(eintraege [{ID, grund}]: kehrt eine Buchung um, nichts wird ueberschrieben), "
                 "bezahlen (eintraege [{ID, bezahlt_am}]: markiert eine Erinnerung als bezahlt, "
@@ -400,6 +401,7 @@ TOOLS: dict[str, ToolSpec] = {
                             "kategorie": "infrastruktur",
                             "beschreibung": "Server November",
                             "path": "projects/memory-os/kosten",
+                            "create_project": True,
                             "faellig_am": "2026-12-05",
                             "status": "offen",
                         }

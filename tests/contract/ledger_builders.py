@@ -108,7 +108,7 @@ def booking_entry(**overrides: Any) -> dict[str, Any]:
     """One `buchen` entry as an agent sends it (the catalog's example, in anna's team)."""
     (example,) = TOOLS["ledger"].example["inhalt"]["eintraege"]
     values: dict[str, Any] = {**example, "path": "teams/finanzen/kosten"}
-    for optional in ("faellig_am", "status"):
+    for optional in ("faellig_am", "status", "create_project"):
         values.pop(optional)
     values.update(overrides)
     return values

@@ -14,6 +14,8 @@ import pytest
 from shared.auth.principal import ALL_SCOPES, Principal, Scope
 from shared.config import Settings
 from shared.domain import Project
+from shared.ledger.requests import input_schema
+from shared.schemas import load_schema
 from shared.services.context import ServiceContext
 from shared.storage.sqlite import SqliteStorage
 from shared.tools.dispatch import call_tool
@@ -310,7 +312,16 @@ def test_project_areas_need_membership_from_records_or_the_token(ctx: ServiceCon
     assert [r["erfolg"] for r in answer["daten"]] == [False, True, False]
     refusals = [r["fehler"][0]["meldung"] for r in answer["daten"] if not r["erfolg"]]
     assert all("nicht berechtigt" in message for message in refusals)
+    # And with create_project the missing project is created, anna its owner
+    created = book(ctx, entry(path="projects/neu/kosten", create_project=True), principal=anna)
+    assert created["erfolg"] is True
+    assert ctx.storage.get_project("acme", "neu").owner == "anna"  # type: ignore[union-attr]
     # And ben, the owner of apollo, books there and sees only his area's sums
     assert book(ctx, entry(path="projects/apollo"), principal=BEN)["erfolg"] is True
     assert query(ctx, BEN)["bereiche"] == ["projects/apollo", "users/ben"]
     assert query(ctx, BEN)["summen"][0]["saldo"] == "-49.90"
+
+
+def test_the_published_schema_is_the_request_models() -> None:
+    # One place per limit: shared/schemas/ledger.json is generated from the pydantic models
+    assert load_schema("ledger") == input_schema()
