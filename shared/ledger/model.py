@@ -91,6 +91,8 @@ class LedgerRecord:
     bezug: int | None = None
     anker_datum: date | None = None
     referenzfelder: dict[str, Any] = field(default_factory=dict)
+    # Idempotency: a write with a key already used by an appended record appends nothing.
+    schluessel: str | None = None
 
     @property
     def position(self) -> tuple[date, int]:
@@ -171,6 +173,14 @@ class LedgerWrite:
 
     record: LedgerRecord
     original: LedgerRecord | None = None
+
+
+@dataclass(frozen=True)
+class AlreadyAppended:
+    """The write's `schluessel` was used before: nothing was written now; `id` is the record
+    appended then (a resend gets the first answer's ID)."""
+
+    id: int
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,13 @@
 - Free texts are masked (IBANs, card numbers: last 4 kept) and then scrubbed for secrets;
   a dedicated `iban` is validated (mod 97) and shown masked only.
 - Nothing is ever changed: storno and bezahlen append records (`shared.ledger.model`).
+- Retry-safe per entry: an entry's `referenzfelder.idempotenz_schluessel`, or the call's
+  plus the entry's index, is stored with the record; a resend finds it and books nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -21,6 +24,7 @@ from shared.auth.principal import Principal
 from shared.domain import CounterName, EntryFailure, EntryFailureCode
 from shared.ledger.model import (
     ZERO,
+    AlreadyAppended,
     LedgerArt,
     LedgerRecord,
     LedgerSatz,
@@ -38,6 +42,11 @@ from shared.services.ledger_query import abfragen
 from shared.services.secrets import clean_value, hinweis, rejection
 from shared.validation.errors import FieldError, RequestRejected
 
+IDEMPOTENZ_SCHLUESSEL: Final = "idempotenz_schluessel"
+ALREADY_DONE: Final = (
+    "Bereits ausgeführt: Ein Eintrag mit diesem idempotenz_schluessel existiert schon (ID); "
+    "nichts wurde erneut gebucht."
+)
 # Texts of a booking that are masked and scrubbed before anything is stored.
 _FREE_TEXTS: Final = ("beschreibung", "gegenpartei", "kategorie")
 
@@ -123,10 +132,25 @@ class _Run:
     def fail(self, index: int, feld: str, meldung: str) -> None:
         self.results.append(responses.entry_failure(index, [FieldError(feld, meldung)]))
 
+    def key(self, index: int, own: dict[str, Any]) -> str | None:
+        """The entry's idempotency key: its own `referenzfelder.idempotenz_schluessel`, or
+        the call's with the entry's index; scoped to the action and the acting nutzer."""
+        if IDEMPOTENZ_SCHLUESSEL in own:
+            base = f"eintrag\x1f{own[IDEMPOTENZ_SCHLUESSEL]}"
+        elif IDEMPOTENZ_SCHLUESSEL in self.batch.referenzfelder:
+            base = f"aufruf\x1f{self.batch.referenzfelder[IDEMPOTENZ_SCHLUESSEL]}\x1f{index}"
+        else:
+            return None
+        scoped = f"{self.batch.aktion}\x1f{self.nutzer}\x1f{base}"
+        return hashlib.sha256(scoped.encode()).hexdigest()
+
     def record(self, index: int, **values: Any) -> LedgerRecord:
         principal = self.principal
-        referenzfelder = {**self.batch.referenzfelder, **(values.pop("referenzfelder") or {})}
+        # Redacted like the envelope's referenzfelder (dispatch.py): provenance, never secrets.
+        own = clean_value(values.pop("referenzfelder") or {}).value
+        referenzfelder = {**self.batch.referenzfelder, **own}
         return LedgerRecord(
+            schluessel=self.key(index, own),
             tenant=principal.tenant,
             id=index,  # replaced by the reserved ID
             nutzer=self.nutzer,
@@ -155,6 +179,11 @@ class _Run:
         ]
         outcomes = self.ctx.storage.append_ledger(writes)
         for (index, _, note), write, outcome in zip(pending, writes, outcomes, strict=True):
+            if isinstance(outcome, AlreadyAppended):
+                self.results.append(
+                    {"index": index, "erfolg": True, "ID": outcome.id, "hinweis": ALREADY_DONE}
+                )
+                continue
             if outcome is not None:
                 self.fail(index, f"inhalt.eintraege[{index}]", _failure_message(outcome, satz))
                 continue
@@ -263,7 +292,9 @@ def _follow(
             run.fail(index, f"{path}.ID", _not_found(entry.ID))
             continue
         original = found.record
-        problem = _follow_problem(found, satz)
+        # With a key, storage decides (the key first): a resend gets its first answer.
+        keyed = run.key(index, entry.referenzfelder or {}) is not None
+        problem = _follow_problem(found, satz, keyed)
         if problem is not None:
             run.fail(index, f"{path}.ID", problem)
             continue
@@ -314,13 +345,15 @@ def _follow(
     return responses.batch(run.results, batch.referenzfelder)
 
 
-def _follow_problem(found: LedgerView, satz: LedgerSatz) -> str | None:
+def _follow_problem(found: LedgerView, satz: LedgerSatz, keyed: bool) -> str | None:
     record = found.record
     if record.satz is not LedgerSatz.BUCHUNG:
         return (
             f"Eintrag {record.id} ist ein {record.satz.value}-Satz; storniert oder bezahlt "
             "werden nur Buchungen."
         )
+    if keyed and (found.storniert_durch or found.bezahlt_durch):
+        return None  # maybe this very write, resent: the storage's key check answers
     if found.storniert_durch is not None:
         return f"Eintrag {record.id} ist bereits storniert (durch {found.storniert_durch})."
     if satz is LedgerSatz.ZAHLUNG and found.status is LedgerStatus.BEZAHLT:

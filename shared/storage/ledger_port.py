@@ -17,14 +17,18 @@ from datetime import date
 from typing import Protocol
 
 from shared.domain import EntryFailure
-from shared.ledger.model import LedgerTotal, LedgerView, LedgerWrite
+from shared.ledger.model import AlreadyAppended, LedgerTotal, LedgerView, LedgerWrite
 
 
 class LedgerPort(Protocol):
-    def append_ledger(self, writes: Sequence[LedgerWrite]) -> list[EntryFailure | None]:
+    def append_ledger(
+        self, writes: Sequence[LedgerWrite]
+    ) -> list[EntryFailure | AlreadyAppended | None]:
         """Append records (IDs already reserved), each on its own, in request order.
 
-        None per appended record. EntryFailure(CONFLICT): the original already has a
+        None per appended record. AlreadyAppended: a record with the same `schluessel`
+        exists (checked first, atomically with the append): nothing is written, its ID is
+        returned. EntryFailure(CONFLICT): the original already has a
         record of this kind (storno / zahlung), or a zahlung's original was reversed, or
         the totals kept changing beyond the retry budget. Nothing of a failed record stays.
         """

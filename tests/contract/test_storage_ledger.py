@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from shared.domain import EntryFailure, EntryFailureCode
-from shared.ledger.model import LedgerArt, LedgerSatz, LedgerStatus, totals_of
+from shared.ledger.model import AlreadyAppended, LedgerArt, LedgerSatz, LedgerStatus, totals_of
 from shared.storage.port import StoragePort
 from tests.contract.builders import OTHER_TENANT, T0, TENANT
 from tests.contract.ledger_builders import (
@@ -204,3 +204,24 @@ def test_the_expiry_sweep_never_touches_ledger_records(storage: StoragePort) -> 
         2
     ]
     assert storage.ledger_totals(TENANT, [AREA], None, None) == totals
+
+
+def test_a_write_whose_key_was_used_appends_nothing(storage: StoragePort) -> None:
+    # Given a booking and a storno appended with idempotency keys
+    first = replace(booking(1, "19.99"), schluessel="k-1")
+    assert storage.append_ledger([new(first)]) == [None]
+    reversal = storno(2, first)
+    keyed_storno = replace(reversal, record=replace(reversal.record, schluessel="k-2"))
+    assert storage.append_ledger([keyed_storno]) == [None]
+    # When both are resent (new IDs reserved), and one key twice within a batch
+    again = replace(booking(3, "19.99"), schluessel="k-1")
+    resent_storno = replace(keyed_storno, record=replace(keyed_storno.record, id=4))
+    fresh = replace(booking(5, "1.00"), schluessel="k-5")
+    twice = replace(booking(6, "1.00"), schluessel="k-5")
+    results = storage.append_ledger([new(again), resent_storno, new(fresh), new(twice)])
+    # Then each resend reports the record that took its key and writes nothing
+    assert results == [AlreadyAppended(1), AlreadyAppended(2), None, AlreadyAppended(5)]
+    assert sorted(storage.get_ledger(TENANT, range(1, 7))) == [1, 2, 5]
+    (total,) = storage.ledger_totals(TENANT, [AREA], None, None)
+    assert (total.saldo, total.anzahl) == (Decimal("-1.00"), 1)
+    assert storage.get_ledger(TENANT, [1])[1].record.schluessel == "k-1"

@@ -325,3 +325,34 @@ def test_project_areas_need_membership_from_records_or_the_token(ctx: ServiceCon
 def test_the_published_schema_is_the_request_models() -> None:
     # One place per limit: shared/schemas/ledger.json is generated from the pydantic models
     assert load_schema("ledger") == input_schema()
+
+
+def test_a_resent_call_with_an_idempotency_key_books_nothing_twice(ctx: ServiceContext) -> None:
+    # Given a booking call and a storno call, each naming its logical write
+    args = ledger_args("buchen", eintraege=[entry(), entry(betrag="5.00")])
+    keyed = {**args, "referenzfelder": {"idempotenz_schluessel": "beleg-7"}}
+    first = call_tool(ctx, ANNA, "ledger", keyed)
+    storno = {
+        **ledger_args("storno", eintraege=[{"ID": 1}]),
+        "referenzfelder": {"idempotenz_schluessel": "storno-7"},
+    }
+    reversed_once = call_tool(ctx, ANNA, "ledger", storno)
+    # When both are resent (a client that timed out), the booking with a corrected text
+    corrected = ledger_args(
+        "buchen", eintraege=[entry(beschreibung="korrigiert"), entry(betrag="5.00")]
+    )
+    again = call_tool(
+        ctx, ANNA, "ledger", {**corrected, "referenzfelder": {"idempotenz_schluessel": "beleg-7"}}
+    )
+    reversed_again = call_tool(ctx, ANNA, "ledger", storno)
+    # Then the resends answer with the first IDs and book nothing
+    assert [r["ID"] for r in again["daten"]] == [r["ID"] for r in first["daten"]] == [1, 2]
+    assert all("Bereits ausgeführt" in r["hinweis"] for r in again["daten"])
+    assert reversed_again["erfolg"] is True
+    assert reversed_again["daten"][0]["ID"] == reversed_once["daten"][0]["ID"] == 3
+    daten = query(ctx)
+    assert [e["ID"] for e in daten["eintraege"]] == [2, 3, 1]
+    assert daten["summen"][0]["saldo"] == "-5.00"
+    # And without a key a resend is a new booking (the key names the logical write); the
+    # IDs the resends reserved (4, 5, 6) are never used
+    assert call_tool(ctx, ANNA, "ledger", args)["daten"][0]["ID"] == 7

@@ -34,7 +34,7 @@ from shared.domain import (
     RatingOutcome,
     TermLookup,
 )
-from shared.ledger.model import LedgerTotal, LedgerView, LedgerWrite
+from shared.ledger.model import AlreadyAppended, LedgerTotal, LedgerView, LedgerWrite
 from shared.logs import silence_payload_loggers
 from shared.storage.dynamo.brain import BrainIndex
 from shared.storage.dynamo.calls import AWS_ERRORS, Backoff, TableCalls, error_code
@@ -314,7 +314,9 @@ class DynamoStorage:
 
     # --- ledger (ledger.py) -------------------------------------------------------------
 
-    def append_ledger(self, writes: Sequence[LedgerWrite]) -> list[EntryFailure | None]:
+    def append_ledger(
+        self, writes: Sequence[LedgerWrite]
+    ) -> list[EntryFailure | AlreadyAppended | None]:
         return self._ledger.append(writes)
 
     def get_ledger(self, tenant: str, ids: Sequence[int]) -> dict[int, LedgerView]:

@@ -19,13 +19,14 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import partial
 from typing import Any, Final
 
 from shared.domain import EntryFailure, EntryFailureCode
 from shared.ledger.model import (
+    AlreadyAppended,
     LedgerRecord,
     LedgerSatz,
     LedgerTotal,
@@ -35,7 +36,7 @@ from shared.ledger.model import (
     merge_totals,
 )
 from shared.storage.dynamo.calls import AWS_ERRORS, StorageUnavailable, TableCalls, error_code
-from shared.storage.dynamo.items import PK, SK, Item, get_s, key, s
+from shared.storage.dynamo.items import PK, SK, Item, get_n, get_s, key, s
 from shared.storage.dynamo.ledger_items import (
     due_key,
     due_pk,
@@ -46,6 +47,7 @@ from shared.storage.dynamo.ledger_items import (
     record_item,
     record_key,
     record_pk,
+    schluessel_key,
     total_from_item,
     total_item,
     total_key,
@@ -70,10 +72,28 @@ class _Retry(Exception):
         self.current = current
 
 
+class _Duplicate(Exception):
+    """The write's idempotency key is taken: the record `id` was appended before."""
+
+    def __init__(self, record_id: int) -> None:
+        super().__init__(f"already appended as {record_id}")
+        self.record_id = record_id
+
+
 class _Failed(Exception):
     def __init__(self, code: EntryFailureCode, detail: str) -> None:
         super().__init__(detail)
         self.failure = EntryFailure(code, detail)
+
+
+@dataclass(frozen=True)
+class _Indices:
+    """Where the optional parts sit in one append's TransactItems (-1: absent)."""
+
+    items: int
+    total: int
+    key: int
+    check: int
 
 
 def _empty_total(record: LedgerRecord) -> LedgerTotal:
@@ -87,7 +107,7 @@ class LedgerTable:
 
     # --- appends ------------------------------------------------------------------------
 
-    def append(self, writes: Sequence[LedgerWrite]) -> list[EntryFailure | None]:
+    def append(self, writes: Sequence[LedgerWrite]) -> list[EntryFailure | AlreadyAppended | None]:
         chains: dict[ShardKey | int, list[int]] = {}
         for index, write in enumerate(writes):
             record = write.record
@@ -96,7 +116,7 @@ class LedgerTable:
             )
             chains.setdefault(chain, []).append(index)
         shard_keys = [chain for chain in chains if isinstance(chain, tuple)]
-        results: list[EntryFailure | None] = [None] * len(writes)
+        results: list[EntryFailure | AlreadyAppended | None] = [None] * len(writes)
         try:
             found = self._calls.batch_get([key(pk, sk) for pk, sk in shard_keys])
         except (*AWS_ERRORS, StorageUnavailable):
@@ -124,13 +144,15 @@ class LedgerTable:
 
     def _chain(
         self, writes: list[LedgerWrite], total: LedgerTotal | None
-    ) -> list[EntryFailure | None]:
-        results: list[EntryFailure | None] = []
+    ) -> list[EntryFailure | AlreadyAppended | None]:
+        results: list[EntryFailure | AlreadyAppended | None] = []
         for write in writes:
             try:
                 total = self._append_one(write, total)
             except _Failed as failed:
                 results.append(failed.failure)
+            except _Duplicate as duplicate:
+                results.append(AlreadyAppended(duplicate.record_id))
             else:
                 results.append(None)
         return results
@@ -198,6 +220,22 @@ class LedgerTable:
             )
         if original is not None and original.is_reminder:
             items.append({"Delete": {"TableName": table, "Key": due_key(original)}})
+        key_index = -1
+        if record.schluessel is not None:
+            key_index = len(items)
+            items.append(
+                {
+                    "Put": {
+                        "TableName": table,
+                        "Item": {
+                            **schluessel_key(record.tenant, record.schluessel),
+                            "id": {"N": str(record.id)},
+                        },
+                        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                        **new_only,
+                    }
+                }
+            )
         check_index = -1
         if record.satz is LedgerSatz.ZAHLUNG and original is not None:
             check_index = len(items)
@@ -217,7 +255,8 @@ class LedgerTable:
                 ClientRequestToken=uuid.uuid4().hex,
             )
         except AWS_ERRORS as exc:
-            raise self._classify(exc, write, total, total_index, check_index) from exc
+            indices = _Indices(len(items), total_index, key_index, check_index)
+            raise self._classify(exc, write, total, indices) from exc
         return written
 
     def _classify(
@@ -225,8 +264,7 @@ class LedgerTable:
         exc: BaseException,
         write: LedgerWrite,
         total: LedgerTotal | None,
-        total_index: int,
-        check_index: int,
+        at: _Indices,
     ) -> Exception:
         record = write.record
         if error_code(exc) != "TransactionCanceledException":
@@ -235,15 +273,25 @@ class LedgerTable:
         response: dict[str, Any] = getattr(exc, "response", {})
         reasons: list[dict[str, Any]] = list(response.get("CancellationReasons", []))
         codes = [str(reason.get("Code", "None")) for reason in reasons]
-        codes += ["None"] * (5 - len(codes))
+        codes += ["None"] * (at.items - len(codes))
+        if at.key >= 0 and codes[at.key] == _CONDITION_FAILED:
+            item = reasons[at.key].get("Item")
+            if item is None:  # no ALL_OLD support: read the key item
+                assert record.schluessel is not None
+                try:
+                    item = self._calls.get_item(schluessel_key(record.tenant, record.schluessel))
+                except AWS_ERRORS as read_error:
+                    return _Failed(EntryFailureCode.STORAGE, error_code(read_error))
+            if item is not None:
+                return _Duplicate(get_n(item, "id"))
         if codes[_RECORD] == _CONDITION_FAILED and record.bezug is not None:
             return _Failed(EntryFailureCode.CONFLICT, f"{record.bezug} hat schon {record.satz}")
         if _CONDITION_FAILED in (codes[_ID], codes[_RECORD]):
             return _Failed(EntryFailureCode.STORAGE, f"record {record.id} exists")
-        if check_index >= 0 and codes[check_index] == _CONDITION_FAILED:
+        if at.check >= 0 and codes[at.check] == _CONDITION_FAILED:
             return _Failed(EntryFailureCode.CONFLICT, f"{record.bezug} ist storniert")
-        if total_index >= 0 and codes[total_index] == _CONDITION_FAILED:
-            item = reasons[total_index].get("Item")
+        if at.total >= 0 and codes[at.total] == _CONDITION_FAILED:
+            item = reasons[at.total].get("Item")
             if item is None:  # no ALL_OLD support: read the current total
                 try:
                     item = self._calls.get_item(total_key(record))

@@ -4,6 +4,7 @@
     record by ID  T#<t>#LID#<id, 20>     LID        (entry_pk / entry_sk of the record)
     open reminder T#<t>#LDUE#<area>      <faellig_am>#<id, 20>   (a copy of the booking)
     running total T#<t>#LTOTAL#<area>    <YYYY-MM>#<waehrung>#<shard>
+    idempotency   T#<t>#LKEY#<schluessel> LKEY      (id of the record that took the key)
 
 A storno (`#S`) and a zahlung (`#Z`) live at their original's position, so a period query
 returns a booking with its followers, and `attribute_not_exists` on that key allows one of
@@ -72,6 +73,11 @@ def id_key(tenant: str, record_id: int) -> Item:
     return key(f"{tenant_prefix(tenant)}#LID#{padded(record_id)}", SK_LEDGER_ID)
 
 
+def schluessel_key(tenant: str, schluessel: str) -> Item:
+    """The idempotency key of a record: taken once, in the record's transaction."""
+    return key(f"{tenant_prefix(tenant)}#LKEY#{part(schluessel)}", "LKEY")
+
+
 def due_pk(tenant: str, area: str) -> str:
     return f"{tenant_prefix(tenant)}#LDUE#{part(area)}"
 
@@ -133,6 +139,7 @@ def record_item(record: LedgerRecord, item_key: Item) -> Item:
         "referenzfelder": json.dumps(
             record.referenzfelder, ensure_ascii=False, separators=(",", ":")
         ),
+        "schluessel": record.schluessel,
     }
     attributes = {
         name: _SERIALIZER.serialize(value) for name, value in values.items() if value is not None
@@ -172,6 +179,7 @@ def record_from_item(item: Mapping[str, Any]) -> LedgerRecord:
         anker_datum=opt_date("anker_datum"),
         created_at=from_us(int(data["created_us"])),
         referenzfelder=json.loads(data["referenzfelder"]),
+        schluessel=data.get("schluessel"),
     )
 
 

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from shared.domain import EntryFailure, EntryFailureCode
 from shared.ledger.model import (
+    AlreadyAppended,
     LedgerArt,
     LedgerRecord,
     LedgerSatz,
@@ -36,7 +37,7 @@ _log = logging.getLogger(__name__)
 _COLUMNS: Final = (
     "tenant, id, satz, art, betrag, wirkung, waehrung, datum, area, path, gegenpartei,"
     " kategorie, beschreibung, status, nutzer, agent, autor, konto, geraet, faellig_am, iban,"
-    " bezug, anker_datum, created_at, referenzfelder, pos_datum, pos_id, pos_rank"
+    " bezug, anker_datum, created_at, referenzfelder, pos_datum, pos_id, pos_rank, schluessel"
 )
 _RANK: Final = {LedgerSatz.BUCHUNG: 0, LedgerSatz.STORNO: 1, LedgerSatz.ZAHLUNG: 2}
 _NEWEST_FIRST: Final = "ORDER BY pos_datum DESC, pos_id DESC, pos_rank DESC"
@@ -81,6 +82,7 @@ def _row(record: LedgerRecord) -> tuple[Any, ...]:
         pos_datum.isoformat(),
         pos_id,
         _RANK[record.satz],
+        record.schluessel,
     )
 
 
@@ -111,6 +113,7 @@ def _record(row: Sequence[Any]) -> LedgerRecord:
         anker_datum=_opt_date(row[22]),
         created_at=from_micros(int(row[23])),
         referenzfelder=json.loads(row[24]),
+        schluessel=row[28],
     )
 
 
@@ -124,25 +127,32 @@ def _with_followers(
 
 
 class LedgerStore(SqliteBase):
-    def append_ledger(self, writes: Sequence[LedgerWrite]) -> list[EntryFailure | None]:
+    def append_ledger(
+        self, writes: Sequence[LedgerWrite]
+    ) -> list[EntryFailure | AlreadyAppended | None]:
         for write in writes:  # reject naive datetimes before anything is written
             to_micros(write.record.created_at)
-        results: list[EntryFailure | None] = []
+        results: list[EntryFailure | AlreadyAppended | None] = []
         for write in writes:
             try:
-                self._append(write)
+                results.append(self._append(write))
             except Abort as abort:
                 results.append(abort.failure)
             except sqlite3.Error as exc:
                 _log.warning("append_ledger: record %s failed: %s", write.record.id, type(exc))
                 results.append(EntryFailure(EntryFailureCode.STORAGE, type(exc).__name__))
-            else:
-                results.append(None)
         return results
 
-    def _append(self, write: LedgerWrite) -> None:
+    def _append(self, write: LedgerWrite) -> AlreadyAppended | None:
         record = write.record
         with self._write() as conn:
+            if record.schluessel is not None:
+                found = conn.execute(
+                    "SELECT id FROM ledger_records WHERE tenant = ? AND schluessel = ?",
+                    (record.tenant, record.schluessel),
+                ).fetchone()
+                if found is not None:
+                    return AlreadyAppended(int(found[0]))
             if record.bezug is not None:
                 claimed = conn.execute(
                     "SELECT satz FROM ledger_records WHERE tenant = ? AND bezug = ?",
@@ -165,6 +175,7 @@ class LedgerStore(SqliteBase):
                 raise failure(EntryFailureCode.CONFLICT, f"record {record.id}") from exc
             if record.satz is not LedgerSatz.ZAHLUNG:
                 self._add_to_total(conn, record)
+        return None
 
     def _add_to_total(self, conn: sqlite3.Connection, record: LedgerRecord) -> None:
         key = (record.tenant, record.area, record.monat, record.waehrung)

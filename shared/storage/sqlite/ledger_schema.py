@@ -3,7 +3,8 @@
 `ledger_records` is append-only. `pos_datum`/`pos_id`/`pos_rank` are a record's position
 (its own datum and ID, or its original's for a storno/zahlung; rank 0 booking, 1 storno,
 2 zahlung), so that a period query returns an entry with its correction and payment.
-`ledger_claims` (a unique partial index) allows one storno and one zahlung per original.
+`ledger_claims` (a unique partial index) allows one storno and one zahlung per original;
+`ledger_keys` one record per idempotency key (`schluessel`).
 `ledger_totals` holds the running totals per (area, month, currency) as one JSON document
 of exact Decimal strings (`LedgerTotal.dumps`), updated in the record's transaction.
 """
@@ -43,12 +44,17 @@ LEDGER_SCHEMA: Final = (
         pos_datum      TEXT NOT NULL,
         pos_id         INTEGER NOT NULL,
         pos_rank       INTEGER NOT NULL,
+        schluessel     TEXT,
         PRIMARY KEY (tenant, id)
     )
     """,
     """
     CREATE UNIQUE INDEX IF NOT EXISTS ledger_claims
         ON ledger_records (tenant, bezug, satz) WHERE bezug IS NOT NULL
+    """,
+    """
+    CREATE UNIQUE INDEX IF NOT EXISTS ledger_keys
+        ON ledger_records (tenant, schluessel) WHERE schluessel IS NOT NULL
     """,
     """
     CREATE INDEX IF NOT EXISTS ledger_by_position
