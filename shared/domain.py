@@ -131,6 +131,15 @@ class Memory:
         return self.score_sum / self.score_count
 
 
+@dataclass(frozen=True, order=True)
+class MemoryPosition:
+    """A memory's place in listing order: created_at, then ID (type, number). Listings run
+    newest first, i.e. in descending position; a position is unique per tenant."""
+
+    created_at: datetime
+    memory_id: MemoryId
+
+
 @dataclass(frozen=True)
 class NewMemory:
     """A memory to create, with its embedding already encoded (little-endian float32)."""

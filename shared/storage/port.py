@@ -24,6 +24,7 @@ from shared.domain import (
     ExpiredMemory,
     Memory,
     MemoryId,
+    MemoryPosition,
     MemoryReplace,
     MemoryTermLookup,
     MemoryType,
@@ -88,6 +89,22 @@ class StoragePort(LedgerPort, Protocol):
         self, tenant: str, typ: MemoryType, now: datetime, limit: int
     ) -> list[Memory]:
         """The newest memories of one type (highest ID first), not expired at `now`."""
+        ...
+
+    def list_memories(
+        self,
+        tenant: str,
+        areas: Sequence[str],
+        before: MemoryPosition | None,
+        now: datetime,
+        limit: int,
+    ) -> list[Memory]:
+        """The memories of the given areas, not expired at `now`, newest first (descending
+        `MemoryPosition`), strictly before `before` when given, at most `limit`.
+
+        No scan: per area an ordered index read (DynamoDB: one by_area Query per area, side
+        by side). No areas or limit <= 0 give [].
+        """
         ...
 
     def lookup_memory_terms(self, tenant: str, terms: Sequence[str]) -> MemoryTermLookup:

@@ -25,6 +25,7 @@ from shared.domain import (
     ExpiredMemory,
     Memory,
     MemoryId,
+    MemoryPosition,
     MemoryReplace,
     MemoryTermLookup,
     MemoryType,
@@ -207,6 +208,16 @@ class DynamoStorage:
         self, tenant: str, typ: MemoryType, now: datetime, limit: int
     ) -> list[Memory]:
         return self._index.recent(tenant, typ, to_us(now), limit)
+
+    def list_memories(
+        self,
+        tenant: str,
+        areas: Sequence[str],
+        before: MemoryPosition | None,
+        now: datetime,
+        limit: int,
+    ) -> list[Memory]:
+        return self._index.by_areas(tenant, areas, before, to_us(now), limit)
 
     def lookup_memory_terms(self, tenant: str, terms: Sequence[str]) -> MemoryTermLookup:
         return self._index.lookup(tenant, terms)

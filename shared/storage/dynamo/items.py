@@ -10,7 +10,7 @@ Item types (pk / sk):
     tag           T#<t>#TAG#<casefolded name>     TAG
     memory        T#<t>#MEM#<typ>_<n>             MEM        (+ by_vk_typ GSI as MTYP; long-term
                                                              + by_reference; short-term
-                                                             + by_expiry)
+                                                             + by_expiry; all + by_area)
     rating        T#<t>#MEM#<typ>_<n>             R#<insert_id, 20 digits>
     rating guard  T#<t>#RATING#<insert_id>        RATING
     brain entry   T#<t>#BRAIN#<id>                BRAIN      (+ by_reference and by_vk_typ GSIs)
@@ -61,6 +61,9 @@ REF_SK: Final = "ref_sk"
 TYP_INDEX: Final = "by_vk_typ"
 TYP_PK: Final = "typ_pk"
 TYP_SK: Final = "typ_sk"
+AREA_INDEX: Final = "by_area"
+AREA_PK: Final = "area_pk"
+AREA_SK: Final = "area_sk"
 EXP_INDEX: Final = "by_expiry"
 EXP_PK: Final = "exp_pk"
 EXP_SK: Final = "exp_sk"

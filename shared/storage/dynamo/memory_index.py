@@ -18,12 +18,16 @@ from shared.domain import (
     CorpusStats,
     Memory,
     MemoryId,
+    MemoryPosition,
     MemoryPosting,
     MemoryTermLookup,
     MemoryType,
 )
 from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls
 from shared.storage.dynamo.items import (
+    AREA_INDEX,
+    AREA_PK,
+    AREA_SK,
     PK,
     REF_INDEX,
     REF_PK,
@@ -36,6 +40,8 @@ from shared.storage.dynamo.items import (
     stats_from_items,
 )
 from shared.storage.dynamo.memory_items import (
+    area_sk,
+    memory_area_pk,
     memory_from_item,
     memory_posting_from_item,
     memory_stats_key,
@@ -142,6 +148,49 @@ class MemoryIndexReads:
         (items,) = self._calls.query_many([query], limit)
         memories = [memory_from_item(item) for item in items]
         return [m for m in memories if m.tenant == tenant and m.id.typ is typ][:limit]
+
+    def by_areas(
+        self,
+        tenant: str,
+        areas: Sequence[str],
+        before: MemoryPosition | None,
+        now_us: int,
+        limit: int,
+    ) -> list[Memory]:
+        """Per distinct area one Query of its by_area partition (newest first, strictly
+        before `before`), all side by side in one stage; merged, the newest `limit`.
+        Expired memories are filtered server-side; an area whose page filtered some out
+        continues (a further stage) until `limit` live memories or the partition end."""
+        wanted = list(dict.fromkeys(areas))
+        if not wanted or limit <= 0:
+            return []
+        names = {"#pk": AREA_PK, "#expires": "expires_us"}
+        condition = "#pk = :pk"
+        bound: Item = {}
+        if before is not None:
+            names["#sk"] = AREA_SK
+            condition += " AND #sk < :before"
+            bound = {":before": s(area_sk(before))}
+        queries = [
+            {
+                "IndexName": AREA_INDEX,
+                "KeyConditionExpression": condition,
+                "FilterExpression": "attribute_not_exists(#expires) OR #expires > :now",
+                "ExpressionAttributeNames": names,
+                "ExpressionAttributeValues": {
+                    ":pk": s(memory_area_pk(tenant, area)),
+                    ":now": n(now_us),
+                    **bound,
+                },
+                "ScanIndexForward": False,
+            }
+            for area in wanted
+        ]
+        results = self._calls.query_many(queries, limit)
+        memories = [memory_from_item(item) for items in results for item in items]
+        memories = [m for m in memories if m.tenant == tenant]
+        memories.sort(key=lambda m: MemoryPosition(m.created_at, m.id), reverse=True)
+        return memories[:limit]
 
     def by_scopes(
         self, tenant: str, scopes: Sequence[tuple[str, str]], now_us: int, limit: int

@@ -19,8 +19,10 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Final
 
-from shared.domain import Memory, MemoryId, MemoryPosting, MemoryType
+from shared.domain import Memory, MemoryId, MemoryPosition, MemoryPosting, MemoryType
 from shared.storage.dynamo.items import (
+    AREA_PK,
+    AREA_SK,
     EXP_PK,
     EXP_SK,
     MEMORY_POSTING_SK_PREFIX,
@@ -83,6 +85,8 @@ REPLACED_ATTRIBUTES: Final[tuple[str, ...]] = (
     TYP_SK,
     EXP_PK,
     EXP_SK,
+    AREA_PK,
+    AREA_SK,
 )
 
 
@@ -92,6 +96,18 @@ REPLACED_ATTRIBUTES: Final[tuple[str, ...]] = (
 def memory_typ_pk(tenant: str, typ: MemoryType) -> str:
     """by_vk_typ partition of the memories of one type (distinct from the brain's BTYP)."""
     return f"{tenant_prefix(tenant)}#MTYP#{MemoryType(typ).value}"
+
+
+def memory_area_pk(tenant: str, area: str) -> str:
+    """by_area partition of one area's memories (`users/42`, `teams/x`, `projects/y`)."""
+    return f"{tenant_prefix(tenant)}#AREA#{part(area)}"
+
+
+def area_sk(position: MemoryPosition) -> str:
+    """Sorts like the position: created_us, then type, then number (fixed widths)."""
+    memory_id = position.memory_id
+    typ = MemoryType(memory_id.typ).value
+    return f"{padded(to_us(position.created_at))}#{typ}#{padded(memory_id.number)}"
 
 
 def memory_term_pk(tenant: str, term: str) -> str:
@@ -154,6 +170,8 @@ def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
         "area": s(m.area),
         TYP_PK: s(memory_typ_pk(m.tenant, typ)),
         TYP_SK: n(m.id.number),
+        AREA_PK: s(memory_area_pk(m.tenant, m.area)),
+        AREA_SK: s(area_sk(MemoryPosition(m.created_at, m.id))),
     }
     if m.score_count:
         item["score_avg"] = n(Decimal(m.score_sum) / m.score_count)

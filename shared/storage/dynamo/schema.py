@@ -17,6 +17,9 @@ from typing import TYPE_CHECKING, Any, Final, cast
 from botocore.exceptions import BotoCoreError, ClientError
 
 from shared.storage.dynamo.items import (
+    AREA_INDEX,
+    AREA_PK,
+    AREA_SK,
     EXP_INDEX,
     EXP_PK,
     EXP_SK,
@@ -50,6 +53,8 @@ TABLE_PROPERTIES: Final[dict[str, Any]] = {
         {"AttributeName": TYP_SK, "AttributeType": "N"},
         {"AttributeName": EXP_PK, "AttributeType": "S"},
         {"AttributeName": EXP_SK, "AttributeType": "N"},
+        {"AttributeName": AREA_PK, "AttributeType": "S"},
+        {"AttributeName": AREA_SK, "AttributeType": "S"},
     ],
     "KeySchema": [
         {"AttributeName": PK, "KeyType": "HASH"},
@@ -90,6 +95,17 @@ TABLE_PROPERTIES: Final[dict[str, Any]] = {
                 "ProjectionType": "INCLUDE",
                 "NonKeyAttributes": ["tenant", "memory_id"],
             },
+        },
+        {
+            # Every memory in its area partition (AREA#<area>), newest first: sk is
+            # created_us (20 digits) # typ # number (20 digits). GET /api/memory reads
+            # the readable areas side by side and merges; ALL, so one round trip per page.
+            "IndexName": AREA_INDEX,
+            "KeySchema": [
+                {"AttributeName": AREA_PK, "KeyType": "HASH"},
+                {"AttributeName": AREA_SK, "KeyType": "RANGE"},
+            ],
+            "Projection": {"ProjectionType": "ALL"},
         },
     ],
     "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True},

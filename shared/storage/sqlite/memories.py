@@ -24,6 +24,7 @@ from shared.domain import (
     ExpiredMemory,
     Memory,
     MemoryId,
+    MemoryPosition,
     MemoryReplace,
     MemoryType,
     NewMemory,
@@ -367,5 +368,32 @@ class MemoryStore(MemoryIndex):
             f"SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant = ? AND typ = ?"
             f" AND {NOT_EXPIRED} ORDER BY number DESC LIMIT ?",
             (tenant, MemoryType(typ).value, to_micros(now), limit),
+        )
+        return [memory_from_row(row) for row in rows]
+
+    def list_memories(
+        self,
+        tenant: str,
+        areas: Sequence[str],
+        before: MemoryPosition | None,
+        now: datetime,
+        limit: int,
+    ) -> list[Memory]:
+        """memories_by_area: (tenant, area, created_at, typ, number), read newest first."""
+        wanted = list(dict.fromkeys(areas))
+        if not wanted or limit <= 0:
+            return []
+        after = ""
+        params: list[Any] = [tenant, dump(wanted), to_micros(now)]
+        if before is not None:
+            after = " AND (created_at, typ, number) < (?, ?, ?)"
+            memory_id = before.memory_id
+            params += [to_micros(before.created_at), MemoryType(memory_id.typ).value]
+            params.append(memory_id.number)
+        rows = self._read(
+            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant = ?"
+            f" AND area IN (SELECT value FROM json_each(?)) AND {NOT_EXPIRED}{after}"
+            " ORDER BY created_at DESC, typ DESC, number DESC LIMIT ?",
+            (*params, limit),
         )
         return [memory_from_row(row) for row in rows]
