@@ -14,7 +14,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8787
 DATA_DIR ?= .brain
 
-.PHONY: serve test lint typecheck unit template install clean
+.PHONY: serve test lint typecheck unit template browser install clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "no Python $(PYTHON_MINOR) found (see scripts/find_python.sh)"; exit 1; }
@@ -46,7 +46,12 @@ unit: $(STAMP)
 template:
 	bash scripts/check_template.sh
 
-test: lint typecheck template unit
+# Headless Chromium (Debian package) for the browser test of the API documentation page.
+browser:
+	@command -v chromium >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
+
+test: lint typecheck template browser unit
 
 clean:
-	rm -rf $(VENV) .venv-sam .aws-sam .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venv-sam .aws-sam .pytest_cache .mypy_cache .ruff_cache test-artifacts

@@ -90,6 +90,8 @@ def _run_server(
         print(f"Daten: {settings.data_dir.resolve()}", flush=True)
     else:
         print(f"Daten: DynamoDB {settings.table_name}, S3 {settings.bucket_name}", flush=True)
+    base = f"http://{shown_host}:{port}"
+    print(f"REST-API: {base}/api/memory (Dokumentation: {base}/docs/api/memory)", flush=True)
 
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)

@@ -15,41 +15,19 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 from mangum import Mangum
-from starlette.types import Scope
 
-from shared.auth.claims import ClaimMapping, principal_from_claims
 from shared.auth.principal import Principal
 from shared.auth.verifiers import build_verifier
 from shared.config import Settings
 from shared.lambda_runtime.container import logger
-from shared.lambda_runtime.payloads import PrincipalPayload, RouterInvocation, authorizer_claims
+from shared.lambda_runtime.gateway_auth import GatewayClaimsResolver
+from shared.lambda_runtime.payloads import PrincipalPayload, RouterInvocation
 from shared.lambda_runtime.snapstart import aws_session, on_snapshot
 from shared.logs import silence_payload_loggers
 from shared.server.app import build_app
-from shared.server.auth_middleware import (
-    BearerTokenResolver,
-    MissingCredentials,
-    PrincipalResolver,
-)
+from shared.server.auth_middleware import BearerTokenResolver
 from shared.services import responses
 from shared.validation.errors import FieldError
-
-
-class GatewayClaimsResolver:
-    """The principal from the claims API Gateway's JWT authorizer verified; without them
-    (a route without authorizer), an optional in-app bearer verification."""
-
-    def __init__(self, mapping: ClaimMapping, fallback: PrincipalResolver | None) -> None:
-        self.mapping = mapping
-        self.fallback = fallback
-
-    def resolve(self, scope: Scope) -> Principal:
-        claims = authorizer_claims(scope.get("aws.event") or {})
-        if claims is not None:
-            return principal_from_claims(claims, self.mapping)
-        if self.fallback is not None:
-            return self.fallback.resolve(scope)
-        raise MissingCredentials
 
 
 @dataclass(frozen=True)

@@ -127,6 +127,7 @@ def build_app(
     settings: Settings,
     authorization_servers: list[str] | None = None,
 ) -> ASGIApp:
+    context = dispatcher if isinstance(dispatcher, ServiceContext) else None
     if isinstance(dispatcher, ServiceContext):
         dispatcher = InProcessDispatcher(dispatcher)
     resolver = auth if isinstance(auth, PrincipalResolver) else BearerTokenResolver(auth)
@@ -141,7 +142,7 @@ def build_app(
     for path in (METADATA_PATH, METADATA_PATH + MCP_PATH):
         mcp.custom_route(path, methods=["GET"])(metadata)
 
-    return mcp.http_app(
+    app = mcp.http_app(
         path=MCP_PATH,
         stateless_http=True,
         json_response=True,
@@ -150,3 +151,11 @@ def build_app(
         allowed_origins=settings.allowed_origins or None,
         middleware=[Middleware(AuthMiddleware, resolver=resolver, mcp_path=MCP_PATH)],
     )
+    if context is not None:
+        # The REST API (/api/..., /docs/api/...) on the same port, behind the same Host/Origin
+        # checks, with the same resolver. (On Lambda the router forwards tool calls only; the
+        # REST API has its own function.)
+        from shared.rest.app import PrefixRoute, build_rest_app
+
+        app.router.routes.append(PrefixRoute(build_rest_app(context, resolver)))
+    return app

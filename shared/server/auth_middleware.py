@@ -33,6 +33,23 @@ def resource_metadata_url(scope: Scope, mcp_path: str) -> str:
     return f"{scheme}://{host}{scope.get('root_path', '')}{METADATA_PATH}{mcp_path}"
 
 
+def unauthorized_challenge(scope: Scope, mcp_path: str, error: str, description: str) -> str:
+    """The `WWW-Authenticate` value of a 401 (MCP endpoint and REST API alike)."""
+    metadata = resource_metadata_url(scope, mcp_path)
+    return (
+        f'Bearer error="{error}", error_description="{description}", resource_metadata="{metadata}"'
+    )
+
+
+def insufficient_scope_challenge(scope: Scope, mcp_path: str, needed: str) -> str:
+    """The `WWW-Authenticate` value of a 403 for a missing scope."""
+    metadata = resource_metadata_url(scope, mcp_path)
+    return (
+        f'Bearer error="insufficient_scope", scope="{needed}", '
+        f'error_description="Token lacks scope {needed}", resource_metadata="{metadata}"'
+    )
+
+
 class MissingCredentials(Exception):
     """The request carries no credentials at all."""
 
@@ -99,12 +116,8 @@ class AuthMiddleware:
         await self.app(scope, _replay(body), send)
 
     async def _forbidden(self, scope: Scope, receive: Receive, send: Send, needed: str) -> None:
-        metadata = resource_metadata_url(scope, self.mcp_path)
         description = f"Dem Token fehlt der Scope {needed}."
-        challenge = (
-            f'Bearer error="insufficient_scope", scope="{needed}", '
-            f'error_description="Token lacks scope {needed}", resource_metadata="{metadata}"'
-        )
+        challenge = insufficient_scope_challenge(scope, self.mcp_path, needed)
         response = JSONResponse(
             {"error": "insufficient_scope", "scope": needed, "error_description": description},
             status_code=403,
@@ -115,11 +128,7 @@ class AuthMiddleware:
     async def _unauthorized(
         self, scope: Scope, receive: Receive, send: Send, error: str, description: str
     ) -> None:
-        metadata = resource_metadata_url(scope, self.mcp_path)
-        challenge = (
-            f'Bearer error="{error}", error_description="{description}", '
-            f'resource_metadata="{metadata}"'
-        )
+        challenge = unauthorized_challenge(scope, self.mcp_path, error, description)
         response = JSONResponse(
             {"error": error, "error_description": description},
             status_code=401,

@@ -62,8 +62,15 @@ def storage_failure_message(failure: EntryFailure) -> str:
 
 
 def insert_memories(
-    ctx: ServiceContext, principal: Principal, batch: Batch[MemoryInput], typ: MemoryType
+    ctx: ServiceContext,
+    principal: Principal,
+    batch: Batch[MemoryInput],
+    typ: MemoryType,
+    *,
+    area: str | None = None,
 ) -> dict[str, Any]:
+    """Store a batch; the memories live in their nutzer's area unless the caller (the REST
+    API, after `areas.authorize_write`) names another `area`."""
     require_caller(principal, batch.caller)
     results: list[dict[str, Any]] = []
     accepted: list[tuple[int, MemoryInput]] = []
@@ -91,7 +98,7 @@ def insert_memories(
             hinweise[index] = " ".join(note for note in notes if note)
 
     if accepted:
-        results += _store_memories(ctx, principal, batch, typ, accepted)
+        results += _store_memories(ctx, principal, batch, typ, accepted, area)
     return responses.batch(responses.with_hinweise(results, hinweise), batch.referenzfelder)
 
 
@@ -101,6 +108,7 @@ def _store_memories(
     batch: Batch[MemoryInput],
     typ: MemoryType,
     accepted: list[tuple[int, MemoryInput]],
+    area: str | None,
 ) -> list[dict[str, Any]]:
     storage, tenant, now = ctx.storage, principal.tenant, ctx.clock()
     ids = storage.reserve_ids(tenant, CounterName(typ.value), len(accepted))
@@ -128,7 +136,8 @@ def _store_memories(
             expires_at=expires_at,
             embedding_dim=len(entry.embedding) if entry.embedding is not None else None,
             embedding_profil_hash=entry.embedding_profil_hash,
-            area=user_area(entry.nutzer),  # Brain-tool memories live in their nutzer's area
+            # Brain-tool memories live in their nutzer's area
+            area=area or user_area(entry.nutzer),
         )
         memory.terms, memory.doc_len = memory_terms(memory)
         embedding = encode_embedding(entry.embedding) if entry.embedding is not None else None

@@ -28,12 +28,15 @@ TEMPLATE = ROOT / "template.yaml"
 REQUIREMENTS = ROOT / "layers" / "dependencies" / "requirements.txt"
 
 ROUTER = "McpRouterFunction"
+REST = "MemoryApiFunction"
 EXPIRY = "ExpiryFunction"
 API = "BrainHttpApi"
 METADATA_PATHS = {
     "/.well-known/oauth-protected-resource",
     "/.well-known/oauth-protected-resource/mcp",
 }
+# The REST function's public routes: the documentation page, its assets, the OpenAPI document.
+DOCS_PATHS = {"/docs/api/memory", "/docs/api/assets/{name}", "/api/memory/openapi.json"}
 WRITE_POLICIES = re.compile(r"Crud|Write|FullAccess|Invoke", re.IGNORECASE)
 # Shipped to Lambda only, not needed by the tests (zoneinfo data for runtimes without it).
 LAMBDA_ONLY = {"tzdata"}
@@ -261,7 +264,7 @@ def test_every_tool_has_exactly_one_function(template: dict[str, Any]) -> None:
         assert function_props(template, name)["Handler"] == "app.handler", name
     # And there is no other function than the tools, the router and the expiry sweep
     expected = {f"functions/{tool}/" for tool in TOOLS}
-    expected |= {"functions/mcp_router/", "functions/expiry/"}
+    expected |= {"functions/mcp_router/", "functions/expiry/", "functions/memory_api/"}
     assert set(by_code) == expected
 
 
@@ -281,6 +284,39 @@ def test_every_tool_function_has_its_post_route_behind_the_jwt_authorizer(
         (_, props) = targets[0]
         assert props["ApiId"] == {"Ref": API}, tool
         assert props.get("Auth", {}).get("Authorizer", default) == default, tool
+
+
+def test_rest_function_serves_every_memory_route_behind_the_authorizer(
+    template: dict[str, Any],
+) -> None:
+    # Given the routes of the REST function and the API's default authorizer
+    default = template["Resources"][API]["Properties"]["Auth"]["DefaultAuthorizer"]
+    routes = {
+        route: props.get("Auth", {}).get("Authorizer", default)
+        for function, route, props in http_routes(template)
+        if function == REST
+    }
+    # Then it serves exactly the operations of the app's OpenAPI document, all with the JWT
+    # authorizer, plus the public documentation routes
+    from shared.rest.memory_routes import openapi_document
+
+    document = openapi_document()
+    operations = {
+        f"{method.upper()} {path}" for path, item in document["paths"].items() for method in item
+    }
+    assert {r for r, auth in routes.items() if auth == default} == operations
+    assert {r for r, auth in routes.items() if auth == "NONE"} == {
+        f"GET {path}" for path in DOCS_PATHS
+    }
+    # And it runs app.handler from functions/memory_api/ with CRUD on our table and bucket
+    props = function_props(template, REST)
+    assert (props["CodeUri"], props["Handler"]) == ("functions/memory_api/", "app.handler")
+    names = sorted(name for name, _ in policies(template["Resources"][REST]))
+    assert names == ["DynamoDBCrudPolicy", "S3CrudPolicy"]
+    assert (
+        props["Environment"]["Variables"]["BRAIN_API_BASE_PATH"]
+        == function_props(template, ROUTER)["Environment"]["Variables"]["BRAIN_API_BASE_PATH"]
+    )
 
 
 # Tools without embeddings: no S3 policy at all (least privilege).
@@ -501,6 +537,9 @@ def test_only_the_metadata_routes_are_public(template: dict[str, Any]) -> None:
         if path in METADATA_PATHS:
             # And the RFC 9728 metadata is a public GET on the router
             assert (method, function, authorizer) == ("GET", ROUTER, "NONE"), route
+        elif path in DOCS_PATHS:
+            # And the API documentation is a public GET on the REST function
+            assert (method, function, authorizer) == ("GET", REST, "NONE"), route
         else:
             # And everything else needs a token
             assert authorizer == default, route
@@ -612,6 +651,7 @@ def test_outputs_give_the_mcp_and_metadata_urls(template: dict[str, Any]) -> Non
         ("McpUrl", "/mcp"),
         ("MetadataUrl", "/.well-known/oauth-protected-resource/mcp"),
         ("ToolsBaseUrl", "/v1/tools"),
+        ("MemoryApiDocsUrl", "/docs/api/memory"),
     ):
         assert outputs[name]["Value"] == {
             "Fn::If": [

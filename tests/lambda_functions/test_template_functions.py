@@ -19,6 +19,7 @@ import pytest
 from moto import mock_aws
 
 from shared.lambda_runtime import container as container_module
+from shared.lambda_runtime import rest_api as rest_module
 from shared.lambda_runtime import router as router_module
 from shared.storage.dynamo.schema import bucket_encryption_kwargs, create_table_kwargs
 from tests.infra.test_template import ROOT, function_props, functions, load_template
@@ -127,11 +128,13 @@ def deployed(template: dict[str, Any]) -> Iterator[dict[str, Handler]]:
         create_storage(template)
         container_module.reset()
         router_module.reset()
+        rest_module.reset()
         for name in functions(template):
             handlers[name] = load_handler(name, function_props(template, name))
         yield handlers
         container_module.reset()
         router_module.reset()
+        rest_module.reset()
 
 
 def event(name: str) -> dict[str, Any]:
@@ -222,3 +225,57 @@ def test_expiry_function_answers_its_scheduled_event(deployed: dict[str, Handler
     handler = deployed["ExpiryFunction"]
     assert handler(event("expiry"), FakeLambdaContext()) == {"geloescht": 0}
     assert handler(event("expiry"), FakeLambdaContext()) == {"geloescht": 0}
+
+
+def rest_event(method: str, path: str, query: str = "", body: Any = None) -> dict[str, Any]:
+    """The REST sample event, re-aimed at another route (same authorizer claims)."""
+    sample = event("memory_api")
+    route = path if not path.startswith("/api/memory/") else "/api/memory/{memory_id}"
+    sample.update(
+        routeKey=f"{method} {route}",
+        rawPath=path,
+        rawQueryString=query,
+        body=None if body is None else json.dumps(body),
+    )
+    sample["requestContext"].update(routeKey=f"{method} {route}")
+    sample["requestContext"]["http"].update(method=method, path=path)
+    return sample
+
+
+def test_rest_function_serves_the_memory_api_from_its_sample_event(
+    deployed: dict[str, Handler],
+) -> None:
+    handler = deployed["MemoryApiFunction"]
+    # When the sample event (POST /api/memory into the caller's team) arrives cold and warm
+    created = [handler(event("memory_api"), FakeLambdaContext()) for _ in range(2)]
+    # Then both memories are created in the team area, with provenance
+    assert [a["statusCode"] for a in created] == [201, 201], created
+    bodies = [json.loads(a["body"]) for a in created]
+    assert [b["ID"] for b in bodies] == ["longterm_1", "longterm_2"]
+    assert {(b["bereich"], b["quelle"]["system"]) for b in bodies} == {("teams/vertrieb", "crm")}
+    # When they are listed page by page (one per page)
+    first = handler(rest_event("GET", "/api/memory", "limit=1&team=vertrieb"), FakeLambdaContext())
+    page = json.loads(first["body"])
+    assert [m["ID"] for m in page["eintraege"]] == ["longterm_2"]
+    cursor = page["naechster_cursor"]
+    second = handler(
+        rest_event("GET", "/api/memory", f"limit=1&team=vertrieb&cursor={cursor}"),
+        FakeLambdaContext(),
+    )
+    assert [m["ID"] for m in json.loads(second["body"])["eintraege"]] == ["longterm_1"]
+    # When one is changed, read and deleted
+    patched = handler(
+        rest_event("PATCH", "/api/memory/longterm_1", body={"tags": ["erledigt"]}),
+        FakeLambdaContext(),
+    )
+    assert json.loads(patched["body"])["tags"] == ["erledigt"]
+    deleted = handler(rest_event("DELETE", "/api/memory/longterm_1"), FakeLambdaContext())
+    assert deleted["statusCode"] == 204
+    gone = handler(rest_event("GET", "/api/memory/longterm_1"), FakeLambdaContext())
+    assert gone["statusCode"] == 404
+    assert gone["headers"]["content-type"] == "application/problem+json"
+    # And the documentation page and its document are served by the same function
+    page_answer = handler(rest_event("GET", "/docs/api/memory"), FakeLambdaContext())
+    assert page_answer["statusCode"] == 200 and "swagger-ui" in page_answer["body"]
+    spec = handler(rest_event("GET", "/api/memory/openapi.json"), FakeLambdaContext())
+    assert json.loads(spec["body"])["openapi"] == "3.1.0"

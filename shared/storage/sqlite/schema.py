@@ -217,6 +217,15 @@ _ADDED_COLUMNS = (
     ("memory_postings", "area", "TEXT"),
 )
 
+# Indexes on added columns: created after `_ADDED_COLUMNS` (an older database gets the
+# column first). memories_by_area serves list_memories: one area, newest first.
+_INDEXES_ON_ADDED_COLUMNS = (
+    """
+    CREATE INDEX IF NOT EXISTS memories_by_area
+        ON memories (tenant, area, created_at, typ, number)
+    """,
+)
+
 # Version 2 counts every memory as a document of its tenant's memory index. Rows from
 # version 1 have no terms (doc_len 0); memory_stats is derived from them once, when the
 # database moves to version 2 (nothing older writes memory_stats).
@@ -241,6 +250,8 @@ def migrate(conn: sqlite3.Connection, path: Path) -> None:
         present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
         if column not in present:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+    for statement in _INDEXES_ON_ADDED_COLUMNS:
+        conn.execute(statement)
     if version < 2:
         for statement in _BACKFILL_MEMORY_STATS:
             conn.execute(statement)

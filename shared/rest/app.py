@@ -1,0 +1,84 @@
+"""The REST app: one FastAPI application for `brain serve` (mounted next to `/mcp`) and for
+the REST Lambda (under Mangum). Routers are added per resource; each resource serves its
+own OpenAPI 3.1 document and documentation page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from fastapi import FastAPI
+from starlette.datastructures import URLPath
+from starlette.routing import BaseRoute, Match, NoMatchFound
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from shared.rest import memory_routes
+from shared.rest.docs_page import assets_router, docs_router
+from shared.rest.problems import install_problem_handlers
+from shared.rest.security import RESOLVER_STATE
+from shared.server.auth_middleware import PrincipalResolver
+from shared.services.context import ServiceContext
+
+# The paths the REST app owns next to /mcp in `brain serve`.
+REST_PREFIXES: Final = ("/api/", "/docs/api/")
+
+MEMORY_INTRO = (
+    "<h1>Brain Memory API</h1>"
+    "<p>Erinnerungen über REST speichern, filtern, seitenweise lesen, ändern und löschen — "
+    "dieselben Daten wie die MCP-Tools. Oben rechts <b>Authorize</b>: das Bearer-Token "
+    "eintragen (z. B. das von <code>brain serve</code>), dann bei einer Operation "
+    "<b>Try it out</b>.</p>"
+    "<p>Store, filter, page through, change and delete memories over REST — the same data "
+    "as the MCP tools. Click <b>Authorize</b>, paste your bearer token, then "
+    "<b>Try it out</b>.</p>"
+)
+
+
+def build_rest_app(
+    context: ServiceContext | Callable[[], ServiceContext], resolver: PrincipalResolver
+) -> FastAPI:
+    """`context` is the services' context, or what returns the current one (Lambda: the
+    container, renewed after a SnapStart restore)."""
+    app = FastAPI(
+        title="Brain REST API",
+        openapi_url=None,  # each resource publishes its own document
+        docs_url=None,
+        redoc_url=None,
+    )
+    setattr(app.state, RESOLVER_STATE, resolver)
+    provider = context if callable(context) else (lambda: context)
+    setattr(app.state, memory_routes.CONTEXT_STATE, provider)
+    install_problem_handlers(app)
+    # Before the router: `/api/memory/openapi.json` must not match `/api/memory/{id}`.
+    app.add_api_route(
+        memory_routes.OPENAPI_PATH,
+        memory_routes.openapi_route,
+        methods=["GET"],
+        include_in_schema=False,
+    )
+    app.include_router(memory_routes.router)
+    app.include_router(
+        docs_router("memory", "Brain Memory API", "../../api/memory/openapi.json", MEMORY_INTRO)
+    )
+    app.include_router(assets_router())
+    return app
+
+
+class PrefixRoute(BaseRoute):
+    """Hands every request whose path starts with one of `prefixes` to `app`, path unchanged
+    (a Mount would strip it): the REST app routes on full paths, locally and on Lambda."""
+
+    def __init__(self, app: ASGIApp, prefixes: tuple[str, ...] = REST_PREFIXES) -> None:
+        self.app = app
+        self.prefixes = prefixes
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope["type"] == "http" and scope["path"].startswith(self.prefixes):
+            return Match.FULL, {}
+        return Match.NONE, {}
+
+    def url_path_for(self, name: str, /, **path_params: Any) -> URLPath:
+        raise NoMatchFound(name, path_params)
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app(scope, receive, send)

@@ -1,0 +1,339 @@
+"""`/api/memory`: create, list, read, change (JSON Merge Patch) and delete memories.
+
+Thin: each route checks the scope (dependency), hands the request to
+`shared.services.memory_api` off the event loop and shapes the answer. Its OpenAPI 3.1
+document (`/api/memory/openapi.json`) is built from this router alone.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse
+
+from shared.auth.principal import Principal, Scope
+from shared.domain import MEMORY_ID_PATTERN
+from shared.rest.memory_models import MemoryCreate, MemoryOut, MemoryPage, MemoryPatch
+from shared.rest.problems import PROBLEM_MEDIA_TYPE, ApiProblem, Problem, problem_responses
+from shared.rest.security import require
+from shared.services import memory_api, memory_listing
+from shared.services.context import ServiceContext
+from shared.services.memory_api import Bucket
+from shared.validation import rules
+from shared.validation.errors import FieldError
+from shared.validation.requests import QUERY_MAX_LEN
+
+PREFIX: Final = "/api/memory"
+OPENAPI_PATH: Final = PREFIX + "/openapi.json"
+CONTEXT_STATE: Final = "service_context"
+MERGE_PATCH: Final = "application/merge-patch+json"
+NAME_PATTERN: Final = r"^[a-z0-9._-]+$"  # a team or project name (a path segment)
+
+DESCRIPTION: Final = """\
+Erinnerungen von Brain über REST: speichern, filtern, seitenweise lesen, ändern, löschen —
+dieselben Daten, Regeln, Scopes und Bereiche wie die MCP-Tools (`remember`,
+`insert_brain_*_memory`, `update_brain_memories`, `delete_brain_memories`).
+
+Memories over REST: store, filter, page through, change and delete — the same data, rules,
+scopes and areas as the MCP tools.
+
+**Anmeldung / auth:** `Authorization: Bearer <token>` (Schaltfläche *Authorize*). Lesen braucht
+den Scope `memory:read`, Schreiben `memory:write`. `brain serve` druckt ein Entwicklungs-Token.
+
+**Handeln als / acting as:** Jede Operation handelt als ein `nutzer` (Query-Parameter; Standard:
+der eigene des Tokens) und sieht dessen Bereich `users/<nutzer>` plus die Bereiche seiner Teams
+und Projekte.
+
+**Fehler / errors:** RFC 9457 `application/problem+json` mit deutscher Meldung und Feldpfad
+(`fehler[].feld`, `fehler[].meldung`); 401/403 tragen dieselbe `WWW-Authenticate`-Challenge wie
+der MCP-Endpunkt.
+
+**Seiten / paging:** `GET /api/memory` liefert neueste zuerst und `naechster_cursor`; diesen
+unverändert als `cursor` senden (stabil bei gleichzeitigen Schreibvorgängen).
+"""
+
+NutzerParam = Annotated[
+    str | None,
+    Query(
+        max_length=rules.IDENTITY_MAX_LEN,
+        description=(
+            "Als welcher nutzer handeln (das Token muss es dürfen); Standard: der eigene "
+            "nutzer des Tokens. The nutzer to act as."
+        ),
+    ),
+]
+IdParam = Annotated[
+    str,
+    Path(
+        pattern=MEMORY_ID_PATTERN,
+        description="ID der Erinnerung, z. B. longterm_17 oder shortterm_3.",
+        examples=["longterm_17"],
+    ),
+]
+
+CREATE_EXAMPLES: Final = {
+    "de": {
+        "summary": "Entscheidung im Projekt speichern (Deutsch)",
+        "value": {
+            "kurzbeschreibung": "OAuth für ChatGPT-Verbindungen",
+            "memory": "Für gehostete ChatGPT-Verbindungen verwenden wir OAuth.",
+            "tags": ["entscheidung", "auth"],
+            "pfad": "users/42/entscheidungen",
+            "quelle": {"system": "confluence", "art": "dokument", "referenz": "ADR-12"},
+        },
+    },
+    "en": {
+        "summary": "Short-term note from a chat (English)",
+        "value": {
+            "kurzbeschreibung": "Customer prefers morning calls",
+            "memory": "Customer K-1001 only wants call-backs between 9 and 12.",
+            "tags": ["customer"],
+            "scope": "kunde",
+            "scope_vk": "K-1001",
+            "bucket": "kurzzeit",
+            "ttl_sekunden": 86400,
+            "quelle": {"system": "slack", "art": "konversation", "referenz": "C024/1712"},
+        },
+    },
+}
+PATCH_EXAMPLES: Final = {
+    "de": {
+        "summary": "Text ändern, Embedding entfernen (Deutsch)",
+        "value": {"memory": "Rückrufe nur zwischen 10 und 12 Uhr.", "embedding": None},
+    },
+    "en": {
+        "summary": "Replace the tags (English)",
+        "value": {"tags": ["customer", "calls"]},
+    },
+}
+
+
+def _body(model: type[Any], examples: dict[str, Any], *media_types: str) -> dict[str, Any]:
+    schema = {"$ref": f"#/components/schemas/{model.__name__}"}
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {media: {"schema": schema, "examples": examples} for media in media_types},
+        }
+    }
+
+
+def _context(request: Request) -> ServiceContext:
+    context = getattr(request.app.state, CONTEXT_STATE)()
+    if not isinstance(context, ServiceContext):
+        raise TypeError("REST app built without a service context")
+    return context
+
+
+def _json_body(body: Any) -> Any:
+    if isinstance(body, bytes):
+        message = "Content-Type application/json (bzw. application/merge-patch+json) senden."
+        raise ApiProblem(415, [FieldError("Content-Type", message)])
+    return body
+
+
+READ: Final = Depends(require(Scope.MEMORY_READ))
+WRITE: Final = Depends(require(Scope.MEMORY_WRITE))
+AUTH_PROBLEMS: Final = (401, 403)
+
+router = APIRouter(prefix=PREFIX, tags=["memory"])
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=MemoryOut,
+    summary="Erinnerung speichern / store a memory",
+    description=(
+        "Speichert eine Erinnerung: Felder wie `insert_brain_*_memory`, dazu `bucket` "
+        "(`langzeit` oder `kurzzeit` mit `ttl_sekunden`), `pfad` (Bereich: eigener, Team oder "
+        "Projekt), `quelle` (Herkunft) und `referenzfelder`. Geheimnisse werden entfernt "
+        "(`hinweis`). Stores one memory; secrets are scrubbed first."
+    ),
+    responses={
+        201: {"headers": {"Location": {"schema": {"type": "string"}}}},
+        **problem_responses(*AUTH_PROBLEMS, 400, 409, 415, 422, 503),
+    },
+    openapi_extra=_body(MemoryCreate, CREATE_EXAMPLES, "application/json"),
+)
+def create_memory(
+    request: Request,
+    response: Response,
+    principal: Annotated[Principal, WRITE],
+    body: Annotated[Any, Body()],
+    nutzer: NutzerParam = None,
+) -> dict[str, Any]:
+    view = memory_api.create_memory(_context(request), principal, nutzer, _json_body(body))
+    response.headers["Location"] = f"{request.scope.get('root_path', '')}{PREFIX}/{view['ID']}"
+    return view
+
+
+@router.get(
+    "",
+    response_model=MemoryPage,
+    summary="Erinnerungen auflisten und filtern / list and filter memories",
+    description=(
+        "Neueste zuerst; alle Filter mit UND verknüpft. Mit `q` nur Erinnerungen, die die "
+        "Suchbegriffe enthalten (Deutsch/Englisch, Wortformen). `naechster_cursor` holt die "
+        "nächste Seite. Newest first; filters combine with AND; page with the cursor."
+    ),
+    responses=problem_responses(*AUTH_PROBLEMS, 422),
+)
+def list_memories(
+    request: Request,
+    principal: Annotated[Principal, READ],
+    nutzer: NutzerParam = None,
+    pfad: Annotated[
+        str | None,
+        Query(
+            max_length=300,
+            pattern=r"^/?(users|teams|projects)(/[a-z0-9._-]+)*/?$",
+            description="Bereich oder Pfad-Präfix, z. B. projects/memory-os oder "
+            "projects/memory-os/decisions; area or path prefix.",
+            examples=["projects/memory-os"],
+        ),
+    ] = None,
+    bucket: Annotated[Bucket | None, Query(description="kurzzeit oder langzeit.")] = None,
+    team: Annotated[
+        str | None,
+        Query(max_length=200, pattern=NAME_PATTERN, description="Nur der Bereich teams/<team>."),
+    ] = None,
+    projekt: Annotated[
+        str | None,
+        Query(
+            max_length=200, pattern=NAME_PATTERN, description="Nur der Bereich projects/<projekt>."
+        ),
+    ] = None,
+    agent: Annotated[str | None, Query(max_length=200, description="Verfassender Agent.")] = None,
+    konto: Annotated[str | None, Query(max_length=200, description="Konto (account).")] = None,
+    geraet: Annotated[str | None, Query(max_length=200, description="Gerät (device).")] = None,
+    quelle: Annotated[
+        str | None, Query(max_length=100, description="Quellsystem (quelle.system).")
+    ] = None,
+    tag: Annotated[
+        list[str] | None,
+        Query(max_length=20, description="Tags; mehrfach angeben = alle müssen passen."),
+    ] = None,
+    erstellt_ab: Annotated[
+        datetime | None,
+        Query(description="Erstellt ab (RFC 3339, inklusive), z. B. 2026-11-01T00:00:00Z."),
+    ] = None,
+    erstellt_bis: Annotated[
+        datetime | None, Query(description="Erstellt vor (RFC 3339, exklusive).")
+    ] = None,
+    q: Annotated[
+        str | None,
+        Query(max_length=QUERY_MAX_LEN, description="Suchtext; text query (German/English)."),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=100, description="Einträge pro Seite (1–100).")] = 20,
+    cursor: Annotated[
+        str | None, Query(max_length=2000, description="naechster_cursor der vorigen Seite.")
+    ] = None,
+) -> dict[str, Any]:
+    context = _context(request)
+    filters = memory_listing.ListFilters.of(
+        pfad=pfad,
+        bucket=bucket,
+        team=team,
+        projekt=projekt,
+        agent=agent,
+        konto=konto,
+        geraet=geraet,
+        quelle=quelle,
+        tags=tag or [],
+        erstellt_ab=erstellt_ab,
+        erstellt_bis=erstellt_bis,
+        q=q,
+        zone=context.settings.zone,
+    )
+    return memory_listing.list_memories(context, principal, nutzer, filters, cursor, limit)
+
+
+@router.get(
+    "/{memory_id}",
+    response_model=MemoryOut,
+    summary="Erinnerung lesen / read a memory",
+    description="Eine sichtbare Erinnerung; sonst 404 (auch wenn sie existiert, aber nicht "
+    "sichtbar ist). One visible memory; otherwise 404.",
+    responses=problem_responses(*AUTH_PROBLEMS, 404, 422),
+)
+def get_memory(
+    request: Request,
+    principal: Annotated[Principal, READ],
+    memory_id: IdParam,
+    nutzer: NutzerParam = None,
+) -> dict[str, Any]:
+    return memory_api.get_memory(_context(request), principal, nutzer, memory_id)
+
+
+@router.patch(
+    "/{memory_id}",
+    response_model=MemoryOut,
+    summary="Erinnerung ändern (JSON Merge Patch) / change a memory",
+    description=(
+        "RFC 7396 wie `update_brain_memories`: fehlendes Feld = unverändert, `null` = "
+        "entfernt (tags, scope, scope_vk, embedding, embedding_profil_hash). Missing field = "
+        "unchanged, null = removed."
+    ),
+    responses=problem_responses(*AUTH_PROBLEMS, 400, 404, 409, 415, 422, 503),
+    openapi_extra=_body(MemoryPatch, PATCH_EXAMPLES, "application/json", MERGE_PATCH),
+)
+def update_memory(
+    request: Request,
+    principal: Annotated[Principal, WRITE],
+    memory_id: IdParam,
+    body: Annotated[Any, Body()],
+    nutzer: NutzerParam = None,
+) -> dict[str, Any]:
+    return memory_api.update_memory(
+        _context(request), principal, nutzer, memory_id, _json_body(body)
+    )
+
+
+@router.delete(
+    "/{memory_id}",
+    status_code=204,
+    response_class=Response,
+    summary="Erinnerung löschen / delete a memory",
+    description="Löscht die Erinnerung mit Bewertungen und Embedding. Deletes the memory.",
+    responses=problem_responses(*AUTH_PROBLEMS, 404, 422, 503),
+)
+def delete_memory(
+    request: Request,
+    principal: Annotated[Principal, WRITE],
+    memory_id: IdParam,
+    nutzer: NutzerParam = None,
+) -> Response:
+    memory_api.delete_memory(_context(request), principal, nutzer, memory_id)
+    return Response(status_code=204)
+
+
+def openapi_document(root_path: str = "") -> dict[str, Any]:
+    """The OpenAPI 3.1 document of `/api/memory` (this router's routes only)."""
+    document = get_openapi(
+        title="Brain Memory API",
+        version="1.0.0",
+        openapi_version="3.1.0",
+        summary="Erinnerungen über REST / memories over REST",
+        description=DESCRIPTION,
+        routes=router.routes,
+        servers=[{"url": root_path or "/"}],
+        tags=[{"name": "memory", "description": "Erinnerungen / memories"}],
+    )
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    for model in (MemoryCreate, MemoryPatch, Problem):
+        schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        schemas.update(schema.pop("$defs", {}))
+        schemas[model.__name__] = schema
+    document["security"] = [{"HTTPBearer": []}]
+    return document
+
+
+def openapi_route(request: Request) -> JSONResponse:
+    return JSONResponse(openapi_document(request.scope.get("root_path", "")))
+
+
+__all__ = ["OPENAPI_PATH", "PROBLEM_MEDIA_TYPE", "openapi_document", "openapi_route", "router"]

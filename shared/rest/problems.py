@@ -1,0 +1,206 @@
+"""RFC 9457 problem documents (`application/problem+json`): every REST error, in one place.
+
+A problem carries the German `detail` (the first message), `fehler` with every field path
+and message (the MCP envelope's shape), and for 401/403 the MCP endpoint's `WWW-Authenticate`
+challenge. Pydantic's own messages (query parameters) are translated here, never shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from shared.services.memory_api import ApiRefused, Refusal
+from shared.validation import rules
+from shared.validation.errors import FieldError
+
+PROBLEM_MEDIA_TYPE: Final = "application/problem+json"
+PROBLEM_BASE: Final = "urn:brain:problem:"
+
+STATUS_OF: Final = {
+    Refusal.INVALID: 422,
+    Refusal.FORBIDDEN: 403,
+    Refusal.NOT_FOUND: 404,
+    Refusal.CONFLICT: 409,
+    Refusal.STORAGE: 503,
+}
+TITLES: Final = {
+    400: "Ungültige Anfrage",
+    401: "Nicht angemeldet",
+    403: "Nicht berechtigt",
+    404: "Nicht gefunden",
+    405: "Methode nicht erlaubt",
+    409: "Konflikt",
+    413: "Anfrage zu groß",
+    415: "Falscher Medientyp",
+    422: "Ungültige Felder",
+    503: "Vorübergehend nicht verfügbar",
+}
+SLUGS: Final = {
+    400: "ungueltige-anfrage",
+    401: "nicht-angemeldet",
+    403: "nicht-berechtigt",
+    404: "nicht-gefunden",
+    405: "methode-nicht-erlaubt",
+    409: "konflikt",
+    413: "zu-gross",
+    415: "medientyp",
+    422: "ungueltige-felder",
+    503: "nicht-verfuegbar",
+}
+
+
+class ProblemField(BaseModel):
+    feld: str = Field(description="Feldpfad im Dokument bzw. Parametername; field path.")
+    meldung: str = Field(description="Deutsche Fehlermeldung mit der verletzten Regel.")
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details (German messages)."""
+
+    type: str = Field(description="URI der Problemart; problem type URI.")
+    title: str = Field(description="Kurzer Titel (Deutsch).")
+    status: int = Field(description="HTTP-Status.")
+    detail: str = Field(description="Die erste Fehlermeldung (Deutsch).")
+    fehler: list[ProblemField] = Field(
+        description="Alle Fehler mit Feldpfad und Meldung; every error with its field path."
+    )
+
+
+class ApiProblem(Exception):
+    """Raised anywhere in the REST layer; answered as a problem document."""
+
+    def __init__(
+        self,
+        status: int,
+        errors: Sequence[FieldError],
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(status)
+        self.status = status
+        self.errors = list(errors)
+        self.headers = dict(headers or {})
+
+
+def problem_response(
+    status: int, errors: Sequence[FieldError], headers: Mapping[str, str] | None = None
+) -> JSONResponse:
+    fehler = [error.as_dict() for error in errors] or [
+        {"feld": "", "meldung": TITLES.get(status, "Fehler")}
+    ]
+    body = {
+        "type": PROBLEM_BASE + SLUGS.get(status, "fehler"),
+        "title": TITLES.get(status, "Fehler"),
+        "status": status,
+        "detail": fehler[0]["meldung"],
+        "fehler": fehler,
+    }
+    return JSONResponse(
+        body, status_code=status, headers=dict(headers or {}), media_type=PROBLEM_MEDIA_TYPE
+    )
+
+
+def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses` entries for these error statuses."""
+    documented: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        entry: dict[str, Any] = {
+            "description": TITLES[status],
+            "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        }
+        if status in (401, 403):
+            entry["headers"] = {
+                "WWW-Authenticate": {
+                    "description": "Bearer-Challenge wie am MCP-Endpunkt (RFC 6750, RFC 9728).",
+                    "schema": {"type": "string"},
+                }
+            }
+        documented[status] = entry
+    return documented
+
+
+# --- pydantic errors (query and path parameters) in German ---------------------------------
+
+
+def _german(error: Mapping[str, Any]) -> str:
+    kind = str(error.get("type", ""))
+    ctx = error.get("ctx") or {}
+    value = error.get("input")
+    if kind == "missing":
+        return rules.REQUIRED
+    if kind == "json_invalid":
+        return f"Kein gültiges JSON: {ctx.get('error', 'Syntaxfehler')}."
+    if kind in ("int_parsing", "int_type", "int_from_float"):
+        return rules.must_be("eine Ganzzahl", value)
+    if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+        bound = next(iter(ctx.values()), "?")
+        relation = {
+            "greater_than_equal": "mindestens",
+            "less_than_equal": "höchstens",
+            "greater_than": "größer als",
+            "less_than": "kleiner als",
+        }[kind]
+        return f"Muss {relation} {bound} sein (erhalten: {rules.echo(value)})."
+    if kind == "string_too_long":
+        return rules.too_long(int(ctx.get("max_length", 0)), len(str(value)))
+    if kind == "string_too_short":
+        return rules.NOT_BLANK
+    if kind in ("enum", "literal_error"):
+        expected = str(ctx.get("expected", "")).replace("'", "")
+        return f"Muss einer der Werte {expected} sein (erhalten: {rules.echo(value)})."
+    if kind == "string_pattern_mismatch":
+        return rules.pattern_mismatch(str(ctx.get("pattern", "")), str(value))
+    if kind.startswith("datetime") or kind.startswith("date"):
+        return (
+            "Muss ein Zeitpunkt nach RFC 3339 sein, z. B. 2026-11-30T14:05:00+01:00 "
+            f"(erhalten: {rules.echo(value)})."
+        )
+    if kind in ("list_type", "too_long"):
+        return rules.must_be("eine Liste mit höchstens den erlaubten Einträgen", value)
+    return f"Ungültiger Wert (erhalten: {rules.echo(value)})."
+
+
+def _location(error: Mapping[str, Any]) -> str:
+    if error.get("type") == "json_invalid":
+        return ""
+    loc = [str(part) for part in error.get("loc", ()) if part not in ("query", "path", "body")]
+    return ".".join(loc)
+
+
+def install_problem_handlers(app: FastAPI) -> None:
+    async def on_problem(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ApiProblem)
+        return problem_response(exc.status, exc.errors, exc.headers)
+
+    async def on_refused(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ApiRefused)
+        return problem_response(STATUS_OF[exc.refusal], exc.errors)
+
+    async def on_validation(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        raw = exc.errors()
+        errors = [FieldError(_location(e), _german(e)) for e in raw]
+        malformed = any(e.get("type") == "json_invalid" for e in raw)
+        return problem_response(400 if malformed else 422, errors)
+
+    async def on_http(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        messages = {
+            404: "Diesen Pfad gibt es nicht. Die Memory-API liegt unter /api/memory.",
+            405: f"Methode {request.method} ist hier nicht erlaubt.",
+        }
+        message = messages.get(exc.status_code, TITLES.get(exc.status_code, "Fehler"))
+        return problem_response(
+            exc.status_code, [FieldError("", message)], getattr(exc, "headers", None)
+        )
+
+    app.add_exception_handler(ApiProblem, on_problem)
+    app.add_exception_handler(ApiRefused, on_refused)
+    app.add_exception_handler(RequestValidationError, on_validation)
+    app.add_exception_handler(StarletteHTTPException, on_http)

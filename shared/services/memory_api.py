@@ -1,0 +1,382 @@
+"""The memory REST API's operations (`/api/memory`, issue 13) over the shared services.
+
+Invariants:
+- No second implementation: bodies are parsed by the same field rules as the MCP tools
+  (`shared.validation`), writes run through the same services (`insert_memories`,
+  `update_memories`, `delete_memories`: identity checks, scrubbing, limits, storage), reads
+  through the same visibility rule (`visible_memories`). Only the REST-only fields (bucket,
+  pfad, quelle) and the listing are parsed and built here.
+- Identity comes from the token: the acting `nutzer` is a query parameter that the token must
+  be allowed to act as (default: the token's own); konto and geraet are the token's.
+- Provenance rides in the memory's `referenzfelder` under reserved keys (`pfad`, `quelle`,
+  `quelle_art`, `quelle_referenz`, `konto`, `geraet`), the convention `remember` started; a
+  client's own `referenzfelder` may not use those keys.
+- Every refusal is an `ApiRefused` with a kind (the REST layer maps it to a status) and
+  German field errors whose paths name the REST field (`tags[0]`, not `inhalt.memories…`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final
+
+from shared.auth.principal import Principal
+from shared.domain import Memory, MemoryId, MemoryType, area_of_path
+from shared.services import responses
+from shared.services.areas import acting_agent, acting_nutzer, authorize_write
+from shared.services.context import ServiceContext
+from shared.services.memories import insert_memories, memory_view, visible_memories
+from shared.services.memory_admin import delete_memories, update_memories
+from shared.services.memory_os import memory_path
+from shared.services.secrets import clean_value
+from shared.validation import rules
+from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.memory_requests import _memory_path, _update_entry
+from shared.validation.parsed import Batch, Caller, FetchRequest, MemoryInput
+from shared.validation.requests import PROFIL_HASH, PROFIL_HASH_ALIAS, _insert_entry
+from shared.validation.rules import Fields
+
+
+class Bucket(StrEnum):
+    KURZZEIT = "kurzzeit"
+    LANGZEIT = "langzeit"
+
+
+BUCKET_TYP: Final = {Bucket.KURZZEIT: MemoryType.SHORTTERM, Bucket.LANGZEIT: MemoryType.LONGTERM}
+TYP_BUCKET: Final = {typ: bucket for bucket, typ in BUCKET_TYP.items()}
+
+
+class QuelleArt(StrEnum):
+    SYSTEM = "system"
+    KONVERSATION = "konversation"
+    DOKUMENT = "dokument"
+
+
+QUELLE_SYSTEM_MAX_LEN: Final = 100
+QUELLE_REFERENZ_MAX_LEN: Final = 500
+# Keys of a memory's referenzfelder that the server sets (provenance); clients may not.
+RESERVED_REFERENZFELDER: Final = (
+    "pfad",
+    "quelle",
+    "quelle_art",
+    "quelle_referenz",
+    "konto",
+    "geraet",
+)
+# The insert tools' entry fields a POST body may carry (nutzer comes from the query).
+ENTRY_FIELDS: Final = (
+    "kurzbeschreibung",
+    "memory",
+    "tags",
+    "scope",
+    "scope_vk",
+    "agent",
+    "embedding",
+    PROFIL_HASH,
+    PROFIL_HASH_ALIAS,
+    "ttl_sekunden",
+)
+CREATE_FIELDS: Final = (*ENTRY_FIELDS, "bucket", "pfad", "quelle", "referenzfelder")
+_QUELLE_FIELDS: Final = ("system", "art", "referenz")
+_ENTRY_PREFIX: Final = "inhalt.memories[0]"
+
+
+class Refusal(StrEnum):
+    INVALID = "ungueltig"
+    FORBIDDEN = "nicht_berechtigt"
+    NOT_FOUND = "nicht_gefunden"
+    CONFLICT = "konflikt"
+    STORAGE = "speicherfehler"
+
+
+class ApiRefused(Exception):
+    """The operation was refused; nothing was written."""
+
+    def __init__(self, refusal: Refusal, errors: Sequence[FieldError]) -> None:
+        super().__init__(refusal.value)
+        self.refusal = refusal
+        self.errors = list(errors)
+
+
+def rest_path(path: str) -> str:
+    """A service field path as the REST body names it."""
+    if path == _ENTRY_PREFIX:
+        return ""
+    if path.startswith(_ENTRY_PREFIX + "."):
+        return path[len(_ENTRY_PREFIX) + 1 :]
+    if path.startswith("inhalt."):
+        return path[len("inhalt.") :]
+    return path
+
+
+def _classify(errors: Sequence[FieldError]) -> Refusal:
+    """The kind of a service refusal, from the contract's stable message prefixes."""
+    messages = [error.meldung for error in errors]
+    for prefix, refusal in (
+        ("nicht berechtigt", Refusal.FORBIDDEN),
+        ("nicht_gefunden", Refusal.NOT_FOUND),
+        ("Konflikt", Refusal.CONFLICT),
+        ("Speicherfehler", Refusal.STORAGE),
+    ):
+        if any(message.startswith(prefix) for message in messages):
+            return refusal
+    return Refusal.INVALID
+
+
+def _refused(errors: Sequence[FieldError]) -> ApiRefused:
+    mapped = [FieldError(rest_path(error.feld), error.meldung) for error in errors]
+    return ApiRefused(_classify(errors), mapped)
+
+
+def _entry_errors(result: Mapping[str, Any]) -> list[FieldError]:
+    return [FieldError(e["feld"], e["meldung"]) for e in result.get("fehler", [])]
+
+
+# --- identity ------------------------------------------------------------------------------
+
+
+def acting_caller(principal: Principal, nutzer: str | None, agent: Any = None) -> Caller:
+    """Who a REST call acts as: the `nutzer` parameter or the token's own nutzer
+    (`acting_nutzer`); the `agent` field or the token's own agent (`acting_agent`)."""
+    errors: list[FieldError] = []
+    name = acting_nutzer(principal) if nutzer is None else nutzer
+    checked_nutzer = rules.identity(name, "nutzer", errors)
+    raw_agent = acting_agent(principal) if agent is None else agent
+    checked_agent = rules.identity(raw_agent, "agent", errors)
+    if errors:
+        raise ApiRefused(Refusal.INVALID, errors)
+    caller = Caller(nutzer=rules.present(checked_nutzer), agent=rules.present(checked_agent))
+    if not principal.may_act_as_nutzer(caller.nutzer):
+        errors.append(
+            FieldError(
+                "nutzer",
+                f"nicht berechtigt: Das Token darf nicht als nutzer '{caller.nutzer}' handeln.",
+            )
+        )
+    if not principal.may_act_as_agent(caller.agent):
+        errors.append(
+            FieldError(
+                "agent",
+                f"nicht berechtigt: Das Token darf nicht als agent '{caller.agent}' handeln.",
+            )
+        )
+    if errors:
+        raise ApiRefused(Refusal.FORBIDDEN, errors)
+    return caller
+
+
+# --- views ---------------------------------------------------------------------------------
+
+
+def _optional_text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def quelle_of(memory: Memory) -> dict[str, Any] | None:
+    ref = memory.referenzfelder
+    system = _optional_text(ref.get("quelle"))
+    if system is None:
+        return None
+    return {
+        "system": system,
+        "art": _optional_text(ref.get("quelle_art")),
+        "referenz": _optional_text(ref.get("quelle_referenz")),
+    }
+
+
+def rest_view(ctx: ServiceContext, memory: Memory) -> dict[str, Any]:
+    """A memory as the REST API shows it: the tools' view plus bucket, place, provenance."""
+    view = memory_view(memory, ctx)
+    ref = memory.referenzfelder
+    return {
+        **view,
+        "ablauf": view.get("ablauf"),
+        "embedding_dim": view.get("embedding_dim"),
+        "embedding_profil_hash": view.get("embedding_profil_hash"),
+        "bucket": TYP_BUCKET[memory.id.typ].value,
+        "bereich": memory.area,
+        "pfad": memory_path(memory),
+        "quelle": quelle_of(memory),
+        "konto": _optional_text(ref.get("konto")),
+        "geraet": _optional_text(ref.get("geraet")),
+        "geaendert": responses.format_local(memory.updated_at, ctx.settings.zone),
+        "referenzfelder": {k: v for k, v in ref.items() if k not in RESERVED_REFERENZFELDER},
+    }
+
+
+def _visible_one(ctx: ServiceContext, principal: Principal, caller: Caller, raw_id: str) -> Memory:
+    """The memory if the call (acting as `caller.nutzer`) may see it; 404 alike otherwise."""
+    memory_id = MemoryId.parse(raw_id)
+    found = (
+        visible_memories(ctx, principal, caller.nutzer, [memory_id], ctx.clock())
+        if memory_id
+        else {}
+    )
+    if memory_id is None or memory_id not in found:
+        message = f"nicht_gefunden: Die Erinnerung '{raw_id[:60]}' existiert nicht."
+        raise ApiRefused(Refusal.NOT_FOUND, [FieldError("id", message)])
+    return found[memory_id]
+
+
+# --- operations ----------------------------------------------------------------------------
+
+
+def get_memory(
+    ctx: ServiceContext, principal: Principal, nutzer: str | None, raw_id: str
+) -> dict[str, Any]:
+    caller = acting_caller(principal, nutzer)
+    return rest_view(ctx, _visible_one(ctx, principal, caller, raw_id))
+
+
+@dataclass(frozen=True)
+class CreateRequest:
+    entry: MemoryInput
+    bucket: Bucket
+    path: str
+    referenzfelder: dict[str, Any]
+
+
+def _quelle(value: Any, path: str, errors: list[FieldError]) -> dict[str, str] | None:
+    item = rules.obj(value, path, errors)
+    if item is None:
+        return None
+    fields = Fields(item, path, errors)
+    fields.reject_unknown(_QUELLE_FIELDS)
+    system = fields.required("system", rules.string_or_int, max_len=QUELLE_SYSTEM_MAX_LEN)
+    art = fields.optional("art", rules.enum_member, QuelleArt)
+    referenz = fields.optional("referenz", rules.text, max_len=QUELLE_REFERENZ_MAX_LEN)
+    result = {"quelle": system or ""}
+    if art is not None:
+        result["quelle_art"] = art.value
+    if referenz is not None:
+        result["quelle_referenz"] = referenz
+    return result
+
+
+def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateRequest:
+    """A POST body: the insert tools' entry rules plus bucket, pfad, quelle, referenzfelder."""
+    errors: list[FieldError] = []
+    item = rules.obj(body, "", errors)
+    if item is None:
+        raise ApiRefused(Refusal.INVALID, errors)
+    fields = Fields(item, "", errors)
+    fields.reject_unknown(CREATE_FIELDS)
+    bucket = fields.optional("bucket", rules.enum_member, Bucket) or Bucket.LANGZEIT
+    if fields.has("ttl_sekunden") and bucket is not Bucket.KURZZEIT:
+        errors.append(FieldError("ttl_sekunden", "Nur mit bucket 'kurzzeit' erlaubt."))
+    raw_path = fields.optional("pfad", _memory_path)
+    quelle = fields.optional("quelle", _quelle)
+    referenzfelder = fields.optional("referenzfelder", rules.referenzfelder) or {}
+    for key in referenzfelder:
+        if key in RESERVED_REFERENZFELDER:
+            errors.append(
+                FieldError(
+                    rules.key_path("referenzfelder", key),
+                    f"Reservierter Schlüssel: {key} setzt der Server (Felder pfad, quelle, "
+                    "konto und gerät kommen aus der Anfrage bzw. dem Token).",
+                )
+            )
+    entry_fields = {k: v for k, v in item.items() if k in ENTRY_FIELDS}
+    entry_fields.setdefault("tags", [])
+    entry_fields.setdefault("scope", "")
+    entry_fields.setdefault("scope_vk", "")
+    if "ttl_sekunden" in entry_fields and bucket is not Bucket.KURZZEIT:
+        del entry_fields["ttl_sekunden"]
+    entry = _insert_entry(
+        {**entry_fields, "nutzer": caller.nutzer, "agent": entry_fields.get("agent", caller.agent)},
+        "",
+        ctx.settings.parse_options(),
+        shortterm=bucket is Bucket.KURZZEIT,
+    )
+    if isinstance(entry, list):
+        errors += entry
+    if errors:
+        raise ApiRefused(Refusal.INVALID, errors)
+    assert isinstance(entry, MemoryInput)
+    path = raw_path or f"users/{caller.nutzer}"
+    return CreateRequest(
+        entry=entry,
+        bucket=bucket,
+        path=path,
+        referenzfelder={**referenzfelder, **(quelle or {}), "pfad": path},
+    )
+
+
+def create_memory(
+    ctx: ServiceContext, principal: Principal, nutzer: str | None, body: Any
+) -> dict[str, Any]:
+    """POST /api/memory: one memory, stored by the insert tools' service."""
+    agent = body.get("agent") if isinstance(body, Mapping) else None
+    caller = acting_caller(principal, nutzer, agent)
+    if isinstance(body, Mapping) and isinstance(body.get("referenzfelder"), Mapping):
+        # Provenance is stored: secrets in it are redacted first, as in every tool call.
+        body = {**body, "referenzfelder": clean_value(dict(body["referenzfelder"])).value}
+    request = parse_create(ctx, body, caller)
+    area = area_of_path(request.path)
+    try:
+        authorize_write(ctx, principal, caller.nutzer, area)
+    except RequestRejected as rejected:
+        # The area rules name remember's `path`; here the field is `pfad`.
+        errors = [
+            FieldError("pfad" if e.feld == "path" else e.feld, e.meldung) for e in rejected.errors
+        ]
+        raise _refused(errors) from rejected
+    identity = {"konto": principal.account, "geraet": principal.device}
+    referenzfelder = {**request.referenzfelder, **{k: v for k, v in identity.items() if v}}
+    batch = Batch(caller=caller, referenzfelder=referenzfelder, entries=[request.entry])
+    typ = BUCKET_TYP[request.bucket]
+    envelope = insert_memories(ctx, principal, batch, typ, area=area)
+    (result,) = envelope["daten"]
+    if not result["erfolg"]:
+        raise _refused(_entry_errors(result))
+    view = rest_view(ctx, _visible_one(ctx, principal, caller, result["ID"]))
+    if "hinweis" in result:
+        view["hinweis"] = result["hinweis"]
+    return view
+
+
+def update_memory(
+    ctx: ServiceContext, principal: Principal, nutzer: str | None, raw_id: str, patch: Any
+) -> dict[str, Any]:
+    """PATCH /api/memory/{id}: JSON Merge Patch, exactly update_brain_memories' entry."""
+    caller = acting_caller(principal, nutzer)
+    errors: list[FieldError] = []
+    item = rules.obj(patch, "", errors)
+    if item is None:
+        raise ApiRefused(Refusal.INVALID, errors)
+    if "ID" in item:
+        message = "Die ID steht im Pfad (/api/memory/{id}), nicht im Dokument."
+        raise ApiRefused(Refusal.INVALID, [FieldError("ID", message)])
+    memory = _visible_one(ctx, principal, caller, raw_id)
+    entry = _update_entry({**item, "ID": raw_id}, "")
+    if isinstance(entry, list):
+        raise ApiRefused(Refusal.INVALID, entry)
+    batch = Batch(caller=caller, referenzfelder={}, entries=[entry])
+    (result,) = update_memories(ctx, principal, batch)["daten"]
+    if not result["erfolg"]:
+        raise _refused(_entry_errors(result))
+    view = rest_view(ctx, _visible_one(ctx, principal, caller, str(memory.id)))
+    if "hinweis" in result:
+        view["hinweis"] = result["hinweis"]
+    return view
+
+
+def delete_memory(
+    ctx: ServiceContext, principal: Principal, nutzer: str | None, raw_id: str
+) -> None:
+    """DELETE /api/memory/{id}: the memory with its ratings, embedding and index entries."""
+    caller = acting_caller(principal, nutzer)
+    memory_id = MemoryId.parse(raw_id)
+    ids = [raw_id] if memory_id is not None else []
+    request = FetchRequest(
+        caller=caller,
+        referenzfelder={},
+        shortterm=ids if memory_id and memory_id.typ is MemoryType.SHORTTERM else [],
+        longterm=ids if memory_id and memory_id.typ is MemoryType.LONGTERM else [],
+    )
+    daten = delete_memories(ctx, principal, request)["daten"]
+    if raw_id not in daten["geloescht"]:
+        message = f"nicht_gefunden: Die Erinnerung '{raw_id[:60]}' existiert nicht."
+        raise ApiRefused(Refusal.NOT_FOUND, [FieldError("id", message)])
