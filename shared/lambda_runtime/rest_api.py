@@ -18,7 +18,7 @@ from shared.auth.verifiers import build_verifier
 from shared.lambda_runtime.container import container, logger, use_snapstart
 from shared.lambda_runtime.gateway_auth import GatewayClaimsResolver
 from shared.lambda_runtime.snapstart import on_snapshot
-from shared.rest.app import build_rest_app
+from shared.rest.app import DeclaredSizeLimit, build_rest_app
 from shared.server.auth_middleware import BearerTokenResolver
 from shared.services.context import ServiceContext
 
@@ -32,7 +32,8 @@ def _app() -> Mangum:
     settings = container().settings
     fallback = BearerTokenResolver(build_verifier(settings)) if settings.oidc_issuer else None
     app = build_rest_app(_context, GatewayClaimsResolver(settings.claim_mapping, fallback))
-    asgi_app: Any = app  # Starlette's and Mangum's ASGI type aliases differ only in spelling
+    # Starlette's and Mangum's ASGI type aliases differ only in spelling.
+    asgi_app: Any = DeclaredSizeLimit(app)
     return Mangum(asgi_app, lifespan="off", api_gateway_base_path=settings.api_base_path)
 
 

@@ -8,22 +8,22 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from fastapi import FastAPI
-from starlette.datastructures import URLPath
+from starlette.datastructures import Headers, URLPath
 from starlette.routing import BaseRoute, Match, NoMatchFound
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from shared.rest import memory_routes
 from shared.rest.docs_page import assets_router, docs_router
-from shared.rest.problems import install_problem_handlers
+from shared.rest.problems import install_problem_handlers, problem_response
 from shared.rest.security import RESOLVER_STATE
-from shared.server.auth_middleware import PrincipalResolver
+from shared.server.auth_middleware import MAX_BODY_BYTES, PrincipalResolver
 from shared.services.context import ServiceContext
+from shared.validation.errors import FieldError
 
 # The paths the REST app owns next to /mcp in `brain serve`.
 REST_PREFIXES: Final = ("/api/", "/docs/api/")
 
 MEMORY_INTRO = (
-    "<h1>Brain Memory API</h1>"
     "<p>Erinnerungen über REST speichern, filtern, seitenweise lesen, ändern und löschen — "
     "dieselben Daten wie die MCP-Tools. Oben rechts <b>Authorize</b>: das Bearer-Token "
     "eintragen (z. B. das von <code>brain serve</code>), dann bei einer Operation "
@@ -41,6 +41,7 @@ def build_rest_app(
     container, renewed after a SnapStart restore)."""
     app = FastAPI(
         title="Brain REST API",
+        max_body_size=MAX_BODY_BYTES,  # the MCP endpoint's limit: larger bodies get 413
         openapi_url=None,  # each resource publishes its own document
         docs_url=None,
         redoc_url=None,
@@ -64,12 +65,31 @@ def build_rest_app(
     return app
 
 
+class DeclaredSizeLimit:
+    """Wraps the REST app (outside FastAPI's own stack): a body whose Content-Length exceeds
+    the limit gets the 413 as a problem document at once; bodies without a length are cut
+    by FastAPI's `max_body_size` (plain 413)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            declared = Headers(scope=scope).get("content-length", "")
+            if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+                message = f"Anfrage zu groß: höchstens {MAX_BODY_BYTES} Bytes."
+                response = problem_response(413, [FieldError("", message)])
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 class PrefixRoute(BaseRoute):
     """Hands every request whose path starts with one of `prefixes` to `app`, path unchanged
     (a Mount would strip it): the REST app routes on full paths, locally and on Lambda."""
 
     def __init__(self, app: ASGIApp, prefixes: tuple[str, ...] = REST_PREFIXES) -> None:
-        self.app = app
+        self.app = DeclaredSizeLimit(app)
         self.prefixes = prefixes
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:

@@ -81,8 +81,16 @@ CREATE_EXAMPLES: Final = {
             "kurzbeschreibung": "OAuth für ChatGPT-Verbindungen",
             "memory": "Für gehostete ChatGPT-Verbindungen verwenden wir OAuth.",
             "tags": ["entscheidung", "auth"],
-            "pfad": "users/42/entscheidungen",
             "quelle": {"system": "confluence", "art": "dokument", "referenz": "ADR-12"},
+        },
+    },
+    "team": {
+        "summary": "In den Team-Bereich schreiben (nur Mitglieder) / into a team area",
+        "value": {
+            "kurzbeschreibung": "Eskalationsweg",
+            "memory": "Eskalationen gehen an die Rufbereitschaft des Supports.",
+            "pfad": "teams/support/prozesse",
+            "quelle": {"system": "wiki", "art": "dokument"},
         },
     },
     "en": {

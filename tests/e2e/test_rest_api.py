@@ -10,6 +10,7 @@ import pytest
 from shared.auth.local_tokens import LocalTokenIssuer
 from shared.auth.principal import ALL_SCOPES, Scope
 from shared.domain import MemoryId, MemoryType
+from shared.server.auth_middleware import MAX_BODY_BYTES
 from shared.storage.sqlite import SqliteStorage
 from tests.conftest import InProcessServer
 from tests.e2e.helpers import call, fetch_args, insert_args, memory_entry
@@ -220,6 +221,13 @@ async def test_bad_input_gets_german_problems_with_field_paths_and_stores_nothin
             "/api/memory", content=b"a=b", headers={**headers, "Content-Type": "text/plain"}
         )
         assert form.status_code == 415
+        # And a body over the MCP endpoint's size limit is refused before it is read
+        huge = await http.post(
+            "/api/memory",
+            content=b" " * (MAX_BODY_BYTES + 1),
+            headers={**headers, "Content-Type": "application/json"},
+        )
+        assert (huge.status_code, huge.headers["content-type"]) == (413, PROBLEM)
     # And nothing was stored by any of them
     assert stored(sqlite_storage) == []
 
@@ -333,7 +341,7 @@ async def test_the_openapi_document_and_page_are_served_without_a_token(
     }
     assert document["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
     create = document["paths"]["/api/memory"]["post"]["requestBody"]["content"]
-    assert set(create["application/json"]["examples"]) == {"de", "en"}
+    assert set(create["application/json"]["examples"]) == {"de", "en", "team"}
     # And the page loads Brain's own assets only
     assert page.status_code == 200
     assert "assets/swagger-ui-bundle.js" in page.text
