@@ -127,9 +127,14 @@ async def test_brain_tools_reach_team_memories_by_id_for_members_only(
                 }
             },
         )
+        updated = await call(
+            client,
+            "update_brain_memories",
+            {"inhalt": {"memories": [{"ID": memory_id, "memory": "Release list v2"}], **identity}},
+        )
     # Then he may (the team area is his to read)
     assert [m["ID"] for m in fetched["daten"]["longterm"]] == [memory_id]
-    assert rated["erfolg"] is True
+    assert rated["erfolg"] is True and updated["erfolg"] is True
     # And outsider eve gets nicht_gefunden for it, exactly like for a missing ID
     eve_identity = {"nutzer": "eve", "agent": "bot"}
     async with secure_server.client(token(issuer, "eve")) as client:
@@ -145,6 +150,14 @@ async def test_brain_tools_reach_team_memories_by_id_for_members_only(
         )
     assert probe["daten"]["nicht_gefunden"] == [memory_id, "longterm_99"]
     assert deleted["daten"]["geloescht"] == []
+    # And team member bob may delete it
+    async with secure_server.client(token(issuer, "bob", teams=["core"])) as client:
+        forgotten = await call(
+            client,
+            "delete_brain_memories",
+            {"inhalt": {"memories": {"longterm": [memory_id]}, **identity}},
+        )
+    assert forgotten["daten"]["geloescht"] == [memory_id]
 
 
 async def test_a_call_acts_as_its_envelope_nutzer_not_as_every_nutzer_of_the_token(
