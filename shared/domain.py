@@ -262,6 +262,8 @@ class MemoryPosting:
 class MemoryTermLookup:
     postings: dict[str, list[MemoryPosting]]
     stats: CorpusStats
+    # The projects of the nutzer named by `lookup_memory_terms(member=...)`; None: not asked.
+    projects: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)

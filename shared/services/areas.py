@@ -12,7 +12,8 @@ Invariants:
   leak. `create_project` creates a missing project (the nutzer becomes owner and first
   member, a brain entry about it is created too); plugin profiles may not.
 - Project memberships are read from storage lazily (`Visibility`): only when a project
-  area that the token does not grant is in question — one read per call at most, no cache.
+  area that the token does not grant is in question — one read per call at most, no cache;
+  searches read them in the same round trip as the postings.
 """
 
 from __future__ import annotations
@@ -88,9 +89,14 @@ class Visibility:
     def __init__(self, ctx: ServiceContext, principal: Principal, nutzer: str) -> None:
         self._ctx = ctx
         self._principal = principal
-        self._nutzer = nutzer
+        self.nutzer = nutzer
         self._granted = frozenset(_granted_by_token(principal, nutzer))
         self._records: frozenset[str] | None = None
+
+    def know_projects(self, projects: frozenset[str] | None) -> None:
+        """Project memberships read along with other data (saves the separate read)."""
+        if projects is not None:
+            self._records = frozenset(_PROJECTS + name for name in projects)
 
     def may_read(self, area: str) -> bool:
         if area in self._granted:
@@ -98,7 +104,7 @@ class Visibility:
         if not area.startswith(_PROJECTS):
             return False
         if self._records is None:
-            names = self._ctx.storage.projects_of(self._principal.tenant, self._nutzer)
+            names = self._ctx.storage.projects_of(self._principal.tenant, self.nutzer)
             self._records = frozenset(_PROJECTS + name for name in names)
         return area in self._records
 

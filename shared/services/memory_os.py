@@ -158,6 +158,7 @@ def _search(
     ctx: ServiceContext,
     principal: Principal,
     request: SearchRequest | ContextRequest,
+    visibility: Visibility,
     only: MemoryType | None = None,
 ) -> list[tuple[Memory, float]]:
     """Ranked memories the caller may read (under `request.path`), not expired, best first.
@@ -170,9 +171,13 @@ def _search(
     if not groups:
         return []
     now = ctx.clock()
-    visibility = Visibility(ctx, principal, acting_nutzer(principal))
     prefix = request.path
-    lookup = ctx.storage.lookup_memory_terms(principal.tenant, terms_of(groups))
+    # Project memberships come with the postings (same round trip) unless the prefix
+    # excludes every project area.
+    needs_projects = prefix is None or within(prefix, "projects")
+    member = visibility.nutzer if needs_projects else None
+    lookup = ctx.storage.lookup_memory_terms(principal.tenant, terms_of(groups), member)
+    visibility.know_projects(lookup.projects)
     by_id: dict[MemoryId, MemoryPosting] = {
         posting.entry_id: posting for term in lookup.postings.values() for posting in term
     }
@@ -210,6 +215,11 @@ def _search(
     return found[: request.limit]
 
 
+def _visibility(ctx: ServiceContext, principal: Principal) -> Visibility:
+    """The Memory OS tools act as the token's own nutzer."""
+    return Visibility(ctx, principal, acting_nutzer(principal))
+
+
 def memory_path(memory: Memory) -> str:
     """Where a memory lives: its `remember` path, else its area."""
     path = memory.referenzfelder.get("pfad")
@@ -228,7 +238,7 @@ def search_memory(
             "bereich": memory.area,
             "relevanz": round(score, 4),
         }
-        for memory, score in _search(ctx, principal, request)
+        for memory, score in _search(ctx, principal, request, _visibility(ctx, principal))
     ]
     return responses.success({"treffer": hits, "anzahl": len(hits)}, {})
 
@@ -252,7 +262,8 @@ def _short(memory: Memory, score: float | None = None) -> dict[str, Any]:
 
 
 def recall(ctx: ServiceContext, principal: Principal, request: SearchRequest) -> dict[str, Any]:
-    hits = [_short(m, s) for m, s in _search(ctx, principal, request)]
+    visibility = _visibility(ctx, principal)
+    hits = [_short(m, s) for m, s in _search(ctx, principal, request, visibility)]
     return responses.success({"erinnerungen": hits, "anzahl": len(hits)}, {})
 
 
@@ -262,8 +273,8 @@ def recall_context(
     """Relevant long-term memories, recent short-term memories, and the brain entries they
     are about — a package to read before a complex task."""
     now = ctx.clock()
-    relevant = _search(ctx, principal, request, only=MemoryType.LONGTERM)
-    visibility = Visibility(ctx, principal, acting_nutzer(principal))
+    visibility = _visibility(ctx, principal)
+    relevant = _search(ctx, principal, request, visibility, only=MemoryType.LONGTERM)
     # Over-read: some recent memories may lie in other areas and are filtered out.
     recent = [
         memory

@@ -107,9 +107,14 @@ class StoragePort(LedgerPort, Protocol):
         """
         ...
 
-    def lookup_memory_terms(self, tenant: str, terms: Sequence[str]) -> MemoryTermLookup:
+    def lookup_memory_terms(
+        self, tenant: str, terms: Sequence[str], member: str | None = None
+    ) -> MemoryTermLookup:
         """Postings of memories per analysed term plus the memory corpus stats, in one round
-        trip. Postings of expired memories may still appear (their `expires_at` tells)."""
+        trip. Postings of expired memories may still appear (their `expires_at` tells).
+
+        With `member`, also `projects_of(tenant, member)` in the same round trip (the areas
+        a search needs to filter postings)."""
         ...
 
     def delete_expired(self, now: datetime, limit: int) -> list[ExpiredMemory]:

@@ -104,3 +104,17 @@ def test_many_members_and_many_projects(storage: StoragePort) -> None:
     stored = storage.get_project(TENANT, "big")
     assert stored is not None and stored.members == {"owner", *members}
     assert storage.projects_of(TENANT, "n07") == {"big", *(f"p{i}" for i in range(12))}
+
+
+def test_term_lookup_brings_the_members_projects_when_asked(storage: StoragePort) -> None:
+    storage.create_project(project("memory-os", "anna"))
+    storage.create_project(project("billing", "carla", "anna"))
+    storage.put_memories([new_memory(lt(1), terms={"plan": 1}, doc_len=1)])
+    # When the lookup names a member, Then her projects come along; otherwise None
+    assert storage.lookup_memory_terms(TENANT, ["plan"], "anna").projects == {
+        "memory-os",
+        "billing",
+    }
+    assert storage.lookup_memory_terms(TENANT, ["plan"], "eve").projects == frozenset()
+    assert storage.lookup_memory_terms(TENANT, ["plan"]).projects is None
+    assert storage.lookup_memory_terms(TENANT, [], "anna").projects == {"memory-os", "billing"}

@@ -313,12 +313,13 @@ def test_recall_context_takes_4_round_trips(storage: DynamoStorage, recorder: Ca
         brain.setdefault(entry["vk_referenz_id"], []).append(entry["ID"])
     assert brain == {"K-0": [1], "K-1": [5, 4, 3], "K-2": [6], "K-3": [7], "K-4": [8]}
     # And it takes 4 sequential round trips: the term and stats Queries of the memory
-    # search, the BatchGetItem of the ranked memories, the recent short-term Query, then
-    # one by_reference Query per distinct customer, all 7 side by side in one stage
+    # search with the Query of the caller's project memberships, the BatchGetItem of the
+    # ranked memories, the recent short-term Query, then one by_reference Query per
+    # distinct customer, all 7 side by side in one stage
     terms = terms_of(query_terms("Rückruf beim Kunden"))
     assert len(terms) == 4  # ruckruf, beim, kunden and the word form kund
     assert recorder.stages() == [
-        Counter({"Query": 5}),
+        Counter({"Query": 6}),
         Counter({"BatchGetItem": 1}),
         Counter({"Query": 1}),
         Counter({"Query": 7}),

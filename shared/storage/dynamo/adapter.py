@@ -219,8 +219,10 @@ class DynamoStorage:
     ) -> list[Memory]:
         return self._index.by_areas(tenant, areas, before, to_us(now), limit)
 
-    def lookup_memory_terms(self, tenant: str, terms: Sequence[str]) -> MemoryTermLookup:
-        return self._index.lookup(tenant, terms)
+    def lookup_memory_terms(
+        self, tenant: str, terms: Sequence[str], member: str | None = None
+    ) -> MemoryTermLookup:
+        return self._index.lookup(tenant, terms, member)
 
     def memory_stats(self, tenant: str) -> CorpusStats:
         return self._index.stats(tenant)

@@ -50,6 +50,7 @@ from shared.storage.dynamo.memory_items import (
     memory_term_pk,
     memory_typ_pk,
 )
+from shared.storage.dynamo.projects import membership_query, projects_from_items
 
 _log = logging.getLogger(__name__)
 
@@ -112,17 +113,22 @@ class MemoryIndexReads:
     def __init__(self, calls: TableCalls) -> None:
         self._calls = calls
 
-    def lookup(self, tenant: str, terms: Sequence[str]) -> MemoryTermLookup:
-        """One consistent Query per term plus the stats Query, all in one stage."""
+    def lookup(self, tenant: str, terms: Sequence[str], member: str | None) -> MemoryTermLookup:
+        """One consistent Query per term, the stats Query and (with `member`) the Query of
+        the member's projects, all in one stage."""
         wanted = list(dict.fromkeys(terms))
         queries = [_query(memory_term_pk(tenant, t), ConsistentRead=True) for t in wanted]
         queries.append(_query(memory_stats_pk(tenant), ConsistentRead=True))
+        if member is not None:
+            queries.append(membership_query(tenant, member))
         pages = self._calls.query_many(queries)
         postings: dict[str, list[MemoryPosting]] = {}
         for term, items in zip(wanted, pages, strict=False):
             if items:
                 postings[term] = [memory_posting_from_item(item) for item in items]
-        return MemoryTermLookup(postings, stats_from_items(pages[-1]))
+        stats = stats_from_items(pages[len(wanted)])
+        projects = None if member is None else projects_from_items(pages[-1])
+        return MemoryTermLookup(postings, stats, projects)
 
     def stats(self, tenant: str) -> CorpusStats:
         (items,) = self._calls.query_many([_query(memory_stats_pk(tenant), ConsistentRead=True)])

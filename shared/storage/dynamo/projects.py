@@ -65,6 +65,15 @@ def _member_puts(table: str, tenant: str, name: str, members: Sequence[str]) -> 
     return puts
 
 
+def membership_query(tenant: str, nutzer: str) -> Item:
+    """The Query of a nutzer's reverse membership items (its projects)."""
+    return _partition(nutzer_pk(tenant, nutzer), MEMBERSHIP_SK_PREFIX)
+
+
+def projects_from_items(items: Sequence[Mapping[str, Any]]) -> frozenset[str]:
+    return frozenset(get_s(item, "project") for item in items)
+
+
 class ProjectRecords:
     def __init__(self, calls: TableCalls) -> None:
         self._calls = calls
@@ -126,9 +135,8 @@ class ProjectRecords:
         )
 
     def of(self, tenant: str, nutzer: str) -> frozenset[str]:
-        query = _partition(nutzer_pk(tenant, nutzer), MEMBERSHIP_SK_PREFIX)
-        (items,) = self._calls.query_many([query])
-        return frozenset(get_s(item, "project") for item in items)
+        (items,) = self._calls.query_many([membership_query(tenant, nutzer)])
+        return projects_from_items(items)
 
     def _transact(self, items: list[Mapping[str, Any]]) -> bool:
         """One transaction with a fresh ClientRequestToken; False when its first item's

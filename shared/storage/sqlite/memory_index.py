@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from shared.domain import CorpusStats, Memory, MemoryId, MemoryPosting, MemoryTermLookup, MemoryType
 from shared.storage.sqlite.base import SqliteBase, dump, memory_key, opt_datetime, opt_micros
+from shared.storage.sqlite.projects import member_projects
 
 MEMORY_KEY = "tenant = ? AND typ = ? AND number = ?"
 
@@ -67,11 +68,14 @@ class MemoryIndex(SqliteBase):
             ],
         )
 
-    def lookup_memory_terms(self, tenant: str, terms: Sequence[str]) -> MemoryTermLookup:
-        with self._snapshot() as conn:  # stats and postings from one snapshot
+    def lookup_memory_terms(
+        self, tenant: str, terms: Sequence[str], member: str | None = None
+    ) -> MemoryTermLookup:
+        with self._snapshot() as conn:  # stats, postings and memberships from one snapshot
             stats = self._memory_stats(conn, tenant)
+            projects = None if member is None else member_projects(conn, tenant, member)
             if not terms:
-                return MemoryTermLookup({}, stats)
+                return MemoryTermLookup({}, stats, projects)
             rows = conn.execute(
                 "SELECT term, typ, number, tf, doc_len, nutzer, expires_at, area"
                 " FROM memory_postings"
@@ -90,7 +94,7 @@ class MemoryIndex(SqliteBase):
                 area,
             )
             result.setdefault(term, []).append(posting)
-        return MemoryTermLookup(result, stats)
+        return MemoryTermLookup(result, stats, projects)
 
     def memory_stats(self, tenant: str) -> CorpusStats:
         return self._memory_stats(self._conn(), tenant)

@@ -9,6 +9,14 @@ from shared.domain import Project
 from shared.storage.sqlite.base import SqliteBase, from_micros, to_micros
 
 
+def member_projects(conn: sqlite3.Connection, tenant: str, nutzer: str) -> frozenset[str]:
+    """The projects `nutzer` is a member of (index `project_members_by_nutzer`)."""
+    rows = conn.execute(
+        "SELECT project FROM project_members WHERE tenant = ? AND nutzer = ?", (tenant, nutzer)
+    ).fetchall()
+    return frozenset(project for (project,) in rows)
+
+
 class ProjectStore(SqliteBase):
     """The project part of `StoragePort`."""
 
@@ -57,11 +65,7 @@ class ProjectStore(SqliteBase):
         return True
 
     def projects_of(self, tenant: str, nutzer: str) -> frozenset[str]:
-        rows = self._read(
-            "SELECT project FROM project_members WHERE tenant = ? AND nutzer = ?",
-            (tenant, nutzer),
-        )
-        return frozenset(project for (project,) in rows)
+        return member_projects(self._conn(), tenant, nutzer)
 
     @staticmethod
     def _insert_members(
