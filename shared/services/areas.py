@@ -155,15 +155,17 @@ def authorize_write(
         if name not in principal.teams:
             raise _refused(f"nicht berechtigt: kein Mitglied im Team '{name}'.")
         return
-    member = name in principal.projects or name in ctx.storage.projects_of(principal.tenant, nutzer)
-    if not member and create_project:
+    by_record = name in ctx.storage.projects_of(principal.tenant, nutzer)
+    member = by_record or name in principal.projects
+    if create_project and not by_record:
+        # Also for a member by token claim: the project gets its record (if it has none).
         created = Project(
             tenant=principal.tenant,
             name=name,
             owner=nutzer,
             created_at=now or ctx.clock(),
         )
-        member = ctx.storage.create_project(created)
+        member = ctx.storage.create_project(created) or member
     if not member:
         # Same answer whether the project exists or not: names must not leak.
         raise _refused(
