@@ -27,6 +27,7 @@ from shared.server.auth_middleware import (
     BearerTokenResolver,
     PrincipalResolver,
 )
+from shared.server.subscriptions import install_subscriptions
 from shared.services.context import ServiceContext
 from shared.tools.catalog import TOOLS, ToolSpec
 from shared.tools.dispatcher import InProcessDispatcher, ToolDispatcher
@@ -105,6 +106,7 @@ def build_mcp(dispatcher: ToolDispatcher) -> FastMCP:
     mcp = FastMCP(SERVER_NAME, instructions=INSTRUCTIONS)
     for spec in TOOLS.values():
         mcp.add_tool(BrainTool.for_spec(spec, dispatcher))
+    install_subscriptions(mcp)
     return mcp
 
 

@@ -113,7 +113,7 @@ class AuthMiddleware:
         if missing is not None:
             await self._forbidden(scope, receive, send, missing)
             return
-        await self.app(scope, _replay(body), send)
+        await self.app(scope, _replay(body, receive), send)
 
     async def _forbidden(self, scope: Scope, receive: Receive, send: Send, needed: str) -> None:
         description = f"Dem Token fehlt der Scope {needed}."
@@ -154,17 +154,19 @@ async def _read_body(receive: Receive) -> bytes | None:
     return b"".join(chunks)
 
 
-def _replay(body: bytes) -> Receive:
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """The body already read, then the client's own messages: a disconnect arrives only when
+    the client really goes away (a listen stream must not be cancelled at once)."""
     sent = False
 
-    async def receive() -> Message:
+    async def replay() -> Message:
         nonlocal sent
         if not sent:
             sent = True
             return {"type": "http.request", "body": body, "more_body": False}
-        return {"type": "http.disconnect"}
+        return await receive()
 
-    return receive
+    return replay
 
 
 def missing_scope(body: bytes, principal: Principal) -> str | None:
