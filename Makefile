@@ -14,7 +14,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8787
 DATA_DIR ?= .brain
 
-.PHONY: serve test lint typecheck unit template browser install clean
+.PHONY: serve test lint typecheck unit template browser install tools clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "no Python $(PYTHON_MINOR) found (see scripts/find_python.sh)"; exit 1; }
@@ -29,6 +29,20 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# Node 22 and the official MCP conformance suite, pinned by tests/conformance/package-lock.json,
+# installed into .tools/ (only npm is needed; reinstalled only when the pins change).
+TOOLS := .tools
+TOOLS_STAMP := $(TOOLS)/.installed
+CONFORMANCE := tests/conformance
+
+$(TOOLS_STAMP): $(CONFORMANCE)/package.json $(CONFORMANCE)/package-lock.json
+	mkdir -p $(TOOLS)
+	cp $(CONFORMANCE)/package.json $(CONFORMANCE)/package-lock.json $(TOOLS)/
+	cd $(TOOLS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(TOOLS_STAMP)
+
+tools: $(TOOLS_STAMP)
+
 serve: $(STAMP)
 	$(BIN)/brain serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR)
 
@@ -39,7 +53,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) $(TOOLS_STAMP)
 	$(BIN)/pytest
 
 # cfn-lint and `sam validate --lint` in their own venv (.venv-sam): aws-sam-cli pins its own deps.
@@ -54,4 +68,4 @@ browser:
 test: lint typecheck template browser unit
 
 clean:
-	rm -rf $(VENV) .venv-sam .aws-sam .pytest_cache .mypy_cache .ruff_cache test-artifacts
+	rm -rf $(VENV) $(TOOLS) .venv-sam .aws-sam .pytest_cache .mypy_cache .ruff_cache test-artifacts
