@@ -31,7 +31,8 @@ def _context() -> ServiceContext:
 def _app() -> Mangum:
     settings = container().settings
     fallback = BearerTokenResolver(build_verifier(settings)) if settings.oidc_issuer else None
-    app = build_rest_app(_context, GatewayClaimsResolver(settings.claim_mapping, fallback))
+    resolver = GatewayClaimsResolver(settings.claim_mapping, fallback)
+    app = build_rest_app(_context, resolver, settings.api_base_path)
     # Starlette's and Mangum's ASGI type aliases differ only in spelling.
     asgi_app: Any = DeclaredSizeLimit(app)
     return Mangum(asgi_app, lifespan="off", api_gateway_base_path=settings.api_base_path)

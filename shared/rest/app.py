@@ -35,10 +35,13 @@ MEMORY_INTRO = (
 
 
 def build_rest_app(
-    context: ServiceContext | Callable[[], ServiceContext], resolver: PrincipalResolver
+    context: ServiceContext | Callable[[], ServiceContext],
+    resolver: PrincipalResolver,
+    base_path: str = "",
 ) -> FastAPI:
     """`context` is the services' context, or what returns the current one (Lambda: the
-    container, renewed after a SnapStart restore)."""
+    container, renewed after a SnapStart restore). `base_path`: the API Gateway stage path
+    that is stripped before the app sees a request (published as the document's server)."""
     app = FastAPI(
         title="Brain REST API",
         max_body_size=MAX_BODY_BYTES,  # the MCP endpoint's limit: larger bodies get 413
@@ -47,6 +50,7 @@ def build_rest_app(
         redoc_url=None,
     )
     setattr(app.state, RESOLVER_STATE, resolver)
+    setattr(app.state, memory_routes.BASE_PATH_STATE, base_path)
     provider = context if callable(context) else (lambda: context)
     setattr(app.state, memory_routes.CONTEXT_STATE, provider)
     install_problem_handlers(app)

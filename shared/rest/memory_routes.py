@@ -29,6 +29,7 @@ from shared.validation.requests import QUERY_MAX_LEN
 PREFIX: Final = "/api/memory"
 OPENAPI_PATH: Final = PREFIX + "/openapi.json"
 CONTEXT_STATE: Final = "service_context"
+BASE_PATH_STATE: Final = "public_base_path"
 MERGE_PATCH: Final = "application/merge-patch+json"
 NAME_PATTERN: Final = r"^[a-z0-9._-]+$"  # a team or project name (a path segment)
 
@@ -175,7 +176,7 @@ def create_memory(
     nutzer: NutzerParam = None,
 ) -> dict[str, Any]:
     view = memory_api.create_memory(_context(request), principal, nutzer, _json_body(body))
-    response.headers["Location"] = f"{request.scope.get('root_path', '')}{PREFIX}/{view['ID']}"
+    response.headers["Location"] = f"{public_base(request)}{PREFIX}/{view['ID']}"
     return view
 
 
@@ -340,8 +341,15 @@ def openapi_document(root_path: str = "") -> dict[str, Any]:
     return document
 
 
+def public_base(request: Request) -> str:
+    """The path prefix clients use: the ASGI root path, or the API Gateway stage that Mangum
+    stripped (`BASE_PATH_STATE`, e.g. "/prod"); "" at the root."""
+    stage = str(getattr(request.app.state, BASE_PATH_STATE, "")).rstrip("/")
+    return str(request.scope.get("root_path", "")) or stage
+
+
 def openapi_route(request: Request) -> JSONResponse:
-    return JSONResponse(openapi_document(request.scope.get("root_path", "")))
+    return JSONResponse(openapi_document(public_base(request)))
 
 
 __all__ = ["OPENAPI_PATH", "PROBLEM_MEDIA_TYPE", "openapi_document", "openapi_route", "router"]

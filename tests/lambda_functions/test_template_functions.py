@@ -279,3 +279,25 @@ def test_rest_function_serves_the_memory_api_from_its_sample_event(
     assert page_answer["statusCode"] == 200 and "swagger-ui" in page_answer["body"]
     spec = handler(rest_event("GET", "/api/memory/openapi.json"), FakeLambdaContext())
     assert json.loads(spec["body"])["openapi"] == "3.1.0"
+
+
+def test_rest_function_under_a_named_stage_publishes_its_stage_path(
+    deployed: dict[str, Handler], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given the REST function behind a named stage (the template sets BRAIN_API_BASE_PATH)
+    monkeypatch.setenv("BRAIN_API_BASE_PATH", "/prod")
+    container_module.reset()
+    rest_module.reset()
+    handler = deployed["MemoryApiFunction"]
+    staged = rest_event("GET", "/prod/api/memory/openapi.json")
+    created_event = rest_event(
+        "POST", "/prod/api/memory", body={"kurzbeschreibung": "a", "memory": "b"}
+    )
+    # When the document is fetched and a memory created through the stage path
+    spec = json.loads(handler(staged, FakeLambdaContext())["body"])
+    created = handler(created_event, FakeLambdaContext())
+    # Then the document names the stage as its server (Try it out calls go there) and the
+    # Location of the new memory includes it
+    assert spec["servers"] == [{"url": "/prod"}]
+    assert created["statusCode"] == 201, created
+    assert created["headers"]["location"] == "/prod/api/memory/longterm_1"
