@@ -47,7 +47,7 @@ _WEAK_PLACEHOLDER_WORDS: Final = frozenset({
     "someone", "tbd", "todo",
 })
 # fmt: on
-_PLACEHOLDER_SUFFIX = re.compile(r"(?:EXAMPLE|EXAMPLEKEY|_HERE|-HERE)$", re.IGNORECASE)
+_PLACEHOLDER_SUFFIX = re.compile(r"(?:EXAMPLE|_HERE|-HERE)$", re.IGNORECASE)
 _SEGMENTS = re.compile(r"[-_.\s/:]+")
 
 
@@ -341,3 +341,98 @@ def discord_value(value: str, _match: re.Match[str]) -> bool:
 
 def url_password(value: str, _match: re.Match[str]) -> bool:
     return bool(value) and not is_placeholder(value)
+
+
+_DB_TOOL_LINE = re.compile(
+    r"(?:^|[\s;|&(])(?P<tool>mysql|mysqldump|mysqladmin|mariadb|redis-cli|sshpass|keydb-cli)\b"
+)
+
+
+def db_tool_password(value: str, match: re.Match[str]) -> bool:
+    """`-pX` after mysql/mariadb, `-a X`/`-p X`/`--pass X` after redis-cli/sshpass, same line."""
+    text = match.string
+    line_start = max(text.rfind("\n", 0, match.start()) + 1, match.start() - 200)
+    tools = {m.group("tool") for m in _DB_TOOL_LINE.finditer(text, line_start, match.start())}
+    if match.start("v") >= 0:  # the `-a X` / `-p X` / `--pass X` form
+        wanted = {"redis-cli", "sshpass", "keydb-cli"}
+    else:
+        wanted = {"mysql", "mysqldump", "mysqladmin", "mariadb"}
+    return bool(tools & wanted) and password_value(value, match)
+
+
+# --- bare credentials: no key word, only shape, entropy and what is around them -------------
+
+_HEXISH = re.compile(r"[0-9a-f]+|[0-9A-F]+")
+# Named digests and identifiers in front of a value: `sha256:`, `commit`, `ETag`, `integrity`.
+_DIGEST_CONTEXT = re.compile(
+    r"(?:sha-?(?:1|224|256|384|512)|md5|hash|checksum|prüfsumme|pruefsumme|digest|commit"
+    r"|revision|\brev\b|etag|fingerprint|fingerabdruck|oid|integrity|git|merge|cherry|revert"
+    r"|head|build|object|blob|tree|signature of|uuid|guid|request[-_ ]?id|trace|span|address"
+    r"|adresse|wallet|tx|transaction|öffentliche|public|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2"
+    r"|base64 von|base64 of)[^\n]{0,24}$",
+    re.IGNORECASE,
+)
+_PUBLIC_PREFIX = re.compile(
+    r"(?:sha(?:1|256|384|512)[-:]|0x|ssh-(?:rsa|ed25519|dss) |ecdsa-sha2-nistp\d+ |base64,|@)$",
+    re.IGNORECASE,
+)
+_FILE_AFTER = re.compile(r"\s{1,4}\*?[\w./-]{1,200}\.[A-Za-z0-9]{1,8}\b")  # sha256sum output
+_WORD_RUN = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{2,}(?![a-z])")
+
+
+def _in_url_or_path(text: str, start: int) -> bool:
+    """The value is part of a URL or path (`https://docs.google.com/d/<id>/edit`, `/var/x`)."""
+    word_start = max(text.rfind(c, 0, start) for c in " \t\n\"'(<[{,;=")
+    head = text[word_start + 1 : start]
+    return "://" in head or head.startswith(("/", "~/", "./")) or "/d/" in head
+
+
+def _public_block(text: str, start: int) -> bool:
+    """Inside a PEM block that is not a private key (a certificate, a public key)."""
+    begin = text.rfind("-----BEGIN ", max(0, start - 8192), start)
+    if begin < 0:
+        return False
+    label_end = text.find("-----", begin + 11)
+    return "PRIVATE" not in text[begin:label_end] and "-----END" not in text[begin:start]
+
+
+def _bare_guarded(value: str, match: re.Match[str]) -> bool:
+    """Context that makes a random-looking value public or an identifier, not a secret."""
+    text, start, end = match.string, match.start("v"), match.end("v")
+    before = text[max(0, start - 48) : start]
+    if _PUBLIC_PREFIX.search(before) or _DIGEST_CONTEXT.search(before):
+        return True
+    if _FILE_AFTER.match(text, end) and _HEXISH.fullmatch(value):
+        return True
+    return _in_url_or_path(text, start) or _public_block(text, start)
+
+
+def _wordy(value: str) -> bool:
+    """Identifiers and words glued together (`getUserSettingsFromCache2`), not random: word-like
+    runs cover most of it (in a random base62 string they cover about a quarter)."""
+    return sum(len(w) for w in _WORD_RUN.findall(value)) >= 0.6 * len(value)
+
+
+def bare_credential(value: str, match: re.Match[str]) -> bool:
+    """A bare base64/base64url/base62/hex token of 32+ characters that looks random."""
+    core = value.rstrip("=")
+    if len(core) < 32 or is_placeholder(core) or _UUID.search(core):
+        return False
+    if _HEXISH.fullmatch(core):
+        has_letter = any(c.isalpha() for c in core)
+        if not (has_letter and any(c.isdigit() for c in core)) or shannon_entropy(core) < 3.0:
+            return False
+    else:
+        upper = any(c.isupper() for c in core)
+        lower = any(c.islower() for c in core)
+        digit = any(c.isdigit() for c in core)
+        if not (upper and lower and digit) or shannon_entropy(core) < 4.0 or _wordy(core):
+            return False
+        if _decodes_to_prose(value):
+            return False
+    return not _bare_guarded(value, match)
+
+
+def bare_aws_secret(value: str, match: re.Match[str]) -> bool:
+    """A bare 40-character AWS secret access key: base64 alphabet, random, not hex."""
+    return not _HEXISH.fullmatch(value) and bare_credential(value, match)

@@ -14,6 +14,12 @@ A context rule is `KEY [qualifier] SEPARATOR VALUE`:
   common last characters of passwords.
 
 Every value sits in a named group `v` ... `v5`; the scrubber takes the first one that matched.
+
+Linear time: every quantifier is bounded, whitespace runs are possessive (`\\s{1,8}+`) and
+never adjacent to another quantifier over the same characters, and unquoted values are
+possessive runs: a rule either fails within a bounded number of steps or consumes what it
+scanned, so `finditer` never rescans (the engine trims sentence punctuation off the end of a
+value and checks `follow`-conditions after the match instead of backtracking into it).
 """
 
 from __future__ import annotations
@@ -21,62 +27,68 @@ from __future__ import annotations
 from typing import Final
 
 _LETTER: Final = "A-Za-z0-9ÄÖÜäöüß"
+_SP: Final = r"\s{1,8}+"  # whitespace, at least one (bounded, possessive)
+_OSP: Final = r"\s{0,8}+"  # optional whitespace
+_COLON_OR_SPACE: Final = rf"(?:{_OSP}:{_OSP}|{_SP})"  # "ist: X", "ist : X", "ist X"
 
 # --- keys ----------------------------------------------------------------------------------
 
 PW_KEY: Final = (
     rf"(?P<key>(?:passwor[dt]|kennwort|passwd|passphrase|passcode"
     r"|(?:wlan|wifi|wi-fi|wpa2?|netzwerk)[- ]?(?:schl(?:ü|ue)ssel|key)"
-    rf"|(?<![{_LETTER}])(?:pw|pwd|pass|pswd|pword))(?-i:(?:_[A-Z0-9]+){{0,2}}))(?![{_LETTER}])"
+    rf"|(?<![{_LETTER}])(?:pw|pwd|pass|pswd|pword))(?-i:(?:_[A-Z0-9]{{1,24}}+){{0,2}}+))"
+    rf"(?![{_LETTER}])"
 )
 SECRETISH_KEY: Final = (
     r"(?P<key>(?:secret|token|api[-_. ]?key|apikey|api[-_. ]?schl(?:ü|ue)ssel|access[-_. ]?key"
     r"|private[-_. ]?key|signing[-_. ]?key|encryption[-_. ]?key|master[-_. ]?key|auth[-_. ]?key"
     r"|app[-_. ]?key|subscription[-_. ]?key|credentials?|(?<![A-Za-z])schl(?:ü|ue)ssel"
     r"|zugangsschl(?:ü|ue)ssel|api[-_. ]?secret|sas[-_. ]?key|shared[-_. ]?key|(?<![A-Za-z])key)"
-    r"[A-Za-z0-9_\-]{0,24})"
+    r"[A-Za-z0-9_\-]{0,24}+)"
 )
 QUALIFIER: Final = (
-    r"(?:\s*\([^()\n]{0,40}\))?"
-    r"(?:\s+(?:für|fuer|fürs|für's|fuers|for|of|vom|von|des|der|zum|zur|to|on|at|bei|beim|im|am|auf|from|in)"
-    r"\s+(?:[^\n:=.;,!?\"'`\[\]{}()<>]|\.(?=\w)){1,40}?)?"
-    r"(?:\s*\([^()\n]{0,40}\))?"
+    rf"(?:{_OSP}\([^()\n]{{0,40}}+\))?"
+    rf"(?:{_SP}(?:für|fuer|fürs|für's|fuers|for|of|vom|von|des|der|zum|zur|to|on|at|bei|beim"
+    rf"|im|am|auf|from|in){_SP}(?:[^\n:=.;,!?\"'`\[\]{{}}()<>]|\.(?=\w)){{1,40}}?)?"
+    rf"(?:{_OSP}\([^()\n]{{0,40}}+\))?"
 )
 
 # --- separators ----------------------------------------------------------------------------
 
-STRONG_SEP: Final = r"[\"']?\s*(?::=|=>|->|→|=|:|\s[–—])\s*"
+STRONG_SEP: Final = (
+    rf"[\"']?(?:{_OSP}(?::=|=>|->|→|=|:)|\s{{0,7}}+\s[–—])(?:(?<=[–—])\s{{1,8}}+|{_OSP})"
+)
 STRONG_WORD_SEP: Final = (
-    r"\s+(?:lautet|lautete|lauten|heißt|heisst|hei(?:ß|ss)t)"
-    r"(?:\s+(?:jetzt|nun|neu|ab\s+sofort|aktuell))?\s*:?\s+"
+    rf"{_SP}(?:lautet|lautete|lauten|heißt|heisst|hei(?:ß|ss)t)"
+    rf"(?:{_SP}(?:jetzt|nun|neu|ab{_SP}sofort|aktuell))?{_COLON_OR_SPACE}"
 )
 WEAK_SEP: Final = (
-    r"\s+(?:ist|is|war|was|wäre|would\s+be|bleibt|remains)"
-    r"(?:\s+(?:jetzt|nun|now|aktuell|currently|immer\s+noch|still|weiterhin|ab\s+sofort"
-    r"|temporär|temporarily|vorübergehend|wieder|again))?\s*:?\s+"
+    rf"{_SP}(?:ist|is|war|was|wäre|would{_SP}be|bleibt|remains)"
+    rf"(?:{_SP}(?:jetzt|nun|now|aktuell|currently|immer{_SP}noch|still|weiterhin|ab{_SP}sofort"
+    rf"|temporär|temporarily|vorübergehend|wieder|again))?{_COLON_OR_SPACE}"
 )
 CHANGED_TO_SEP: Final = (
-    r"\s+(?:(?:wurde|wird|ist|was|is|has\s+been|have|habe|haben|hab)\s+)?(?:jetzt\s+|now\s+)?"
+    rf"{_SP}(?:(?:wurde|wird|ist|was|is|has{_SP}been|have|habe|haben|hab){_SP})?"
+    rf"(?:jetzt{_SP}|now{_SP})?"
     r"(?:geändert|geaendert|gesetzt|changed|set|reset|zurückgesetzt|updated|aktualisiert"
-    r"|rotiert|rotated|umgestellt)\s+(?:auf|zu|in|to|into|as|als)\s+"
-    r"(?:(?:das|den|the)\s+)?(?:(?:neue|new)\s+)?"
+    rf"|rotiert|rotated|umgestellt){_SP}(?:auf|zu|in|to|into|as|als){_SP}"
+    rf"(?:(?:das|den|the){_SP})?(?:(?:neue|new){_SP})?"
 )
 
 # --- values --------------------------------------------------------------------------------
 
-_UNQUOTED_BODY: Final = r"(?:[^\s;,\"'`<>„“”«»&]|&(?![\w.-]+=))"
-_UNQUOTED_LAST: Final = r"[^\s;,\"'`<>„“”«».:)\]}&]"
-
+# An unquoted value is one possessive run; the engine trims `.:)]}` off its end ("Passwort ist
+# Sommer2024." keeps the sentence's full stop) - a possessive run never backtracks.
+_UNQUOTED_BODY: Final = r"(?:[^\s;,\"'`<>„“”«»&]++|&(?![\w.-]{1,64}+=))"
 VALUE: Final = (
-    r"(?:\"(?P<v1>[^\"\n]{1,200})\"|'(?P<v2>[^'\n]{1,200})'"
-    r"|„(?P<v3>[^“”\"\n]{1,200})[“”\"]|[“«](?P<v4>[^”»\n]{1,200})[”»]|`(?P<v5>[^`\n]{1,200})`"
-    rf"|(?P<v>{_UNQUOTED_BODY}{{0,200}}{_UNQUOTED_LAST}))"
+    r"(?:\"(?P<v1>[^\"\n]{1,200}+)\"|'(?P<v2>[^'\n]{1,200}+)'"
+    r"|„(?P<v3>[^“”\"\n]{1,200}+)[“”\"]|[“«](?P<v4>[^”»\n]{1,200}+)[”»]|`(?P<v5>[^`\n]{1,200}+)`"
+    rf"|(?P<v>{_UNQUOTED_BODY}{{1,200}}+))"
 )
-RANDOM_VALUE: Final = (
-    r"[\"'„“`]?(?P<v>[A-Za-z0-9+/=_\-.~]*[A-Za-z0-9+/=_\-~])"
-    r"(?=$|[\s\"'`,;&)\]}<>“”]|\.(?:\s|$))"
-)
-PHRASE_VALUE: Final = r"(?P<v>[A-Za-zÄÖÜäöüß0-9][^\n.;,\"]{3,200}?)(?=\s*(?:[.;,\n\"]|$))"
+RANDOM_VALUE: Final = r"[\"'„“`]?(?P<v>[A-Za-z0-9+/=_\-.~]{1,1024}+)"
+RANDOM_FOLLOW: Final = r"(?:$|[\s\"'`,;&)\]}<>“”]|\.(?:\s|$))"
+"""What must follow a RANDOM_VALUE (checked by the engine after the match)."""
+PHRASE_VALUE: Final = r"(?P<v>[A-Za-zÄÖÜäöüß0-9][^\n.;,\"]{3,200}?)(?=\s{0,8}+(?:[.;,\n\"]|$))"
 
 # --- assembled rules -----------------------------------------------------------------------
 
@@ -84,69 +96,79 @@ PW_STRONG: Final = rf"{PW_KEY}{QUALIFIER}(?:{STRONG_SEP}|{STRONG_WORD_SEP}){VALU
 PW_WEAK: Final = rf"{PW_KEY}{QUALIFIER}{WEAK_SEP}{VALUE}"
 PW_CHANGED: Final = rf"{PW_KEY}{QUALIFIER}{CHANGED_TO_SEP}{VALUE}"
 PW_AUF: Final = (
-    rf"{PW_KEY}{QUALIFIER}\s+(?:wurde|wird|ist|hab(?:e|en)?)\s+(?:jetzt\s+|nun\s+)?auf\s+"
-    rf"{VALUE}\s+(?:geändert|geaendert|gesetzt|zurückgesetzt|aktualisiert|umgestellt)"
+    rf"{PW_KEY}{QUALIFIER}(?:{_SP}(?:wurde|wird|ist|hab(?:e|en)?))?{_SP}"
+    rf"(?:jetzt{_SP}|nun{_SP})?auf{_SP}{VALUE}{_SP}"
+    r"(?:geändert|geaendert|gesetzt|zurückgesetzt|aktualisiert|umgestellt|changed)"
 )
 PW_WITH: Final = (
-    r"(?:\b(?:mit|with|using|via|per)\s+(?:dem\s+|the\s+|einem\s+|a\s+|neuem\s+|new\s+)?"
-    r"|\b(?:set|change|reset|setze|ändere|setz|änder)\s+(?:the\s+|das\s+|dein\s+|your\s+)?"
-    r"(?:[\w-]+[- ])?)"
-    rf"{PW_KEY}(?:\s+(?:to|auf|zu))?\s+{VALUE}"
+    rf"(?:\b(?:mit|with|using|via|per){_SP}(?:(?:dem|the|einem|a|neuem|new){_SP})?"
+    rf"|\b(?:set|change|changed|reset|updated|setze|ändere|setz|änder){_SP}(?:(?:the|das|dein|your){_SP})?"
+    r"(?:[\w-]{1,40}+[- ])?)"
+    rf"{PW_KEY}(?:{_SP}(?:to|auf|zu))?{_SP}{VALUE}"
 )
 PW_INVERTED: Final = (
-    r"(?<![^\s„“\"'«(])(?P<v>[^\s\"'`<>„“”«»]{4,64})[“”\"'»]?\s+(?:ist|is)\s+"
-    r"(?:das|the|unser|our|sein|his|ihr|her|mein|my|dein|your)\s+"
-    r"(?:neues?\s+|new\s+|aktuelles?\s+|current\s+)?(?:[\w-]+-)?(?:passwort|password|kennwort)\b"
-    r"|(?<![^\s„“\"'«(])(?P<v1>[^\s\"'`<>„“”«»]{4,64})[“”\"'»]?\s+(?:as|als)\s+"
-    r"(?:(?:the|das|dein|your|unser|our|neues?|new)\s+)*(?:passwort|password|kennwort)\b"
+    r"(?<![^\s„“\"'«(])(?P<v>[^\s\"'`<>„“”«»]{4,64}+)[“”\"'»]?"
+    rf"{_SP}(?:ist|is){_SP}(?:das|the|unser|our|sein|his|ihr|her|mein|my|dein|your){_SP}"
+    rf"(?:(?:neues?|new|aktuelles?|current){_SP})?(?:[\w-]{{1,40}}-)?(?:passwort|password|kennwort)\b"
+    r"|(?<![^\s„“\"'«(])(?P<v1>[^\s\"'`<>„“”«»]{4,64}+)[“”\"'»]?"
+    rf"{_SP}(?:as|als){_SP}"
+    rf"(?:(?:the|das|dein|your|unser|our|neues?|new){_SP}){{0,4}}+(?:passwort|password|kennwort)\b"
 )
-PW_BARE: Final = rf"{PW_KEY}\s+{VALUE}"
+PW_BARE: Final = rf"{PW_KEY}{_SP}{VALUE}"
 PW_LOOSE: Final = (
-    rf"{PW_KEY}(?:'s|\s)(?:[^\n:=;{{}}@/\\<>-]|-(?!>)){{0,40}}?(?::|->|=>|→|=)\s+{VALUE}"
+    rf"{PW_KEY}(?:'s|\s)(?:[^\n:=;{{}}@/\\<>-]|-(?!>)){{0,40}}?(?::|->|=>|→|=){_SP}{VALUE}"
 )
 PW_TOOL: Final = (
-    r"\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?:'(?P<v1>[^'\n]+)'"
-    r"|\"(?P<v2>[^\"\n]+)\"|(?P<v3>[^\s'\"]{3,}))"
-    r"|(?:redis-cli|sshpass|keydb-cli)\b[^\n]*?\s(?:-a|-p|--pass)\s+(?P<v>[^\s'\"]+))"
+    r"-(?<=\s-)(?:p(?:'(?P<v1>[^'\n]{1,200}+)'|\"(?P<v2>[^\"\n]{1,200}+)\""
+    r"|(?P<v3>[^\s'\"]{3,200}+))"
+    r"|(?:a|p|-pass)\s{1,8}+(?P<v>[^\s'\"]{1,200}+))"
 )
-PW_CLI: Final = rf"--(?<![\w-]--)[a-z-]*pass(?:word|wd)?(?:=|\s+){VALUE}"
-PW_XML: Final = r"<(?P<key>[\w.-]*(?:password|passwort|passwd))>(?P<v>[^<\s]{1,200})</"
+"""`mysql -pX`, `redis-cli -a X`: the validator checks the command before it on the line."""
+PW_CLI: Final = rf"--(?<![\w-]--)[a-z-]{{0,40}}?pass(?:word|wd)?(?:=|{_SP}){VALUE}"
+PW_XML: Final = r"<(?P<key>[\w.-]{0,40}?(?:password|passwort|passwd))>(?P<v>[^<\s]{1,200}+)</"
 CREDENTIAL_PAIR: Final = (
     r"(?<![A-Za-z])(?P<key>zugangs?(?:daten)?|credentials|creds|login(?:[- ]?daten)?"
-    r"|anmelde(?:daten|infos?)|user\s*/\s*pass(?:word)?|benutzer\s*/\s*(?:passwort|pw))"
-    rf"(?:{QUALIFIER}\s*[:=]\s*|\s+)[^\s/:,;]{{1,64}}\s*(?:/|:|\s\|\s)\s*"
-    rf"(?P<v>{_UNQUOTED_BODY}{{0,200}}{_UNQUOTED_LAST})"
+    rf"|anmelde(?:daten|infos?)|user{_OSP}/{_OSP}pass(?:word)?"
+    rf"|benutzer{_OSP}/{_OSP}(?:passwort|pw))"
+    rf"(?:{_SP}[\w.-]{{1,30}}+(?={_OSP}[:=]))?"  # "Login Lieferantenportal: max / X"
+    rf"(?:{QUALIFIER}{_OSP}(?:[:=]|->|→){_OSP}|{_SP})[^\s/:,;]{{1,64}}+{_OSP}(?:/|:|\s\|\s){_OSP}"
+    rf"(?P<v>{_UNQUOTED_BODY}{{1,200}}+)"
 )
 PASSPHRASE: Final = (
-    r"(?P<key>passphrase|pass\s+phrase|passsatz|merksatz|kennsatz)"
-    rf"{QUALIFIER}\s*[\"']?\s*[:=]\s*{PHRASE_VALUE}"
+    rf"(?P<key>passphrase|pass{_SP}phrase|passsatz|merksatz|kennsatz)"
+    rf"{QUALIFIER}{_OSP}[\"']?{_OSP}[:=]{_OSP}{PHRASE_VALUE}"
 )
 SEED_PHRASE: Final = (
     r"(?P<key>seed[-\s]?phrase|recovery[-\s]?phrase|mnemonic|wiederherstellungs(?:phrase|satz)"
-    r"|seed[-\s]?w(?:ö|o)rter|seed[-\s]?words|backup[-\s]?phrase|secret\s+recovery\s+phrase)"
-    rf"{QUALIFIER}[\"']?\s*(?:[:=]|\s(?:ist|is|lautet))\s*[\"'„“]?"
-    r"(?P<v>(?:[a-z]{3,8}\s+){11,23}[a-z]{3,8})\b"
+    r"|seed[-\s]?w(?:ö|o)rter|seed[-\s]?words|backup[-\s]?phrase|secret\s{1,4}+recovery\s{1,4}+phrase)"
+    rf"{QUALIFIER}[\"']?{_OSP}(?:[:=]|\s(?:ist|is|lautet)){_OSP}[\"'„“]?"
+    r"(?P<v>(?:[a-z]{3,8}+\s{1,4}+){11,23}+[a-z]{3,8}+)\b"
+)
+_NOT_A_PIN: Final = (
+    r"(?!\s{0,4}+(?:Zeichen|Stellen|stellig|digits|characters|chars|Tage|days|Versuche|attempts"
+    r"|mal|times|x\b|%|€|Euro|EUR|Minuten|minutes|Sekunden|seconds))(?![.,:/-]\d)"
 )
 PIN: Final = (
-    r"(?<![A-Za-z])(?P<key>PIN|PIN-Code|PIN\s+code|Pincode|PUK|Entsperrcode|unlock\s+code"
+    r"(?<![A-Za-z])(?P<key>PIN|PIN-Code|PIN\s{1,4}+code|Pincode|PUK|Entsperrcode|unlock\s{1,4}+code"
     r"|Geheimzahl|Geheimnummer|Kartenpin"
-    r"|Zugangscode|access\s+code|Türcode|door\s+code|Alarmcode|alarm\s+code|Tresorcode)\b"
-    rf"{QUALIFIER}(?:\s*[:=]\s*|\s+(?:ist|is|lautet|was|war)\s*:?\s+)[\"'„“]?(?P<v>\d{{4,8}})\b"
-    r"(?!\s*(?:Zeichen|Stellen|stellig|digits|characters|chars|Tage|days|Versuche|attempts|mal"
-    r"|times|x\b|%|€|Euro|EUR|Minuten|minutes|Sekunden|seconds))(?![.,:/-]\d)"
+    r"|Zugangscode|access\s{1,4}+code|Türcode|door\s{1,4}+code|Alarmcode|alarm\s{1,4}+code"
+    r"|Tresorcode)\b"
+    rf"{QUALIFIER}(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|lautet|was|war){_COLON_OR_SPACE})"
+    rf"[\"'„“]?(?P<v>\d{{4,8}}+)\b{_NOT_A_PIN}"
 )
 GENERIC_STRONG: Final = (
     rf"{SECRETISH_KEY}{QUALIFIER}(?:{STRONG_SEP}|{STRONG_WORD_SEP}){RANDOM_VALUE}"
 )
 GENERIC_QUOTED: Final = (
     rf"{SECRETISH_KEY}{QUALIFIER}(?:{STRONG_SEP}|{STRONG_WORD_SEP}|{WEAK_SEP})"
-    r"(?:\"(?P<v1>[^\"\s]{16,200})\"|'(?P<v2>[^'\s]{16,200})')"
+    r"(?:\"(?P<v1>[^\"\s]{16,200}+)\"|'(?P<v2>[^'\s]{16,200}+)')"
 )
-GENERIC_BARE: Final = rf"{SECRETISH_KEY}\s+{RANDOM_VALUE}"
+GENERIC_BARE: Final = rf"{SECRETISH_KEY}{_SP}{RANDOM_VALUE}"
 PIN_BARE: Final = (
-    r"(?<![A-Za-z])(?P<key>PIN|PIN-Code|PUK|Geheimzahl|Türcode|Alarmcode|Tresorcode)"
-    r"\s+(?P<v>(?!19[5-9]\d\b|20[0-3]\d\b)\d{4,8})\b(?![.,:/-]\d)"
-    r"(?!\s*(?:Zeichen|Stellen|stellig|digits|characters|chars|Versuche|attempts|x\b|%|€))"
+    r"(?<![A-Za-z])(?P<key>PIN|PIN-Code|PUK|Geheimzahl|Türcode|Alarmcode|Tresorcode|Zugangscode"
+    r"|Entsperrcode|Kartenpin)"
+    rf"{_SP}(?P<v>(?!19[5-9]\d\b|20[0-3]\d\b)\d{{4,8}}+)\b(?![.,:/-]\d)"
+    r"(?!\s{0,4}+(?:Zeichen|Stellen|stellig|digits|characters|chars|Versuche|attempts|x\b|%|€))"
 )
 GENERIC_WEAK: Final = rf"{SECRETISH_KEY}{QUALIFIER}{WEAK_SEP}{RANDOM_VALUE}"
 

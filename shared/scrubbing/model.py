@@ -14,11 +14,12 @@ import json
 import random
 import re
 from dataclasses import dataclass
+from typing import Final
 
 from shared.scrubbing import checks
 from shared.scrubbing.checks import Validator
 
-__all__ = ["VALUE_GROUPS", "SecretPattern", "row"]
+__all__ = ["VALUE_GROUPS", "SecretPattern", "bounded", "row"]
 
 VALUE_GROUPS = ("v", "v1", "v2", "v3", "v4", "v5")
 """Names of the groups that hold the secret; the first that took part in a match is used."""
@@ -32,6 +33,10 @@ class SecretPattern:
     `anchored`, they are also where a match must start (`regex.match` at each occurrence)
     or, with a `window` (before, after), the stretch around each occurrence that is searched:
     much faster than scanning a whole text with a case-insensitive keyword alternation.
+    `follow`: what must come right after the value (checked after the match, so that the regex
+    itself never backtracks into a long run to look for it).
+    `fallback`: the row only looks at values no earlier row has found (bare credentials: their
+    validators are the most expensive, and a found secret needs no second opinion).
     """
 
     kind: str
@@ -43,6 +48,8 @@ class SecretPattern:
     groups: tuple[str, ...]
     anchored: bool = False
     window: tuple[int, int] = (0, 0)
+    follow: re.Pattern[str] | None = None
+    fallback: bool = False
 
 
 _CHARSETS = {
@@ -87,6 +94,22 @@ def expand(template: str, kind: str) -> tuple[str, str]:
     return text.replace("⟦", "").replace("⟧", ""), secret
 
 
+_OPEN_RANGE = re.compile(r"\{(\d+),\}")
+_OPEN_REPEAT = re.compile(r"(?:(?<=\\s)|(?<=[\])]))([*+])")
+_BOUND: Final = 4096
+"""Upper bound of every repetition: no row matches anything longer (tokens are shorter)."""
+
+
+def bounded(regex: str) -> str:
+    """`regex` with every open repetition bounded: `{n,}`, and `*`/`+` after a character class,
+    group or `\\s` (possessive and lazy suffixes kept). Bounded repetitions keep the work per
+    match attempt bounded, which is what makes a row's scan linear in the text's length."""
+    regex = _OPEN_RANGE.sub(lambda m: f"{{{m.group(1)},{_BOUND}}}", regex)
+    return _OPEN_REPEAT.sub(
+        lambda m: f"{{0,{_BOUND}}}" if m.group(1) == "*" else f"{{1,{_BOUND}}}", regex
+    )
+
+
 def row(
     kind: str,
     regex: str,
@@ -97,10 +120,15 @@ def row(
     flags: int = 0,
     anchored: bool = False,
     window: tuple[int, int] = (0, 0),
+    follow: str | None = None,
+    fallback: bool = False,
 ) -> SecretPattern:
     """Compile one row; `check` defaults to the placeholder guard of prefixed tokens."""
-    compiled = re.compile(regex, flags)
+    compiled = re.compile(bounded(regex), flags)
     text, secret = expand(sample, kind)
     groups = tuple(g for g in VALUE_GROUPS if g in compiled.groupindex)
     anchored = anchored or window != (0, 0)
-    return SecretPattern(kind, compiled, text, secret, check, needles, groups, anchored, window)
+    after = re.compile(follow) if follow else None
+    return SecretPattern(
+        kind, compiled, text, secret, check, needles, groups, anchored, window, after, fallback
+    )

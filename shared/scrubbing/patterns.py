@@ -31,6 +31,7 @@ _PW = c.PW_ANCHORS
 _WH = r"[\w-]"
 _WD = r"[\w.]"
 _AN = r"[A-Za-z0-9]"
+_B64_END = r"(?![A-Za-z0-9/+=_\-~]|\.[A-Za-z0-9])"
 
 
 def _nb(n: int, cls: str = r"\w") -> str:
@@ -55,12 +56,14 @@ PATTERNS: tuple[SecretPattern, ...] = (
         "Key:\n⟦-----BEGIN RSA PRIVATE KEY-----\nMIIE{b64}\n{b64}==\n"
         "-----END RSA PRIVATE KEY-----⟧\nDanke", ("private key",), check=None),
     row("private_key",
-        rf"{_PEM}(?:{_NL}*(?:[A-Za-z0-9+/=]{{16,}}|(?:Proc-Type|DEK-Info|Version|Comment|Hash): "
-        rf"[^\n\\]*))+(?:{_NL}+[A-Za-z0-9+/]{{1,15}}={{0,2}}(?=[\"'\s\\]|$))?",
+        rf"{_PEM}(?:{_NL}{{0,8}}+(?:[A-Za-z0-9+/=]{{16,4096}}+|(?:Proc-Type|DEK-Info|Version"
+        rf"|Comment|Hash): [^\n\\]{{0,200}}+)){{1,400}}+"
+        rf"(?:{_NL}{{1,8}}+[A-Za-z0-9+/]{{1,15}}+={{0,2}}(?=[\"'\s\\]|$))?",
         'JSON: {"private_key": "⟦-----BEGIN PRIVATE KEY-----\\nMIIEv{b64}\\n{b60}⟧" (gekürzt)',
         ("private key",), check=None),
     row("private_key",
-        rf"Private-Lines:\s*\d+{_NL}+(?P<v>[A-Za-z0-9+/=]{{16,}}(?:{_NL}+[A-Za-z0-9+/=]{{16,}})*)",
+        rf"Private-Lines:\s{{0,8}}+\d{{1,4}}+{_NL}{{1,8}}+"
+        rf"(?P<v>[A-Za-z0-9+/=]{{16,4096}}+(?:{_NL}{{1,8}}+[A-Za-z0-9+/=]{{16,4096}}+){{0,400}}+)",
         "PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\n⟦AAAAI{b43}⟧\nPrivate-MAC: 00",
         ("private-lines",), check=None),
     row("age_secret_key", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
@@ -234,7 +237,8 @@ PATTERNS: tuple[SecretPattern, ...] = (
         "OP_SERVICE_ACCOUNT_TOKEN=⟦ops_eyJ{w200}⟧", ("ops_eyj",)),
     row("okta_token", rf"SSWS{_nb(4)}\s+(?P<v>[A-Za-z0-9_\-]{{40,42}}){_END}",
         "Authorization: SSWS ⟦{w42}⟧", ("ssws",)),
-    row("totp_secret", r"otpauth://[^\s?]*\?(?:[^\s]*?&)?secret=(?P<v>[A-Za-z2-7]{16,})",
+    row("totp_secret",
+        r"otpauth://[^\s?]{0,200}+\?(?:[^\s&]{0,200}+&){0,16}?secret=(?P<v>[A-Za-z2-7]{16,256}+)",
         "otpauth://totp/Portal:max?secret=⟦{z32}⟧&issuer=Portal", ("otpauth://",)),
     row("jwt",
         rf"eyJ{_nb(3, _WH)}[A-Za-z0-9_\-]{{8,}}\.[A-Za-z0-9_\-]{{8,}}(?:\.[A-Za-z0-9_\-]*){{1,3}}"
@@ -242,7 +246,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         "Session: ⟦{jwt}⟧", ("eyj",), check=checks.jwt_value),
     # --- credentials in URLs, connection strings, headers, command lines; cards -------------
     row("url_credentials",
-        r"(?<![\w+.\-])[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:/?#\[\]\"'<>]*:(?P<v>[^\s/?#\"'<>]+)@"
+        r"(?<![\w+.\-])[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:/?#\[\]\"'<>]*:(?P<v>[^\s/?\"'<>]+)@"
         r"(?=[A-Za-z0-9\[\]_~%.\-]+(?:[:/?#\s\"'<>,;)]|$))",
         "DATABASE_URL=postgres://app:⟦Ab$!*@9xQ{a8}⟧@db.internal:5432/brain", ("://",),
         check=checks.url_password, window=(32, 320)),
@@ -278,8 +282,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         r"|\d{3}([ -]?)\d{6}\2\d{4,5}|\d{12,18})(?!\d)(?![ -]\d)",
         "Firmenkarte: ⟦{card}⟧, gültig bis 09/27", check=checks.credit_card),
     row("password", c.PW_TOOL, "mysql -u root -p'⟦p4ss!{a8}⟧' -h db01",
-        ("mysql", "mariadb", "redis-cli", "sshpass", "keydb-cli"), check=checks.password_value,
-        anchored=True),
+        ("mysql", "mariadb", "redis-cli", "sshpass", "keydb-cli"), check=checks.db_tool_password),
     row("password", c.PW_CLI, "mysqladmin --password=⟦Tr0ub4dor&3⟧ status", ("--",),
         check=checks.password_value, flags=_I),
     row("password", c.PW_XML, "<dbPassword>⟦P4ss!{a8}⟧</dbPassword>",
@@ -313,13 +316,21 @@ PATTERNS: tuple[SecretPattern, ...] = (
     row("pin", c.PIN_BARE, "Tresor-PIN ⟦8765⟧, Tresor steht im Keller", c.PIN_ANCHORS,
         check=checks.pin_value, flags=_I, anchored=True),
     row("generic_secret", c.GENERIC_STRONG, "client_secret: ⟦{a40}⟧", _GEN,
-        check=checks.generic_value, flags=_I, anchored=True),
+        check=checks.generic_value, flags=_I, anchored=True, follow=c.RANDOM_FOLLOW),
     row("generic_secret", c.GENERIC_QUOTED,
         "DJANGO_SECRET_KEY = 'django-insecure-⟦{a20}#$%^&*(-_=+){a10}⟧'", _GEN,
         check=checks.generic_value, flags=_I, anchored=True),
     row("generic_secret", c.GENERIC_BARE, "Api-Key ⟦{a30}⟧", _GEN,
-        check=checks.generic_value, flags=_I, anchored=True),
+        check=checks.generic_value, flags=_I, anchored=True, follow=c.RANDOM_FOLLOW),
     row("generic_secret", c.GENERIC_WEAK, "Der API-Key für das Portal ist ⟦{a32}⟧.", _GEN,
-        check=checks.generic_value, flags=_I, anchored=True),
+        check=checks.generic_value, flags=_I, anchored=True, follow=c.RANDOM_FOLLOW),
+    # --- bare high-entropy credentials (no key word): shape, entropy and guards -----------
+    row("aws_secret_key", rf"(?<![A-Za-z0-9/+=_\-])(?P<v>[A-Za-z0-9/+]{{40}}){_B64_END}",
+        "Von Tom für den Export: ⟦{b40}⟧ (bitte rotieren)", check=checks.bare_aws_secret,
+        fallback=True),
+    row("high_entropy",
+        rf"(?<![A-Za-z0-9/+=_\-.~])(?P<v>[A-Za-z0-9/+_\-]{{32,1024}}+={{0,2}}){_B64_END}",
+        "Von Lisa per Chat: ⟦{a24}{b20}⟧ - gilt für das Portal", check=checks.bare_credential,
+        fallback=True),
 )
 # fmt: on

@@ -1,28 +1,59 @@
 """The scrubbing engine: run the pattern table over a text, merge the hits, replace them.
 
-Each row of `PATTERNS` runs only if one of its needles occurs in the lowercased text (rows
-without needles always run); anchored rows try their regex only where a needle starts. A hit
-is the span of the row's value group (or of the whole match), kept only if the row's
-validator accepts the value. Overlapping hits are merged into
-one span; its kind is the kind of the longest hit in it (on a tie, the earlier row). Each
-merged span is replaced by `[ENTFERNT:<kind>]`.
+1. Detection runs on the text's normalised view (`normalize.view`: escaped JSON unescaped,
+   zero-width characters dropped, look-alike characters folded); every hit is mapped back to
+   its span in the original text.
+2. Each row of `PATTERNS` runs only if one of its needles occurs in the lowercased view (rows
+   without needles always run). Anchored rows try their regex only where a needle starts, or
+   in the windows around their needles (merged, so no stretch is searched twice); anchors
+   inside an earlier match of 256+ characters are skipped. Work per row is capped (2,000
+   anchors, 25,000 characters of windows): past the cap the rest of the text is removed as
+   unchecked - fail safe, and only texts stuffed with one row's key words get there.
+3. A hit is the span of the row's value group (or of the whole match); an unquoted value loses
+   trailing sentence punctuation, must be followed by what the row's `follow` allows, and is
+   kept only if the row's validator accepts it.
+4. Whole span: a hit is widened over the credential characters that continue it (a value cut
+   at a `/`, `+`, `=`, `-` or `.` is a piece of a credential, never the whole).
+5. Overlapping hits are merged into one span; its kind is the kind of the longest hit in it
+   (on a tie, the earlier row). Each merged span is replaced by `[ENTFERNT:<kind>]`.
+
+Linear time: every regex either fails within a bounded number of steps or consumes what it
+scanned (see `context`), windows are merged, and the per-match work is bounded.
 
 Pure functions over compiled, immutable regexes: safe to call from any number of threads.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from shared.scrubbing.checks import MARKER_PREFIX
+from shared.scrubbing.normalize import view
 from shared.scrubbing.patterns import PATTERNS, SecretPattern
 
 __all__ = ["Span", "find_spans", "marker", "redact"]
 
 
-_MARKER = re.compile(re.escape(MARKER_PREFIX) + r"[a-z0-9_]+\]")
+_MARKER = re.compile(re.escape(MARKER_PREFIX) + r"[a-z0-9_]{1,40}\]")
+_MAX_ANCHORS: Final = 2000
+"""Anchors one row tries in one text (2,000 in 50,000 characters is a key word every 25)."""
+_MAX_WINDOW: Final = 25_000
+"""Characters of windows one row searches in one text."""
+_LONG: Final = 256
+"""A match this long is a blob: anchors inside it are not tried again (keeps dense needles,
+`token=token=...`, linear)."""
+_TRIM: Final = ".:)]}"
+_CONTINUES: Final = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-~"
+)
+_LEFT_CONTINUES: Final = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+)
+_WIDEN_LEFT: Final = frozenset({"password", "generic_secret", "aws_secret_key", "high_entropy"})
+_MAX_WIDEN: Final = 1024
 
 
 class Span(NamedTuple):
@@ -36,49 +67,99 @@ def marker(kind: str) -> str:
     return f"{MARKER_PREFIX}{kind}]"
 
 
-def _positions(lowered: str, needles: tuple[str, ...]) -> list[int]:
+def _anchors(lowered: str, row: SecretPattern) -> tuple[list[int], int | None]:
+    """Where the row's needles start, in text order, at most `_MAX_ANCHORS` of them, and the
+    offset from which on they were not collected (None: all were)."""
     found: set[int] = set()
-    for needle in needles:
-        i = lowered.find(needle)
-        while i >= 0:
+    limit: int | None = None
+    for needle in row.needles:
+        i, n = lowered.find(needle), 0
+        while i >= 0 and (limit is None or i < limit):
+            if n == _MAX_ANCHORS:
+                limit = i
+                break
             found.add(i)
+            n += 1
             i = lowered.find(needle, i + 1)
-    return sorted(found)
+    positions = sorted(p for p in found if limit is None or p < limit)
+    if len(positions) > _MAX_ANCHORS:
+        limit = positions[_MAX_ANCHORS]
+        positions = positions[:_MAX_ANCHORS]
+    return positions, limit
 
 
-def _matches(row: SecretPattern, text: str, lowered: str) -> Iterator[re.Match[str]]:
-    """The row's candidate matches: a full scan, or only at / around its anchors."""
+def _matches(row: SecretPattern, text: str, lowered: str) -> Iterator[re.Match[str] | int]:
+    """The row's candidate matches: a full scan, or only at / around its anchors.
+
+    Bounded work: after `_MAX_ANCHORS` anchors (or `_MAX_WINDOW` characters of windows) the row
+    stops and yields the offset where it stopped - the caller treats the rest of the text as
+    unchecked and removes it (a text that dense in one row's key words is an attack, not prose).
+    """
     if row.needles and not any(n in lowered for n in row.needles):
         return
-    # Anchors are offsets into the lowered text; they are offsets into `text` only if
-    # lowering kept every character's length (it does except for a few, like 'İ').
+    # Anchors are offsets into `text` only if lowering kept every character's length (it
+    # does except for a few, like 'İ').
     if not row.anchored or len(lowered) != len(text):
         yield from row.regex.finditer(text)
         return
-    positions = _positions(lowered, row.needles)
+    positions, limit = _anchors(lowered, row)
     before, after = row.window
     if not before and not after:
+        skip = 0  # a long match (a blob) is not searched again from inside
         for i in positions:
+            if i < skip:
+                continue
             match = row.regex.match(text, i)
             if match:
+                if match.end() - i >= _LONG:
+                    skip = match.end()
                 yield match
+        if limit is not None:
+            yield limit
         return
-    done = 0  # windows are merged: never scan a stretch twice
+    done = scanned = 0  # windows are merged: never scan a stretch twice
     for i in positions:
         start, end = max(i - before, done), min(len(text), i + after)
         if start < end:
+            if scanned >= _MAX_WINDOW:
+                yield start
+                return
             yield from row.regex.finditer(text, start, end)
+            scanned += end - start
             done = end
+    if limit is not None:
+        yield max(done, limit - before)
+
+
+def _value_span(row: SecretPattern, match: re.Match[str]) -> tuple[int, int]:
+    group = next((g for g in row.groups if match.start(g) >= 0), None)
+    if group is None:
+        return match.span()
+    start, end = match.span(group)
+    if group == "v":  # an unquoted value: the sentence's punctuation is not part of it
+        text = match.string
+        while end > start and text[end - 1] in _TRIM:
+            end -= 1
+    return start, end
 
 
 def _raw_hits(text: str) -> list[tuple[int, int, int, str]]:
     lowered = text.lower()
     hits: list[tuple[int, int, int, str]] = []
+    covered: list[tuple[int, int]] = []
     for priority, row in enumerate(PATTERNS):
+        if row.fallback and not covered:
+            covered = sorted((h[0], h[1]) for h in hits)
         for match in _matches(row, text, lowered):
-            group = next((g for g in row.groups if match.start(g) >= 0), None)
-            start, end = match.span(group) if group else match.span()
+            if isinstance(match, int):  # the row's work budget is spent: the rest is removed
+                hits.append((match, len(text), priority, row.kind))
+                break
+            start, end = _value_span(row, match)
             if end <= start:
+                continue
+            if row.fallback and _inside(covered, start, end):
+                continue
+            if row.follow is not None and not row.follow.match(text, end):
                 continue
             if row.validator is not None and not row.validator(text[start:end], match):
                 continue
@@ -86,14 +167,28 @@ def _raw_hits(text: str) -> list[tuple[int, int, int, str]]:
     return hits
 
 
-def find_spans(text: str) -> list[Span]:
-    """Disjoint spans of the secrets in `text`, in text order."""
-    hits = _raw_hits(text)
-    if hits and MARKER_PREFIX in text:  # never find a secret inside our own markers
-        markers = [m.span() for m in _MARKER.finditer(text)]
-        hits = [h for h in hits if not any(s < h[1] and h[0] < e for s, e in markers)]
-    if not hits:
-        return []
+def _inside(covered: list[tuple[int, int]], start: int, end: int) -> bool:
+    """[start, end) lies within one of the sorted spans `covered`."""
+    i = bisect.bisect_right(covered, (start, 1 << 62)) - 1
+    return i >= 0 and covered[i][0] <= start and end <= covered[i][1]
+
+
+def _widen(text: str, start: int, end: int, kind: str) -> tuple[int, int]:
+    """The whole credential around a hit: continue over the characters that continue it."""
+    limit = min(len(text), end + _MAX_WIDEN)
+    while end < limit and (
+        text[end] in _CONTINUES
+        or (text[end] == "." and end + 1 < len(text) and text[end + 1] in _CONTINUES)
+    ):
+        end += 1
+    if kind in _WIDEN_LEFT and start > 0 and text[start - 1] in "/+":
+        floor = max(0, start - _MAX_WIDEN)
+        while start > floor and text[start - 1] in _LEFT_CONTINUES:
+            start -= 1
+    return start, end
+
+
+def _merge(hits: list[tuple[int, int, int, str]]) -> list[Span]:
     hits.sort(key=lambda h: (h[0], h[0] - h[1], h[2]))
     spans: list[Span] = []
     best = (0, 0)  # (length, -priority) of the hit that names the current span
@@ -110,6 +205,28 @@ def find_spans(text: str) -> list[Span]:
         spans.append(Span(start, end, kind))
         best = rank
     return spans
+
+
+def _outside_markers(
+    text: str, hits: list[tuple[int, int, int, str]]
+) -> list[tuple[int, int, int, str]]:
+    """Never find a secret inside our own markers."""
+    if not hits or MARKER_PREFIX not in text:
+        return hits
+    markers = [m.span() for m in _MARKER.finditer(text)]
+    return [h for h in hits if not any(s < h[1] and h[0] < e for s, e in markers)]
+
+
+def find_spans(text: str) -> list[Span]:
+    """Disjoint spans of the secrets in `text`, in text order (offsets into `text`)."""
+    seen = view(text)
+    hits = _outside_markers(seen.text, _raw_hits(seen.text))
+    if not hits:
+        return []
+    if not seen.identical:
+        hits = [(seen.start(s), seen.end(e), p, k) for s, e, p, k in hits]
+    widened = [(*_widen(text, s, e, k), p, k) for s, e, p, k in hits]
+    return _merge(_outside_markers(text, widened))
 
 
 def redact(text: str, spans: list[Span]) -> str:

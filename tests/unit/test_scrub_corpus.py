@@ -1,5 +1,13 @@
-"""Quality gate of the secret scrubber on the labelled corpus tests/data/scrub_corpus.jsonl,
-and checks of the corpus itself (size, kinds, negative share, reproducible generator)."""
+"""Quality gate of the secret scrubber on two labelled corpora, and checks of the corpora.
+
+* `scrub_corpus.jsonl` (generator `make_scrub_corpus.py`): the corpus the scrubber was tuned on.
+* `scrub_holdout.jsonl` (generator `make_holdout_corpus.py`): a second corpus, written later by a
+  different generator with fresh templates, without reading the first. The recall gap between
+  the two is the overfit measure and must stay under 2 points.
+
+Gates on each: recall >= MIN_RECALL (a secret counts as caught only if no 8-character piece of
+it survives), false-positive rate <= 2 % (negative texts changed at all).
+"""
 
 from __future__ import annotations
 
@@ -11,12 +19,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
+
 from shared.scrubbing import KINDS, scrub
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-CORPUS = DATA / "scrub_corpus.jsonl"
-MIN_RECALL = 0.97
+CORPORA = {"tuned": "scrub_corpus", "holdout": "scrub_holdout"}
+GENERATORS = {"tuned": "make_scrub_corpus", "holdout": "make_holdout_corpus"}
+MIN_RECALL = {"tuned": 0.97, "holdout": 0.97}
 MAX_FALSE_POSITIVE_RATE = 0.02
+MAX_RECALL_GAP = 0.02
 MARKER_RE = re.compile(r"\[ENTFERNT:[a-z0-9_]+\]")
 
 
@@ -27,44 +39,22 @@ def leaks(value: str, text: str) -> bool:
 
 
 @cache
-def corpus() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+def corpus(name: str) -> list[dict[str, Any]]:
+    path = DATA / f"{CORPORA[name]}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 @cache
-def scrubbed() -> list[str]:
-    return [scrub(e["text"]).text for e in corpus()]
+def scrubbed(name: str) -> tuple[str, ...]:
+    return tuple(scrub(e["text"]).text for e in corpus(name))
 
 
-def generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "make_scrub_corpus", DATA / "make_scrub_corpus.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_corpus_shape() -> None:
-    entries = corpus()
-    kinds = {s["kind"] for e in entries for s in e["secrets"]}
-    negatives = [e for e in entries if not e["secrets"]]
-    assert len(entries) >= 400
-    assert len(kinds) >= 40
-    assert len(negatives) / len(entries) >= 0.40
-    assert {e["lang"] for e in entries} == {"de", "en"}
-    for e in entries:
-        assert set(e) == {"text", "secrets", "lang"}
-        for s in e["secrets"]:
-            assert set(s) == {"kind", "value"} and s["value"] in e["text"]
-    assert kinds <= KINDS, kinds - KINDS
-
-
-def test_quality_gate_recall_and_false_positives() -> None:
+@cache
+def quality(name: str) -> tuple[float, float, tuple[tuple[str, str], ...]]:
+    """(recall, false-positive rate, misses) of the scrubber on one corpus."""
     caught = total = false_positives = negatives = 0
     misses = []
-    for e, out in zip(corpus(), scrubbed(), strict=True):
+    for e, out in zip(corpus(name), scrubbed(name), strict=True):
         if not e["secrets"]:
             negatives += 1
             false_positives += out != e["text"]
@@ -74,15 +64,56 @@ def test_quality_gate_recall_and_false_positives() -> None:
                 misses.append((s["kind"], e["text"][:80]))
             else:
                 caught += 1
-    recall, fp_rate = caught / total, false_positives / negatives
-    assert recall >= MIN_RECALL, f"recall {recall:.4f}; misses: {misses}"
-    assert fp_rate <= MAX_FALSE_POSITIVE_RATE, f"false-positive rate {fp_rate:.4f}"
+    return caught / total, false_positives / negatives, tuple(misses)
 
 
-def test_scrubbing_the_corpus_is_idempotent() -> None:
-    for out in scrubbed():
+def generator(name: str) -> ModuleType:
+    module_name = GENERATORS[name]
+    spec = importlib.util.spec_from_file_location(module_name, DATA / f"{module_name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_corpus_shape(name: str) -> None:
+    entries = corpus(name)
+    negatives = [e for e in entries if not e["secrets"]]
+    assert len(entries) >= 400
+    assert len(negatives) / len(entries) >= 0.40
+    assert {e["lang"] for e in entries} == {"de", "en"}
+    for e in entries:
+        assert set(e) == {"text", "secrets", "lang"}
+        for s in e["secrets"]:
+            assert set(s) == {"kind", "value"} and s["value"] in e["text"]
+    kinds = {s["kind"] for e in entries for s in e["secrets"]}
+    assert kinds <= KINDS, kinds - KINDS
+
+
+def test_tuned_corpus_covers_many_kinds() -> None:
+    assert len({s["kind"] for e in corpus("tuned") for s in e["secrets"]}) >= 40
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_quality_gate_recall_and_false_positives(name: str) -> None:
+    recall, fp_rate, misses = quality(name)
+    assert recall >= MIN_RECALL[name], f"{name}: recall {recall:.4f}; misses: {misses}"
+    assert fp_rate <= MAX_FALSE_POSITIVE_RATE, f"{name}: false-positive rate {fp_rate:.4f}"
+
+
+def test_recall_gap_between_the_corpora_is_under_two_points() -> None:
+    gap = abs(quality("tuned")[0] - quality("holdout")[0])
+    assert gap < MAX_RECALL_GAP, f"recall gap {gap:.4f} (overfit to the tuned corpus)"
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_scrubbing_the_corpus_is_idempotent(name: str) -> None:
+    for out in scrubbed(name):
         assert scrub(out).text == out
 
 
-def test_generator_reproduces_the_committed_corpus() -> None:
-    assert generator().render() == CORPUS.read_text(encoding="utf-8")
+@pytest.mark.parametrize("name", CORPORA)
+def test_generator_reproduces_the_committed_corpus(name: str) -> None:
+    path = DATA / f"{CORPORA[name]}.jsonl"
+    assert generator(name).render() == path.read_text(encoding="utf-8")
