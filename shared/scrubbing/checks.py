@@ -376,6 +376,10 @@ _PUBLIC_PREFIX = re.compile(
     r"(?:sha(?:1|256|384|512)[-:]|0x|ssh-(?:rsa|ed25519|dss) |ecdsa-sha2-nistp\d+ |base64,|@)$",
     re.IGNORECASE,
 )
+_DIGEST_AFTER = re.compile(
+    r"[^\n]{0,40}?(?:hash|checksum|prüfsumme|digest|commit|sha-?\d|fingerprint|revision)",
+    re.IGNORECASE,
+)
 _FILE_AFTER = re.compile(r"\s{1,4}\*?[\w./-]{1,200}\.[A-Za-z0-9]{1,8}\b")  # sha256sum output
 _WORD_RUN = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{2,}(?![a-z])")
 
@@ -402,7 +406,9 @@ def _bare_guarded(value: str, match: re.Match[str]) -> bool:
     before = text[max(0, start - 48) : start]
     if _PUBLIC_PREFIX.search(before) or _DIGEST_CONTEXT.search(before):
         return True
-    if _FILE_AFTER.match(text, end) and _HEXISH.fullmatch(value):
+    if _HEXISH.fullmatch(value) and (
+        _FILE_AFTER.match(text, end) or _DIGEST_AFTER.match(text, end)
+    ):
         return True
     return _in_url_or_path(text, start) or _public_block(text, start)
 

@@ -152,7 +152,8 @@ def _raw_hits(text: str) -> list[tuple[int, int, int, str]]:
             covered = sorted((h[0], h[1]) for h in hits)
         for match in _matches(row, text, lowered):
             if isinstance(match, int):  # the row's work budget is spent: the rest is removed
-                hits.append((match, len(text), priority, row.kind))
+                if match < len(text):
+                    hits.append((match, len(text), priority, row.kind))
                 break
             start, end = _value_span(row, match)
             if end <= start:

@@ -50,8 +50,9 @@ def test_every_pattern_is_fast_on_one_megabyte_of_adversarial_input(name: str) -
 def test_the_whole_scrubber_on_the_issue_reproductions_is_bounded() -> None:
     for text in ADVERSARIAL.values():
         started = time.perf_counter()
-        scrub(text)
+        result = scrub(text)
         assert time.perf_counter() - started < 6.0
+        assert scrub(result.text).text == result.text
 
 
 @pytest.mark.parametrize(
@@ -113,10 +114,10 @@ def test_scan_names_the_kind_without_changing_anything() -> None:
 _SECRETS = st.sampled_from(
     ["Passwort: Sommer2024!", "ghp_" + "aB3dE5fG7hJ9kL1mN2" * 2, "pw=Qx7!vLm2#Rt9"]
 )
-_NOISE = st.text(
-    alphabet=st.sampled_from([*"abcXYZ019 :=./+-_\"'\\\n", "pass", "token", "key", "PIN"]),
-    max_size=300,
-)
+_NOISE = st.lists(
+    st.sampled_from([*"abcXYZ019 :=./+-_\"'\\\n", "pass", "token", "key", "PIN", "ist "]),
+    max_size=120,
+).map("".join)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
