@@ -27,7 +27,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The official TypeScript MCP SDK client for the e2e tests of client semantics (Node + npm).
+TS_CLIENT := tests/e2e/ts_client
+TS_STAMP := $(TS_CLIENT)/node_modules/.installed
+$(TS_STAMP): $(TS_CLIENT)/package.json $(TS_CLIENT)/package-lock.json
+	cd $(TS_CLIENT) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(TS_STAMP)
+
+install: $(STAMP) $(TS_STAMP)
 
 # Node 22 and the official MCP conformance suite, pinned by tests/conformance/package-lock.json,
 # installed into .tools/ (only npm is needed; reinstalled only when the pins change).
@@ -53,7 +60,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP) $(TOOLS_STAMP)
+unit: $(STAMP) $(TOOLS_STAMP) $(TS_STAMP)
 	$(BIN)/pytest
 
 # cfn-lint and `sam validate --lint` in their own venv (.venv-sam): aws-sam-cli pins its own deps.

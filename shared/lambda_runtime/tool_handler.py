@@ -67,8 +67,17 @@ def _handle_http(tool: str, event: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(body, dict):
         return _http_response(400, _refused("Der Rumpf muss ein JSON-Objekt sein."))
     envelope = _run(tool, principal, body)
-    scope_error = any(error["feld"] == "scope" for error in envelope.get("fehler") or [])
-    return _http_response(403 if scope_error else 200, envelope)
+    return _http_response(http_status(envelope), envelope)
+
+
+def http_status(envelope: dict[str, Any]) -> int:
+    """The HTTP twin of MCP `isError`: 200 whenever something was stored (a partly
+    successful batch too: the body has the per-entry results), 403 for a missing scope,
+    422 when nothing was stored."""
+    if not responses.is_error(envelope):
+        return 200
+    fields = {error["feld"] for error in envelope.get("fehler") or []}
+    return 403 if "scope" in fields else 422
 
 
 def make_tool_handler(tool: str) -> Handler:

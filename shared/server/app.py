@@ -28,6 +28,7 @@ from shared.server.auth_middleware import (
     PrincipalResolver,
 )
 from shared.server.subscriptions import install_subscriptions
+from shared.services import responses
 from shared.services.context import ServiceContext
 from shared.tools.catalog import TOOLS, ToolSpec
 from shared.tools.dispatcher import InProcessDispatcher, ToolDispatcher
@@ -47,14 +48,15 @@ logger = logging.getLogger("brain.tools")
 
 
 def envelope_result(envelope: dict[str, Any]) -> ToolResult:
-    """The envelope as structured content and as JSON text; failures are tool errors."""
+    """The envelope as structured content and as JSON text; `isError` only when nothing was
+    stored (see `responses.is_error`): clients raise on it, so a partly stored batch must not."""
     # Memory OS tools answer with a sentence for people and models (seed 004); the others
     # with the envelope itself as JSON text.
     text = envelope.get("text") or json.dumps(envelope, ensure_ascii=False)
     return ToolResult(
         content=[TextContent(type="text", text=text)],
         structured_content=envelope,
-        is_error=not envelope["erfolg"],
+        is_error=responses.is_error(envelope),
     )
 
 

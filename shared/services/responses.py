@@ -40,6 +40,15 @@ def failure(errors: Sequence[FieldError], referenzfelder: dict[str, Any]) -> dic
     }
 
 
+def is_error(envelope: dict[str, Any]) -> bool:
+    """MCP `isError` (and a non-2xx status on the HTTP tool routes): true only when nothing
+    was stored — the call was refused whole, or every entry of a batch failed. A partly
+    successful batch is not an error: `erfolg` false, per-entry results, the counts."""
+    if envelope.get("erfolg"):
+        return False
+    return not envelope.get("anzahl_erfolgreich")
+
+
 def entry_failure(index: int, errors: Sequence[FieldError], **fields: Any) -> dict[str, Any]:
     return {"index": index, **fields, "erfolg": False, "fehler": [e.as_dict() for e in errors]}
 

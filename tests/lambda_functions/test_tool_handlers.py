@@ -102,3 +102,38 @@ def test_second_warm_invocation_reuses_the_container(aws_env: dict[str, str]) ->
     second = handler(sample("insert_brain_longterm_memory"), FakeLambdaContext())
     assert container() is built
     assert [first["daten"][0]["ID"], second["daten"][0]["ID"]] == ["longterm_1", "longterm_2"]
+
+
+def _insert_body(*nutzer: Any) -> dict[str, Any]:
+    entry = {
+        "kurzbeschreibung": "Rückruf",
+        "memory": "Nur vormittags.",
+        "tags": [],
+        "scope": "kunde",
+        "scope_vk": "K-1",
+        "agent": "support-bot",
+    }
+    memories = [{**entry, "nutzer": value} for value in nutzer]
+    return {"inhalt": {"memories": memories, "nutzer": "anna", "agent": "support-bot"}}
+
+
+def test_http_route_status_follows_what_was_stored(aws_env: dict[str, str]) -> None:
+    handler = make_tool_handler("insert_brain_longterm_memory")
+    # Given a batch whose second entry is invalid (nutzer must be a string or number)
+    partly = handler(
+        http_event("insert_brain_longterm_memory", _insert_body("anna", True)), FakeLambdaContext()
+    )
+    # Then the partly stored batch is 200 with its per-entry results
+    assert partly["statusCode"] == 200
+    body = json.loads(partly["body"])
+    assert (body["erfolg"], body["anzahl_erfolgreich"], body["anzahl_fehlgeschlagen"]) == (
+        False,
+        1,
+        1,
+    )
+    # And a batch of which nothing was stored is 422 with the German errors
+    nothing = handler(
+        http_event("insert_brain_longterm_memory", _insert_body(True)), FakeLambdaContext()
+    )
+    assert nothing["statusCode"] == 422
+    assert json.loads(nothing["body"])["fehler"][0]["feld"].startswith("inhalt.memories[0]")
