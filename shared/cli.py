@@ -53,10 +53,15 @@ def _bind(host: str, port: int) -> socket.socket:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from shared.server.app import build_app
+    from shared.storage.sqlite.idempotency import SqliteIdempotencyLayer
 
     settings = _settings(args)
     configure_logging(settings.log_level)
     with open_storage(settings, bootstrap=args.bootstrap) as storage:
+        layer = storage.idempotency_layer()
+        if isinstance(layer, SqliteIdempotencyLayer):
+            # This server owns the data dir: calls left running by a dead one are over.
+            layer.release_in_progress()
         context = ServiceContext(storage, settings)
         verifier = build_verifier(settings)
         app = build_app(context, verifier, settings)

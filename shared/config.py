@@ -57,9 +57,18 @@ class Settings(BaseSettings):
     aws_max_parallel: int = Field(default=16, ge=1, le=64)
     aws_max_attempts: int = Field(default=5, ge=1, le=20)
     rating_max_retries: int = Field(default=8, ge=1, le=50)
+    # Retry-safe writes: an identical write within this window returns the first answer.
+    idempotency_window_s: int = Field(default=3600, ge=60, le=7 * DAY)
+    # How long a call may hold its in-progress record when no Lambda deadline bounds it
+    # (local server, `serve --backend aws`); on Lambda the function's remaining time.
+    idempotency_in_progress_s: int = Field(default=120, ge=1, le=3600)
+    # DynamoDB table of the idempotency records; empty: "<table_name>-idempotency".
+    idempotency_table_name: str = ""
     # Lambda: the MCP router forwards each tools/call to that tool's function (tool -> name).
     tool_functions: dict[str, str] = Field(default_factory=dict)
     tool_invoke_timeout_s: float = Field(default=28.0, gt=0)
+    # Attempts per tool invoke when Lambda throttles or answers 5xx (jittered backoff).
+    tool_invoke_max_attempts: int = Field(default=3, ge=1, le=6)
     # Lambda behind a named API Gateway stage: the path prefix to strip (e.g. "/prod").
     api_base_path: str = "/"
 
@@ -104,6 +113,10 @@ class Settings(BaseSettings):
         if self.oidc_issuer:
             return self.oidc_issuer.rstrip("/") + "/.well-known/jwks.json"
         return None
+
+    @property
+    def idempotency_table(self) -> str:
+        return self.idempotency_table_name or f"{self.table_name}-idempotency"
 
     @property
     def zone(self) -> ZoneInfo:

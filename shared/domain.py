@@ -283,6 +283,15 @@ class Project:
     members: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True)
+class ReservedId:
+    """An ID reserved for one entry of a keyed write; `reused`: the same entry of an earlier
+    send of that write got it first (what that send stored under it is this entry's)."""
+
+    number: int
+    reused: bool
+
+
 class EntryFailureCode(StrEnum):
     NOT_FOUND = "nicht_gefunden"
     CONFLICT = "konflikt"

@@ -22,6 +22,7 @@ from shared.lambda_runtime.payloads import (
 from shared.services import responses
 from shared.tools.catalog import TOOLS
 from shared.tools.dispatch import call_tool
+from shared.tools.idempotency import IN_PROGRESS_FIELD
 from shared.validation.errors import FieldError
 
 Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
@@ -42,9 +43,12 @@ def _http_response(status: int, body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _run(tool: str, principal: Principal, arguments: dict[str, Any]) -> dict[str, Any]:
+def _run(
+    tool: str, principal: Principal, arguments: dict[str, Any], context: LambdaContext
+) -> dict[str, Any]:
     logger.append_keys(tool=tool, tenant=principal.tenant, subject=principal.subject)
-    envelope = call_tool(container().context, principal, tool, arguments)
+    # The context bounds a write's in-progress mark by this invocation's remaining time.
+    envelope = call_tool(container().context, principal, tool, arguments, context)
     metrics.add_dimension(name="tool", value=tool)
     metrics.add_metric(name="ToolCall", unit=MetricUnit.Count, value=1)
     metrics.add_metric(
@@ -54,7 +58,7 @@ def _run(tool: str, principal: Principal, arguments: dict[str, Any]) -> dict[str
     return envelope
 
 
-def _handle_http(tool: str, event: dict[str, Any]) -> dict[str, Any]:
+def _handle_http(tool: str, event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     try:
         principal = http_principal(event, container().settings.claim_mapping)
     except InvalidToken:
@@ -66,18 +70,20 @@ def _handle_http(tool: str, event: dict[str, Any]) -> dict[str, Any]:
         return _http_response(400, _refused("Der Rumpf ist kein gültiges JSON."))
     if not isinstance(body, dict):
         return _http_response(400, _refused("Der Rumpf muss ein JSON-Objekt sein."))
-    envelope = _run(tool, principal, body)
+    envelope = _run(tool, principal, body, context)
     return _http_response(http_status(envelope), envelope)
 
 
 def http_status(envelope: dict[str, Any]) -> int:
     """The HTTP twin of MCP `isError`: 200 whenever something was stored (a partly
     successful batch too: the body has the per-entry results), 403 for a missing scope,
-    422 when nothing was stored."""
+    409 while an identical call still runs, 422 when nothing was stored."""
     if not responses.is_error(envelope):
         return 200
     fields = {error["feld"] for error in envelope.get("fehler") or []}
-    return 403 if "scope" in fields else 422
+    if "scope" in fields:
+        return 403
+    return 409 if IN_PROGRESS_FIELD in fields else 422
 
 
 def make_tool_handler(tool: str) -> Handler:
@@ -96,9 +102,9 @@ def make_tool_handler(tool: str) -> Handler:
         if invocation is not None:
             if invocation.tool != tool:
                 return _refused(f"Diese Funktion bedient nur {tool}.")
-            return _run(tool, invocation.principal.principal(), invocation.arguments)
+            return _run(tool, invocation.principal.principal(), invocation.arguments, context)
         if is_http_api_event(event):
-            return _handle_http(tool, event)
+            return _handle_http(tool, event, context)
         logger.warning("event refused", extra={"reason": "unknown event shape"})
         return _refused("Unbekanntes Ereignis: erwartet Router-Aufruf oder HTTP-API-Anfrage.")
 

@@ -76,7 +76,7 @@ class BrainTool(Tool):
             annotations=ToolAnnotations(
                 read_only_hint=spec.read_only,
                 destructive_hint=spec.destructive,
-                idempotent_hint=spec.read_only,
+                idempotent_hint=spec.read_only or spec.idempotent,
                 open_world_hint=False,
             ),
         )

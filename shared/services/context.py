@@ -19,3 +19,6 @@ class ServiceContext:
     storage: StoragePort
     settings: Settings
     clock: Callable[[], datetime] = field(default=utc_now)
+    # The logical write a retry-safe call belongs to (shared/tools/idempotency.py): IDs
+    # are reserved per entry under it, so a resend gets the same IDs for the same entries.
+    write_key: str | None = None

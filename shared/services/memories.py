@@ -16,6 +16,7 @@ from shared.domain import (
     MemoryType,
     NewMemory,
     Rating,
+    ReservedId,
 )
 from shared.ledger.classify import ledger_hinweis
 from shared.search.analyzer import document_terms
@@ -23,6 +24,7 @@ from shared.services import responses
 from shared.services.areas import Visibility, user_area
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
+from shared.services.entry_ids import reserve_entry_ids
 from shared.services.secrets import screen
 from shared.services.tags import ensure_tags
 from shared.validation.errors import FieldError
@@ -111,7 +113,17 @@ def _store_memories(
     area: str | None,
 ) -> list[dict[str, Any]]:
     storage, tenant, now = ctx.storage, principal.tenant, ctx.clock()
-    ids = storage.reserve_ids(tenant, CounterName(typ.value), len(accepted))
+    reserved = reserve_entry_ids(ctx, tenant, CounterName(typ.value), accepted)
+    # A resend of a write a crash cut off: entries it already stored are not stored again.
+    already = stored_before(ctx, tenant, typ, reserved, now)
+    results = [
+        {"index": index, "typ": typ.value, "erfolg": True, "ID": str(MemoryId(typ, number))}
+        for index, number in already.items()
+    ]
+    accepted = [(index, entry) for index, entry in accepted if index not in already]
+    if not accepted:
+        return results
+    ids = [reserved[index].number for index, _ in accepted]
     stored_tags = ensure_tags(storage, tenant, (entry.tags for _, entry in accepted))
 
     new_memories = []
@@ -144,7 +156,6 @@ def _store_memories(
         new_memories.append(NewMemory(memory, embedding))
 
     outcomes = storage.put_memories(new_memories)
-    results = []
     for (index, _), new, outcome in zip(accepted, new_memories, outcomes, strict=True):
         if outcome is None:
             results.append(
@@ -154,6 +165,21 @@ def _store_memories(
             error = FieldError(f"inhalt.memories[{index}]", storage_failure_message(outcome))
             results.append(responses.entry_failure(index, [error], typ=typ.value))
     return results
+
+
+def stored_before(
+    ctx: ServiceContext,
+    tenant: str,
+    typ: MemoryType,
+    reserved: dict[int, ReservedId],
+    now: datetime,
+) -> dict[int, int]:
+    """{index: ID} of the entries an earlier send of this write stored already."""
+    reused = {index: r.number for index, r in reserved.items() if r.reused}
+    if not reused:
+        return {}
+    found = ctx.storage.get_memories(tenant, [MemoryId(typ, n) for n in reused.values()], now)
+    return {index: number for index, number in reused.items() if MemoryId(typ, number) in found}
 
 
 def memory_view(memory: Memory, ctx: ServiceContext) -> dict[str, Any]:
@@ -263,7 +289,16 @@ def rate_memories(
     if not accepted:
         return responses.batch(results, batch.referenzfelder)
 
-    insert_ids = ctx.storage.reserve_ids(tenant, CounterName.RATING, len(accepted))
+    reserved = reserve_entry_ids(ctx, tenant, CounterName.RATING, accepted)
+    # A resend of a write a crash cut off: ratings it already recorded count once.
+    for index, entry in _rated_before(ctx, tenant, accepted, reserved):
+        memory = memories[entry.memory_id]
+        results.append(_rating_success(ctx, index, entry, reserved[index].number, memory))
+    done = {result["index"] for result in results}
+    accepted = [(index, entry) for index, entry in accepted if index not in done]
+    if not accepted:
+        return responses.batch(results, batch.referenzfelder)
+    insert_ids = [reserved[index].number for index, _ in accepted]
     ratings = [
         Rating(
             tenant=tenant,
@@ -299,6 +334,39 @@ def rate_memories(
             }
         )
     return responses.batch(results, batch.referenzfelder)
+
+
+def _rated_before(
+    ctx: ServiceContext,
+    tenant: str,
+    accepted: list[tuple[int, RatingInput]],
+    reserved: dict[int, ReservedId],
+) -> list[tuple[int, RatingInput]]:
+    """The entries whose rating an earlier send of this write recorded already."""
+    reused = [(index, entry) for index, entry in accepted if reserved[index].reused]
+    recorded: dict[MemoryId, set[int]] = {}
+    for memory_id in dict.fromkeys(entry.memory_id for _, entry in reused):
+        recorded[memory_id] = {r.insert_id for r in ctx.storage.get_ratings(tenant, memory_id)}
+    return [
+        (index, entry)
+        for index, entry in reused
+        if reserved[index].number in recorded[entry.memory_id]
+    ]
+
+
+def _rating_success(
+    ctx: ServiceContext, index: int, entry: RatingInput, insert_id: int, memory: Memory
+) -> dict[str, Any]:
+    return {
+        "index": index,
+        "typ": entry.typ.value,
+        "memory_ID": str(entry.memory_id),
+        "erfolg": True,
+        "insert_ID": insert_id,
+        "score_avg": responses.number(memory.score_avg),
+        "score_count": memory.score_count,
+        "last_call": responses.format_local(memory.last_call, ctx.settings.zone),
+    }
 
 
 def _not_found(index: int, entry: RatingInput) -> FieldError:

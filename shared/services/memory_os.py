@@ -36,7 +36,13 @@ from shared.services.areas import (
 )
 from shared.services.context import ServiceContext
 from shared.services.identity import reserved_identity_keys
-from shared.services.memories import memory_terms, memory_view, storage_failure_message
+from shared.services.entry_ids import reserve_entry_ids
+from shared.services.memories import (
+    memory_terms,
+    memory_view,
+    storage_failure_message,
+    stored_before,
+)
 from shared.services.secrets import clean_value, hinweis, rejection
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import ContextRequest, RememberRequest, SearchRequest
@@ -110,7 +116,10 @@ def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest
     authorize_write(
         ctx, principal, nutzer, target.area, create_project=request.create_project, now=now
     )
-    (number,) = ctx.storage.reserve_ids(principal.tenant, CounterName.LONGTERM, 1)
+    entry_id = reserve_entry_ids(
+        ctx, principal.tenant, CounterName.LONGTERM, [(0, (target.path, content))]
+    )
+    number = entry_id[0].number
     memory = Memory(
         tenant=principal.tenant,
         id=MemoryId(MemoryType.LONGTERM, number),
@@ -130,9 +139,11 @@ def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest
         stored = ctx.storage.ensure_tags(principal.tenant, memory.tags)
         memory.tags = [stored[tag.casefold()] for tag in memory.tags]
     memory.terms, memory.doc_len = memory_terms(memory)
-    (failure,) = ctx.storage.put_memories([NewMemory(memory)])
-    if failure is not None:
-        raise RequestRejected([FieldError("content", storage_failure_message(failure))])
+    # A resend of a remember a crash cut off: what it stored is not stored again.
+    if not stored_before(ctx, principal.tenant, MemoryType.LONGTERM, entry_id, now):
+        (failure,) = ctx.storage.put_memories([NewMemory(memory)])
+        if failure is not None:
+            raise RequestRejected([FieldError("content", storage_failure_message(failure))])
     daten = {
         "ID": str(memory.id),
         "pfad": target.path,

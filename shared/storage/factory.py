@@ -31,7 +31,9 @@ def open_storage(settings: Settings, *, bootstrap: bool = False) -> Iterator[Sto
 
     clients = make_clients(settings)
     if bootstrap:
-        for created in create_missing(clients, settings.table_name, settings.bucket_name):
+        for created in create_missing(
+            clients, settings.table_name, settings.bucket_name, settings.idempotency_table
+        ):
             print(f"Angelegt: {created}", flush=True)
     dynamo = build_dynamo_storage(settings, clients)
     try:

@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
+from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
+
 from shared.domain import (
     BrainEntry,
     BrainWrite,
@@ -32,6 +34,7 @@ from shared.domain import (
     Project,
     Rating,
     RatingOutcome,
+    ReservedId,
     TermLookup,
 )
 from shared.storage.ledger_port import LedgerPort
@@ -44,6 +47,28 @@ class StoragePort(LedgerPort, Protocol):
 
         IDs are never handed out twice, even across concurrent callers and restarts.
         """
+        ...
+
+    def reserve_entry_ids(
+        self,
+        tenant: str,
+        counter: CounterName,
+        key: str,
+        fingerprints: Sequence[tuple[int, str]],
+        expires_at: datetime,
+    ) -> dict[int, ReservedId]:
+        """IDs for the entries (index, fingerprint) of one keyed write (`key`).
+
+        An entry whose index and fingerprint were reserved under this key before (and the
+        reservation has not expired) gets that ID back with `reused`; every other entry
+        gets a fresh ID of the counter (as `reserve_ids`) that is recorded for it until
+        `expires_at`. Atomic per call: concurrent sends of one key never both get fresh IDs
+        recorded for the same entry. IDs are never handed out to two different entries.
+        """
+        ...
+
+    def idempotency_layer(self) -> BasePersistenceLayer:
+        """Powertools' idempotency persistence layer next to this storage (call records)."""
         ...
 
     def ensure_tags(self, tenant: str, names: Sequence[str]) -> dict[str, str]:

@@ -37,6 +37,10 @@ class ToolSpec:
     def needed_scope(self, arguments: Mapping[str, Any]) -> Scope:
         """The scope this call needs; read by the dispatcher and the HTTP middleware."""
         return self.scope if self.scope_of is None else self.scope_of(arguments)
+    # Retry-safe write (CONTRACT §3): `dispatch.call_tool` runs it through the idempotency
+    # records, so an identical call within the window returns the first answer and writes
+    # nothing. Every tool that writes sets it.
+    idempotent: bool = False
 
     @property
     def input_schema(self) -> dict[str, Any]:
@@ -154,6 +158,7 @@ TOOLS: dict[str, ToolSpec] = {
             },
             handler=_insert(MemoryType.LONGTERM),
             read_only=False,
+            idempotent=True,
         ),
         ToolSpec(
             name="insert_brain_shortterm_memory",
@@ -175,6 +180,7 @@ TOOLS: dict[str, ToolSpec] = {
             },
             handler=_insert(MemoryType.SHORTTERM),
             read_only=False,
+            idempotent=True,
         ),
         ToolSpec(
             name="rate_brain_memories",
@@ -206,6 +212,7 @@ TOOLS: dict[str, ToolSpec] = {
             },
             handler=_rate,
             read_only=False,
+            idempotent=True,
         ),
         ToolSpec(
             name="select_brain",
@@ -259,6 +266,7 @@ TOOLS: dict[str, ToolSpec] = {
             },
             handler=_upsert,
             read_only=False,
+            idempotent=True,
         ),
         ToolSpec(
             name="update_brain_memories",
@@ -283,6 +291,7 @@ TOOLS: dict[str, ToolSpec] = {
             },
             handler=_update,
             read_only=False,
+            idempotent=True,
         ),
         ToolSpec(
             name="delete_brain_memories",
@@ -302,6 +311,7 @@ TOOLS: dict[str, ToolSpec] = {
             },
             handler=_delete,
             read_only=False,
+            idempotent=True,
             destructive=True,
         ),
         ToolSpec(
@@ -325,6 +335,7 @@ TOOLS: dict[str, ToolSpec] = {
             },
             handler=_remember,
             read_only=False,
+            idempotent=True,
         ),
         ToolSpec(
             name="search_memory",

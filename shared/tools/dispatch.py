@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
 from shared.auth.principal import Principal
 from shared.services import responses
 from shared.services.context import ServiceContext
 from shared.services.secrets import clean_value
+from shared.tools import idempotency
 from shared.tools.catalog import TOOLS, ToolSpec
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.requests import parse_referenzfelder, wants_help
@@ -29,9 +32,16 @@ def help_response(spec: ToolSpec, referenzfelder: dict[str, Any]) -> dict[str, A
 
 
 def call_tool(
-    ctx: ServiceContext, principal: Principal, name: str, arguments: Mapping[str, Any]
+    ctx: ServiceContext,
+    principal: Principal,
+    name: str,
+    arguments: Mapping[str, Any],
+    lambda_context: LambdaContext | None = None,
 ) -> dict[str, Any]:
-    """Run one tool call and return the contract envelope (never raises for bad input)."""
+    """Run one tool call and return the contract envelope (never raises for bad input).
+
+    Tools whose spec is `idempotent` run at most once per call key (tools/idempotency.py);
+    `lambda_context` bounds their in-progress record by the invocation's remaining time."""
     spec = TOOLS.get(name)
     if spec is None:
         known = ", ".join(sorted(TOOLS))
@@ -59,6 +69,16 @@ def call_tool(
                     )
                 ],
                 referenzfelder,
+            )
+        if spec.idempotent:
+            return idempotency.run_once(
+                ctx,
+                principal,
+                spec.name,
+                arguments,
+                lambda keyed: spec.handler(keyed, principal, arguments),
+                referenzfelder,
+                lambda_context,
             )
         return spec.handler(ctx, principal, arguments)
     except RequestRejected as rejected:

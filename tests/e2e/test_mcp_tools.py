@@ -298,7 +298,9 @@ async def test_many_warm_calls_in_one_app(server: InProcessServer, dev_token: st
     async with server.client(dev_token) as client:
         for number in range(1, 31):
             envelope = await call(
-                client, "insert_brain_longterm_memory", insert_args(memory_entry())
+                client,
+                "insert_brain_longterm_memory",
+                {**insert_args(memory_entry()), "referenzfelder": {"n": number}},  # no resend
             )
             assert envelope["daten"][0]["ID"] == f"longterm_{number}"
 
@@ -316,9 +318,9 @@ async def test_concurrent_clients_rating_one_memory_lose_nothing(
     async def rater(worker: int) -> None:
         async with server.client(dev_token) as client:
             for n in range(worker * 10, worker * 10 + 10):
-                rated = await call(
-                    client, "rate_brain_memories", rate_args(("longterm_1", float(scores[n])))
-                )
+                arguments = rate_args(("longterm_1", float(scores[n])))
+                arguments["referenzfelder"] = {"n": n}  # equal scores, yet distinct ratings
+                rated = await call(client, "rate_brain_memories", arguments)
                 assert rated["erfolg"] is True, rated["fehler"]
 
     async with anyio.create_task_group() as group:

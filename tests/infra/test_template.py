@@ -20,7 +20,11 @@ import pytest
 import yaml
 
 from shared.config import Settings
-from shared.storage.dynamo.schema import BUCKET_PROPERTIES, TABLE_PROPERTIES
+from shared.storage.dynamo.schema import (
+    BUCKET_PROPERTIES,
+    IDEMPOTENCY_TABLE_PROPERTIES,
+    TABLE_PROPERTIES,
+)
 from shared.tools.catalog import TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -196,6 +200,32 @@ def test_table_properties_are_exactly_the_schema(template: dict[str, Any]) -> No
     )
 
 
+IDEMPOTENCY_STATEMENT = {
+    "Sid": "IdempotencyRecords",
+    "Effect": "Allow",
+    "Action": [
+        "dynamodb:GetItem",
+        "dynamodb:PutItem",
+        "dynamodb:UpdateItem",
+        "dynamodb:DeleteItem",
+    ],
+    "Resource": {"Fn::GetAtt": ["IdempotencyTable", "Arn"]},
+}
+
+
+def test_idempotency_table_is_exactly_the_schema(template: dict[str, Any]) -> None:
+    # Given IDEMPOTENCY_TABLE_PROPERTIES (Powertools' layout: key id, TTL on expiration)
+    table = template["Resources"]["IdempotencyTable"]
+    # Then the template's idempotency table has exactly those properties
+    assert table["Type"] == "AWS::DynamoDB::Table"
+    assert table["Properties"] == IDEMPOTENCY_TABLE_PROPERTIES, yaml_of(
+        IDEMPOTENCY_TABLE_PROPERTIES
+    )
+    # And every function finds it in its environment
+    env = template["Globals"]["Function"]["Environment"]["Variables"]
+    assert env["BRAIN_IDEMPOTENCY_TABLE_NAME"] == {"Ref": "IdempotencyTable"}
+
+
 def test_bucket_properties_are_exactly_the_schema(template: dict[str, Any]) -> None:
     # Given BUCKET_PROPERTIES
     # When the template's bucket is read
@@ -336,11 +366,18 @@ def test_read_only_tools_can_only_read(template: dict[str, Any]) -> None:
             # And a writing tool that never touches the bucket gets CRUD on the table only
             assert names == ["DynamoDBCrudPolicy"], (tool, names)
         else:
-            # And a writing tool gets CRUD on our table and bucket only
-            assert sorted(names) == ["DynamoDBCrudPolicy", "S3CrudPolicy"], (tool, names)
+            # And a writing tool gets CRUD on our table and bucket, and (being retry-safe)
+            # exactly get/put/update/delete on the idempotency records
+            assert spec.idempotent, tool
+            assert sorted(names) == ["DynamoDBCrudPolicy", "S3CrudPolicy", "Statement"], (
+                tool,
+                names,
+            )
         # And every policy is scoped to our table or bucket
         for name, args in granted:
-            if name.startswith("DynamoDB"):
+            if name == "Statement":
+                assert args == [IDEMPOTENCY_STATEMENT], tool
+            elif name.startswith("DynamoDB"):
                 assert args == {"TableName": {"Ref": "BrainTable"}}, (tool, name)
             else:
                 assert args == {"BucketName": {"Ref": "EmbeddingsBucket"}}, (tool, name)

@@ -99,7 +99,9 @@ def test_second_warm_invocation_reuses_the_container(aws_env: dict[str, str]) ->
     handler = make_tool_handler("insert_brain_longterm_memory")
     first = handler(sample("insert_brain_longterm_memory"), FakeLambdaContext())
     built = container()
-    second = handler(sample("insert_brain_longterm_memory"), FakeLambdaContext())
+    other = sample("insert_brain_longterm_memory")
+    other["arguments"]["referenzfelder"] = {"lauf": 2}  # not a resend of the first
+    second = handler(other, FakeLambdaContext())
     assert container() is built
     assert [first["daten"][0]["ID"], second["daten"][0]["ID"]] == ["longterm_1", "longterm_2"]
 

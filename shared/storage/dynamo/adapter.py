@@ -16,6 +16,10 @@ from datetime import date, datetime
 from functools import partial
 from typing import TYPE_CHECKING
 
+from aws_lambda_powertools.utilities.idempotency.persistence.dynamodb import (
+    DynamoDBPersistenceLayer,
+)
+
 from shared.domain import (
     BrainEntry,
     BrainWrite,
@@ -33,6 +37,7 @@ from shared.domain import (
     Project,
     Rating,
     RatingOutcome,
+    ReservedId,
     TermLookup,
 )
 from shared.ledger.model import AlreadyAppended, LedgerTotal, LedgerView, LedgerWrite
@@ -62,6 +67,7 @@ from shared.storage.dynamo.memory_replace import MemoryReplacer
 from shared.storage.dynamo.parallel import RoundTrips
 from shared.storage.dynamo.projects import ProjectRecords
 from shared.storage.dynamo.ratings import RatingWriter
+from shared.storage.dynamo.reservations import EntryReservations
 
 if TYPE_CHECKING:
     from shared.storage.aws import AwsClients
@@ -81,6 +87,7 @@ class DynamoStorage:
         *,
         table_name: str,
         bucket_name: str,
+        idempotency_table: str | None = None,
         round_trips: RoundTrips | None = None,
         rating_max_retries: int = 8,
         max_attempts: int = 5,
@@ -106,6 +113,11 @@ class DynamoStorage:
         self._index = MemoryIndexReads(self._calls)
         self._projects = ProjectRecords(self._calls)
         self._ledger = LedgerTable(self._calls, rating_max_retries)
+        self._reservations = EntryReservations(clients.dynamodb, table_name)
+        self._idempotency = DynamoDBPersistenceLayer(
+            table_name=idempotency_table or f"{table_name}-idempotency",
+            boto3_client=clients.dynamodb,
+        )
 
     @property
     def table_name(self) -> str:
@@ -139,6 +151,22 @@ class DynamoStorage:
         )
         last = get_n(response["Attributes"], "value")
         return range(last - count + 1, last + 1)
+
+    def reserve_entry_ids(
+        self,
+        tenant: str,
+        counter: CounterName,
+        key: str,
+        fingerprints: Sequence[tuple[int, str]],
+        expires_at: datetime,
+    ) -> dict[int, ReservedId]:
+        if not fingerprints:
+            return {}
+        fresh = self.reserve_ids(tenant, counter, len(fingerprints))
+        return self._reservations.reserve(fresh, tenant, counter, key, fingerprints, expires_at)
+
+    def idempotency_layer(self) -> DynamoDBPersistenceLayer:
+        return self._idempotency
 
     def ensure_tags(self, tenant: str, names: Sequence[str]) -> dict[str, str]:
         wanted: dict[str, str] = {}

@@ -113,6 +113,16 @@ TABLE_PROPERTIES: Final[dict[str, Any]] = {
     "TimeToLiveSpecification": {"AttributeName": TTL_ATTRIBUTE, "Enabled": True},
 }
 
+# The idempotency records of retry-safe writes (Powertools' DynamoDBPersistenceLayer with its
+# defaults: key `id`, TTL on `expiration`); a table of its own, as Powertools expects.
+IDEMPOTENCY_TABLE_PROPERTIES: Final[dict[str, Any]] = {
+    "BillingMode": "PAY_PER_REQUEST",
+    "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+    "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+    "SSESpecification": {"SSEEnabled": True},
+    "TimeToLiveSpecification": {"AttributeName": "expiration", "Enabled": True},
+}
+
 BUCKET_PROPERTIES: Final[dict[str, Any]] = {
     "BucketEncryption": {
         "ServerSideEncryptionConfiguration": [
@@ -144,8 +154,9 @@ def create_table_kwargs(
         "BillingMode": props["BillingMode"],
         "AttributeDefinitions": props["AttributeDefinitions"],
         "KeySchema": props["KeySchema"],
-        "GlobalSecondaryIndexes": props["GlobalSecondaryIndexes"],
     }
+    if props.get("GlobalSecondaryIndexes"):
+        kwargs["GlobalSecondaryIndexes"] = props["GlobalSecondaryIndexes"]
     sse = props.get("SSESpecification")
     if sse is not None:
         # CloudFormation says SSEEnabled, the API says Enabled.
@@ -175,7 +186,9 @@ def bucket_encryption_kwargs(
     return {"Bucket": bucket_name, "ServerSideEncryptionConfiguration": {"Rules": rules}}
 
 
-def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[str]:
+def bootstrap(
+    clients: AwsClients, table_name: str, bucket_name: str, idempotency_table: str | None = None
+) -> list[str]:
     """Create the table (waiting until it is active) and the bucket when they are missing.
 
     Returns what was created (`table:<name>`, `bucket:<name>`, and `index:<table>/<name>`
@@ -195,10 +208,16 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
     _ensure_point_in_time_recovery(clients, table_name)
     if _create_bucket_if_missing(clients, bucket_name):
         created.append(f"bucket:{bucket_name}")
+    idempotency = idempotency_table or f"{table_name}-idempotency"
+    if _create_table_if_missing(clients, idempotency, IDEMPOTENCY_TABLE_PROPERTIES):
+        created.append(f"table:{idempotency}")
+    _ensure_ttl(clients, idempotency, IDEMPOTENCY_TABLE_PROPERTIES)
     return created
 
 
-def _create_table_if_missing(clients: AwsClients, table_name: str) -> bool:
+def _create_table_if_missing(
+    clients: AwsClients, table_name: str, properties: Mapping[str, Any] = TABLE_PROPERTIES
+) -> bool:
     dynamodb = clients.dynamodb
     try:
         dynamodb.describe_table(TableName=table_name)
@@ -207,7 +226,7 @@ def _create_table_if_missing(clients: AwsClients, table_name: str) -> bool:
         if exc.response.get("Error", {}).get("Code") != "ResourceNotFoundException":
             raise
     try:
-        dynamodb.create_table(**create_table_kwargs(table_name))
+        dynamodb.create_table(**create_table_kwargs(table_name, properties))
         created = True
     except ClientError as exc:  # created by a concurrent bootstrap
         if exc.response.get("Error", {}).get("Code") != "ResourceInUseException":
@@ -264,8 +283,10 @@ def _add_missing_indexes(
     return added
 
 
-def _ensure_ttl(clients: AwsClients, table_name: str) -> None:
-    spec = TABLE_PROPERTIES["TimeToLiveSpecification"]
+def _ensure_ttl(
+    clients: AwsClients, table_name: str, properties: Mapping[str, Any] = TABLE_PROPERTIES
+) -> None:
+    spec = properties["TimeToLiveSpecification"]
     try:
         described = clients.dynamodb.describe_time_to_live(TableName=table_name)
         status = described.get("TimeToLiveDescription", {}).get("TimeToLiveStatus")

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
+from datetime import datetime
+from functools import cached_property
 from typing import TYPE_CHECKING
 
-from shared.domain import CounterName
-from shared.storage.sqlite.base import dump
+from shared.domain import CounterName, ReservedId
+from shared.storage.sqlite.base import dump, to_micros
 from shared.storage.sqlite.brain import BrainStore
 from shared.storage.sqlite.ledger import LedgerStore
+from shared.storage.sqlite.idempotency import SqliteIdempotencyLayer
 from shared.storage.sqlite.memories import MemoryStore
 from shared.storage.sqlite.projects import ProjectStore
 from shared.storage.sqlite.ratings import RatingStore
@@ -24,14 +28,74 @@ class SqliteStorage(MemoryStore, RatingStore, BrainStore, ProjectStore, LedgerSt
         if count < 1:
             raise ValueError(f"count must be >= 1, not {count}")
         with self._write() as conn:
-            rows = conn.execute(
-                "INSERT INTO counters (tenant, name, value) VALUES (?, ?, ?)"
-                " ON CONFLICT (tenant, name) DO UPDATE SET value = value + excluded.value"
-                " RETURNING value",
-                (tenant, CounterName(counter).value, count),
-            ).fetchall()
+            return self._reserve(conn, tenant, counter, count)
+
+    @staticmethod
+    def _reserve(conn: sqlite3.Connection, tenant: str, counter: CounterName, count: int) -> range:
+        rows = conn.execute(
+            "INSERT INTO counters (tenant, name, value) VALUES (?, ?, ?)"
+            " ON CONFLICT (tenant, name) DO UPDATE SET value = value + excluded.value"
+            " RETURNING value",
+            (tenant, CounterName(counter).value, count),
+        ).fetchall()
         last = int(rows[0][0])
         return range(last - count + 1, last + 1)
+
+    def reserve_entry_ids(
+        self,
+        tenant: str,
+        counter: CounterName,
+        key: str,
+        fingerprints: Sequence[tuple[int, str]],
+        expires_at: datetime,
+    ) -> dict[int, ReservedId]:
+        if not fingerprints:
+            return {}
+        name = CounterName(counter).value
+        expires_us = to_micros(expires_at)
+        with self._write() as conn:
+            conn.execute(  # an expired reservation is forgotten before it is looked at
+                "DELETE FROM id_reservations WHERE tenant = ? AND rkey = ? AND counter = ?"
+                " AND expires_us < ?",
+                (tenant, key, name, to_micros(datetime.now(expires_at.tzinfo))),
+            )
+            known = {
+                int(idx): (fingerprint, int(number))
+                for idx, fingerprint, number in conn.execute(
+                    "SELECT idx, fingerprint, id FROM id_reservations"
+                    " WHERE tenant = ? AND rkey = ? AND counter = ?",
+                    (tenant, key, name),
+                )
+            }
+            result: dict[int, ReservedId] = {}
+            fresh = [
+                (index, fingerprint)
+                for index, fingerprint in fingerprints
+                if known.get(index, ("", 0))[0] != fingerprint
+            ]
+            numbers = iter(self._reserve(conn, tenant, counter, len(fresh)) if fresh else ())
+            for index, _ in fresh:
+                result[index] = ReservedId(next(numbers), reused=False)
+            conn.executemany(
+                "INSERT OR REPLACE INTO id_reservations"
+                " (tenant, rkey, counter, idx, fingerprint, id, expires_us)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (tenant, key, name, index, fingerprint, result[index].number, expires_us)
+                    for index, fingerprint in fresh
+                ],
+            )
+        for index, _ in fingerprints:
+            if index not in result:
+                result[index] = ReservedId(known[index][1], reused=True)
+        return result
+
+    @cached_property
+    def _idempotency_layer(self) -> SqliteIdempotencyLayer:
+        return SqliteIdempotencyLayer(self)
+
+    def idempotency_layer(self) -> SqliteIdempotencyLayer:
+        return self._idempotency_layer
 
     def ensure_tags(self, tenant: str, names: Sequence[str]) -> dict[str, str]:
         keys = list(dict.fromkeys(name.casefold() for name in names))

@@ -207,6 +207,31 @@ _SCHEMA = (
     ) WITHOUT ROWID
     """,
     *LEDGER_SCHEMA,
+    # Retry-safe writes (no version bump: new tables only). Powertools idempotency records
+    # (shared/storage/sqlite/idempotency.py) and the IDs reserved per entry of a keyed write
+    # (reserve_entry_ids): the same entry of a resent call gets the same ID back.
+    """
+    CREATE TABLE IF NOT EXISTS idempotency_records (
+        id                     TEXT NOT NULL PRIMARY KEY,
+        status                 TEXT NOT NULL,
+        expiration             INTEGER,
+        in_progress_expiration INTEGER,
+        data                   TEXT,
+        validation             TEXT
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS id_reservations (
+        tenant      TEXT NOT NULL,
+        rkey        TEXT NOT NULL,
+        counter     TEXT NOT NULL,
+        idx         INTEGER NOT NULL,
+        fingerprint TEXT NOT NULL,
+        id          INTEGER NOT NULL,
+        expires_us  INTEGER NOT NULL,
+        PRIMARY KEY (tenant, rkey, counter, idx)
+    ) WITHOUT ROWID
+    """,
 )
 
 # Columns added after version 1: (table, column, definition for ALTER TABLE ADD COLUMN).
