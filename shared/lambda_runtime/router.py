@@ -5,7 +5,8 @@ with the principal from API Gateway's JWT authorizer."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
@@ -62,12 +63,58 @@ def _failure(tool: str, message: str) -> dict[str, Any]:
     return responses.failure([FieldError("tool", message)], {})
 
 
-class LambdaDispatcher:
-    """Forwards a tool call to the tool's Lambda; every failure becomes a clean envelope."""
+# Lambda Invoke errors worth another attempt: throttling and the service's own 5xx. Safe
+# since every write tool is idempotent (a duplicate gets the first answer, never a second
+# write). Timeouts are not retried: the tool may still be running, and API Gateway's 30 s
+# would run out anyway.
+_THROTTLED = frozenset(
+    {"TooManyRequestsException", "ThrottlingException", "Throttling", "RequestLimitExceeded"}
+)
 
-    def __init__(self, invoker: Invoker, functions: Mapping[str, str]) -> None:
+
+def retryable(exc: ClientError) -> bool:
+    status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0
+    return exc.response.get("Error", {}).get("Code") in _THROTTLED or int(status) >= 500
+
+
+class LambdaDispatcher:
+    """Forwards a tool call to the tool's Lambda; every failure becomes a clean envelope.
+
+    Throttled and 5xx invokes are retried up to `max_attempts` in all, with full-jitter
+    exponential backoff (base `backoff_s`, each wait at most `max_backoff_s`)."""
+
+    def __init__(
+        self,
+        invoker: Invoker,
+        functions: Mapping[str, str],
+        *,
+        max_attempts: int = 3,
+        backoff_s: float = 0.1,
+        max_backoff_s: float = 1.0,
+        sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
+        rng: Callable[[], float] = random.random,
+    ) -> None:
         self.invoker = invoker
         self.functions = dict(functions)
+        self.max_attempts = max_attempts
+        self.backoff_s = backoff_s
+        self.max_backoff_s = max_backoff_s
+        self.sleep = sleep
+        self.rng = rng
+
+    async def _invoke(self, tool: str, function_name: str, payload: bytes) -> InvokeResult:
+        for attempt in range(1, self.max_attempts + 1):
+            try:
+                return await anyio.to_thread.run_sync(self.invoker.invoke, function_name, payload)
+            except ClientError as exc:
+                if attempt == self.max_attempts or not retryable(exc):
+                    raise
+                logger.warning(
+                    "tool invoke retried",
+                    extra={"tool": tool, "reason": type(exc).__name__, "attempt": attempt},
+                )
+            await self.sleep(self.rng() * min(self.max_backoff_s, self.backoff_s * 2**attempt))
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def dispatch(
         self, principal: Principal, tool: str, arguments: Mapping[str, Any]
@@ -82,9 +129,7 @@ class LambdaDispatcher:
             principal=PrincipalPayload.of(principal),
         ).model_dump_json()
         try:
-            result = await anyio.to_thread.run_sync(
-                self.invoker.invoke, function_name, payload.encode()
-            )
+            result = await self._invoke(tool, function_name, payload.encode())
         except (BotoCoreError, ClientError) as exc:  # timeouts, throttling, missing function
             logger.error("tool invoke failed", extra={"tool": tool, "reason": type(exc).__name__})
             return _failure(
@@ -108,7 +153,9 @@ class LambdaDispatcher:
 def build_router(settings: Settings, invoker: Invoker) -> Mangum:
     fallback = BearerTokenResolver(build_verifier(settings)) if settings.oidc_issuer else None
     app = build_app(
-        LambdaDispatcher(invoker, settings.tool_functions),
+        LambdaDispatcher(
+            invoker, settings.tool_functions, max_attempts=settings.tool_invoke_max_attempts
+        ),
         GatewayClaimsResolver(settings.claim_mapping, fallback),
         settings,
     )
@@ -123,8 +170,9 @@ def _settings() -> Settings:
 
 
 def _lambda_client() -> Any:
-    # No automatic retries (total_max_attempts; botocore's max_attempts=1 would still retry
-    # once): a retried invoke could run a write tool twice.
+    # No botocore retries (total_max_attempts; botocore's max_attempts=1 would still retry
+    # once): LambdaDispatcher retries throttling and 5xx itself (bounded, jittered, logged);
+    # the write tools are idempotent, so a retried invoke is safe.
     config = Config(
         retries={"mode": "standard", "total_max_attempts": 1},
         connect_timeout=5,

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from shared.config import Settings
+from shared.lambda_runtime.payloads import PrincipalPayload
 from shared.lambda_runtime.router import build_router
 from shared.lambda_runtime.tool_handler import make_tool_handler
 from shared.tools.catalog import TOOLS
@@ -204,10 +205,83 @@ def test_tool_crash_timeout_and_unknown_function_become_clean_tool_errors(
 def test_hundred_warm_invocations_in_one_process(router: Any) -> None:
     # fastmcp's session manager under Mangum must survive invocation after invocation.
     for number in range(1, 101):
+        distinct = {**INSERT, "referenzfelder": {"n": number}}  # identical ones are deduplicated
         answer = structured(
             router(
-                router_event(tool_call("insert_brain_longterm_memory", INSERT, number)),
+                router_event(tool_call("insert_brain_longterm_memory", distinct, number)),
                 FakeLambdaContext(),
             )
         )
         assert answer["daten"][0]["ID"] == f"longterm_{number}"
+
+
+def _client_error(code: str, status: int) -> Any:
+    from botocore.exceptions import ClientError
+
+    return ClientError(
+        {"Error": {"Code": code, "Message": "x"}, "ResponseMetadata": {"HTTPStatusCode": status}},
+        "Invoke",
+    )
+
+
+class FlakyInvoker(LocalInvoker):
+    """Fails the first `failures` invokes with the given error, then invokes for real."""
+
+    def __init__(self, handlers: Any, context: Any, errors: list[Any]) -> None:
+        super().__init__(handlers, context)
+        self.errors = errors
+
+    def invoke(self, function_name: str, payload: bytes) -> Any:
+        if self.errors:
+            self.calls.append(function_name)
+            raise self.errors.pop(0)
+        return super().invoke(function_name, payload)
+
+
+@pytest.mark.parametrize(
+    ("errors", "attempts", "stored"),
+    [
+        ([("TooManyRequestsException", 429), ("ServiceException", 500)], 3, True),
+        ([("TooManyRequestsException", 429)] * 3, 3, False),
+        ([("ResourceNotFoundException", 404)], 1, False),
+    ],
+    ids=["throttled then 5xx then ok", "throttled every time", "4xx is not retried"],
+)
+def test_router_retries_throttling_and_5xx_with_bounded_jittered_backoff(
+    aws_env: dict[str, str],
+    lambda_context: FakeLambdaContext,
+    errors: list[tuple[str, int]],
+    attempts: int,
+    stored: bool,
+) -> None:
+    import anyio
+
+    from shared.lambda_runtime.router import LambdaDispatcher
+
+    # Given a tool Lambda that is throttled or fails before it answers
+    handlers = {FUNCTIONS[tool]: make_tool_handler(tool) for tool in TOOLS}
+    invoker = FlakyInvoker(handlers, lambda_context, [_client_error(*e) for e in errors])
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    dispatcher = LambdaDispatcher(invoker, FUNCTIONS, max_attempts=3, sleep=sleep, rng=lambda: 1.0)
+    principal = PrincipalPayload.model_validate(
+        {
+            "tenant": "acme",
+            "subject": "acme:anna",
+            "nutzer": ["anna"],
+            "agents": ["support-bot"],
+            "scopes": ["memory:read", "memory:write"],
+        }
+    ).principal()
+    # When the router forwards an insert
+    envelope = anyio.run(dispatcher.dispatch, principal, "insert_brain_longterm_memory", INSERT)
+    # Then it tried at most three times, waiting with capped exponential backoff
+    assert len(invoker.calls) == attempts
+    assert waits == [0.2, 0.4][: attempts - 1]
+    # And the memory was stored exactly when an attempt got through
+    assert envelope["erfolg"] is stored
+    if not stored:
+        assert "nicht erreichbar" in envelope["fehler"][0]["meldung"]
