@@ -35,8 +35,8 @@ from shared.services.areas import (
     within,
 )
 from shared.services.context import ServiceContext
-from shared.services.identity import reserved_identity_keys
 from shared.services.entry_ids import reserve_entry_ids
+from shared.services.identity import reserved_identity_keys
 from shared.services.memories import (
     memory_terms,
     memory_view,

@@ -36,7 +36,7 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shared.auth.principal import Principal
-from shared.services import responses
+from shared.services import areas, responses
 from shared.services.context import ServiceContext
 from shared.validation.errors import FieldError
 
@@ -75,8 +75,7 @@ def acting_nutzer(principal: Principal, arguments: Mapping[str, Any]) -> str:
     inhalt = arguments.get("inhalt")
     if isinstance(inhalt, Mapping) and isinstance(inhalt.get("nutzer"), str | int):
         return str(inhalt["nutzer"])
-    own = sorted(name for name in principal.nutzer if name != "*")
-    return own[0] if len(own) == 1 else principal.subject
+    return areas.acting_nutzer(principal)
 
 
 def _digest(value: Any) -> str:
