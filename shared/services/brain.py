@@ -12,6 +12,7 @@ from shared.services import responses
 from shared.services.areas import Visibility
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
+from shared.services.entry_ids import reserve_entry_ids
 from shared.services.memories import memory_view, storage_failure_message
 from shared.services.secrets import screen
 from shared.services.tags import ensure_tags
@@ -69,18 +70,32 @@ def _write_entries(
     existing: dict[int, BrainEntry],
 ) -> list[dict[str, Any]]:
     storage, tenant, now = ctx.storage, principal.tenant, ctx.clock()
-    results: list[dict[str, Any]] = []
-    creates = sum(1 for _, entry in accepted if entry.id is None)
-    new_ids = iter(storage.reserve_ids(tenant, CounterName.BRAIN, creates) if creates else ())
+    creates = [(index, entry) for index, entry in accepted if entry.id is None]
+    new_ids = reserve_entry_ids(ctx, tenant, CounterName.BRAIN, creates)
+    # A resend of a write a crash cut off: entries it already created are not created again.
+    reused = [r.number for r in new_ids.values() if r.reused]
+    created_before = set(storage.get_brain_entries(tenant, reused)) if reused else set()
+    results: list[dict[str, Any]] = [
+        {"index": index, "erfolg": True, "ID": r.number}
+        for index, r in new_ids.items()
+        if r.number in created_before
+    ]
+    accepted = [
+        (index, entry)
+        for index, entry in accepted
+        if index not in new_ids or new_ids[index].number not in created_before
+    ]
+    if not accepted:
+        return results
     stored_tags = ensure_tags(storage, tenant, (entry.tags for _, entry in accepted))
 
     writes = []
-    for _, entry in accepted:
+    for index, entry in accepted:
         previous = existing.get(entry.id) if entry.id is not None else None
         terms, doc_len = document_terms(entry.titel, entry.inhalt)
         brain_entry = BrainEntry(
             tenant=tenant,
-            id=entry.id if entry.id is not None else next(new_ids),
+            id=entry.id if entry.id is not None else new_ids[index].number,
             titel=entry.titel,
             inhalt=entry.inhalt,
             vk_typ=entry.vk_typ,

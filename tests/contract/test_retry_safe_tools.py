@@ -3,6 +3,7 @@ one dispatcher (`call_tool`) that the local server, the Lambdas and the router s
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -216,3 +217,73 @@ def test_calls_of_other_nutzer_or_tenants_are_not_the_same_call(ctx: ServiceCont
     assert (
         len(ctx.storage.get_memories("beta", [MemoryId(MemoryType.LONGTERM, 1)], ctx.clock())) == 1
     )
+
+
+class _Crash(BaseException):
+    """The process dying mid-call: no cleanup runs, the call-level record is lost."""
+
+
+def test_a_resend_after_a_crash_mid_batch_stores_each_entry_once(
+    ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = TOOLS["insert_brain_longterm_memory"]
+    arguments = insert(*(memory(f"M{i}") for i in range(5)))
+    keyed = replace(ctx, write_key="call-1")  # what run_once derives from the call
+    put = ctx.storage.put_memories
+
+    def dies_after_two(memories: Any) -> Any:
+        put(memories[:2])
+        raise _Crash
+
+    # Given an insert of 5 whose process died after storing 2
+    monkeypatch.setattr(ctx.storage, "put_memories", dies_after_two)
+    with pytest.raises(_Crash):
+        spec.handler(keyed, PRINCIPAL, arguments)
+    monkeypatch.setattr(ctx.storage, "put_memories", put)
+    # When it is run again under the same write key (the record of the dead call is gone)
+    answer = spec.handler(keyed, PRINCIPAL, arguments)
+    # Then all 5 succeed and each is stored once, the 2 under their first IDs
+    assert answer["anzahl_erfolgreich"] == 5
+    assert stored(ctx, 20) == [f"M{i}" for i in range(5)]
+    assert [e["ID"] for e in answer["daten"]][:2] == ["longterm_1", "longterm_2"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        (
+            "upsert_brain",
+            {
+                "inhalt": {
+                    "eintraege": [
+                        {"titel": f"T{i}", "inhalt": "x", "vk_typ": "kunde", "vk_referenz_id": "K"}
+                        for i in range(3)
+                    ],
+                    **CALLER,
+                }
+            },
+        ),
+        ("rate_brain_memories", rate("longterm_1", 6)),
+        ("remember", {"content": "Wir nutzen OAuth.", "path": "users/anna/notizen"}),
+    ],
+    ids=["upsert_brain", "rate", "remember"],
+)
+def test_entries_written_before_a_crash_are_recognised_on_resend(
+    ctx: ServiceContext, tool: str, arguments: dict[str, Any]
+) -> None:
+    call_tool(ctx, PRINCIPAL, "insert_brain_longterm_memory", insert(memory("A")))
+    keyed = replace(ctx, write_key=f"crashed-{tool}")
+    # Given a call that wrote everything but died before its answer was recorded
+    first = TOOLS[tool].handler(keyed, PRINCIPAL, arguments)
+    # When it runs again under the same write key
+    again = TOOLS[tool].handler(keyed, PRINCIPAL, arguments)
+    # Then it reports the same IDs and nothing was written twice
+    assert first["erfolg"] and again["erfolg"], again
+    assert again["daten"] == first["daten"] or again["daten"]["ID"] == first["daten"]["ID"]
+    if tool == "upsert_brain":
+        assert len(ctx.storage.list_brain_entries("acme", 10)) == 3
+    if tool == "rate_brain_memories":
+        ratings = ctx.storage.get_ratings("acme", MemoryId(MemoryType.LONGTERM, 1))
+        assert len(ratings) == 1
+    if tool == "remember":
+        assert len(stored(ctx, 5)) == 2
