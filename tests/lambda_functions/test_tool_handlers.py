@@ -139,3 +139,20 @@ def test_http_route_status_follows_what_was_stored(aws_env: dict[str, str]) -> N
     )
     assert nothing["statusCode"] == 422
     assert json.loads(nothing["body"])["fehler"][0]["feld"].startswith("inhalt.memories[0]")
+
+
+@pytest.mark.parametrize(
+    ("envelope", "status"),
+    [
+        ({"erfolg": True}, 200),
+        ({"erfolg": False, "anzahl_erfolgreich": 1, "fehler": [{"feld": "x"}]}, 200),
+        ({"erfolg": False, "fehler": [{"feld": "scope"}]}, 403),
+        ({"erfolg": False, "fehler": [{"feld": "idempotenz"}]}, 409),
+        ({"erfolg": False, "anzahl_erfolgreich": 0, "fehler": [{"feld": "inhalt"}]}, 422),
+    ],
+    ids=["stored", "partly stored", "scope", "identical call still runs", "nothing stored"],
+)
+def test_http_status_mirrors_is_error(envelope: dict[str, Any], status: int) -> None:
+    from shared.lambda_runtime.tool_handler import http_status
+
+    assert http_status(envelope) == status
