@@ -37,6 +37,7 @@ class ToolSpec:
     def needed_scope(self, arguments: Mapping[str, Any]) -> Scope:
         """The scope this call needs; read by the dispatcher and the HTTP middleware."""
         return self.scope if self.scope_of is None else self.scope_of(arguments)
+
     # Retry-safe write (CONTRACT §3): `dispatch.call_tool` runs it through the idempotency
     # records, so an identical call within the window returns the first answer and writes
     # nothing. Every tool that writes sets it.

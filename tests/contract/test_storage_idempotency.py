@@ -4,6 +4,7 @@ persistence layer (`idempotency_layer`)."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -125,6 +126,7 @@ def test_a_call_cut_off_runs_again_after_its_deadline(storage: StoragePort) -> N
     layer = storage.idempotency_layer()
     _handler(storage, payload, lambda: None, remaining_ms=0)  # configures the layer
     layer.save_inprogress(data=payload, remaining_time_in_millis=0)
+    time.sleep(0.005)  # the deadline (in ms) has passed
     # When it is resent after the deadline
     answer = _handler(storage, payload, lambda: {"erfolg": True, "zweiter": 1}).handle()
     # Then the resend runs

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 from shared.domain import CounterName, ReservedId
 from shared.storage.sqlite.base import dump, to_micros
 from shared.storage.sqlite.brain import BrainStore
-from shared.storage.sqlite.ledger import LedgerStore
 from shared.storage.sqlite.idempotency import SqliteIdempotencyLayer
+from shared.storage.sqlite.ledger import LedgerStore
 from shared.storage.sqlite.memories import MemoryStore
 from shared.storage.sqlite.projects import ProjectStore
 from shared.storage.sqlite.ratings import RatingStore
