@@ -19,6 +19,7 @@ from shared.auth.local_tokens import LocalTokenIssuer
 from shared.auth.principal import ALL_SCOPES, Principal, Scope
 from shared.auth.verifiers import build_verifier, local_issuer
 from shared.config import Settings
+from shared.data_dir import DataDirUnusable
 from shared.logs import configure_logging
 from shared.services.areas import add_project_members
 from shared.services.context import ServiceContext, utc_now
@@ -98,7 +99,15 @@ def _run_server(
     base = f"http://{shown_host}:{port}"
     print(f"REST-API: {base}/api/memory (Dokumentation: {base}/docs/api/memory)", flush=True)
 
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    from shared.server.http_limits import guarded_protocol
+
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="on",
+        http=guarded_protocol(settings.http_header_timeout_s, settings.http_max_connections),
+        proxy_headers=False,  # forwarded headers are validated by the app, not trusted here
+    )
     server = uvicorn.Server(config)
     # While serving, uvicorn turns SIGINT/SIGTERM into a graceful shutdown and afterwards
     # re-raises the signal to the handler that was installed before; make that one a no-op so
@@ -320,7 +329,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    result: int = args.handler(args)
+    try:
+        result: int = args.handler(args)
+    except DataDirUnusable as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
     return result
 
 

@@ -69,6 +69,12 @@ class Settings(BaseSettings):
     tool_invoke_timeout_s: float = Field(default=28.0, gt=0)
     # Attempts per tool invoke when Lambda throttles or answers 5xx (jittered backoff).
     tool_invoke_max_attempts: int = Field(default=3, ge=1, le=6)
+    # Bounded work per request: a tool call's CPU budget, and `brain serve`'s HTTP limits
+    # (headers and body must arrive in time; connections beyond the limit are closed).
+    tool_time_budget_s: float = Field(default=20.0, gt=0)
+    http_header_timeout_s: float = Field(default=10.0, gt=0)
+    http_body_timeout_s: float = Field(default=30.0, gt=0)
+    http_max_connections: int = Field(default=200, ge=1)
     # Lambda behind a named API Gateway stage: the path prefix to strip (e.g. "/prod").
     api_base_path: str = "/"
 

@@ -53,7 +53,7 @@ def _names(value: Any) -> frozenset[str]:
     if text.startswith("[") and text.endswith("]"):
         try:
             parsed = json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, huge integers, deep nesting
             text = text[1:-1]
         else:
             return _names(parsed)

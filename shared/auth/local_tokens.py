@@ -13,6 +13,7 @@ import jwt
 
 from shared.auth.claims import ClaimMapping, InvalidToken, principal_from_claims
 from shared.auth.principal import ALL_SCOPES, ANY, Principal
+from shared.data_dir import prepare_data_dir
 
 KEY_FILE = "token-signing.key"
 ISSUER = "brain-local"
@@ -22,8 +23,7 @@ ALGORITHM = "HS256"
 
 def load_or_create_key(data_dir: Path) -> bytes:
     """The signing key of this data directory, created (mode 0600) on first use."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    path = data_dir / KEY_FILE
+    path = prepare_data_dir(data_dir) / KEY_FILE
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import base64
-import json
+import binascii
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from shared.auth.claims import ClaimMapping, InvalidToken, principal_from_claims
 from shared.auth.principal import Principal
+from shared.validation.json_body import NOT_JSON, BodyRejected, check_size, parse_json
 
 ROUTER_SOURCE = "brain-router"
 
@@ -96,10 +97,18 @@ def http_principal(event: dict[str, Any], mapping: ClaimMapping) -> Principal:
 
 
 def http_body(event: dict[str, Any]) -> Any:
-    """The JSON body of an HTTP API event (None if absent); ValueError if it is not JSON."""
+    """The JSON body of an HTTP API event (None if absent); BodyRejected if it is too large,
+    not JSON, or breaks the depth and number limits (`shared.validation.json_body`)."""
     body = event.get("body")
     if body is None or body == "":
         return None
+    if not isinstance(body, str):
+        raise BodyRejected(NOT_JSON)
+    raw = body.encode("utf-8", "surrogatepass")
     if event.get("isBase64Encoded"):
-        body = base64.b64decode(body).decode("utf-8")
-    return json.loads(body)
+        check_size(len(raw) * 3 // 4)
+        try:
+            raw = base64.b64decode(raw, validate=True)
+        except binascii.Error as exc:
+            raise BodyRejected(NOT_JSON) from exc
+    return parse_json(raw)

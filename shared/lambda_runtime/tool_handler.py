@@ -24,6 +24,7 @@ from shared.tools.catalog import TOOLS
 from shared.tools.dispatch import call_tool
 from shared.tools.idempotency import IN_PROGRESS_FIELD
 from shared.validation.errors import FieldError
+from shared.validation.json_body import BodyRejected, check_document
 
 Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
 JSON_HEADERS = {"content-type": "application/json; charset=utf-8"}
@@ -66,8 +67,8 @@ def _handle_http(tool: str, event: dict[str, Any], context: LambdaContext) -> di
         return _http_response(401, {"error": "invalid_token"})
     try:
         body = http_body(event)
-    except (ValueError, UnicodeDecodeError):
-        return _http_response(400, _refused("Der Rumpf ist kein gültiges JSON."))
+    except BodyRejected as rejected:
+        return _http_response(rejected.status, _refused(rejected.message))
     if not isinstance(body, dict):
         return _http_response(400, _refused("Der Rumpf muss ein JSON-Objekt sein."))
     envelope = _run(tool, principal, body, context)
@@ -94,6 +95,12 @@ def make_tool_handler(tool: str) -> Handler:
     @logger.inject_lambda_context(clear_state=True)
     @metrics.log_metrics
     def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        if not isinstance(event, dict):
+            return _refused("Unbekanntes Ereignis: erwartet ein JSON-Objekt.")
+        try:
+            check_document(event)
+        except BodyRejected as rejected:
+            return _refused(rejected.message)
         try:
             invocation = parse_router_invocation(event)
         except EventRejected as exc:

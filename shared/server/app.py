@@ -7,6 +7,7 @@ import logging
 import time
 from typing import Any
 
+import anyio.to_thread
 from fastmcp import FastMCP
 from fastmcp.server.dependencies import get_http_request
 from fastmcp.tools.base import Tool, ToolResult
@@ -26,6 +27,7 @@ from shared.server.auth_middleware import (
     AuthMiddleware,
     BearerTokenResolver,
     PrincipalResolver,
+    public_root,
 )
 from shared.server.subscriptions import install_subscriptions
 from shared.services import responses
@@ -71,7 +73,7 @@ class BrainTool(Tool):
         tool = cls(
             name=spec.name,
             title=spec.title,
-            description=spec.description,
+            description=spec.published_description,
             parameters=spec.input_schema,
             annotations=ToolAnnotations(
                 read_only_hint=spec.read_only,
@@ -91,6 +93,8 @@ class BrainTool(Tool):
             raise RuntimeError("tool called without an authenticated principal")
         started = time.perf_counter()
         envelope = await self._dispatcher.dispatch(principal, self._spec.name, arguments)
+        # Serialising a large answer is CPU work too: off the event loop.
+        result = await anyio.to_thread.run_sync(envelope_result, envelope)
         logger.info(
             "tool call",
             extra={
@@ -101,11 +105,12 @@ class BrainTool(Tool):
                 "dauer_ms": round((time.perf_counter() - started) * 1000, 1),
             },
         )
-        return envelope_result(envelope)
+        return result
 
 
 def build_mcp(dispatcher: ToolDispatcher) -> FastMCP:
-    mcp = FastMCP(SERVER_NAME, instructions=INSTRUCTIONS)
+    # Unexpected exceptions are logged by fastmcp and answered without their text.
+    mcp = FastMCP(SERVER_NAME, instructions=INSTRUCTIONS, mask_error_details=True)
     for spec in TOOLS.values():
         mcp.add_tool(BrainTool.for_spec(spec, dispatcher))
     install_subscriptions(mcp)
@@ -113,7 +118,7 @@ def build_mcp(dispatcher: ToolDispatcher) -> FastMCP:
 
 
 def protected_resource_metadata(request: Request, authorization_servers: list[str]) -> Response:
-    base = str(request.base_url).rstrip("/")
+    base = public_root(request.scope)
     return JSONResponse(
         {
             "resource": f"{base}{MCP_PATH}",
@@ -153,7 +158,14 @@ def build_app(
         host_origin_protection=True,
         allowed_hosts=settings.allowed_hosts or None,
         allowed_origins=settings.allowed_origins or None,
-        middleware=[Middleware(AuthMiddleware, resolver=resolver, mcp_path=MCP_PATH)],
+        middleware=[
+            Middleware(
+                AuthMiddleware,
+                resolver=resolver,
+                mcp_path=MCP_PATH,
+                body_timeout_s=settings.http_body_timeout_s,
+            )
+        ],
     )
     if context is not None:
         # The REST API (/api/..., /docs/api/...) on the same port, behind the same Host/Origin

@@ -6,10 +6,12 @@ The principal comes from a resolver: a bearer token verified here (local server,
 
 from __future__ import annotations
 
-import json
 import logging
-from typing import Any, Protocol, runtime_checkable
+import re
+from typing import Any, Final, Protocol, runtime_checkable
 
+import anyio
+import anyio.to_thread
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -17,20 +19,63 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from shared.auth.claims import InvalidToken, TokenVerifier
 from shared.auth.principal import Principal
 from shared.tools.catalog import TOOLS
+from shared.validation.help_flag import requests_help
+from shared.validation.json_body import BodyRejected, check_size, parse_json
 
 logger = logging.getLogger("brain.auth")
 
 METADATA_PATH = "/.well-known/oauth-protected-resource"
 PRINCIPAL_KEY = "brain.principal"
-# Larger request bodies are refused before parsing (100 entries with big embeddings fit).
-MAX_BODY_BYTES = 32 * 1024 * 1024
+BODY_TIMEOUT: Final = "Zeitüberschreitung: Der Rumpf der Anfrage kam nicht rechtzeitig an."
+# Forwarded headers are used only when they look like what they claim to be.
+_SCHEMES: Final = frozenset({"http", "https"})
+_HOST_RE: Final = re.compile(r"(?:[A-Za-z0-9-]{1,63}\.)*[A-Za-z0-9-]{1,63}(?::[0-9]{1,5})?")
+_ROOT_PATH_RE: Final = re.compile(r"[A-Za-z0-9/._~-]{0,200}")
+_IPV6_HOST_RE: Final = re.compile(r"\[[0-9A-Fa-f:.]{2,45}\](?::[0-9]{1,5})?")
+
+
+def _valid_host(value: str) -> bool:
+    return len(value) <= 255 and bool(_HOST_RE.fullmatch(value) or _IPV6_HOST_RE.fullmatch(value))
+
+
+def public_base_url(scope: Scope) -> str:
+    """`scheme://host` of this server as the client addressed it. `X-Forwarded-Proto` and
+    `X-Forwarded-Host`/`Host` are used only when well-formed, so nothing a client sends is
+    copied unchecked into a header or a document."""
+    headers = Headers(scope=scope)
+    scheme = str(scope.get("scheme", "http"))
+    forwarded_proto = headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
+    if forwarded_proto in _SCHEMES:
+        scheme = forwarded_proto
+    if scheme not in _SCHEMES:
+        scheme = "http"
+    host = "localhost"
+    for candidate in (headers.get("x-forwarded-host", ""), headers.get("host", "")):
+        candidate = candidate.split(",")[0].strip()
+        if candidate and _valid_host(candidate):
+            host = candidate
+            break
+    return f"{scheme}://{host}"
+
+
+def public_root(scope: Scope) -> str:
+    """The public base URL plus the app's root path (a stage prefix), both validated."""
+    root = str(scope.get("root_path", "")).rstrip("/")
+    if not _ROOT_PATH_RE.fullmatch(root):
+        root = ""
+    return public_base_url(scope) + root
 
 
 def resource_metadata_url(scope: Scope, mcp_path: str) -> str:
-    headers = Headers(scope=scope)
-    host = headers.get("host", "localhost")
-    scheme = headers.get("x-forwarded-proto", scope.get("scheme", "http"))
-    return f"{scheme}://{host}{scope.get('root_path', '')}{METADATA_PATH}{mcp_path}"
+    return f"{public_root(scope)}{METADATA_PATH}{mcp_path}"
+
+
+def jsonrpc_error(status: int, code: int, message: str) -> JSONResponse:
+    """A JSON-RPC error answer for a request the MCP layer never saw (no id is known)."""
+    return JSONResponse(
+        {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}},
+        status_code=status,
+    )
 
 
 def unauthorized_challenge(scope: Scope, mcp_path: str, error: str, description: str) -> str:
@@ -54,6 +99,10 @@ class MissingCredentials(Exception):
     """The request carries no credentials at all."""
 
 
+class AmbiguousCredentials(Exception):
+    """The request carries more than one Authorization header."""
+
+
 @runtime_checkable
 class PrincipalResolver(Protocol):
     def resolve(self, scope: Scope) -> Principal:
@@ -68,7 +117,10 @@ class BearerTokenResolver:
         self.verifier = verifier
 
     def resolve(self, scope: Scope) -> Principal:
-        authorization = Headers(scope=scope).get("authorization", "")
+        values = Headers(scope=scope).getlist("authorization")
+        if len(values) > 1:
+            raise AmbiguousCredentials
+        authorization = values[0] if values else ""
         scheme, _, token = authorization.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise MissingCredentials
@@ -79,10 +131,17 @@ class AuthMiddleware:
     """Resolves the principal for requests to `mcp_path` and enforces tool scopes (403)
     before the MCP layer runs; other paths pass untouched."""
 
-    def __init__(self, app: ASGIApp, resolver: PrincipalResolver, mcp_path: str) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        resolver: PrincipalResolver,
+        mcp_path: str,
+        body_timeout_s: float,
+    ) -> None:
         self.app = app
         self.resolver = resolver
         self.mcp_path = mcp_path
+        self.body_timeout_s = body_timeout_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].rstrip("/") != self.mcp_path:
@@ -92,6 +151,11 @@ class AuthMiddleware:
             principal = self.resolver.resolve(scope)
         except MissingCredentials:
             await self._unauthorized(scope, receive, send, "invalid_request", "Bearer-Token fehlt.")
+            return
+        except AmbiguousCredentials:
+            await self._unauthorized(
+                scope, receive, send, "invalid_request", "Mehrere Authorization-Header."
+            )
             return
         except InvalidToken as exc:
             logger.info("token rejected", extra={"reason": str(exc)})
@@ -103,17 +167,30 @@ class AuthMiddleware:
         if scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
-        body = await _read_body(receive)
-        if body is None:
-            await JSONResponse({"error": "request_too_large"}, status_code=413)(
-                scope, receive, send
-            )
+        try:
+            body = await self._read_body(scope, receive)
+            payload = await anyio.to_thread.run_sync(parse_json, body)
+        except BodyRejected as rejected:
+            code = -32700 if rejected.status == 400 else -32600
+            await jsonrpc_error(rejected.status, code, rejected.message)(scope, receive, send)
             return
-        missing = missing_scope(body, principal)
+        missing = missing_scope(payload, principal)
         if missing is not None:
             await self._forbidden(scope, receive, send, missing)
             return
         await self.app(scope, _replay(body, receive), send)
+
+    async def _read_body(self, scope: Scope, receive: Receive) -> bytes:
+        """The whole body: refused when declared or found too large, or too slow to arrive."""
+        declared = Headers(scope=scope).get("content-length", "")
+        if declared.isdigit():
+            check_size(int(declared))
+        body: bytes | None = None
+        with anyio.move_on_after(self.body_timeout_s):
+            body = await _read_limited(receive)
+        if body is None:
+            raise BodyRejected(BODY_TIMEOUT, status=408)
+        return body
 
     async def _forbidden(self, scope: Scope, receive: Receive, send: Send, needed: str) -> None:
         description = f"Dem Token fehlt der Scope {needed}."
@@ -137,7 +214,7 @@ class AuthMiddleware:
         await response(scope, receive, send)
 
 
-async def _read_body(receive: Receive) -> bytes | None:
+async def _read_limited(receive: Receive) -> bytes:
     chunks: list[bytes] = []
     size = 0
     while True:
@@ -146,8 +223,7 @@ async def _read_body(receive: Receive) -> bytes | None:
             break
         chunk = message.get("body", b"")
         size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            return None
+        check_size(size)
         chunks.append(chunk)
         if not message.get("more_body", False):
             break
@@ -169,16 +245,12 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
-def missing_scope(body: bytes, principal: Principal) -> str | None:
-    """The scope a `tools/call` in this JSON-RPC body needs and the principal lacks.
+def missing_scope(payload: Any, principal: Principal) -> str | None:
+    """The scope a `tools/call` in this parsed JSON-RPC body needs and the principal lacks.
 
-    Help calls (`help: 1`) need no scope. Bodies that are not JSON-RPC tool calls pass on:
-    the MCP layer answers them with its own errors.
+    Help calls (the shared help flag) need no scope. Messages that are not tool calls pass
+    on: the MCP layer answers them with its own errors.
     """
-    try:
-        payload = json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return None
     messages = payload if isinstance(payload, list) else [payload]
     for message in messages:
         needed = _needed_scope(message)
@@ -195,6 +267,6 @@ def _needed_scope(message: Any) -> str | None:
         return None
     spec = TOOLS.get(str(params.get("name")))
     arguments = params.get("arguments")
-    if spec is None or (isinstance(arguments, dict) and arguments.get("help") == 1):
+    if spec is None or requests_help(arguments):
         return None
     return spec.needed_scope(arguments if isinstance(arguments, dict) else {}).value

@@ -7,10 +7,11 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shared.auth.principal import Principal
+from shared.auth.principal import Principal, Scope
 from shared.services import responses
+from shared.services.budget import BudgetExceeded, budget_exceeded_message, time_budget
 from shared.services.context import ServiceContext
-from shared.services.secrets import clean_value
+from shared.services.secrets import clean_value, name_errors
 from shared.tools import idempotency
 from shared.tools.catalog import TOOLS, ToolSpec
 from shared.validation.errors import FieldError, RequestRejected
@@ -22,7 +23,7 @@ def help_response(spec: ToolSpec, referenzfelder: dict[str, Any]) -> dict[str, A
         {
             "tool": spec.name,
             "titel": spec.title,
-            "beschreibung": spec.description,
+            "beschreibung": spec.published_description,
             "scope": spec.scope.value,
             "input_schema": spec.input_schema,
             "beispiel": {"tool": spec.name, "arguments": spec.example},
@@ -40,46 +41,54 @@ def call_tool(
 ) -> dict[str, Any]:
     """Run one tool call and return the contract envelope (never raises for bad input).
 
+    Order: referenzfelder limits, then their secrets (keys refused, values redacted), then
+    help, scope and the tool itself, all within the call's time budget.
     Tools whose spec is `idempotent` run at most once per call key (tools/idempotency.py);
-    `lambda_context` bounds their in-progress record by the invocation's remaining time."""
+    `lambda_context` bounds their in-progress record by the invocation's remaining time.
+    """
     spec = TOOLS.get(name)
     if spec is None:
         known = ", ".join(sorted(TOOLS))
         return responses.failure(
             [FieldError("tool", f"Unbekanntes Tool '{name[:60]}'. Verfügbar: {known}.")], {}
         )
-    raw_referenzfelder = arguments.get("referenzfelder")
     echo: dict[str, Any] = {}
-    if isinstance(raw_referenzfelder, dict):
-        # Stored as provenance and echoed: secrets in them are redacted before anything else.
-        echo = clean_value(raw_referenzfelder).value
-        arguments = {**arguments, "referenzfelder": echo}
+    seconds = ctx.settings.tool_time_budget_s
     try:
-        referenzfelder = parse_referenzfelder(arguments)
-        if wants_help(arguments):
-            return help_response(spec, referenzfelder)
-        needed = spec.needed_scope(arguments)
-        if not principal.has_scope(needed):
-            return responses.failure(
-                [
-                    FieldError(
-                        "scope",
-                        f"nicht berechtigt: Dem Token fehlt der Scope '{needed.value}' "
-                        f"für {spec.name}.",
-                    )
-                ],
-                referenzfelder,
-            )
-        if spec.idempotent:
-            return idempotency.run_once(
-                ctx,
-                principal,
-                spec.name,
-                arguments,
-                lambda keyed: spec.handler(keyed, principal, arguments),
-                referenzfelder,
-                lambda_context,
-            )
-        return spec.handler(ctx, principal, arguments)
+        with time_budget(seconds):
+            # Limits before scrubbing: a 4 KB check costs nothing, scrubbing 4 MB does.
+            referenzfelder = parse_referenzfelder(arguments)
+            refused = name_errors([("referenzfelder", referenzfelder)])
+            if refused:
+                raise RequestRejected(refused)
+            # Stored as provenance and echoed: secrets in values are redacted first.
+            echo = clean_value(referenzfelder).value
+            if "referenzfelder" in arguments:
+                arguments = {**arguments, "referenzfelder": echo}
+            if wants_help(arguments):
+                return help_response(spec, echo)
+            needed = spec.needed_scope(arguments)
+            if not principal.has_scope(needed):
+                return responses.failure([_missing_scope(spec, needed)], echo)
+            if spec.idempotent:
+                return idempotency.run_once(
+                    ctx,
+                    principal,
+                    spec.name,
+                    arguments,
+                    lambda keyed: spec.handler(keyed, principal, arguments),
+                    echo,
+                    lambda_context,
+                )
+            return spec.handler(ctx, principal, arguments)
     except RequestRejected as rejected:
         return responses.failure(rejected.errors, echo)
+    except BudgetExceeded:
+        return responses.failure([FieldError("anfrage", budget_exceeded_message(seconds))], echo)
+
+
+def _missing_scope(spec: ToolSpec, needed: Scope) -> FieldError:
+    return FieldError(
+        "scope",
+        f"nicht berechtigt: Dem Token fehlt der Scope '{needed.value}' für {spec.name}.",
+    )

@@ -16,6 +16,7 @@ from typing import Any, Final
 from shared.domain import MemoryId, MemoryType, VkTyp
 from shared.validation import rules
 from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.help_flag import HELP_FIELD, requests_help, valid_help_value
 from shared.validation.parsed import (
     Batch,
     BrainEntryInput,
@@ -77,13 +78,12 @@ _DETAILS: Final = tuple(detail.value for detail in Detail)
 
 
 def _check_help(arguments: Mapping[str, Any], errors: list[FieldError]) -> bool:
-    if "help" not in arguments:
+    if HELP_FIELD not in arguments:
         return False
-    value = arguments["help"]
-    if isinstance(value, bool) or not isinstance(value, int):
-        errors.append(FieldError("help", rules.help_type(value)))
+    if not valid_help_value(arguments[HELP_FIELD]):
+        errors.append(FieldError(HELP_FIELD, rules.help_type(arguments[HELP_FIELD])))
         return False
-    return value == 1
+    return requests_help(arguments)
 
 
 def wants_help(arguments: Mapping[str, Any]) -> bool:

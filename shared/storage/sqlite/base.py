@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Self
 
+from shared.data_dir import create_private, make_private, prepare_data_dir
 from shared.domain import EntryFailure, EntryFailureCode, MemoryId
 from shared.storage.sqlite.schema import migrate
 
@@ -74,14 +75,16 @@ class SqliteBase:
         self._path = Path(path)
         self._local = threading.local()
         self._closed = False
+        # Private files: SQLite gives the WAL and shared-memory files the database's mode.
+        if str(path) != ":memory:":
+            create_private(self._path)
+            make_private(Path(f"{self._path}-wal"), Path(f"{self._path}-shm"))
         self._init_schema()
 
     @classmethod
     def in_data_dir(cls, data_dir: Path) -> Self:
         """The storage in `data_dir/brain.sqlite3`, creating the directory if needed."""
-        data_dir = Path(data_dir)
-        data_dir.mkdir(parents=True, exist_ok=True)
-        return cls(data_dir / DATABASE_FILE_NAME)
+        return cls(prepare_data_dir(Path(data_dir)) / DATABASE_FILE_NAME)
 
     @property
     def path(self) -> Path:
