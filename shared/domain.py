@@ -15,6 +15,7 @@ from typing import Any
 
 MEMORY_ID_PATTERN = r"^(shortterm|longterm)_[1-9][0-9]*$"
 _MEMORY_ID_RE = re.compile(MEMORY_ID_PATTERN)
+_MAX_ID_DIGITS = 19  # 2**63 - 1 has 19 digits
 
 # Areas (contract §2): every memory belongs to `users/<nutzer>`, `teams/<team>` or
 # `projects/<projekt>`. The namespace decides who may see it; the rules live in
@@ -81,10 +82,13 @@ class MemoryId:
 
     @classmethod
     def parse(cls, text: str) -> MemoryId | None:
-        """`longterm_5` -> MemoryId; anything that does not match the seed pattern -> None."""
+        """`longterm_5` -> MemoryId; anything that does not match the seed pattern, or whose
+        number has more digits than a 64-bit ID, -> None."""
         if not _MEMORY_ID_RE.fullmatch(text):
             return None
         prefix, _, number = text.partition("_")
+        if len(number) > _MAX_ID_DIGITS:
+            return None
         return cls(MemoryType(prefix), int(number))
 
     def __str__(self) -> str:

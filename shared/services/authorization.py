@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from shared.auth.principal import Principal
+from shared.services.secrets import name_errors
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import Caller
 
@@ -23,7 +24,11 @@ def identity_errors(
         for path, value in agents
         if not principal.may_act_as_agent(value)
     ]
-    return errors
+    if errors:
+        return errors
+    # Allowed identities are stored as they are (a wildcard token may name any): they cannot
+    # hold a [ENTFERNT:…] marker, so one that contains a secret refuses the call or entry.
+    return name_errors([*nutzer, *agents])
 
 
 def require_caller(principal: Principal, caller: Caller) -> None:

@@ -19,8 +19,10 @@ from shared.services.tags import ensure_tags
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import Batch, BrainEntryInput, Detail, SelectRequest
 
-# The texts of a brain entry that are scrubbed for secrets before anything is stored.
+# The texts of a brain entry that are scrubbed for secrets before anything is stored, and the
+# identifiers and keys that cannot hold a marker (a secret in one refuses the entry).
 SCRUBBED_FIELDS = ("titel", "inhalt", "tags", "stammdaten")
+IDENTIFIER_FIELDS = ("vk_referenz_id", "stammdaten")
 # How many linked long-term memories `detailgrad=erinnerungen` returns per hit.
 MEMORIES_PER_HIT = 20
 
@@ -38,7 +40,9 @@ def upsert_brain(
             results.append(responses.entry_failure(index, entry))
             continue
         path = f"inhalt.eintraege[{index}]"
-        screened = screen(entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path)
+        screened = screen(
+            entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path, IDENTIFIER_FIELDS
+        )
         if screened.value is None:
             results.append(responses.entry_failure(index, screened.errors))
             continue

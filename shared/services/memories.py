@@ -30,8 +30,10 @@ from shared.services.tags import ensure_tags
 from shared.validation.errors import FieldError
 from shared.validation.parsed import Batch, FetchRequest, MemoryInput, RatingInput
 
-# The texts of a memory that are scrubbed for secrets before anything is stored.
+# The texts of a memory that are scrubbed for secrets before anything is stored, and the
+# identifiers that cannot hold a marker (a secret in one refuses the entry).
 SCRUBBED_FIELDS = ("kurzbeschreibung", "memory", "tags")
+IDENTIFIER_FIELDS = ("scope", "scope_vk", "embedding_profil_hash")
 # A rating may be dated a little ahead of the server clock (clock skew), not more.
 MAX_FUTURE_SKEW = timedelta(minutes=5)
 
@@ -90,7 +92,9 @@ def insert_memories(
         if errors:
             results.append(responses.entry_failure(index, errors, typ=typ.value))
             continue
-        screened = screen(entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path)
+        screened = screen(
+            entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path, IDENTIFIER_FIELDS
+        )
         if screened.value is None:
             results.append(responses.entry_failure(index, screened.errors, typ=typ.value))
             continue

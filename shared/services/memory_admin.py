@@ -19,6 +19,7 @@ from shared.services import responses
 from shared.services.authorization import require_caller
 from shared.services.context import ServiceContext
 from shared.services.memories import (
+    IDENTIFIER_FIELDS,
     SCRUBBED_FIELDS,
     encode_embedding,
     memory_terms,
@@ -55,7 +56,9 @@ def update_memories(
         else:
             seen.add(entry.memory_id)
             path = f"inhalt.memories[{index}]"
-            screened = screen(entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path)
+            screened = screen(
+                entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path, IDENTIFIER_FIELDS
+            )
             if screened.value is None:
                 results.append(responses.entry_failure(index, screened.errors, ID=entry.raw_id))
                 continue

@@ -43,7 +43,7 @@ from shared.services.memories import (
     storage_failure_message,
     stored_before,
 )
-from shared.services.secrets import clean_value, hinweis, rejection
+from shared.services.secrets import clean_value, hinweis, name_errors, rejection
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import ContextRequest, RememberRequest, SearchRequest
 
@@ -92,6 +92,11 @@ def _summary(content: str) -> str:
 
 
 def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest) -> dict[str, Any]:
+    # The path becomes a tag, the pfad and scope_vk: it cannot hold a marker, so a secret in
+    # any segment refuses the call.
+    refused = name_errors([("path", request.path)])
+    if refused:
+        raise RequestRejected(refused)
     target = Target.of(request.path)
     nutzer, agent = _author(principal, target), acting_agent(principal)
     reserved = reserved_identity_keys(request.content)
@@ -302,8 +307,15 @@ def recall_context(
             if memory.scope in vk_types and memory.scope_vk
         )
     )[: request.limit]
-    # One batched lookup for all entities (one round trip on DynamoDB), in memory order.
-    found = ctx.storage.find_brain_by_references(principal.tenant, references, BRAIN_PER_REFERENCE)
+    # Brain entries only for tokens that may read the brain (contract §2). One batched lookup
+    # for all entities (one round trip on DynamoDB), in memory order.
+    if not principal.has_scope(Scope.BRAIN_READ):
+        references = []
+    found = (
+        ctx.storage.find_brain_by_references(principal.tenant, references, BRAIN_PER_REFERENCE)
+        if references
+        else {}
+    )
     brain: dict[int, BrainEntry] = {}
     for reference in references:
         for entry in found.get(reference, []):

@@ -3,6 +3,11 @@
 Policy `redact` replaces each secret by `[ENTFERNT:<art>]` and the entry succeeds with a
 `hinweis` naming the kinds; `reject` fails the entry with a security error naming the kinds.
 Neither ever repeats the secret.
+
+Fields that cannot hold the marker - identifiers (scope, scope_vk, nutzer, agent,
+vk_referenz_id, embedding_profil_hash), object keys (referenzfelder, stammdaten) and paths -
+are never redacted: a secret in one refuses the entry (`secret_in_name`), whatever the policy.
+Scrubbing also checks the request's time budget before each text (`check_budget`).
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from shared.scrubbing import ScrubPolicy, scrub
+from shared.scrubbing import ScrubPolicy, scan, scrub
+from shared.services.budget import check_budget
 from shared.validation.errors import FieldError
 
 
@@ -23,6 +29,7 @@ class Cleaned[T]:
 
 def _clean(value: Any, kinds: set[str]) -> Any:
     if isinstance(value, str):
+        check_budget()
         result = scrub(value)
         kinds.update(result.kinds)
         return result.text
@@ -64,6 +71,38 @@ def rejection(path: str, kinds: Sequence[str]) -> FieldError:
     )
 
 
+def secret_in_name(path: str, kinds: Sequence[str]) -> FieldError:
+    return FieldError(
+        path,
+        "Sicherheitsablehnung: Dieses Feld enthält ein Geheimnis (" + ", ".join(kinds) + "). "
+        "Kennungen, Schlüssel und Pfade können keinen [ENTFERNT:…]-Platzhalter aufnehmen; "
+        "der Eintrag wurde nicht gespeichert. Das Geheimnis entfernen und erneut senden.",
+    )
+
+
+def _name_kinds(value: Any) -> set[str]:
+    """Kinds of secrets in an identifier, a list of them, or the keys of a mapping."""
+    if isinstance(value, str):
+        check_budget()
+        return set(scan(value))
+    if isinstance(value, list):
+        return {kind for item in value for kind in _name_kinds(item)}
+    if isinstance(value, Mapping):
+        return {kind for key in value for kind in _name_kinds(str(key))}
+    return set()
+
+
+def name_errors(values: Sequence[tuple[str, Any]]) -> list[FieldError]:
+    """One refusal per (field path, identifier/key holder) that contains a secret. For a
+    mapping only its keys are checked and the path names the mapping, never the key."""
+    errors = []
+    for path, value in values:
+        kinds = _name_kinds(value)
+        if kinds:
+            errors.append(secret_in_name(path, sorted(kinds)))
+    return errors
+
+
 @dataclass(frozen=True)
 class Screened[T]:
     """An entry after the policy: the value to store and its hinweis, or its errors."""
@@ -73,7 +112,18 @@ class Screened[T]:
     errors: tuple[FieldError, ...] = ()
 
 
-def screen[T](entry: T, names: Sequence[str], policy: ScrubPolicy, path: str) -> Screened[T]:
+def screen[T](
+    entry: T,
+    names: Sequence[str],
+    policy: ScrubPolicy,
+    path: str,
+    identifiers: Sequence[str] = (),
+) -> Screened[T]:
+    """Scrub the texts `names` by the policy; refuse the entry when one of `identifiers`
+    (fields that cannot hold a marker; for mappings: their keys) contains a secret."""
+    refused = name_errors([(f"{path}.{name}", getattr(entry, name)) for name in identifiers])
+    if refused:
+        return Screened(None, errors=tuple(refused))
     cleaned = clean_fields(entry, names)
     if not cleaned.kinds:
         return Screened(entry)

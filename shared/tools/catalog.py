@@ -16,6 +16,7 @@ from shared.services.context import ServiceContext
 from shared.services.ledger import ledger
 from shared.services.memories import fetch_memories, insert_memories, rate_memories
 from shared.services.memory_admin import delete_memories, update_memories
+from shared.tools.limits import describe
 from shared.validation import memory_requests, requests
 
 Handler = Callable[[ServiceContext, Principal, Mapping[str, Any]], dict[str, Any]]
@@ -46,6 +47,11 @@ class ToolSpec:
     @property
     def input_schema(self) -> dict[str, Any]:
         return load_schema(self.name)
+
+    @property
+    def published_description(self) -> str:
+        """The description with every limit the validator enforces (`shared.tools.limits`)."""
+        return describe(self.name, self.description)
 
 
 def _fetch(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:

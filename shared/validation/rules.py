@@ -20,7 +20,7 @@ from enum import StrEnum
 from typing import Any, Concatenate, Final, ParamSpec, TypeVar
 from zoneinfo import ZoneInfo
 
-from shared.domain import MEMORY_ID_PATTERN
+from shared.domain import MEMORY_ID_PATTERN, MemoryId
 from shared.validation.errors import FieldError
 
 P = ParamSpec("P")
@@ -41,6 +41,10 @@ ECHO_MAX: Final = 40
 MAX_ITEM_ERRORS: Final = 20  # per long list (embedding); the rest is summarised
 
 MEMORY_ID_RE: Final = re.compile(MEMORY_ID_PATTERN)
+# Control characters are refused in every string (nothing invisible is stored); free text may
+# hold tab, line feed and carriage return. Lone surrogates cannot be stored as UTF-8 at all.
+_CONTROL_IN_TEXT: Final = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+_CONTROL_IN_NAME: Final = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
 _DATUM_RE: Final = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})")
 
 # --- paths ---------------------------------------------------------------------------------
@@ -248,6 +252,19 @@ def key_too_long(maximum: int, received: int) -> str:
     return f"Schlüssel darf höchstens {maximum} Zeichen lang sein (erhalten: {received})."
 
 
+def control_character(position: int) -> str:
+    return (
+        "Steuerzeichen (z. B. NUL) und ungepaarte Surrogate sind nicht erlaubt "
+        f"(erstes an Position {position})."
+    )
+
+
+def memory_id_range(value: str) -> str:
+    return (
+        f"Die Nummer der memory_ID muss zwischen 1 und {ID_MAX} liegen (erhalten: {echo(value)})."
+    )
+
+
 def more_errors(count: int) -> str:
     return f"Weitere {count} ungültige Werte, nicht einzeln aufgeführt."
 
@@ -299,6 +316,13 @@ class Fields:
         if key not in self.obj:
             return None
         return rule(self.obj[key], self.path(key), self.errors, *args, **kwargs)
+
+
+def control_error(value: str, *, name: bool) -> str | None:
+    """The message for a control character in `value`; names (identifiers, tags, keys)
+    also refuse tab and line breaks."""
+    found = (_CONTROL_IN_NAME if name else _CONTROL_IN_TEXT).search(value)
+    return None if found is None else control_character(found.start())
 
 
 def present[T](value: T | None) -> T:
@@ -368,6 +392,10 @@ def string_or_int(
     if len(text) > max_len:
         errors.append(FieldError(path, too_long(max_len, len(text))))
         return None
+    problem = control_error(text, name=True)
+    if problem is not None:
+        errors.append(FieldError(path, problem))
+        return None
     return text
 
 
@@ -415,6 +443,10 @@ def text(value: Any, path: str, errors: list[FieldError], *, max_len: int) -> st
     if len(value) > max_len:
         errors.append(FieldError(path, too_long(max_len, len(value))))
         return None
+    problem = control_error(value, name=False)
+    if problem is not None:
+        errors.append(FieldError(path, problem))
+        return None
     return value
 
 
@@ -426,6 +458,10 @@ def nullable_string(value: Any, path: str, errors: list[FieldError], *, max_len:
         return None
     if len(value) > max_len:
         errors.append(FieldError(path, too_long(max_len, len(value))))
+        return None
+    problem = control_error(value, name=True)
+    if problem is not None:
+        errors.append(FieldError(path, problem))
         return None
     return value
 
@@ -512,6 +548,10 @@ def memory_id(value: Any, path: str, errors: list[FieldError]) -> str | None:
     if not MEMORY_ID_RE.fullmatch(value):
         errors.append(FieldError(path, pattern_mismatch(MEMORY_ID_PATTERN, value)))
         return None
+    parsed = MemoryId.parse(value)
+    if parsed is None or parsed.number > ID_MAX:
+        errors.append(FieldError(path, memory_id_range(value)))
+        return None
     return value
 
 
@@ -561,6 +601,8 @@ def tags(value: Any, path: str, errors: list[FieldError]) -> list[str] | None:
             errors.append(FieldError(item_path, NOT_BLANK))
         elif len(name) > TAG_MAX_LEN:
             errors.append(FieldError(item_path, too_long(TAG_MAX_LEN, len(name))))
+        elif (problem := control_error(name, name=True)) is not None:
+            errors.append(FieldError(item_path, problem))
         elif name.casefold() not in seen:
             seen.add(name.casefold())
             result.append(name)
@@ -605,14 +647,14 @@ def _scalar_error(value: Any, max_str_len: int | None) -> str | None:
     if isinstance(value, str):
         if max_str_len is not None and len(value) > max_str_len:
             return too_long(max_str_len, len(value))
-        return None
+        return control_error(value, name=False)
     return scalar_only(value)
 
 
 def _json_size(value: Mapping[str, Any]) -> int | None:
     try:
         encoded = json.dumps(dict(value), ensure_ascii=False, separators=(",", ":"))
-    except ValueError:  # an integer with more digits than Python converts: far too big
+    except (ValueError, TypeError, RecursionError):  # huge integers, non-JSON keys, depth
         return None
     return len(encoded.encode("utf-8"))
 
@@ -626,33 +668,39 @@ def scalar_map(
     max_key_len: int | None = None,
     max_str_len: int | None = None,
     max_bytes: int | None = None,
+    echo_keys: bool = True,
 ) -> dict[str, Any] | None:
-    """An object of scalar values (string, finite number, bool, null) -> a copy."""
+    """An object of scalar values (string, finite number, bool, null) -> a copy.
+
+    Sizes are checked before anything looks at the values. With `echo_keys=False` error
+    paths name a key by its position (`referenzfelder[Schlüssel 2]`), never by its text.
+    """
     mapping = obj(value, path, errors)
     if mapping is None:
         return None
     if len(mapping) > max_keys:
         errors.append(FieldError(path, too_many_keys(max_keys, len(mapping))))
         return None
-    before = len(errors)
-    for key, item in mapping.items():
-        name = str(key)
-        if max_key_len is not None and not name.strip():
-            errors.append(FieldError(path, empty_key()))
-            continue
-        if max_key_len is not None and len(name) > max_key_len:
-            errors.append(FieldError(key_path(path, name), key_too_long(max_key_len, len(name))))
-            continue
-        problem = _scalar_error(item, max_str_len)
-        if problem is not None:
-            errors.append(FieldError(key_path(path, name), problem))
-    if len(errors) != before:
-        return None
     if max_bytes is not None:
         size = _json_size(mapping)
         if size is None or size > max_bytes:
             errors.append(FieldError(path, too_many_bytes(max_bytes, size)))
             return None
+    before = len(errors)
+    for position, (key, item) in enumerate(mapping.items()):
+        name = str(key)
+        item_path = key_path(path, name) if echo_keys else f"{path}[Schlüssel {position}]"
+        if max_key_len is not None and not name.strip():
+            errors.append(FieldError(path, empty_key()))
+            continue
+        if max_key_len is not None and len(name) > max_key_len:
+            errors.append(FieldError(item_path, key_too_long(max_key_len, len(name))))
+            continue
+        problem = control_error(name, name=True) or _scalar_error(item, max_str_len)
+        if problem is not None:
+            errors.append(FieldError(item_path, problem))
+    if len(errors) != before:
+        return None
     return dict(mapping)
 
 
@@ -664,6 +712,7 @@ def referenzfelder(value: Any, path: str, errors: list[FieldError]) -> dict[str,
         errors,
         max_keys=REFERENZFELDER_MAX_KEYS,
         max_bytes=REFERENZFELDER_MAX_BYTES,
+        echo_keys=False,
     )
 
 

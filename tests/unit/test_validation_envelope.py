@@ -142,7 +142,7 @@ def test_referenzfelder_50_keys_allowed() -> None:
 def test_referenzfelder_values_must_be_scalar(value: Any) -> None:
     # Given a nested value / When parsing / Then the key is named with the rule
     error = the_error(rejected(parse_referenzfelder, {"referenzfelder": {"ok": 1, "k": value}}))
-    assert error.feld == "referenzfelder.k"
+    assert error.feld == "referenzfelder[Schlüssel 1]"
     assert "einfache Werte" in error.meldung
 
 
@@ -152,7 +152,7 @@ def test_referenzfelder_numbers_must_be_finite(literal: str) -> None:
     arguments = json.loads(f'{{"referenzfelder": {{"k": {literal}}}}}')
     # When parsing / Then rejected as not finite
     error = the_error(rejected(parse_referenzfelder, arguments))
-    assert error.feld == "referenzfelder.k"
+    assert error.feld == "referenzfelder[Schlüssel 0]"
     assert "endliche Zahl" in error.meldung
 
 
@@ -302,7 +302,7 @@ def test_all_envelope_errors_are_collected(tool: str) -> None:
     # Then every problem is reported, each under its own path
     assert fields_of(errors) == [
         "help",
-        "referenzfelder.k",
+        "referenzfelder[Schlüssel 0]",
         "inhalt.nutzer",
         "inhalt.agent",
         f"inhalt.{key}",
