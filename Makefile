@@ -14,7 +14,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8787
 DATA_DIR ?= .brain
 
-.PHONY: serve test lint typecheck unit template browser install tools clean
+.PHONY: serve test lint typecheck unit template iac browser install tools clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "no Python $(PYTHON_MINOR) found (see scripts/find_python.sh)"; exit 1; }
@@ -67,12 +67,16 @@ unit: $(STAMP) $(TOOLS_STAMP) $(TS_STAMP)
 template:
 	bash scripts/check_template.sh
 
+# checkov in its own venv (.venv-checkov); skips with reasons in .checkov.yaml.
+iac:
+	bash scripts/check_iac.sh
+
 # Headless Chromium (Debian package) for the browser test of the API documentation page.
 browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
 
-test: lint typecheck template browser unit
+test: lint typecheck template iac browser unit
 
 clean:
-	rm -rf $(VENV) $(TOOLS) .venv-sam .aws-sam .pytest_cache .mypy_cache .ruff_cache test-artifacts
+	rm -rf $(VENV) $(TOOLS) .venv-sam .venv-checkov .aws-sam .pytest_cache .mypy_cache .ruff_cache test-artifacts

@@ -188,13 +188,33 @@ def template() -> dict[str, Any]:
 # --- Storage --------------------------------------------------------------------------------
 
 
+def if_kms_key(value: Any) -> dict[str, Any]:
+    """`!If [HasKmsKey, value, !Ref AWS::NoValue]`: the template's optional-key overlay."""
+    return {"Fn::If": ["HasKmsKey", value, {"Ref": "AWS::NoValue"}]}
+
+
+def without_kms_key(properties: dict[str, Any]) -> dict[str, Any]:
+    """The properties without the customer-managed-key overlay the template adds to
+    TABLE_PROPERTIES / BUCKET_PROPERTIES (exactly that overlay, nothing else, is removed)."""
+    result = copy.deepcopy(properties)
+    sse = result.get("SSESpecification", {})
+    if sse.get("KMSMasterKeyId") == if_kms_key({"Ref": "KmsKeyArn"}):
+        assert sse.pop("SSEType") == if_kms_key("KMS")
+        del sse["KMSMasterKeyId"]
+    for rule in result.get("BucketEncryption", {}).get("ServerSideEncryptionConfiguration", []):
+        default = rule["ServerSideEncryptionByDefault"]
+        if default.get("KMSMasterKeyID") == if_kms_key({"Ref": "KmsKeyArn"}):
+            del default["KMSMasterKeyID"]
+    return result
+
+
 def test_table_properties_are_exactly_the_schema(template: dict[str, Any]) -> None:
     # Given the single source of truth in shared/storage/dynamo/schema.py
     # When the template's table is read
     table = template["Resources"]["BrainTable"]
     # Then it is a DynamoDB table with exactly TABLE_PROPERTIES (no TableName either)
     assert table["Type"] == "AWS::DynamoDB::Table"
-    assert table["Properties"] == TABLE_PROPERTIES, (
+    assert without_kms_key(table["Properties"]) == TABLE_PROPERTIES, (
         "template.yaml BrainTable.Properties differ from TABLE_PROPERTIES; paste:\n"
         + yaml_of(TABLE_PROPERTIES)
     )
@@ -232,7 +252,7 @@ def test_bucket_properties_are_exactly_the_schema(template: dict[str, Any]) -> N
     bucket = template["Resources"]["EmbeddingsBucket"]
     # Then it has exactly those properties (no BucketName)
     assert bucket["Type"] == "AWS::S3::Bucket"
-    assert bucket["Properties"] == BUCKET_PROPERTIES, (
+    assert without_kms_key(bucket["Properties"]) == BUCKET_PROPERTIES, (
         "template.yaml EmbeddingsBucket.Properties differ from BUCKET_PROPERTIES; paste:\n"
         + yaml_of(BUCKET_PROPERTIES)
     )

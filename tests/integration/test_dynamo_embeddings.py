@@ -41,12 +41,12 @@ def test_embedding_is_stored_in_s3_under_the_tenant_prefix_not_in_the_item(
     ) == [None, None]
     # Then get_embedding returns the bytes unchanged
     assert storage.get_embedding(TENANT, lt(1)) == vector
-    # And they are one SSE-encrypted object under the tenant's prefix
+    # And they are one SSE-KMS-encrypted object under the tenant's prefix
     (key,) = object_keys(clients, f"{TENANT}/embeddings/")
     assert key.startswith(f"{TENANT}/embeddings/longterm_1/")
     stored = clients.s3.get_object(Bucket=BUCKET, Key=key)
     assert stored["Body"].read() == vector
-    assert stored["ServerSideEncryption"] == "AES256"
+    assert stored["ServerSideEncryption"] == "aws:kms"  # the bucket default applies
     assert len(object_keys(clients)) == 2
     # And the item holds the metadata only, never the vector
     item = raw_item(clients, memory_key(TENANT, lt(1)))

@@ -111,9 +111,9 @@ def test_bucket_is_encrypted_and_private(clients: AwsClients, created: list[str]
     # When its encryption and public access block are read
     encryption = clients.s3.get_bucket_encryption(Bucket=BUCKET)
     block = clients.s3.get_public_access_block(Bucket=BUCKET)
-    # Then objects are encrypted with SSE-S3 and every kind of public access is blocked
+    # Then objects are encrypted with SSE-KMS and every kind of public access is blocked
     rules = encryption["ServerSideEncryptionConfiguration"]["Rules"]
-    assert rules[0]["ApplyServerSideEncryptionByDefault"]["SSEAlgorithm"] == "AES256"
+    assert rules[0]["ApplyServerSideEncryptionByDefault"]["SSEAlgorithm"] == "aws:kms"
     assert block["PublicAccessBlockConfiguration"] == {
         "BlockPublicAcls": True,
         "BlockPublicPolicy": True,
@@ -137,7 +137,9 @@ def test_definitions_are_pure_cloudformation() -> None:
     }
     assert "TableName" not in TABLE_PROPERTIES
     encryption = BUCKET_PROPERTIES["BucketEncryption"]["ServerSideEncryptionConfiguration"]
-    assert encryption == [{"ServerSideEncryptionByDefault": {"SSEAlgorithm": "AES256"}}]
+    assert encryption == [
+        {"ServerSideEncryptionByDefault": {"SSEAlgorithm": "aws:kms"}, "BucketKeyEnabled": True}
+    ]
     assert all(BUCKET_PROPERTIES["PublicAccessBlockConfiguration"].values())
     json.dumps(TABLE_PROPERTIES)
     json.dumps(BUCKET_PROPERTIES)

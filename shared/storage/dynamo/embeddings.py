@@ -29,7 +29,8 @@ class EmbeddingObjects:
                 Key=s3_key,
                 Body=body,
                 ContentType="application/octet-stream",
-                ServerSideEncryption="AES256",
+                # No per-object override: the bucket's default (SSE-KMS, with the template's
+                # customer-managed key when one is configured) applies.
             )
         except AWS_ERRORS as exc:
             _log.warning("embedding of %s: %s", memory_id, exc)

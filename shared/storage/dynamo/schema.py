@@ -126,7 +126,12 @@ IDEMPOTENCY_TABLE_PROPERTIES: Final[dict[str, Any]] = {
 BUCKET_PROPERTIES: Final[dict[str, Any]] = {
     "BucketEncryption": {
         "ServerSideEncryptionConfiguration": [
-            {"ServerSideEncryptionByDefault": {"SSEAlgorithm": "AES256"}}
+            {
+                # SSE-KMS (the AWS-managed key unless the template's KmsKeyArn names one);
+                # the bucket key keeps KMS requests (and their cost) low.
+                "ServerSideEncryptionByDefault": {"SSEAlgorithm": "aws:kms"},
+                "BucketKeyEnabled": True,
+            }
         ]
     },
     "PublicAccessBlockConfiguration": {
