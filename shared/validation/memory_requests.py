@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from shared.domain import MemoryId
-from shared.validation import rules
+from shared.validation import messages, rules
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import (
     Batch,
@@ -57,7 +57,7 @@ _UPDATE_FIELDS: Final = (
 def _not_null(fields: Fields, key: str) -> bool:
     """Text fields cannot be removed: null is an error for them."""
     if fields.has(key) and fields.obj[key] is None:
-        fields.errors.append(FieldError(fields.path(key), rules.NOT_NULL))
+        fields.errors.append(FieldError(fields.path(key), messages.NOT_NULL))
         return False
     return fields.has(key)
 
@@ -90,7 +90,7 @@ def _update_entry(value: Any, path: str) -> MemoryUpdateInput | list[FieldError]
     if errors:
         return errors
     if not changes:
-        errors.append(FieldError(path, rules.NOTHING_TO_CHANGE))
+        errors.append(FieldError(path, messages.NOTHING_TO_CHANGE))
         return errors
     memory_id = present(MemoryId.parse(present(raw_id)))
     return MemoryUpdateInput(raw_id=present(raw_id), memory_id=memory_id, **changes)
@@ -115,29 +115,29 @@ def _memory_path(
     """`projects/<p>/…`, `teams/<t>/…`, `users/<u>/…`; segments [a-z0-9._-], no `.`/`..`.
     A search prefix (`min_segments=1`) may also name a whole namespace (`projects`)."""
     if not isinstance(value, str):
-        errors.append(FieldError(path, rules.must_be("eine Zeichenkette", value)))
+        errors.append(FieldError(path, messages.must_be("eine Zeichenkette", value)))
         return None
     text = value.strip().strip("/")
     if not text:
-        errors.append(FieldError(path, rules.NOT_BLANK))
+        errors.append(FieldError(path, messages.NOT_BLANK))
         return None
     if len(text) > PATH_MAX_LEN:
-        errors.append(FieldError(path, rules.too_long(PATH_MAX_LEN, len(text))))
+        errors.append(FieldError(path, messages.too_long(PATH_MAX_LEN, len(text))))
         return None
     segments = text.split("/")
     if segments[0] not in PATH_NAMESPACES or len(segments) < min_segments:
-        errors.append(FieldError(path, rules.path_namespace(PATH_NAMESPACES, text)))
+        errors.append(FieldError(path, messages.path_namespace(PATH_NAMESPACES, text)))
         return None
     for segment in segments:
         if not segment or segment in (".", "..") or not PATH_SEGMENT.fullmatch(segment):
-            errors.append(FieldError(path, rules.path_segment(segment)))
+            errors.append(FieldError(path, messages.path_segment(segment)))
             return None
     return text
 
 
 def _boolean(value: Any, path: str, errors: list[FieldError]) -> bool | None:
     if not isinstance(value, bool):
-        errors.append(FieldError(path, rules.must_be("true oder false", value)))
+        errors.append(FieldError(path, messages.must_be("true oder false", value)))
         return None
     return value
 

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, Final
 
 from shared.domain import MemoryId, MemoryType, VkTyp
-from shared.validation import rules
+from shared.validation import messages, rules
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.help_flag import HELP_FIELD, requests_help, valid_help_value
 from shared.validation.parsed import (
@@ -81,7 +81,7 @@ def _check_help(arguments: Mapping[str, Any], errors: list[FieldError]) -> bool:
     if HELP_FIELD not in arguments:
         return False
     if not valid_help_value(arguments[HELP_FIELD]):
-        errors.append(FieldError(HELP_FIELD, rules.help_type(arguments[HELP_FIELD])))
+        errors.append(FieldError(HELP_FIELD, messages.help_type(arguments[HELP_FIELD])))
         return False
     return requests_help(arguments)
 
@@ -149,7 +149,7 @@ def _profil_hash(fields: Fields) -> str | None:
     alias = fields.optional(PROFIL_HASH_ALIAS, rules.nullable_string, max_len=PROFIL_HASH_MAX_LEN)
     both = fields.has(PROFIL_HASH) and fields.has(PROFIL_HASH_ALIAS)
     if both and len(fields.errors) == before and canonical != alias:
-        message = rules.alias_conflict(PROFIL_HASH, PROFIL_HASH_ALIAS)
+        message = messages.alias_conflict(PROFIL_HASH, PROFIL_HASH_ALIAS)
         fields.errors.append(FieldError(fields.path(PROFIL_HASH), message))
     return canonical if fields.has(PROFIL_HASH) else alias
 
@@ -260,7 +260,7 @@ def _rate_entry(value: Any, path: str, options: ParseOptions) -> RatingInput | l
     parsed_id = None if memory_id is None else MemoryId.parse(memory_id)
     mismatch = parsed_id is not None and typ is not None and parsed_id.typ != typ
     if mismatch and typ is not None and memory_id is not None:
-        message = rules.typ_mismatch(typ.value, memory_id)
+        message = messages.typ_mismatch(typ.value, memory_id)
         errors.append(FieldError(fields.path("typ"), message))
     if errors:
         return errors
@@ -289,15 +289,15 @@ def parse_rate(arguments: Mapping[str, Any], options: ParseOptions) -> Batch[Rat
 def _detailgrad(value: Any, path: str, errors: list[FieldError]) -> frozenset[Detail] | None:
     """Comma list of stammdaten|texte|erinnerungen; empty segments are ignored."""
     if not isinstance(value, str):
-        errors.append(FieldError(path, rules.must_be("eine Zeichenkette", value)))
+        errors.append(FieldError(path, messages.must_be("eine Zeichenkette", value)))
         return None
     parts = [part.strip() for part in value.split(",") if part.strip()]
     if not parts:
-        errors.append(FieldError(path, rules.one_of(_DETAILS, value)))
+        errors.append(FieldError(path, messages.one_of(_DETAILS, value)))
         return None
     unknown = [part for part in parts if part not in _DETAILS]
     for part in dict.fromkeys(unknown):
-        errors.append(FieldError(path, rules.unknown_value(_DETAILS, part)))
+        errors.append(FieldError(path, messages.unknown_value(_DETAILS, part)))
     return None if unknown else frozenset(Detail(part) for part in parts)
 
 
@@ -315,7 +315,7 @@ def parse_select(arguments: Mapping[str, Any]) -> SelectRequest:
     vk_typ = fields.optional("vk_typ", rules.enum_member, VkTyp)
     vk_referenz_id = fields.optional("vk_referenz_id", rules.identity)
     if fields.has("vk_referenz_id") and not fields.has("vk_typ"):
-        errors.append(FieldError("vk_referenz_id", rules.VK_REFERENZ_OHNE_TYP))
+        errors.append(FieldError("vk_referenz_id", messages.VK_REFERENZ_OHNE_TYP))
     fields.optional("suchtyp", rules.constant, "brain")
     limit = fields.optional("limit", rules.integer, minimum=1, maximum=SELECT_LIMIT_MAX)
     if errors:

@@ -1,11 +1,11 @@
-"""Reusable field rules for request validation, and every German message they produce.
+"""Reusable field rules for request validation.
 
 A rule takes the raw JSON value, its absolute field path (`inhalt.memories[3].tags[0]`) and
 the error list of the envelope or entry being validated. It returns the converted value, or
 appends one or more `FieldError`s and returns None. Where None is also a valid result (a
 nullable field), the caller tells the two apart by the error list.
 
-Messages are German, name the rule and never echo more than `ECHO_MAX` characters of input.
+Messages (German, naming the rule) live in `messages`; sizes and limits are the constants below.
 """
 
 from __future__ import annotations
@@ -22,6 +22,34 @@ from zoneinfo import ZoneInfo
 
 from shared.domain import MEMORY_ID_PATTERN, MemoryId
 from shared.validation.errors import FieldError
+from shared.validation.messages import (
+    NOT_BLANK,
+    NOT_FINITE,
+    REQUIRED,
+    below_minimum,
+    control_character,
+    datum_format,
+    datum_invalid,
+    datum_nonexistent,
+    empty_key,
+    float32_range,
+    key_too_long,
+    memory_id_range,
+    more_errors,
+    must_be,
+    one_of,
+    only_value,
+    out_of_range,
+    pattern_mismatch,
+    scalar_only,
+    shorten,
+    too_few_items,
+    too_long,
+    too_many_bytes,
+    too_many_items,
+    too_many_keys,
+    unknown_field,
+)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -37,7 +65,6 @@ FLOAT32_MAX: Final = 3.4028234663852886e38
 ID_MAX: Final = 2**63 - 1  # 64-bit signed: what every store can hold
 REFERENZFELDER_MAX_KEYS: Final = 50
 REFERENZFELDER_MAX_BYTES: Final = 4096
-ECHO_MAX: Final = 40
 MAX_ITEM_ERRORS: Final = 20  # per long list (embedding); the rest is summarised
 
 MEMORY_ID_RE: Final = re.compile(MEMORY_ID_PATTERN)
@@ -52,221 +79,12 @@ _DATUM_RE: Final = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-
 
 def key_path(parent: str, key: object) -> str:
     """`inhalt` + `nutzer` -> `inhalt.nutzer`; a top-level key has no parent."""
-    name = _shorten(str(key))
+    name = shorten(str(key))
     return f"{parent}.{name}" if parent else name
 
 
 def index_path(parent: str, index: int) -> str:
     return f"{parent}[{index}]"
-
-
-# --- echoing input -------------------------------------------------------------------------
-
-
-def _shorten(text: str) -> str:
-    return text if len(text) <= ECHO_MAX else text[:ECHO_MAX] + "…"
-
-
-def type_name(value: object) -> str:
-    """The JSON type of `value`, in German."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "Wahrheitswert"
-    if isinstance(value, int):
-        return "Ganzzahl"
-    if isinstance(value, float):
-        return "Zahl"
-    if isinstance(value, str):
-        return "Zeichenkette"
-    if isinstance(value, Mapping):
-        return "Objekt"
-    if isinstance(value, list | tuple):
-        return "Liste"
-    return type(value).__name__
-
-
-def echo(value: object) -> str:
-    """A short, safe rendering of an input value for a message (at most ECHO_MAX chars)."""
-    if isinstance(value, str):
-        escaped = json.dumps(_shorten(value), ensure_ascii=False)[1:-1]
-        return f"'{escaped}'"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "Infinity" if value > 0 else "-Infinity"
-        return _shorten(repr(value))
-    if isinstance(value, int):
-        try:
-            return _shorten(str(value))
-        except ValueError:  # more digits than Python will convert
-            return "sehr große Ganzzahl"
-    return type_name(value)
-
-
-# --- messages (the only place their wording lives) -----------------------------------------
-
-REQUIRED: Final = "Pflichtfeld fehlt."
-NOT_BLANK: Final = "Darf nicht leer sein."
-NOT_NULL: Final = "Darf nicht null sein: dieses Feld kann geändert, aber nicht entfernt werden."
-NOTHING_TO_CHANGE: Final = (
-    "Keine Änderung angegeben: neben ID mindestens eines von kurzbeschreibung, memory, tags, "
-    "scope, scope_vk, embedding, embedding_profil_hash senden."
-)
-NOT_FINITE: Final = "Muss eine endliche Zahl sein (NaN und Infinity sind nicht erlaubt)."
-DATUM_FORMAT: Final = (
-    "Datum muss das Format JJJJ-MM-TT HH:MM:SS haben (Y-m-d H:i:s), z. B. 2026-11-30 14:05:00."
-)
-VK_REFERENZ_OHNE_TYP: Final = (
-    "vk_referenz_id erfordert vk_typ (kunde, produkt, mitarbeiter oder projekt)."
-)
-
-
-def must_be(kind: str, value: object) -> str:
-    """`kind` with its article: "eine Liste", "ein Objekt", ..."""
-    return f"Muss {kind} sein (erhalten: {type_name(value)})."
-
-
-def help_type(value: object) -> str:
-    return (
-        f"Muss eine Ganzzahl sein (1 = Aktionsdefinitionen anzeigen; erhalten: {type_name(value)})."
-    )
-
-
-def too_many_items(maximum: int, received: int) -> str:
-    return f"Höchstens {maximum} Einträge erlaubt (erhalten: {received})."
-
-
-def too_few_items(minimum: int) -> str:
-    if minimum == 1:
-        return "Mindestens 1 Eintrag erforderlich."
-    return f"Mindestens {minimum} Einträge erforderlich."
-
-
-def too_long(maximum: int, received: int | None) -> str:
-    got = "mehr" if received is None else str(received)
-    return f"Höchstens {maximum} Zeichen erlaubt (erhalten: {got})."
-
-
-def unknown_field(key: object, allowed: Sequence[str]) -> str:
-    return (
-        f"Unbekanntes Feld {echo(str(key))} ist nicht erlaubt "
-        f"(erlaubte Felder: {', '.join(allowed)})."
-    )
-
-
-def pattern_mismatch(pattern: str, value: str) -> str:
-    return f"Muss dem Muster {pattern} entsprechen (erhalten: {echo(value)})."
-
-
-def out_of_range(minimum: object, maximum: object, value: object) -> str:
-    return f"Muss zwischen {minimum} und {maximum} liegen (erhalten: {echo(value)})."
-
-
-def below_minimum(minimum: object, value: object) -> str:
-    return f"Muss mindestens {minimum} sein (erhalten: {echo(value)})."
-
-
-def float32_range(value: object) -> str:
-    return (
-        f"Betrag darf höchstens {FLOAT32_MAX} sein (Wertebereich float32; erhalten: {echo(value)})."
-    )
-
-
-def one_of(allowed: Sequence[str], value: object) -> str:
-    return f"Muss einer der Werte {', '.join(allowed)} sein (erhalten: {echo(value)})."
-
-
-def unknown_value(allowed: Sequence[str], value: object) -> str:
-    return f"Unbekannter Wert {echo(value)} (erlaubt: {', '.join(allowed)})."
-
-
-def only_value(allowed: str, value: object) -> str:
-    return f"Nur '{allowed}' ist erlaubt (erhalten: {echo(value)})."
-
-
-def datum_format(value: object) -> str:
-    return f"{DATUM_FORMAT[:-1]} (erhalten: {echo(value)})."
-
-
-def datum_invalid(value: str) -> str:
-    return f"Kein gültiges Kalenderdatum bzw. keine gültige Uhrzeit (erhalten: {echo(value)})."
-
-
-def datum_nonexistent(value: str, timezone: str) -> str:
-    return (
-        f"Diese Ortszeit gibt es in der Zeitzone {timezone} nicht (Umstellung auf Sommerzeit; "
-        f"erhalten: {echo(value)})."
-    )
-
-
-def path_namespace(allowed: Sequence[str], value: str) -> str:
-    names = ", ".join(f"{name}/<name>/…" for name in allowed)
-    return f"Pfad muss mit {names} beginnen (erhalten: {echo(value)})."
-
-
-def path_segment(segment: str) -> str:
-    return (
-        "Pfadsegmente bestehen aus a-z, 0-9, '.', '_' und '-'; leere, '.' und '..' sind "
-        f"nicht erlaubt (erhalten: {echo(segment)})."
-    )
-
-
-def typ_mismatch(typ: str, memory_id: str) -> str:
-    return f"typ {echo(typ)} passt nicht zur memory_ID {echo(memory_id)}."
-
-
-def alias_conflict(canonical: str, alias: str) -> str:
-    return (
-        f"{canonical} und {alias} haben unterschiedliche Werte; nur eines der beiden Felder "
-        "angeben (oder in beiden denselben Wert)."
-    )
-
-
-def too_many_keys(maximum: int, received: int) -> str:
-    return f"Höchstens {maximum} Schlüssel erlaubt (erhalten: {received})."
-
-
-def too_many_bytes(maximum: int, received: int | None) -> str:
-    got = "mehr" if received is None else str(received)
-    return f"Höchstens {maximum} Bytes erlaubt (als JSON in UTF-8; erhalten: {got})."
-
-
-def scalar_only(value: object) -> str:
-    return (
-        "Nur einfache Werte erlaubt: Zeichenkette, Zahl, Wahrheitswert oder null "
-        f"(erhalten: {type_name(value)})."
-    )
-
-
-def empty_key() -> str:
-    return "Schlüssel dürfen nicht leer sein."
-
-
-def key_too_long(maximum: int, received: int) -> str:
-    return f"Schlüssel darf höchstens {maximum} Zeichen lang sein (erhalten: {received})."
-
-
-def control_character(position: int) -> str:
-    return (
-        "Steuerzeichen (z. B. NUL) und ungepaarte Surrogate sind nicht erlaubt "
-        f"(erstes an Position {position})."
-    )
-
-
-def memory_id_range(value: str) -> str:
-    return (
-        f"Die Nummer der memory_ID muss zwischen 1 und {ID_MAX} liegen (erhalten: {echo(value)})."
-    )
-
-
-def more_errors(count: int) -> str:
-    return f"Weitere {count} ungültige Werte, nicht einzeln aufgeführt."
 
 
 # --- reading objects -----------------------------------------------------------------------
@@ -550,7 +368,7 @@ def memory_id(value: Any, path: str, errors: list[FieldError]) -> str | None:
         return None
     parsed = MemoryId.parse(value)
     if parsed is None or parsed.number > ID_MAX:
-        errors.append(FieldError(path, memory_id_range(value)))
+        errors.append(FieldError(path, memory_id_range(ID_MAX, value)))
         return None
     return value
 
@@ -627,7 +445,7 @@ def embedding(value: Any, path: str, errors: list[FieldError]) -> list[float] | 
     for index, item in enumerate(items):
         problem = _number_error(item)
         if problem is None and abs(item) > FLOAT32_MAX:
-            problem = float32_range(item)
+            problem = float32_range(FLOAT32_MAX, item)
         if problem is None:
             result.append(float(item))
             continue
