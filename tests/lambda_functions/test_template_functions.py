@@ -10,6 +10,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -40,6 +41,7 @@ AWS_ENV = {
     "BRAIN_AWS_MAX_PARALLEL": "1",  # moto is not thread-safe; production runs calls in parallel
 }
 EVENT_OF = {"McpRouterFunction": "mcp_router", "ExpiryFunction": "expiry"}
+NO_VALUE = object()  # what `!Ref AWS::NoValue` resolves to: the property is left out
 Handler = Callable[[dict[str, Any], Any], Any]
 
 
@@ -81,8 +83,31 @@ class Intrinsics:
             return self.resolve(then if self.condition(condition) else otherwise)
         raise AssertionError(f"unexpected intrinsic {value}")
 
+    def resolve_all(self, value: Any) -> Any:
+        """`value` with every intrinsic resolved and `AWS::NoValue` entries dropped."""
+        if isinstance(value, list):
+            items = [self.resolve_all(item) for item in value]
+            return [item for item in items if item is not NO_VALUE]
+        if not isinstance(value, dict):
+            return value
+        if value == {"Ref": "AWS::NoValue"}:
+            return NO_VALUE
+        if len(value) == 1 and next(iter(value)) in ("Ref", "Fn::Sub", "Fn::If"):
+            if "Fn::If" in value:
+                condition, then, otherwise = value["Fn::If"]
+                return self.resolve_all(then if self.condition(condition) else otherwise)
+            return self.resolve(value)
+        items = {key: self.resolve_all(item) for key, item in value.items()}
+        return {key: item for key, item in items.items() if item is not NO_VALUE}
+
     def condition(self, name: str) -> bool:
-        left, right = self.conditions[name]["Fn::Equals"]
+        return self._evaluate(self.conditions[name])
+
+    def _evaluate(self, expression: dict[str, Any]) -> bool:
+        if "Fn::Not" in expression:
+            (inner,) = expression["Fn::Not"]
+            return not self._evaluate(inner)
+        left, right = expression["Fn::Equals"]
         return bool(self.resolve(left) == self.resolve(right))
 
 
@@ -102,8 +127,8 @@ def load_handler(name: str, props: dict[str, Any]) -> Handler:
 
 
 def create_storage(template: dict[str, Any]) -> None:
-    """Table and bucket from the template's own resource definitions."""
-    resources = template["Resources"]
+    """Table and bucket from the template's own resource definitions (parameter defaults)."""
+    resources = Intrinsics(template).resolve_all(template["Resources"])
     dynamodb = boto3.client("dynamodb")
     dynamodb.create_table(**create_table_kwargs(TABLE, resources["BrainTable"]["Properties"]))
     dynamodb.create_table(
@@ -125,6 +150,12 @@ def template() -> dict[str, Any]:
 
 @pytest.fixture
 def deployed(template: dict[str, Any]) -> Iterator[dict[str, Handler]]:
+    with deploy(template) as handlers:
+        yield handlers
+
+
+@contextmanager
+def deploy(template: dict[str, Any]) -> Iterator[dict[str, Handler]]:
     """Every function's handler, loaded with its template environment, on moto."""
     intrinsics = Intrinsics(template)
     handlers: dict[str, Handler] = {}

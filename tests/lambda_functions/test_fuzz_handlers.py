@@ -1,0 +1,164 @@
+"""Property-based fuzzing of every Lambda handler of template.yaml (issue 11), loaded by the
+template-driven harness on moto: router invocations and HTTP API events with malformed
+arguments, bodies, claims and shapes. No handler raises, no HTTP answer is a 5xx, and a
+refused call writes nothing to the table. Counts are printed (`pytest -s`)."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from moto.core import DEFAULT_ACCOUNT_ID
+from moto.dynamodb.models import dynamodb_backends
+
+from shared.lambda_runtime import router as router_module
+from tests.infra.test_template import function_props, functions, load_template
+from tests.lambda_functions.conftest import FakeLambdaContext, LocalInvoker
+from tests.lambda_functions.test_template_functions import TABLE, Handler, deploy, event
+from tests.security.fuzz_strategies import dumps, json_values, mutated, raw_bodies
+
+COUNTS: Counter[str] = Counter()
+
+
+@pytest.fixture(scope="module")
+def template() -> dict[str, Any]:
+    return load_template()
+
+
+@pytest.fixture
+def deployed(template: dict[str, Any]) -> Iterator[dict[str, Handler]]:
+    with deploy(template) as handlers:
+        yield handlers
+
+
+LEAKS = ("Traceback", "Exceeds the limit", "RecursionError", "KeyError")
+
+
+def fuzz(examples: int) -> Any:
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+
+
+def item_count() -> int:
+    """Items in the moto table, read from moto's backend (a Scan copies every item: far too
+    slow to run around each of hundreds of calls)."""
+    return len(dynamodb_backends[DEFAULT_ACCOUNT_ID]["eu-central-1"].get_table(TABLE))
+
+
+def tool_handlers(template: dict[str, Any], deployed: dict[str, Handler]) -> dict[str, Handler]:
+    return {
+        Path(function_props(template, name)["CodeUri"]).name: deployed[name]
+        for name in functions(template)
+        if name not in ("McpRouterFunction", "ExpiryFunction")
+    }
+
+
+def http_event(sample: dict[str, Any], body: bytes, encoded: bool) -> dict[str, Any]:
+    """An HTTP API v2 event with the sample's authorizer claims and `body`."""
+    router = event("mcp_router")
+    result = copy.deepcopy(router)
+    result["body"] = base64.b64encode(body).decode() if encoded else body.decode("latin-1")
+    result["isBase64Encoded"] = encoded
+    result["requestContext"]["authorizer"] = copy.deepcopy(router["requestContext"]["authorizer"])
+    del sample
+    return result
+
+
+def run_tool(handler: Handler, tool_event: Any, kind: str) -> None:
+    before = item_count()
+    answer = handler(tool_event, FakeLambdaContext())
+    COUNTS[kind] += 1
+    assert isinstance(answer, dict)
+    text = json.dumps(answer, ensure_ascii=False)
+    assert not any(leak in text for leak in LEAKS), text[:300]
+    if "statusCode" in answer:
+        COUNTS[f"status {answer['statusCode']}"] += 1
+        assert answer["statusCode"] < 500, text[:300]
+        envelope = json.loads(answer["body"])
+    else:
+        envelope = answer
+    assert "erfolg" in envelope, text[:300]
+    if envelope["erfolg"] is False:
+        COUNTS["refused"] += 1
+        if not envelope.get("anzahl_erfolgreich"):
+            assert item_count() == before, envelope.get("fehler")
+
+
+def test_fuzz_every_tool_handler(template: dict[str, Any], deployed: dict[str, Handler]) -> None:
+    handlers = tool_handlers(template, deployed)
+    samples = {tool: event(tool) for tool in handlers}
+
+    @fuzz(400)
+    @given(data=st.data(), tool=st.sampled_from(sorted(handlers)))
+    def run(data: st.DataObject, tool: str) -> None:
+        sample = samples[tool]
+        shape = data.draw(st.sampled_from(["router", "router-any", "http", "http-raw"]))
+        if shape == "router":
+            tool_event: Any = {**sample, "arguments": data.draw(mutated(sample["arguments"]))}
+        elif shape == "router-any":
+            tool_event = data.draw(mutated(sample) | json_values)
+        elif shape == "http":
+            body = dumps(data.draw(mutated(sample["arguments"])))
+            tool_event = http_event(sample, body, data.draw(st.booleans()))
+        else:
+            tool_event = http_event(sample, data.draw(raw_bodies), data.draw(st.booleans()))
+        if not isinstance(tool_event, dict):
+            tool_event = {"payload": tool_event}
+        run_tool(handlers[tool], tool_event, f"tool {shape}")
+
+    run()
+    assert sum(v for k, v in COUNTS.items() if k.startswith("tool ")) >= 400
+
+
+def test_fuzz_router_and_expiry(
+    template: dict[str, Any], deployed: dict[str, Handler], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    invoker = LocalInvoker(dict(deployed), FakeLambdaContext())
+    monkeypatch.setattr(router_module, "BotoInvoker", lambda client: invoker)
+    router = deployed["McpRouterFunction"]
+    sample = event("mcp_router")
+    call = json.loads(sample["body"])
+
+    @fuzz(150)
+    @given(data=st.data())
+    def run(data: st.DataObject) -> None:
+        body = data.draw(st.one_of(mutated(call).map(dumps), raw_bodies))
+        router_event = http_event(sample, body, data.draw(st.booleans()))
+        before = item_count()
+        answer = router(router_event, FakeLambdaContext())
+        COUNTS["router"] += 1
+        COUNTS[f"status {answer['statusCode']}"] += 1
+        assert answer["statusCode"] < 500, answer
+        assert not any(leak in answer.get("body", "") for leak in LEAKS)
+        structured = json.loads(answer["body"] or "null") if answer.get("body") else None
+        result = structured.get("result") if isinstance(structured, dict) else None
+        envelope = result.get("structuredContent") if isinstance(result, dict) else None
+        refused = isinstance(envelope, dict) and envelope.get("erfolg") is False
+        if refused and not envelope.get("anzahl_erfolgreich"):
+            assert item_count() == before
+
+    run()
+    expiry = deployed["ExpiryFunction"]
+
+    @fuzz(20)
+    @given(expiry_event=mutated(event("expiry")) | json_values)
+    def sweep(expiry_event: Any) -> None:
+        COUNTS["expiry"] += 1
+        answer = expiry(expiry_event if isinstance(expiry_event, dict) else {}, FakeLambdaContext())
+        assert "geloescht" in answer
+
+    sweep()
+    print("\nLambda fuzz counts:", dict(sorted(COUNTS.items())))
