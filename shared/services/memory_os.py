@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from shared.auth.principal import Principal
+from shared.auth.principal import Principal, Scope
 from shared.domain import (
     SCOPE_OF_NAMESPACE,
     BrainEntry,

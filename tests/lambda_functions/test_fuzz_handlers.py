@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.dynamodb.models import dynamodb_backends
@@ -23,7 +23,7 @@ from shared.lambda_runtime import router as router_module
 from tests.infra.test_template import function_props, functions, load_template
 from tests.lambda_functions.conftest import FakeLambdaContext, LocalInvoker
 from tests.lambda_functions.test_template_functions import TABLE, Handler, deploy, event
-from tests.security.fuzz_strategies import dumps, json_values, mutated, raw_bodies
+from tests.security.fuzz_strategies import dumps, fuzz, json_values, mutated, raw_bodies
 
 COUNTS: Counter[str] = Counter()
 
@@ -40,16 +40,6 @@ def deployed(template: dict[str, Any]) -> Iterator[dict[str, Handler]]:
 
 
 LEAKS = ("Traceback", "Exceeds the limit", "RecursionError", "KeyError")
-
-
-def fuzz(examples: int) -> Any:
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-    )
 
 
 def item_count() -> int:

@@ -7,7 +7,20 @@ import copy
 import json
 from typing import Any
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+
+
+def fuzz(examples: int) -> Any:
+    """Reproducible (derandomized) runs of `examples` generated requests each."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+
 
 HOSTILE_TEXT = [
     "",

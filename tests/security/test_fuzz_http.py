@@ -15,7 +15,7 @@ from typing import Any
 import httpx2
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from shared.auth.local_tokens import LocalTokenIssuer
@@ -24,21 +24,10 @@ from shared.storage.sqlite import SqliteStorage
 from shared.tools.catalog import TOOLS
 from tests.conftest import InProcessServer, running_app
 from tests.security.conftest import TENANT_A, Tokens, stored_state
-from tests.security.fuzz_strategies import dumps, json_values, mutated, raw_bodies
+from tests.security.fuzz_strategies import dumps, fuzz, json_values, mutated, raw_bodies
 from tests.security.test_tokens import ACCEPT
 
 COUNTS: Counter[str] = Counter()
-
-
-def fuzz(examples: int) -> Any:
-    """Reproducible (derandomized) runs of `examples` requests each."""
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-    )
 
 
 LEAKS = ("Traceback", "Exceeds the limit", "Error calling tool", "RecursionError", "KeyError")
