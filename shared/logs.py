@@ -38,8 +38,9 @@ def silence_payload_loggers() -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
-# Our loggers: "brain.*" (tools, auth, expiry) and the modules' own "shared.*" loggers.
-OWN_LOGGERS = ("brain", "shared")
+# Our loggers: "brain.*" (tools, auth, expiry) and the modules' own "shared.*" loggers; and
+# the MCP layers', so that an unexpected exception is logged by its type, never its text.
+OWN_LOGGERS = ("brain", "shared", "fastmcp", "mcp")
 
 
 def configure_logging(level: str) -> None:
