@@ -42,7 +42,7 @@ from shared.ledger.money import (
     normalize_iban,
     parse_betrag,
 )
-from shared.validation import rules
+from shared.validation import messages, rules
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.memory_requests import _memory_path
 from shared.validation.requests import parse_referenzfelder
@@ -67,7 +67,7 @@ def _date(value: Any) -> date:
 def _text(value: str) -> str:
     stripped = value.strip()
     if not stripped:
-        raise ValueError(rules.NOT_BLANK)
+        raise ValueError(messages.NOT_BLANK)
     return stripped
 
 
@@ -254,22 +254,22 @@ def _message(error: Mapping[str, Any], model: type[BaseModel] | None) -> str:
     value = error.get("input")
     ctx: Mapping[str, Any] = error.get("ctx") or {}
     if kind == "missing":
-        return rules.REQUIRED
+        return messages.REQUIRED
     if kind == "extra_forbidden":
         allowed = list(model.model_fields) if model is not None else []
-        return rules.unknown_field(error["loc"][-1], allowed)
+        return messages.unknown_field(error["loc"][-1], allowed)
     if kind == "value_error":
         return str(ctx.get("error", "Ungültiger Wert."))
     if kind == "string_type":
-        return rules.must_be("eine Zeichenkette", value)
+        return messages.must_be("eine Zeichenkette", value)
     if kind == "bool_type":
-        return rules.must_be("true oder false", value)
+        return messages.must_be("true oder false", value)
     if kind == "int_type":
-        return rules.must_be("eine Ganzzahl", value)
+        return messages.must_be("eine Ganzzahl", value)
     if kind in ("dict_type", "model_type", "model_attributes_type"):
-        return rules.must_be("ein Objekt", value)
+        return messages.must_be("ein Objekt", value)
     if kind == "string_too_long":
-        return rules.too_long(
+        return messages.too_long(
             int(ctx["max_length"]), len(value) if isinstance(value, str) else None
         )
     if kind == "literal_error":
@@ -277,11 +277,11 @@ def _message(error: Mapping[str, Any], model: type[BaseModel] | None) -> str:
             item.strip(" '")
             for item in str(ctx.get("expected", "")).replace(" or ", ",").split(",")
         ]
-        return rules.one_of([a for a in allowed if a], value)
+        return messages.one_of([a for a in allowed if a], value)
     if kind == "greater_than_equal":
-        return rules.below_minimum(ctx.get("ge"), value)
+        return messages.below_minimum(ctx.get("ge"), value)
     if kind == "less_than_equal":
-        return f"Darf höchstens {ctx.get('le')} sein (erhalten: {rules.echo(value)})."
+        return f"Darf höchstens {ctx.get('le')} sein (erhalten: {messages.echo(value)})."
     return f"Ungültiger Wert ({kind})."
 
 
@@ -300,7 +300,7 @@ def parse_referenzfelder_value(value: dict[str, Any]) -> dict[str, Any]:
     errors: list[FieldError] = []
     result = rules.referenzfelder(value, "referenzfelder", errors)
     if errors or result is None:
-        raise ValueError(errors[0].meldung if errors else rules.must_be("ein Objekt", value))
+        raise ValueError(errors[0].meldung if errors else messages.must_be("ein Objekt", value))
     return result
 
 
@@ -323,21 +323,21 @@ def _inhalt(arguments: Mapping[str, Any]) -> tuple[Mapping[str, Any], str, dict[
     for key in arguments:
         if key not in ("inhalt", "help", "referenzfelder"):
             errors.append(
-                FieldError(key, rules.unknown_field(key, ["inhalt", "help", "referenzfelder"]))
+                FieldError(key, messages.unknown_field(key, ["inhalt", "help", "referenzfelder"]))
             )
     inhalt = arguments.get("inhalt")
     if "inhalt" not in arguments:
-        errors.append(FieldError("inhalt", rules.REQUIRED))
+        errors.append(FieldError("inhalt", messages.REQUIRED))
     elif not isinstance(inhalt, Mapping):
-        errors.append(FieldError("inhalt", rules.must_be("ein Objekt", inhalt)))
+        errors.append(FieldError("inhalt", messages.must_be("ein Objekt", inhalt)))
     if errors:
         raise RequestRejected(errors)
     assert isinstance(inhalt, Mapping)
     aktion = inhalt.get("aktion")
     if "aktion" not in inhalt:
-        raise RequestRejected([FieldError("inhalt.aktion", rules.REQUIRED)])
+        raise RequestRejected([FieldError("inhalt.aktion", messages.REQUIRED)])
     if aktion not in AKTIONEN:
-        raise RequestRejected([FieldError("inhalt.aktion", rules.one_of(AKTIONEN, aktion))])
+        raise RequestRejected([FieldError("inhalt.aktion", messages.one_of(AKTIONEN, aktion))])
     return inhalt, str(aktion), referenzfelder
 
 
@@ -370,7 +370,8 @@ def parse_ledger(arguments: Mapping[str, Any]) -> tuple[str, LedgerBatch | None]
         if key not in ("aktion", "eintraege"):
             errors.append(
                 FieldError(
-                    rules.key_path("inhalt", key), rules.unknown_field(key, ["aktion", "eintraege"])
+                    rules.key_path("inhalt", key),
+                    messages.unknown_field(key, ["aktion", "eintraege"]),
                 )
             )
     items = rules.Fields(inhalt, "inhalt", errors).required(
