@@ -16,9 +16,10 @@ from shared.rest import memory_routes
 from shared.rest.docs_page import assets_router, docs_router
 from shared.rest.problems import install_problem_handlers, problem_response
 from shared.rest.security import RESOLVER_STATE
-from shared.server.auth_middleware import MAX_BODY_BYTES, PrincipalResolver
+from shared.server.auth_middleware import PrincipalResolver
 from shared.services.context import ServiceContext
 from shared.validation.errors import FieldError
+from shared.validation.json_body import MAX_BODY_BYTES
 
 # The paths the REST app owns next to /mcp in `brain serve`.
 REST_PREFIXES: Final = ("/api/", "/docs/api/")

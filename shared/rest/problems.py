@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from shared.services.memory_api import ApiRefused, Refusal
-from shared.validation import rules
+from shared.validation import messages
 from shared.validation.errors import FieldError
 
 PROBLEM_MEDIA_TYPE: Final = "application/problem+json"
@@ -133,11 +133,11 @@ def _german(error: Mapping[str, Any]) -> str:
     ctx = error.get("ctx") or {}
     value = error.get("input")
     if kind == "missing":
-        return rules.REQUIRED
+        return messages.REQUIRED
     if kind == "json_invalid":
         return f"Kein gültiges JSON: {ctx.get('error', 'Syntaxfehler')}."
     if kind in ("int_parsing", "int_type", "int_from_float"):
-        return rules.must_be("eine Ganzzahl", value)
+        return messages.must_be("eine Ganzzahl", value)
     if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
         bound = next(iter(ctx.values()), "?")
         relation = {
@@ -146,24 +146,24 @@ def _german(error: Mapping[str, Any]) -> str:
             "greater_than": "größer als",
             "less_than": "kleiner als",
         }[kind]
-        return f"Muss {relation} {bound} sein (erhalten: {rules.echo(value)})."
+        return f"Muss {relation} {bound} sein (erhalten: {messages.echo(value)})."
     if kind == "string_too_long":
-        return rules.too_long(int(ctx.get("max_length", 0)), len(str(value)))
+        return messages.too_long(int(ctx.get("max_length", 0)), len(str(value)))
     if kind == "string_too_short":
-        return rules.NOT_BLANK
+        return messages.NOT_BLANK
     if kind in ("enum", "literal_error"):
         expected = str(ctx.get("expected", "")).replace("'", "")
-        return f"Muss einer der Werte {expected} sein (erhalten: {rules.echo(value)})."
+        return f"Muss einer der Werte {expected} sein (erhalten: {messages.echo(value)})."
     if kind == "string_pattern_mismatch":
-        return rules.pattern_mismatch(str(ctx.get("pattern", "")), str(value))
+        return messages.pattern_mismatch(str(ctx.get("pattern", "")), str(value))
     if kind.startswith("datetime") or kind.startswith("date"):
         return (
             "Muss ein Zeitpunkt nach RFC 3339 sein, z. B. 2026-11-30T14:05:00+01:00 "
-            f"(erhalten: {rules.echo(value)})."
+            f"(erhalten: {messages.echo(value)})."
         )
     if kind in ("list_type", "too_long"):
-        return rules.must_be("eine Liste mit höchstens den erlaubten Einträgen", value)
-    return f"Ungültiger Wert (erhalten: {rules.echo(value)})."
+        return messages.must_be("eine Liste mit höchstens den erlaubten Einträgen", value)
+    return f"Ungültiger Wert (erhalten: {messages.echo(value)})."
 
 
 def _location(error: Mapping[str, Any]) -> str:

@@ -10,8 +10,8 @@ import pytest
 from shared.auth.local_tokens import LocalTokenIssuer
 from shared.auth.principal import ALL_SCOPES, Scope
 from shared.domain import MemoryId, MemoryType
-from shared.server.auth_middleware import MAX_BODY_BYTES
 from shared.storage.sqlite import SqliteStorage
+from shared.validation.json_body import MAX_BODY_BYTES
 from tests.conftest import InProcessServer
 from tests.e2e.helpers import call, fetch_args, insert_args, memory_entry
 
