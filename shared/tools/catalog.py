@@ -1,4 +1,9 @@
-"""Every tool of the contract: name, scope, description, published schema, example, handler."""
+"""Every tool of the contract: name, scope, description, published schema, example, handler.
+
+The one source of tool metadata for every transport. Importing it loads no service: each
+handler imports its service and request parser when first called, so a tool's Lambda
+function loads only its own tool's code (the schemas load on demand too).
+"""
 
 from __future__ import annotations
 
@@ -8,16 +13,8 @@ from typing import Any
 
 from shared.auth.principal import Principal, Scope
 from shared.domain import MemoryType
-from shared.ledger.requests import ledger_scope
 from shared.schemas import load_schema
-from shared.services import memory_os
-from shared.services.brain import select_brain, upsert_brain
 from shared.services.context import ServiceContext
-from shared.services.ledger import ledger
-from shared.services.memories import fetch_memories, insert_memories, rate_memories
-from shared.services.memory_admin import delete_memories, update_memories
-from shared.tools.limits import describe
-from shared.validation import memory_requests, requests
 
 Handler = Callable[[ServiceContext, Principal, Mapping[str, Any]], dict[str, Any]]
 
@@ -51,10 +48,15 @@ class ToolSpec:
     @property
     def published_description(self) -> str:
         """The description with every limit the validator enforces (`shared.tools.limits`)."""
+        from shared.tools.limits import describe  # the validators: not on a tool's cold path
+
         return describe(self.name, self.description)
 
 
 def _fetch(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    from shared.services.memories import fetch_memories
+    from shared.validation import requests
+
     return fetch_memories(ctx, principal, requests.parse_fetch(args))
 
 
@@ -62,6 +64,9 @@ def _insert(typ: MemoryType) -> Handler:
     def handler(
         ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]
     ) -> dict[str, Any]:
+        from shared.services.memories import insert_memories
+        from shared.validation import requests
+
         batch = requests.parse_insert(
             args, ctx.settings.parse_options(), shortterm=typ is MemoryType.SHORTTERM
         )
@@ -71,43 +76,78 @@ def _insert(typ: MemoryType) -> Handler:
 
 
 def _rate(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    from shared.services.memories import rate_memories
+    from shared.validation import requests
+
     return rate_memories(ctx, principal, requests.parse_rate(args, ctx.settings.parse_options()))
 
 
 def _select(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    from shared.services.brain import select_brain
+    from shared.validation import requests
+
     return select_brain(ctx, principal, requests.parse_select(args))
 
 
 def _upsert(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    from shared.services.brain import upsert_brain
+    from shared.validation import requests
+
     return upsert_brain(ctx, principal, requests.parse_upsert(args))
 
 
 def _update(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    from shared.services.memory_admin import update_memories
+    from shared.validation import memory_requests
+
     return update_memories(ctx, principal, memory_requests.parse_update(args))
 
 
 def _delete(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    from shared.services.memory_admin import delete_memories
+    from shared.validation import requests
+
     return delete_memories(ctx, principal, requests.parse_fetch(args))
 
 
 def _remember(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    from shared.services import memory_os
+    from shared.validation import memory_requests
+
     return memory_os.remember(ctx, principal, memory_requests.parse_remember(args))
 
 
 def _search(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    from shared.services import memory_os
+    from shared.validation import memory_requests
+
     return memory_os.search_memory(ctx, principal, memory_requests.parse_search(args))
 
 
 def _recall(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    from shared.services import memory_os
+    from shared.validation import memory_requests
+
     return memory_os.recall(ctx, principal, memory_requests.parse_recall(args))
 
 
 def _context(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    from shared.services import memory_os
+    from shared.validation import memory_requests
+
     return memory_os.recall_context(ctx, principal, memory_requests.parse_recall_context(args))
 
 
 def _ledger(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
+    from shared.services.ledger import ledger
+
     return ledger(ctx, principal, args)
+
+
+def _ledger_scope(args: Mapping[str, Any]) -> Scope:
+    from shared.ledger.requests import ledger_scope
+
+    return ledger_scope(args)
 
 
 _MEMORY_EXAMPLE = {
@@ -389,7 +429,7 @@ TOOLS: dict[str, ToolSpec] = {
             title="ledger: Hauptbuch fuer Ausgaben, Einnahmen und Zahlungserinnerungen",
             # abfragen needs memory:read; buchen, storno and bezahlen need memory:write.
             scope=Scope.MEMORY_READ,
-            scope_of=ledger_scope,
+            scope_of=_ledger_scope,
             description=(
                 "Strukturiertes, unveraenderliches Hauptbuch statt Speichertext fuer Ausgaben, "
                 "Finanztransaktionen und Zahlungserinnerungen. inhalt.aktion: "

@@ -1,0 +1,62 @@
+"""A function's cold start imports only what that function uses: a tool function loads neither
+the MCP server stack nor the other tools' services (the catalog is the one source of tool
+metadata, its handlers import their service on first call)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.infra.test_template import ROOT
+from tests.lambda_functions.conftest import LAMBDA_ENV
+
+PROBE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import app
+from shared.lambda_runtime.container import container
+container()
+from shared import schemas
+print(json.dumps({"modules": sorted(sys.modules), "schemas": schemas._load.cache_info().currsize}))
+"""
+SERVICES = {
+    "shared.services.memories",
+    "shared.services.memory_admin",
+    "shared.services.memory_os",
+    "shared.services.brain",
+    "shared.services.ledger",
+    "shared.ledger.requests",
+}
+SERVER_STACK = ("fastmcp", "mcp", "mangum", "starlette", "shared.server")
+
+
+def cold_start(function: str) -> tuple[set[str], int]:
+    """The modules loaded and the number of schemas read by import + init."""
+    env = {**os.environ, **LAMBDA_ENV}
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, str(ROOT / "functions" / function)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=True,
+        timeout=60,
+    )
+    loaded = json.loads(out.stdout.splitlines()[-1])
+    return set(loaded["modules"]), int(loaded["schemas"])
+
+
+@pytest.mark.parametrize("function", ["fetch_brain_memories", "search_memory"])
+def test_tool_function_cold_start_loads_no_other_tool_and_no_server(function: str) -> None:
+    # Given a tool function imported and initialised in a fresh interpreter, as Lambda does
+    modules, schemas_read = cold_start(function)
+    # Then no tool's service is loaded before its first call, and no MCP server stack at all
+    assert not SERVICES & modules, sorted(SERVICES & modules)
+    server = sorted(m for m in modules if m.split(".")[0] in SERVER_STACK or m in SERVER_STACK)
+    assert not server, server
+    # And no published schema was read (they load on demand, for help answers)
+    assert schemas_read == 0
