@@ -8,8 +8,10 @@ the storage; boto3 clients are thread-safe, and the storage's thread pool is cre
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import boto3
 from botocore.config import Config
@@ -39,16 +41,35 @@ def client_config(settings: Settings) -> Config:
     )
 
 
+class LazyClient:
+    """A boto3 client built on first use. Building one costs as much as loading its service
+    model (S3's is large): a Lambda function that never touches S3 (most reads) does not pay
+    for it in its cold start. Thread-safe; attribute access goes to the real client."""
+
+    def __init__(self, build: Callable[[], Any]) -> None:
+        self._build = build
+        self._client: Any = None
+        self._lock = threading.Lock()
+
+    def _get(self) -> Any:
+        if self._client is None:
+            with self._lock:
+                if self._client is None:
+                    self._client = self._build()
+        return self._client
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._get(), name)
+
+
 def make_clients(settings: Settings, session: boto3.session.Session | None = None) -> AwsClients:
-    """One DynamoDB and one S3 client with standard retries and a pool sized for the
-    adapter's parallelism. A fresh boto3 session unless one is given (sessions are not
-    thread-safe; clients are)."""
+    """One DynamoDB and one S3 client (built on first use) with standard retries and a pool
+    sized for the adapter's parallelism. A fresh boto3 session unless one is given (sessions
+    are not thread-safe; clients are, and the session is used once more for S3, under a lock)."""
     session = session if session is not None else boto3.session.Session()
     config = client_config(settings)
-    return AwsClients(
-        dynamodb=session.client("dynamodb", config=config),
-        s3=session.client("s3", config=config),
-    )
+    s3: S3Client = cast("S3Client", LazyClient(lambda: session.client("s3", config=config)))
+    return AwsClients(dynamodb=session.client("dynamodb", config=config), s3=s3)
 
 
 def build_dynamo_storage(settings: Settings, clients: AwsClients | None = None) -> DynamoStorage:
