@@ -11,15 +11,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
-import anyio.to_thread
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
-from mangum import Mangum
 
 from shared.auth.principal import Principal
 from shared.auth.verifiers import build_verifier
 from shared.config import Settings
+from shared.lambda_runtime.asgi import LambdaAsgi
 from shared.lambda_runtime.container import logger
 from shared.lambda_runtime.gateway_auth import GatewayClaimsResolver
 from shared.lambda_runtime.payloads import PrincipalPayload, RouterInvocation
@@ -105,7 +104,10 @@ class LambdaDispatcher:
     async def _invoke(self, tool: str, function_name: str, payload: bytes) -> InvokeResult:
         for attempt in range(1, self.max_attempts + 1):
             try:
-                return await anyio.to_thread.run_sync(self.invoker.invoke, function_name, payload)
+                # On the event loop, not in a worker thread: a Lambda environment serves one
+                # request at a time, and Mangum's new task per invocation would start a new
+                # worker thread every time (benchmarks/router_hop.py).
+                return self.invoker.invoke(function_name, payload)
             except ClientError as exc:
                 if attempt == self.max_attempts or not retryable(exc):
                     raise
@@ -150,7 +152,7 @@ class LambdaDispatcher:
         return envelope
 
 
-def build_router(settings: Settings, invoker: Invoker) -> Mangum:
+def build_router(settings: Settings, invoker: Invoker) -> LambdaAsgi:
     fallback = BearerTokenResolver(build_verifier(settings)) if settings.oidc_issuer else None
     app = build_app(
         LambdaDispatcher(
@@ -159,9 +161,8 @@ def build_router(settings: Settings, invoker: Invoker) -> Mangum:
         GatewayClaimsResolver(settings.claim_mapping, fallback),
         settings,
     )
-    # Starlette's and Mangum's ASGI type aliases differ only in spelling.
-    asgi_app: Any = app
-    return Mangum(asgi_app, lifespan="auto", api_gateway_base_path=settings.api_base_path)
+    # The app's lifespan (fastmcp's session manager) runs once per environment, not per call.
+    return LambdaAsgi(app, api_gateway_base_path=settings.api_base_path)
 
 
 @cache
@@ -187,7 +188,7 @@ def _invoker() -> BotoInvoker:
 
 
 @cache
-def _router() -> Mangum:
+def _router() -> LambdaAsgi:
     silence_payload_loggers()
     return build_router(_settings(), _invoker())
 

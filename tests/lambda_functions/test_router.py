@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +52,10 @@ def invoker(aws_env: dict[str, str], lambda_context: FakeLambdaContext) -> Local
 
 
 @pytest.fixture
-def router(invoker: LocalInvoker) -> Any:
-    return build_router(Settings(tool_functions=FUNCTIONS), invoker)
+def router(invoker: LocalInvoker) -> Iterator[Any]:
+    router = build_router(Settings(tool_functions=FUNCTIONS), invoker)
+    yield router
+    router.close()
 
 
 IDENTITY = {"nutzer": "anna", "agent": "support-bot"}
