@@ -48,6 +48,8 @@ LAMBDA_ONLY = {"tzdata"}
 LOCAL_ONLY = {"uvicorn"}
 # Part of Lambda's Python runtime: the SnapStart hook registry must be the runtime's own.
 RUNTIME_PROVIDED = {"snapshot-restore-py"}
+# The layer ships the code of these without the meta package's extras (CLI, OpenAPI, ...).
+LAYER_DISTRIBUTION = {"fastmcp": "fastmcp-slim"}
 
 
 # --- Reading CloudFormation YAML ---------------------------------------------------------
@@ -670,7 +672,11 @@ def test_requirements_pin_what_the_tests_run_against() -> None:
     runtime += project.get("optional-dependencies", {}).get("lambda", [])
     # Then every runtime dependency (but the local server's) ships to Lambda
     needed = {requirement_name(spec) for spec in runtime} - LOCAL_ONLY - RUNTIME_PROVIDED
-    assert needed <= set(pins), sorted(needed - set(pins))
+    shipped = {LAYER_DISTRIBUTION.get(name, name) for name in needed}
+    assert shipped <= set(pins), sorted(shipped - set(pins))
+    # And a slim distribution ships the same version the tests run
+    for name, slim in LAYER_DISTRIBUTION.items():
+        assert metadata.version(name) == pins[slim], (name, slim)
     # And what Lambda's runtime provides is not packaged (a second snapshot_restore_py would
     # hold a hook registry the runtime never reads)
     assert not RUNTIME_PROVIDED & set(pins)
