@@ -1,126 +1,275 @@
-"""Cold-start import time of the Lambda handlers, with and without precompiled .pyc.
+"""Cold start of every Lambda function against a bare boto3 + pydantic handler, same run.
 
-Builds a layer-like directory (dependencies from layers/dependencies/requirements.txt if
-present, else the runtime packages, plus the `shared` package) for THIS machine's platform,
-then imports each handler in fresh interpreters: once with `-B` and no __pycache__ (what
-Lambda does when the artefact ships no .pyc: it compiles on every cold start and cannot
-write the result), once after `compileall --invalidation-mode unchecked-hash` (what the
-layer build does). Also times the first-use construction (router app, boto3 clients).
+Builds a layer-like directory for THIS machine's platform (the packages of
+layers/dependencies/requirements.txt, plus the `shared` package), precompiled to
+unchecked-hash .pyc as the layer build does, then for each function of template.yaml starts
+fresh interpreters (`-I`, nothing but the function's directory and the layer on sys.path) and
+times, as Lambda's init phase would run them:
 
-Run: .venv/bin/python benchmarks/cold_start.py [--runs 5] [--layer /tmp/brain-layer]
-A measurement, not a test.
+- import: `import app` (the function's handler module);
+- init: what the first request builds (tool functions and expiry: settings, AWS clients,
+  storage; the router: the fastmcp app under Mangum and its Lambda client);
+- restore: SnapStart's after-restore hooks (new AWS clients, storage, random seed), timed
+  after the before-snapshot hooks ran: what a restored environment adds before its first call.
+
+The baseline is a bare handler (`import boto3, pydantic`, one request model, one DynamoDB
+client at import) timed the same way in the same run; the ratio is (import + init) of a
+function over (import + init) of the baseline. Goal: <= 1.3x for tool functions.
+
+Run: .venv/bin/python benchmarks/cold_start.py [--runs 7] [--layer /tmp/brain-cold-start-layer]
+A measurement, not a test (tests/unit/test_benchmarks.py only smoke-runs the measurement).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNTIME = [
-    "fastmcp==4.2.3",
-    "pydantic",
-    "pydantic-settings",
-    "snowballstemmer",
-    "pyjwt[crypto]",
-    "mangum==0.22.0",
-    "aws-lambda-powertools==3.37.0",
-    "boto3",
-]
+REQUIREMENTS = ROOT / "layers" / "dependencies" / "requirements.txt"
 ENV = {
     "AWS_DEFAULT_REGION": "eu-central-1",
     "AWS_ACCESS_KEY_ID": "cold",
     "AWS_SECRET_ACCESS_KEY": "start",
     "BRAIN_TABLE_NAME": "brain",
     "BRAIN_BUCKET_NAME": "brain-embeddings",
+    "BRAIN_TOOL_FUNCTIONS": "{}",
     "FASTMCP_ENABLE_RICH_LOGGING": "false",
+    "POWERTOOLS_SERVICE_NAME": "brain",
+    "POWERTOOLS_METRICS_NAMESPACE": "Brain",
 }
-FIRST_USE = {
+BASELINE = '''"""A bare handler: boto3, one pydantic request model, one DynamoDB client."""
+import boto3
+from pydantic import BaseModel
+
+
+class Request(BaseModel):
+    ids: list[str]
+
+
+client = boto3.client("dynamodb")
+
+
+def handler(event, context):
+    request = Request.model_validate(event)
+    return {"ids": request.ids}
+'''
+INIT = {
     "mcp_router": "from shared.lambda_runtime.router import _router; _router()",
-    "fetch_brain_memories": "from shared.lambda_runtime.container import container; container()",
-    "expiry": "from shared.lambda_runtime.container import container; container()",
+    "baseline": "",
 }
+CONTAINER_INIT = "from shared.lambda_runtime.container import container; container()"
+# Untimed: one tools/call through the router (its invoke stubbed), so that a package the
+# layer lacks but a request path imports lazily fails here, not in production.
+ROUTER_SMOKE = """
+import json
+from shared.config import Settings
+from shared.lambda_runtime.router import InvokeResult, build_router
+class Stub:
+    def invoke(self, function_name, payload):
+        return InvokeResult(b'{"erfolg": true, "daten": {}, "referenzfelder": {}}')
+event = json.loads(open(EVENT_PATH).read())
+tools = {"insert_brain_longterm_memory": "f"}  # the sample event's tool
+answer = build_router(Settings(tool_functions=tools), Stub())(event, None)
+assert '"isError":false' in answer["body"], answer
+"""
+PROBE = """
+import sys, time
+sys.path[:0] = [{function!r}, {layer!r}, {runtime!r}]
+t0 = time.perf_counter()
+import app
+t1 = time.perf_counter()
+{init}
+t2 = time.perf_counter()
+{smoke}
+restore = 0.0
+try:
+    import snapshot_restore_py as hooks
+except ImportError:
+    hooks = None
+if hooks is not None and {hooks}:
+    for func, args, kwargs in reversed(hooks.get_before_snapshot()):
+        func(*args, **kwargs)
+    t3 = time.perf_counter()
+    for func, args, kwargs in hooks.get_after_restore():
+        func(*args, **kwargs)
+    restore = time.perf_counter() - t3
+print(t1 - t0, t2 - t1, restore)
+"""
+
+
+@dataclass(frozen=True)
+class Timing:
+    imports: float
+    init: float
+    restore: float
+
+    @property
+    def total(self) -> float:
+        return self.imports + self.init
+
+
+def layer_is_current(layer: Path, stamp: str) -> bool:
+    marker = layer / ".requirements-sha256"
+    return marker.exists() and marker.read_text() == stamp
 
 
 def build_layer(layer: Path) -> None:
-    if layer.exists():
-        shutil.rmtree(layer)
-    requirements = ROOT / "layers" / "dependencies" / "requirements.txt"
-    spec = ["-r", str(requirements)] if requirements.exists() else RUNTIME
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-compile", "-t", str(layer), *spec],
-        check=True,
-    )
+    """Packages (cached while requirements.txt is unchanged), then a fresh copy of shared/."""
+    stamp = hashlib.sha256(REQUIREMENTS.read_bytes() + sys.version.encode()).hexdigest()
+    if not layer_is_current(layer, stamp):
+        if layer.exists():
+            shutil.rmtree(layer)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--no-compile",
+                "--target",
+                str(layer),
+                "-r",
+                str(REQUIREMENTS),
+            ],
+            check=True,
+        )
+        (layer / ".requirements-sha256").write_text(stamp)
+    shutil.rmtree(layer / "shared", ignore_errors=True)
     shutil.copytree(ROOT / "shared", layer / "shared", ignore=shutil.ignore_patterns("__pycache__"))
 
 
-def drop_pycache(*roots: Path) -> None:
-    for root in roots:
-        for cache in root.rglob("__pycache__"):
-            shutil.rmtree(cache)
+def install_hook_library(target: Path) -> None:
+    """snapshot-restore-py, as the Lambda runtime provides it (outside the layer)."""
+    import snapshot_restore_py
+
+    shutil.copy(snapshot_restore_py.__file__, target / "snapshot_restore_py.py")
 
 
-def timed_import(function: str, layer: Path, flags: list[str]) -> tuple[float, float]:
-    code = (
-        "import sys, time\n"
-        f"sys.path[:0] = [{str(ROOT / 'functions' / function)!r}, {str(layer)!r}]\n"
-        "t0 = time.perf_counter(); import app; t1 = time.perf_counter()\n"
-        f"{FIRST_USE[function]}\n"
-        "print(t1 - t0, time.perf_counter() - t1)\n"
+def compile_all(*roots: Path) -> None:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "compileall",
+            "-q",
+            "-j",
+            "0",
+            "--invalidation-mode",
+            "unchecked-hash",
+            *map(str, roots),
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def template_functions() -> dict[str, str]:
+    """Function directory name -> its init snippet, for every function directory."""
+    functions = {}
+    for directory in sorted((ROOT / "functions").iterdir()):
+        if (directory / "app.py").exists():
+            functions[directory.name] = INIT.get(directory.name, CONTAINER_INIT)
+    return functions
+
+
+def measure(directory: Path, init: str, layer: Path, runtime: Path, hooks: bool) -> Timing:
+    smoke = ""
+    if directory.name == "mcp_router":
+        smoke = ROUTER_SMOKE.replace("EVENT_PATH", repr(str(ROOT / "events" / "mcp_router.json")))
+    code = PROBE.format(
+        function=str(directory),
+        layer=str(layer),
+        runtime=str(runtime),
+        init=init,
+        hooks=hooks,
+        smoke=smoke,
     )
     env = {"PATH": os.environ["PATH"], **ENV}
+    # -I -S: no site-packages of this venv, only the function, the layer and the runtime's own
+    # hook library, as in Lambda.
     out = subprocess.run(
-        [sys.executable, "-I", *flags, "-c", code],
+        [sys.executable, "-I", "-S", "-c", code],
         capture_output=True,
         text=True,
         env=env,
         check=True,
     )
-    first, second = out.stdout.split()
-    return float(first) * 1000, float(second) * 1000
+    # The last line: the probe's own output (logs of the smoke call come before it).
+    imports, init_s, restore = (float(x) * 1000 for x in out.stdout.splitlines()[-1].split())
+    return Timing(imports, init_s, restore)
+
+
+def median(timings: list[Timing]) -> Timing:
+    return Timing(
+        statistics.median(t.imports for t in timings),
+        statistics.median(t.init for t in timings),
+        statistics.median(t.restore for t in timings),
+    )
+
+
+def run(runs: int, layer: Path, only: list[str] | None = None) -> dict[str, Timing]:
+    build_layer(layer)
+    with tempfile.TemporaryDirectory(prefix="brain-cold-start-") as scratch:
+        runtime = Path(scratch) / "runtime"
+        baseline = Path(scratch) / "baseline"
+        runtime.mkdir()
+        baseline.mkdir()
+        install_hook_library(runtime)
+        (baseline / "app.py").write_text(BASELINE)
+        compile_all(layer, ROOT / "functions", runtime, baseline)
+        targets = {"baseline": (baseline, "")}
+        for name, init in template_functions().items():
+            if only is None or name in only:
+                targets[name] = (ROOT / "functions" / name, init)
+        results: dict[str, list[Timing]] = {name: [] for name in targets}
+        # Interleaved, so that a slower moment of the machine hits every function alike.
+        for _ in range(runs):
+            for name, (directory, init) in targets.items():
+                hooks = name != "baseline"
+                results[name].append(measure(directory, init, layer, runtime, hooks))
+    for cache in (ROOT / "functions").rglob("__pycache__"):
+        shutil.rmtree(cache)
+    return {name: median(timings) for name, timings in results.items()}
+
+
+def table(results: dict[str, Timing]) -> str:
+    base = results["baseline"].total
+    lines = [
+        f"{'function':<30} {'import':>8} {'init':>8} {'total':>8} {'ratio':>6} {'restore':>8}",
+    ]
+    for name, timing in results.items():
+        ratio = timing.total / base
+        lines.append(
+            f"{name:<30} {timing.imports:6.0f}ms {timing.init:6.0f}ms {timing.total:6.0f}ms"
+            f" {ratio:5.2f}x {timing.restore:6.0f}ms"
+        )
+    return "\n".join(lines)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=5)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--layer", type=Path, default=Path("/tmp/brain-cold-start-layer"))
+    parser.add_argument("--only", nargs="*", help="function directories (default: all)")
+    parser.add_argument("--json", action="store_true", help="print the medians as JSON")
     args = parser.parse_args()
-    build_layer(args.layer)
-    functions = ROOT / "functions"
-    for mode in ("without .pyc", "with .pyc"):
-        if mode == "without .pyc":
-            drop_pycache(args.layer, functions)
-            flags = ["-B"]
-        else:
-            subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "compileall",
-                    "-q",
-                    "--invalidation-mode",
-                    "unchecked-hash",
-                    str(args.layer),
-                    str(functions),
-                ],
-                check=True,
-                stdout=subprocess.DEVNULL,
-            )
-            flags = []
-        for function in FIRST_USE:
-            runs = [timed_import(function, args.layer, flags) for _ in range(args.runs)]
-            imports = statistics.median(r[0] for r in runs)
-            first_use = statistics.median(r[1] for r in runs)
-            print(
-                f"{function:<22} {mode:<13} import {imports:6.0f} ms"
-                f"   first use {first_use:5.0f} ms"
-            )
-    drop_pycache(functions)
+    results = run(args.runs, args.layer, args.only)
+    if args.json:
+        print(json.dumps({name: t.__dict__ for name, t in results.items()}, indent=1))
+    else:
+        print(f"Python {sys.version.split()[0]}, {args.runs} fresh interpreters each, medians")
+        print(table(results))
 
 
 if __name__ == "__main__":

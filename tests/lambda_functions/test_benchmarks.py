@@ -1,0 +1,48 @@
+"""Smoke runs of the latency benchmarks (one measurement each, not timed here): they measure
+what they claim, on the real handlers, and keep working as the code changes."""
+
+from __future__ import annotations
+
+import importlib.util
+import site
+import sys
+from pathlib import Path
+from types import ModuleType
+from unittest import mock
+
+from tests.infra.test_template import ROOT
+
+
+def benchmark(name: str) -> ModuleType:
+    path = ROOT / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"benchmark_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_router_hop_measures_both_paths_with_correct_answers() -> None:
+    hop = benchmark("router_hop")
+    # Given the benchmark's environment, When it times three warm calls of each path
+    with mock.patch.dict("os.environ", hop.ENV):
+        timings = hop.warm(calls=3)
+    # Then every path was timed (warm() asserts both paths answer the envelope first)
+    assert set(timings) == {"direct", "via router", "router only"}
+    assert all(value > 0 for value in timings.values())
+
+
+def test_cold_start_probe_times_a_tool_function_and_its_restore(tmp_path: Path) -> None:
+    cold = benchmark("cold_start")
+    # Given the test venv's packages standing in for the layer, the repo for the core layer
+    packages = Path(site.getsitepackages()[0])
+    # When one fresh interpreter imports, initialises and restores a tool function
+    timing = cold.measure(
+        ROOT / "functions" / "fetch_brain_memories", cold.CONTAINER_INIT, packages, ROOT, hooks=True
+    )
+    # Then each phase took time, and the restore hooks ran
+    assert timing.imports > 0 and timing.init > 0 and timing.restore > 0
+    # And the table relates it to the baseline
+    table = cold.table({"baseline": cold.Timing(100.0, 0.0, 0.0), "fetch": timing})
+    assert "1.00x" in table.splitlines()[1]
