@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Final
 
-from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Response
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
@@ -174,8 +174,22 @@ def create_memory(
     principal: Annotated[Principal, WRITE],
     body: Annotated[Any, Body()],
     nutzer: NutzerParam = None,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            max_length=rules.IDENTITY_MAX_LEN,
+            description=(
+                "Name des logischen Schreibvorgangs (wie referenzfelder.idempotenz_schluessel "
+                "der Tools): erneut senden speichert nichts doppelt. Ohne Schlüssel gilt das für "
+                "denselben Inhalt. Retry-safe key of this write."
+            ),
+        ),
+    ] = None,
 ) -> dict[str, Any]:
-    view = memory_api.create_memory(_context(request), principal, nutzer, _json_body(body))
+    view = memory_api.create_memory(
+        _context(request), principal, nutzer, _json_body(body), idempotency_key
+    )
     response.headers["Location"] = f"{public_base(request)}{PREFIX}/{view['ID']}"
     return view
 

@@ -31,6 +31,7 @@ from shared.services.memories import insert_memories, memory_view, visible_memor
 from shared.services.memory_admin import delete_memories, update_memories
 from shared.services.memory_os import memory_path
 from shared.services.secrets import clean_value
+from shared.tools import idempotency
 from shared.validation import rules
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.memory_requests import _memory_path, _update_entry
@@ -81,6 +82,11 @@ ENTRY_FIELDS: Final = (
 CREATE_FIELDS: Final = (*ENTRY_FIELDS, "bucket", "pfad", "quelle", "referenzfelder")
 _QUELLE_FIELDS: Final = ("system", "art", "referenz")
 _ENTRY_PREFIX: Final = "inhalt.memories[0]"
+
+
+# The idempotency records' operation name of POST /api/memory (never a tool name).
+CREATE_OPERATION: Final = "rest:POST /api/memory"
+_REFUSAL: Final = "ablehnung"  # carries a refusal's kind through the idempotency layer
 
 
 class Refusal(StrEnum):
@@ -305,9 +311,40 @@ def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateReques
 
 
 def create_memory(
+    ctx: ServiceContext,
+    principal: Principal,
+    nutzer: str | None,
+    body: Any,
+    idempotency_key: str | None = None,
+) -> dict[str, Any]:
+    """POST /api/memory, retry-safe like every write tool (`tools.idempotency.run_once`): the
+    same body (and `Idempotency-Key`) by the same nutzer within the window answers with the
+    first memory and stores nothing; a refused call is not remembered."""
+    arguments: dict[str, Any] = {"nutzer": nutzer, "body": body}
+    if idempotency_key:
+        arguments["referenzfelder"] = {idempotency.KEY_FIELD: idempotency_key}
+
+    def handler(keyed: ServiceContext) -> dict[str, Any]:
+        try:
+            return responses.success(_create_memory(keyed, principal, nutzer, body), {})
+        except ApiRefused as refused:
+            return {**responses.failure(refused.errors, {}), _REFUSAL: refused.refusal.value}
+
+    envelope = idempotency.run_once(ctx, principal, CREATE_OPERATION, arguments, handler, {})
+    if envelope["erfolg"]:
+        view: dict[str, Any] = envelope["daten"]
+        return view
+    errors = _entry_errors(envelope)
+    if _REFUSAL in envelope:
+        raise ApiRefused(Refusal(envelope[_REFUSAL]), errors)
+    busy = any(error.feld == idempotency.IN_PROGRESS_FIELD for error in errors)
+    raise ApiRefused(Refusal.CONFLICT if busy else Refusal.STORAGE, errors)
+
+
+def _create_memory(
     ctx: ServiceContext, principal: Principal, nutzer: str | None, body: Any
 ) -> dict[str, Any]:
-    """POST /api/memory: one memory, stored by the insert tools' service."""
+    """One memory, stored by the insert tools' service."""
     agent = body.get("agent") if isinstance(body, Mapping) else None
     caller = acting_caller(principal, nutzer, agent)
     if isinstance(body, Mapping) and isinstance(body.get("referenzfelder"), Mapping):

@@ -348,3 +348,36 @@ async def test_the_openapi_document_and_page_are_served_without_a_token(
     assert "http" not in page.text.split("<body>")[1].split("</script>")[0]
     assert script.status_code == 200 and len(script.content) > 100_000
     assert missing.status_code == 404
+
+
+async def test_a_resent_post_stores_once_like_the_write_tools(
+    server: InProcessServer, issuer: LocalTokenIssuer, sqlite_storage: SqliteStorage
+) -> None:
+    headers = bearer(token(issuer))
+    async with server.http() as http:
+        # When the same body is posted twice (a retry after a lost answer)
+        first = await http.post("/api/memory", json=body(memory="einmal"), headers=headers)
+        again = await http.post("/api/memory", json=body(memory="einmal"), headers=headers)
+        # Then both answers name the one stored memory
+        assert (first.status_code, again.status_code) == (201, 201)
+        assert first.json()["ID"] == again.json()["ID"] == "longterm_1"
+        # When two writes of the same text carry different Idempotency-Keys, both are stored;
+        # the same key again stores nothing
+        keyed = [
+            await http.post(
+                "/api/memory",
+                json=body(memory="zweimal"),
+                headers={**headers, "Idempotency-Key": key},
+            )
+            for key in ("k-1", "k-2", "k-1")
+        ]
+        assert [answer.json()["ID"] for answer in keyed] == [
+            "longterm_2",
+            "longterm_3",
+            "longterm_2",
+        ]
+        # And a refused post stores nothing, however often it is sent
+        for _ in range(2):
+            refused = await http.post("/api/memory", json=body(pfad="teams/x"), headers=headers)
+            assert refused.status_code == 403
+    assert stored(sqlite_storage) == ["longterm_1", "longterm_2", "longterm_3"]

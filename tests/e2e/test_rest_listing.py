@@ -128,8 +128,8 @@ async def test_a_cursor_only_continues_its_own_listing(
 ) -> None:
     headers = bearer(token(issuer))
     async with server.http() as http:
-        for _ in range(3):
-            await http.post("/api/memory", json=body(), headers=headers)
+        for number in range(3):
+            await http.post("/api/memory", json=body(memory=f"Nr. {number}"), headers=headers)
         cursor = (await http.get("/api/memory?limit=1", headers=headers)).json()["naechster_cursor"]
         # When the cursor is reused with other filters, or forged
         for query in (f"limit=1&bucket=langzeit&cursor={cursor}", "cursor=abc", "cursor=e30"):

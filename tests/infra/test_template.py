@@ -363,8 +363,14 @@ def test_rest_function_serves_every_memory_route_behind_the_authorizer(
     # And it runs app.handler from functions/memory_api/ with CRUD on our table and bucket
     props = function_props(template, REST)
     assert (props["CodeUri"], props["Handler"]) == ("functions/memory_api/", "app.handler")
-    names = sorted(name for name, _ in policies(template["Resources"][REST]))
-    assert names == ["DynamoDBCrudPolicy", "S3CrudPolicy"]
+    granted = policies(template["Resources"][REST])
+    assert sorted(name for name, _ in granted) == [
+        "DynamoDBCrudPolicy",
+        "S3CrudPolicy",
+        "Statement",
+    ]
+    # And, its POST being retry-safe, exactly get/put/update/delete on the idempotency records
+    assert dict(granted)["Statement"] == [IDEMPOTENCY_STATEMENT]
     assert (
         props["Environment"]["Variables"]["BRAIN_API_BASE_PATH"]
         == function_props(template, ROUTER)["Environment"]["Variables"]["BRAIN_API_BASE_PATH"]

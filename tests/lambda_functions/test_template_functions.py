@@ -290,11 +290,15 @@ def test_rest_function_serves_the_memory_api_from_its_sample_event(
     handler = deployed["MemoryApiFunction"]
     # When the sample event (POST /api/memory into the caller's team) arrives cold and warm
     created = [handler(event("memory_api"), FakeLambdaContext()) for _ in range(2)]
-    # Then both memories are created in the team area, with provenance
+    # Then one memory is created in the team area, with provenance: the second is a retry
     assert [a["statusCode"] for a in created] == [201, 201], created
     bodies = [json.loads(a["body"]) for a in created]
-    assert [b["ID"] for b in bodies] == ["longterm_1", "longterm_2"]
+    assert [b["ID"] for b in bodies] == ["longterm_1", "longterm_1"]
     assert {(b["bereich"], b["quelle"]["system"]) for b in bodies} == {("teams/vertrieb", "crm")}
+    # And another memory into the same team
+    other = json.loads(event("memory_api")["body"]) | {"memory": "Zweite Notiz zum Kunden."}
+    second_created = handler(rest_event("POST", "/api/memory", body=other), FakeLambdaContext())
+    assert json.loads(second_created["body"])["ID"] == "longterm_2"
     # When they are listed page by page (one per page)
     first = handler(rest_event("GET", "/api/memory", "limit=1&team=vertrieb"), FakeLambdaContext())
     page = json.loads(first["body"])
