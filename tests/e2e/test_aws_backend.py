@@ -20,6 +20,7 @@ import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
 
+from tests.contract.ledger_builders import booking_entry, ledger_args
 from tests.e2e.helpers import (
     brain_entry,
     call,
@@ -128,6 +129,21 @@ async def test_serve_on_dynamodb_and_s3(moto_endpoint: str, tmp_path: Path) -> N
             assert rated["erfolg"] is True
             upserted = await call(client, "upsert_brain", upsert_args(brain_entry()))
             assert upserted["daten"][0]["ID"] == 1
+            # And two ledger bookings (the dev token acts as nutzer "dev"), one reversed
+            booked = await call(
+                client,
+                "ledger",
+                ledger_args(
+                    "buchen",
+                    eintraege=[
+                        booking_entry(betrag="0.10", path="users/dev/finanzen"),
+                        booking_entry(betrag="0.20", path="users/dev/finanzen"),
+                    ],
+                ),
+            )
+            assert [e["ID"] for e in booked["daten"]] == [1, 2]
+            reversed_ = await call(client, "ledger", ledger_args("storno", eintraege=[{"ID": 2}]))
+            assert reversed_["daten"][0]["storno_von"] == 2
 
     # Then the embedding lies in S3 under the tenant prefix as little-endian float32
     s3 = boto3.client(
@@ -158,3 +174,7 @@ async def test_serve_on_dynamodb_and_s3(moto_endpoint: str, tmp_path: Path) -> N
                 {"nutzer": 1, "agent": 1, "query": "Maschinenbauer", "detailgrad": "texte"},
             )
             assert [hit["ID"] for hit in found["daten"]["treffer"]] == [1]
+            # And the ledger's running totals survived in DynamoDB, exact
+            ledger = await call(client, "ledger", ledger_args("abfragen"))
+            assert ledger["daten"]["summen"][0]["saldo"] == "-0.10"
+            assert [e["ID"] for e in ledger["daten"]["eintraege"]] == [3, 2, 1]
