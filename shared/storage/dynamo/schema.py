@@ -119,6 +119,7 @@ IDEMPOTENCY_TABLE_PROPERTIES: Final[dict[str, Any]] = {
     "BillingMode": "PAY_PER_REQUEST",
     "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
     "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+    "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True},
     "SSESpecification": {"SSEEnabled": True},
     "TimeToLiveSpecification": {"AttributeName": "expiration", "Enabled": True},
 }
