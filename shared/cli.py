@@ -1,4 +1,4 @@
-"""`brain` command line: serve, token, expire, import, project."""
+"""`brain` command line: serve, token, expire, import, reindex, project."""
 
 from __future__ import annotations
 
@@ -237,6 +237,45 @@ def _import_file(path: Path, context: ServiceContext, args: argparse.Namespace) 
     return 0 if failed == 0 else 1
 
 
+def cmd_reindex(args: argparse.Namespace) -> int:
+    """Rebuild the memory word index of one tenant from its stored memories (resumable)."""
+    from shared.services.reindex import START, Cursor, Progress, reindex
+
+    state = Path(args.state) if args.state else None
+    start = START
+    try:
+        if args.resume_from:
+            start = Cursor.parse(args.resume_from)
+        elif state is not None and state.exists():
+            start = Cursor.parse(state.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+
+    def report(progress: Progress) -> None:
+        where = str(progress.cursor) if progress.cursor else "fertig"
+        if state is not None and progress.cursor is not None:
+            state.write_text(str(progress.cursor), encoding="utf-8")
+        print(
+            f"Neu indexiert: {progress.reindexed}, übersprungen: {progress.skipped}, "
+            f"fehlgeschlagen: {len(progress.failed)} — weiter bei: {where}",
+            flush=True,
+        )
+
+    settings = _settings(args)
+    configure_logging(settings.log_level)
+    with open_storage(settings) as storage:
+        done = reindex(
+            ServiceContext(storage, settings), args.tenant, start, page=args.page, on_page=report
+        )
+    if state is not None and state.exists():
+        state.unlink()
+    for memory_id in done.failed:
+        print(f"Nicht neu indexiert: {memory_id} (erneut ausführen)", file=sys.stderr)
+    print(f"Reindex von {args.tenant} abgeschlossen: {done.reindexed} Erinnerungen.")
+    return 0 if not done.failed else 1
+
+
 def cmd_project_add_member(args: argparse.Namespace) -> int:
     """The owner of a project adds members (the same rule the REST API applies)."""
     settings = _settings(args)
@@ -258,6 +297,13 @@ def cmd_project_add_member(args: argparse.Namespace) -> int:
 def _report(line_number: int, errors: Sequence[dict[str, str]]) -> None:
     for error in errors:
         print(f"Zeile {line_number}: {error['feld']}: {error['meldung']}", file=sys.stderr)
+
+
+def _page_size(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 100:
+        raise argparse.ArgumentTypeError("muss zwischen 1 und 100 liegen")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -311,6 +357,21 @@ def build_parser() -> argparse.ArgumentParser:
     importer.add_argument("--nutzer", default="import")
     importer.add_argument("--agent", default="brain-import")
     importer.set_defaults(handler=cmd_import)
+
+    reindexer = commands.add_parser(
+        "reindex",
+        help="rebuild a tenant's memory search index from its stored memories (resumable, "
+        "safe while serving)",
+    )
+    reindexer.add_argument("--tenant", default="local")
+    reindexer.add_argument("--data-dir", default=None)
+    reindexer.add_argument("--backend", choices=["sqlite", "aws"], default=None)
+    reindexer.add_argument("--page", type=_page_size, default=100, help="IDs per page (1-100)")
+    reindexer.add_argument(
+        "--state", default=None, help="file that keeps the cursor: a stopped run resumes there"
+    )
+    reindexer.add_argument("--resume-from", default=None, help="cursor, e.g. longterm:501")
+    reindexer.set_defaults(handler=cmd_reindex)
 
     project = commands.add_parser("project", help="project areas and their members")
     project_commands = project.add_subparsers(dest="project_command", required=True)

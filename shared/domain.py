@@ -7,6 +7,7 @@ Times are timezone-aware UTC datetimes; scores are Decimals so that sums stay ex
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
@@ -36,6 +37,30 @@ def area_of_path(path: str) -> str:
 
 def user_area(nutzer: str) -> str:
     return f"users/{nutzer}"
+
+
+def within(location: str, prefix: str | None) -> bool:
+    """Whether a memory path or area lies under a path prefix (whole segments)."""
+    return prefix is None or location == prefix or location.startswith(prefix + "/")
+
+
+def area_may_match(area: str, prefix: str | None) -> bool:
+    """Whether memories of `area` can lie under `prefix` (decided from the area alone when
+    the prefix names at most an area; deeper prefixes need the memory's path)."""
+    return prefix is None or within(area, prefix) or within(prefix, area)
+
+
+def searched_areas(
+    areas: Sequence[str], projects: frozenset[str] | None, path: str | None
+) -> list[str]:
+    """The areas a search reads: `areas` plus the areas `projects/<p>` of the member's
+    project records that may hold memories under `path` — distinct, sorted."""
+    found = set(areas)
+    for name in projects or ():
+        area = f"projects/{name}"
+        if area_may_match(area, path):
+            found.add(area)
+    return sorted(found)
 
 
 def derived_area(nutzer: str, referenzfelder: dict[str, Any], scope: str, scope_vk: str) -> str:
@@ -268,6 +293,8 @@ class MemoryTermLookup:
     stats: CorpusStats
     # The projects of the nutzer named by `lookup_memory_terms(member=...)`; None: not asked.
     projects: frozenset[str] | None = None
+    # `lookup_memory_terms(recent=n)`: the newest n short-term memories of the areas read.
+    recent: list[Memory] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

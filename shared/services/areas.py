@@ -29,8 +29,10 @@ from shared.domain import (
     CounterName,
     Project,
     VkTyp,
+    area_may_match,
     area_of_path,
     user_area,
+    within,
 )
 from shared.search.analyzer import document_terms
 from shared.services.context import ServiceContext
@@ -93,6 +95,11 @@ class Visibility:
         self._granted = frozenset(_granted_by_token(principal, nutzer))
         self._records: frozenset[str] | None = None
 
+    @property
+    def granted(self) -> frozenset[str]:
+        """The areas the token grants by itself (no storage read)."""
+        return self._granted
+
     def know_projects(self, projects: frozenset[str] | None) -> None:
         """Project memberships read along with other data (saves the separate read)."""
         if projects is not None:
@@ -107,17 +114,6 @@ class Visibility:
             names = self._ctx.storage.projects_of(self._principal.tenant, self.nutzer)
             self._records = frozenset(_PROJECTS + name for name in names)
         return area in self._records
-
-
-def within(location: str, prefix: str | None) -> bool:
-    """Whether a memory path or area lies under a path prefix (whole segments)."""
-    return prefix is None or location == prefix or location.startswith(prefix + "/")
-
-
-def area_may_match(area: str, prefix: str | None) -> bool:
-    """Whether memories of `area` can lie under `prefix` (decided from the area alone when
-    the prefix names at most an area; deeper prefixes need the memory's path)."""
-    return prefix is None or within(area, prefix) or within(prefix, area)
 
 
 def _refused(message: str, field: str = "path") -> RequestRejected:

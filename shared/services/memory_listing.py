@@ -274,7 +274,9 @@ def _query(
     groups = query_terms(filters.q or "")
     if not groups:
         return [], None
-    lookup = ctx.storage.lookup_memory_terms(tenant, terms_of(groups))
+    lookup = ctx.storage.lookup_memory_terms(
+        tenant, terms_of(groups), areas, per_area_term=QUERY_CANDIDATES_MAX
+    )
     allowed = set(areas)
     per_group: list[set[MemoryId]] = []
     for group in groups:

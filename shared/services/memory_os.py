@@ -16,23 +16,18 @@ from shared.domain import (
     CounterName,
     Memory,
     MemoryId,
-    MemoryPosting,
     MemoryType,
     NewMemory,
     VkTyp,
 )
 from shared.ledger.classify import ledger_hinweis
 from shared.scrubbing import ScrubPolicy
-from shared.search.analyzer import query_terms
-from shared.search.ranking import rank, terms_of
 from shared.services import responses
 from shared.services.areas import (
     Visibility,
     acting_agent,
     acting_nutzer,
-    area_may_match,
     authorize_write,
-    within,
 )
 from shared.services.context import ServiceContext
 from shared.services.entry_ids import reserve_entry_ids
@@ -44,15 +39,14 @@ from shared.services.memories import (
     stored_before,
 )
 from shared.services.secrets import clean_value, hinweis, name_errors, rejection
+from shared.services.word_search import load_ranked, rank_words
+from shared.services.word_search import memory_path as memory_path
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import ContextRequest, RememberRequest, SearchRequest
 
 SUMMARY_MAX_LEN: Final = 120
 EXCERPT_LEN: Final = 200
 BRAIN_PER_REFERENCE: Final = 3  # recall_context: brain entries per entity of a memory
-# Search candidates are loaded in rounds; when the posting alone cannot decide (a path
-# prefix below the area level, postings from before areas), a round over-reads this much.
-_OVERREAD: Final = 3
 
 
 @dataclass(frozen=True)
@@ -177,71 +171,17 @@ def _search(
     visibility: Visibility,
     only: MemoryType | None = None,
 ) -> list[tuple[Memory, float]]:
-    """Ranked memories the caller may read (under `request.path`), not expired, best first.
-
-    Postings decide visibility, path and expiry before anything is loaded; only what they
-    cannot decide (a path below area level, postings from before areas) is checked on the
-    loaded memory, reading further candidates until `limit` are found."""
+    """Ranked memories the caller may read (under `request.path`), not expired, best first."""
     text = request.query if isinstance(request, SearchRequest) else request.task
-    groups = query_terms(text)
-    if not groups:
-        return []
-    now = ctx.clock()
-    prefix = request.path
-    # Project memberships come with the postings (same round trip) unless the prefix
-    # excludes every project area.
-    needs_projects = prefix is None or within(prefix, "projects")
-    member = visibility.nutzer if needs_projects else None
-    lookup = ctx.storage.lookup_memory_terms(principal.tenant, terms_of(groups), member)
-    visibility.know_projects(lookup.projects)
-    by_id: dict[MemoryId, MemoryPosting] = {
-        posting.entry_id: posting for term in lookup.postings.values() for posting in term
-    }
-
-    def eligible(memory_id: MemoryId) -> bool:
-        posting = by_id[memory_id]
-        if only is not None and memory_id.typ is not only:
-            return False
-        if posting.expires_at is not None and posting.expires_at <= now:
-            return False
-        area = posting.area
-        return area is None or (area_may_match(area, prefix) and visibility.may_read(area))
-
-    candidates = [
-        (memory_id, score)
-        for memory_id, score in rank(groups, lookup.postings, lookup.stats)
-        if eligible(memory_id)
-    ]
-    exact = prefix is None or prefix.count("/") <= 1
-    found: list[tuple[Memory, float]] = []
-    start = 0
-    while len(found) < request.limit and start < len(candidates):
-        wanted = request.limit - len(found)
-        batch = candidates[start : start + (wanted if exact else wanted * _OVERREAD)]
-        start += len(batch)
-        memories = ctx.storage.get_memories(principal.tenant, [mid for mid, _ in batch], now)
-        for memory_id, score in batch:
-            memory = memories.get(memory_id)
-            if (
-                memory is not None
-                and visibility.may_read(memory.area)
-                and within(memory_path(memory), prefix)
-            ):
-                found.append((memory, score))
-    return found[: request.limit]
+    hits = rank_words(ctx, principal, visibility, text, path=request.path, only=only)
+    return load_ranked(
+        ctx, principal, visibility, hits.ranked, path=request.path, limit=request.limit
+    )
 
 
 def _visibility(ctx: ServiceContext, principal: Principal) -> Visibility:
     """The Memory OS tools act as the token's own nutzer."""
     return Visibility(ctx, principal, acting_nutzer(principal))
-
-
-def memory_path(memory: Memory) -> str:
-    """Where a memory lives: its `remember` path, else its area."""
-    path = memory.referenzfelder.get("pfad")
-    if isinstance(path, str) and within(path, memory.area):
-        return path
-    return memory.area
 
 
 def search_memory(
@@ -288,17 +228,22 @@ def recall_context(
 ) -> dict[str, Any]:
     """Relevant long-term memories, recent short-term memories, and the brain entries they
     are about — a package to read before a complex task."""
-    now = ctx.clock()
     visibility = _visibility(ctx, principal)
-    relevant = _search(ctx, principal, request, visibility, only=MemoryType.LONGTERM)
-    # Over-read: some recent memories may lie in other areas and are filtered out.
-    recent = [
-        memory
-        for memory in ctx.storage.recent_memories(
-            principal.tenant, MemoryType.SHORTTERM, now, request.limit * 4
-        )
-        if visibility.may_read(memory.area) and within(memory_path(memory), request.path)
-    ][: request.limit]
+    # One lookup: the word hits (long-term) and the newest short-term memories of the
+    # caller's areas (an index per area, newest first — never a tenant-wide read).
+    hits = rank_words(
+        ctx,
+        principal,
+        visibility,
+        request.task,
+        path=request.path,
+        only=MemoryType.LONGTERM,
+        recent=request.limit,
+    )
+    relevant = load_ranked(
+        ctx, principal, visibility, hits.ranked, path=request.path, limit=request.limit
+    )
+    recent = hits.recent[: request.limit]
     vk_types = {typ.value for typ in VkTyp}
     references = list(
         dict.fromkeys(

@@ -37,6 +37,7 @@ from shared.domain import (
     ReservedId,
     TermLookup,
 )
+from shared.search.postings import POSTINGS_PER_AREA_TERM
 from shared.storage.ledger_port import LedgerPort
 
 
@@ -47,6 +48,11 @@ class StoragePort(LedgerPort, Protocol):
 
         IDs are never handed out twice, even across concurrent callers and restarts.
         """
+        ...
+
+    def highest_id(self, tenant: str, counter: CounterName) -> int:
+        """The highest ID the sequence handed out so far (0 when none); reads, reserves
+        nothing. Admin jobs (reindex, export) walk the IDs up to it."""
         ...
 
     def reserve_entry_ids(
@@ -111,9 +117,12 @@ class StoragePort(LedgerPort, Protocol):
         ...
 
     def recent_memories(
-        self, tenant: str, typ: MemoryType, now: datetime, limit: int
+        self, tenant: str, typ: MemoryType, areas: Sequence[str], now: datetime, limit: int
     ) -> list[Memory]:
-        """The newest memories of one type (highest ID first), not expired at `now`."""
+        """The newest memories of one type in the given areas (highest ID first), not
+        expired at `now`, at most `limit`. Per area an ordered index read, newest first
+        (DynamoDB: one by_vk_typ Query of `MTYP#<typ>#<area>` per area, side by side),
+        never a tenant-wide read. No areas or limit <= 0 give []."""
         ...
 
     def list_memories(
@@ -133,13 +142,28 @@ class StoragePort(LedgerPort, Protocol):
         ...
 
     def lookup_memory_terms(
-        self, tenant: str, terms: Sequence[str], member: str | None = None
+        self,
+        tenant: str,
+        terms: Sequence[str],
+        areas: Sequence[str],
+        member: str | None = None,
+        *,
+        path: str | None = None,
+        per_area_term: int = POSTINGS_PER_AREA_TERM,
+        recent: int = 0,
+        now: datetime | None = None,
     ) -> MemoryTermLookup:
-        """Postings of memories per analysed term plus the memory corpus stats, in one round
-        trip. Postings of expired memories may still appear (their `expires_at` tells).
+        """Postings per analysed term of the memories in the given areas, plus the memory
+        corpus stats. Reads only those areas' postings: per (area, term) the at most
+        `per_area_term` postings of highest impact (`shared/search/postings.py`). Postings
+        of expired memories may still appear (their `expires_at` tells).
 
-        With `member`, also `projects_of(tenant, member)` in the same round trip (the areas
-        a search needs to filter postings)."""
+        With `member`, also `projects_of(tenant, member)`, and the postings of those
+        project areas that may hold memories under `path` (`searched_areas`). With
+        `recent` > 0 (and `now`), also `recent_memories(SHORTTERM)` of all areas read.
+        One round trip (DynamoDB: every Query side by side) when the member's projects
+        are known ahead; the projects read tells, so a second stage reads only project
+        areas nobody expected."""
         ...
 
     def delete_expired(self, now: datetime, limit: int) -> list[ExpiredMemory]:

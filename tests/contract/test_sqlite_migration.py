@@ -177,6 +177,10 @@ def v1_path(tmp_path: Path) -> Path:
     return path
 
 
+# The areas of the nutzer whose memories these tests store (builders' default nutzer).
+NUTZER_AREAS = ["users/nutzer-1"]
+
+
 def user_version(path: Path) -> int:
     conn = sqlite3.connect(path)
     try:
@@ -189,7 +193,7 @@ def test_v1_database_is_migrated_and_old_memories_keep_working(v1_path: Path) ->
     # When a version-1 database is opened by this code
     with SqliteStorage(v1_path) as storage:
         # Then it is at the current version
-        assert user_version(v1_path) == SCHEMA_VERSION == 3
+        assert user_version(v1_path) == SCHEMA_VERSION == 4
         # And old memories read back with empty terms, their scores, ratings and embedding
         old = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
         assert (old.terms, old.doc_len, old.version) == ({}, 0, 1)
@@ -219,7 +223,7 @@ def test_new_features_work_on_a_migrated_database(v1_path: Path) -> None:
             [MemoryReplace(changed, old, EmbeddingChange.REMOVE)], at(0)
         )
         assert result == [None]
-        assert storage.lookup_memory_terms(TENANT, ["index"]).postings == {
+        assert storage.lookup_memory_terms(TENANT, ["index"], NUTZER_AREAS).postings == {
             "index": [MemoryPosting(lt(1), 2, 2, "nutzer-1", None, "users/nutzer-1")]
         }
         assert storage.get_embedding(TENANT, lt(1)) is None
@@ -227,12 +231,12 @@ def test_new_features_work_on_a_migrated_database(v1_path: Path) -> None:
         assert storage.memory_stats(TENANT) == CorpusStats(3, 3)
         # The sweep takes the old expired memory; recent_memories no longer shows it
         assert storage.delete_expired(at(5), 10) == [ExpiredMemory(TENANT, st(1))]
-        assert storage.recent_memories(TENANT, MemoryType.SHORTTERM, at(0), 5) == []
+        assert storage.recent_memories(TENANT, MemoryType.SHORTTERM, NUTZER_AREAS, at(0), 5) == []
         # Deleting old and new memories takes them out of the stats
         assert storage.delete_memories(TENANT, [lt(1), lt(2)], at(0)) == [lt(1), lt(2)]
         assert storage.get_ratings(TENANT, lt(1)) == []
         assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
-        assert storage.lookup_memory_terms(TENANT, ["index", "neu"]).postings == {}
+        assert storage.lookup_memory_terms(TENANT, ["index", "neu"], NUTZER_AREAS).postings == {}
         # The other tenant is untouched
         assert storage.memory_stats(OTHER_TENANT) == CorpusStats(1, 0)
 
@@ -286,9 +290,32 @@ def test_v2_postings_get_the_area_of_their_memory(tmp_path: Path) -> None:
     # When it is opened again
     with SqliteStorage(path) as storage:
         # Then memory and posting name anna's area
-        posting = storage.lookup_memory_terms(TENANT, ["x"]).postings["x"][0]
+        posting = storage.lookup_memory_terms(TENANT, ["x"], ["users/anna"]).postings["x"][0]
         assert posting.area == "users/anna"
         assert storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)].area == "users/anna"
+    assert user_version(path) == SCHEMA_VERSION
+
+
+def test_v3_postings_get_their_impact_and_are_read_in_impact_order(tmp_path: Path) -> None:
+    # Given a version-3 database whose postings have no impact yet
+    path = tmp_path / "v3.sqlite3"
+    with SqliteStorage(path) as storage:
+        memories = [
+            make_memory(lt(i), nutzer="anna", terms={"x": i}, doc_len=10) for i in (1, 2, 3)
+        ]
+        assert storage.put_memories([NewMemory(m) for m in memories]) == [None] * 3
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("UPDATE memory_postings SET impact = 0")
+        conn.execute("PRAGMA user_version = 3")
+        conn.commit()
+    finally:
+        conn.close()
+    # When it is opened again
+    with SqliteStorage(path) as storage:
+        # Then the lookup cut at 2 reads the two postings of highest impact (tf 3 and 2)
+        found = storage.lookup_memory_terms(TENANT, ["x"], ["users/anna"], per_area_term=2)
+        assert [p.entry_id for p in found.postings["x"]] == [lt(3), lt(2)]
     assert user_version(path) == SCHEMA_VERSION
 
 
@@ -385,7 +412,9 @@ def test_concurrent_replaces_from_one_read_apply_once(tmp_path: Path) -> None:
         # And the index holds exactly the winner's term
         got = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
         winner = got.memory.removeprefix("Version ")
-        found = storage.lookup_memory_terms(TENANT, ["a", *(f"t{i}" for i in range(6))])
+        found = storage.lookup_memory_terms(
+            TENANT, ["a", *(f"t{i}" for i in range(6))], NUTZER_AREAS
+        )
         assert list(found.postings) == [f"t{winner}"]
         assert found.stats == CorpusStats(1, 1)
         assert got.version == read.version + 1

@@ -22,7 +22,8 @@ def test_memories_and_their_postings_carry_their_area(storage: StoragePort) -> N
     assert found[lt(1)].area == "teams/core"
     assert found[st(1)].area == "users/anna"
     # And each posting names the area, so search can filter before loading
-    postings = storage.lookup_memory_terms(TENANT, ["deploy"]).postings["deploy"]
+    areas = ["teams/core", "users/anna"]
+    postings = storage.lookup_memory_terms(TENANT, ["deploy"], areas).postings["deploy"]
     assert {(p.entry_id, p.area) for p in postings} == {
         (lt(1), "teams/core"),
         (st(1), "users/anna"),
@@ -111,10 +112,12 @@ def test_term_lookup_brings_the_members_projects_when_asked(storage: StoragePort
     storage.create_project(project("billing", "carla", "anna"))
     storage.put_memories([new_memory(lt(1), terms={"plan": 1}, doc_len=1)])
     # When the lookup names a member, Then her projects come along; otherwise None
-    assert storage.lookup_memory_terms(TENANT, ["plan"], "anna").projects == {
+    own = ["users/anna"]
+    assert storage.lookup_memory_terms(TENANT, ["plan"], own, "anna").projects == {
         "memory-os",
         "billing",
     }
-    assert storage.lookup_memory_terms(TENANT, ["plan"], "eve").projects == frozenset()
-    assert storage.lookup_memory_terms(TENANT, ["plan"]).projects is None
-    assert storage.lookup_memory_terms(TENANT, [], "anna").projects == {"memory-os", "billing"}
+    assert storage.lookup_memory_terms(TENANT, ["plan"], own, "eve").projects == frozenset()
+    assert storage.lookup_memory_terms(TENANT, ["plan"], own).projects is None
+    found = storage.lookup_memory_terms(TENANT, [], own, "anna").projects
+    assert found == {"memory-os", "billing"}

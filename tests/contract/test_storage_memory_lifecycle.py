@@ -49,8 +49,12 @@ def store(
     assert results == [None] * len(memories)
 
 
+# The areas of every nutzer these tests store memories for.
+AREAS = ["users/anna", "users/bruno", "users/nutzer-1"]
+
+
 def postings(storage: StoragePort, tenant: str, *terms: str) -> dict[str, list[MemoryPosting]]:
-    found = storage.lookup_memory_terms(tenant, list(terms)).postings
+    found = storage.lookup_memory_terms(tenant, list(terms), AREAS).postings
     return {term: sorted(items, key=lambda p: p.entry_id) for term, items in found.items()}
 
 
@@ -71,7 +75,7 @@ def test_put_memories_writes_postings_and_stats(storage: StoragePort) -> None:
         indexed(st(1), {"vertrag": 1}, 4, nutzer="bruno", expires_at=expires),
     )
     # When the terms are looked up
-    lookup = storage.lookup_memory_terms(TENANT, ["vertrag", "kund", "fehlt"])
+    lookup = storage.lookup_memory_terms(TENANT, ["vertrag", "kund", "fehlt"], AREAS)
     # Then each term lists its memories with tf, doc_len, nutzer and expiry
     found = {t: sorted(p, key=lambda x: x.entry_id) for t, p in lookup.postings.items()}
     assert found == {
@@ -94,7 +98,7 @@ def test_memory_index_is_per_tenant_and_separate_from_the_brain(storage: Storage
     assert postings(storage, OTHER_TENANT, "geheim") == {}
     assert storage.memory_stats(OTHER_TENANT) == CorpusStats(0, 0)
     assert storage.lookup_terms(TENANT, ["geheim"]).postings == {}
-    assert storage.lookup_memory_terms(TENANT, []).postings == {}
+    assert storage.lookup_memory_terms(TENANT, [], AREAS).postings == {}
 
 
 # --- replace ------------------------------------------------------------------------------
@@ -262,13 +266,33 @@ def test_recent_memories_newest_first_without_expired(storage: StoragePort) -> N
         make_memory(lt(5)),
         make_memory(st(5), tenant=OTHER_TENANT, expires_at=at(100)),
     )
-    recent = storage.recent_memories(TENANT, MemoryType.SHORTTERM, at(2), 10)
+    recent = storage.recent_memories(TENANT, MemoryType.SHORTTERM, AREAS, at(2), 10)
     assert [m.id for m in recent] == [st(4), st(3), st(1)]
-    assert [m.id for m in storage.recent_memories(TENANT, MemoryType.SHORTTERM, at(2), 2)] == [
-        st(4),
-        st(3),
-    ]
-    assert [m.id for m in storage.recent_memories(TENANT, MemoryType.LONGTERM, at(2), 5)] == [lt(5)]
+    newest = storage.recent_memories(TENANT, MemoryType.SHORTTERM, AREAS, at(2), 2)
+    assert [m.id for m in newest] == [st(4), st(3)]
+    longterm = storage.recent_memories(TENANT, MemoryType.LONGTERM, AREAS, at(2), 5)
+    assert [m.id for m in longterm] == [lt(5)]
+    assert storage.recent_memories(TENANT, MemoryType.SHORTTERM, [], at(2), 5) == []
+
+
+def test_recent_memories_read_only_the_given_areas_newest_first(storage: StoragePort) -> None:
+    # Given short-term memories in three areas, interleaved in time
+    store(
+        storage,
+        make_memory(st(1), nutzer="anna", expires_at=at(100)),
+        make_memory(st(2), nutzer="bruno", expires_at=at(100)),
+        make_memory(st(3), nutzer="anna", area="teams/ops", expires_at=at(100)),
+        make_memory(st(4), nutzer="carla", expires_at=at(100)),
+        make_memory(st(5), nutzer="anna", expires_at=at(100)),
+    )
+    # When anna's own area and her team's are read
+    areas = ["users/anna", "teams/ops"]
+    recent = storage.recent_memories(TENANT, MemoryType.SHORTTERM, areas, at(2), 10)
+    # Then only their memories come, newest first, across both areas
+    assert [m.id for m in recent] == [st(5), st(3), st(1)]
+    # And the lookup brings the same list along with the postings
+    lookup = storage.lookup_memory_terms(TENANT, [], areas, recent=2, now=at(2))
+    assert [m.id for m in lookup.recent] == [st(5), st(3)]
 
 
 # --- expiry sweep -------------------------------------------------------------------------

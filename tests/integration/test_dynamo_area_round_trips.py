@@ -1,9 +1,12 @@
-"""AWS calls per read for a caller in 5 teams and 10 projects (issue 9), measured through
-the real service functions with the botocore call recorder.
+"""AWS calls per read for a caller in 5 teams and 10 projects (issues 9 and 12), measured
+through the real service functions with the botocore call recorder.
 
 Teams come from the token and cost nothing; project memberships are one Query of the
 nutzer's membership partition, made only when a project area the token's `projects` claim
-does not grant is in question.
+does not grant is in question. A search reads the postings of the caller's 16 areas only:
+one Query per (area, term), side by side with the membership Query — the project areas
+come from the adapter's membership hint, confirmed by that Query (a cold adapter pays one
+more stage for the project areas it learns of).
 """
 
 from __future__ import annotations
@@ -17,10 +20,11 @@ from shared.domain import MemoryId, Project
 from shared.services.context import ServiceContext
 from shared.services.memories import fetch_memories
 from shared.services.memory_os import recall, recall_context, remember, search_memory
+from shared.services.reindex import reindex
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.items import memory_key
-from shared.storage.dynamo.memory_items import memory_posting_key
+from shared.storage.dynamo.memory_items import legacy_posting_key, posting_keys
 from shared.validation.memory_requests import (
     parse_recall,
     parse_recall_context,
@@ -28,7 +32,7 @@ from shared.validation.memory_requests import (
     parse_search,
 )
 from shared.validation.requests import parse_fetch
-from tests.integration.conftest import CallRecorder
+from tests.integration.conftest import CallRecorder, Sleeps, make_storage
 
 NOW = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 TEAMS = [f"team-{i}" for i in range(5)]
@@ -88,7 +92,7 @@ def measure(recorder: CallRecorder, action: object) -> tuple[list[Counter[str]],
 
 
 def test_reads_of_a_caller_in_5_teams_and_10_projects(
-    storage: DynamoStorage, recorder: CallRecorder
+    storage: DynamoStorage, recorder: CallRecorder, clients: AwsClients
 ) -> None:
     ids = given_areas(storage)
     ctx = context(storage)
@@ -99,9 +103,9 @@ def test_reads_of_a_caller_in_5_teams_and_10_projects(
             ctx, ALICE, parse_search({"query": "quarterly planning", "limit": 20})
         )
 
-    # 4 analysed terms of "quarterly planning", the stats, and the projects of alice (one
-    # Query of her membership partition, no scan) side by side
-    terms = Counter({"Query": 6})
+    # 4 analysed terms of "quarterly planning" in each of alice's 16 areas, the stats, and
+    # the projects of alice (one Query of her membership partition, no scan) side by side
+    terms = Counter({"Query": 16 * 4 + 2})
     membership = Counter({"Query": 1})
     load = Counter({"BatchGetItem": 1})
     # When alice searches: Then all 16 of her areas' memories (not bob's) in 2 round trips
@@ -123,14 +127,34 @@ def test_reads_of_a_caller_in_5_teams_and_10_projects(
     )
     assert (stages, rounds) == ([terms, load], 2)
 
-    # recall_context: the search, the recent short-term Query, the brain entries of the
-    # project entities its memories are about (one by_reference Query each, side by side)
+    # recall_context: the search with one recent short-term Query per area in its first
+    # stage, the load, the brain entries of the project entities its memories are about
+    # (one by_reference Query each, side by side)
     stages, rounds = measure(
         recorder,
         lambda: recall_context(ctx, ALICE, parse_recall_context({"task": "quarterly planning"})),
     )
-    assert stages[:3] == [terms, load, Counter({"Query": 1})]
-    assert set(stages[3]) == {"Query"} and rounds == 4
+    assert stages[:2] == [terms + Counter({"Query": 16}), load]
+    assert set(stages[2]) == {"Query"} and rounds == 3
+
+    # A cold adapter (no membership hint yet) learns the 10 project areas from the
+    # membership Query and reads their postings in one more stage
+    cold = make_storage(clients, Sleeps())
+    stages, rounds = measure(
+        recorder,
+        lambda: search_memory(
+            context(cold), ALICE, parse_search({"query": "quarterly planning", "limit": 20})
+        ),
+    )
+    assert (stages, rounds) == ([Counter({"Query": 6 * 4 + 2}), Counter({"Query": 40}), load], 3)
+    # And the next search of the same caller is back to 2
+    stages, rounds = measure(
+        recorder,
+        lambda: search_memory(
+            context(cold), ALICE, parse_search({"query": "quarterly planning", "limit": 20})
+        ),
+    )
+    assert (stages, rounds) == ([terms, load], 2)
 
     # fetch of 16 IDs across all areas: BatchGetItem, then the membership Query
     fetch = parse_fetch(
@@ -160,34 +184,72 @@ def test_reads_of_a_caller_in_5_teams_and_10_projects(
     assert rounds == 4
 
 
-def test_items_from_before_areas_read_as_their_derived_area(
+def as_legacy_item(clients: AwsClients, storage: DynamoStorage, memory_id: MemoryId) -> None:
+    """Turn a stored memory into what the code before areas and the area posting layout
+    wrote: no `area`/`plv`, a tenant-wide type partition, tenant-wide postings."""
+    memory = storage.get_memories(ALICE.tenant, [memory_id], NOW)[memory_id]
+    table = storage.table_name
+    for posting_key in posting_keys(memory):
+        clients.dynamodb.delete_item(TableName=table, Key=posting_key)
+    for term, tf in memory.terms.items():
+        item = {
+            **legacy_posting_key(ALICE.tenant, term, memory_id),
+            "memory_id": {"S": str(memory_id)},
+            "tf": {"N": str(tf)},
+            "doc_len": {"N": str(memory.doc_len)},
+            "nutzer": {"S": memory.nutzer},
+        }
+        clients.dynamodb.put_item(TableName=table, Item=item)
+    clients.dynamodb.update_item(
+        TableName=table,
+        Key=memory_key(ALICE.tenant, memory_id),
+        UpdateExpression="REMOVE area, plv SET typ_pk = :typ",
+        ExpressionAttributeValues={":typ": {"S": f"T#{ALICE.tenant}#MTYP#longterm"}},
+    )
+
+
+def test_items_from_before_areas_are_found_after_a_reindex(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
-    # Given a team memory of alice and a private one, both stored before areas existed:
-    # neither the memory items nor their postings have an `area` attribute
+    # Given a team memory of alice and a private one, both as the code before areas and
+    # before the area posting layout stored them
     ids = []
     for path in ("teams/team-1/notes", "users/alice/notes"):
         stored = remember(
             context(storage), ALICE, parse_remember({"content": "Legacy roadmap", "path": path})
         )
-        ids.append(MemoryId.parse(stored["daten"]["ID"]))
-    for memory_id in ids:
+        memory_id = MemoryId.parse(stored["daten"]["ID"])
         assert memory_id is not None
-        memory = storage.get_memories(ALICE.tenant, [memory_id], NOW)[memory_id]
-        keys = [memory_key(ALICE.tenant, memory_id)] + [
-            memory_posting_key(ALICE.tenant, term, memory_id) for term in memory.terms
-        ]
-        for key in keys:
-            clients.dynamodb.update_item(
-                TableName=storage.table_name, Key=key, UpdateExpression="REMOVE area"
-            )
+        ids.append(memory_id)
+        as_legacy_item(clients, storage, memory_id)
     # Then they read as the path's area and the nutzer's area
-    found = storage.get_memories(ALICE.tenant, [i for i in ids if i is not None], NOW)
+    found = storage.get_memories(ALICE.tenant, ids, NOW)
     assert sorted(m.area for m in found.values()) == ["teams/team-1", "users/alice"]
-    # And search (postings without area: checked on the loaded memory) still finds them for
-    # alice, and the team memory for a team member, but nothing for an outsider
     ctx = context(storage)
     mate = caller("mate", ("team-1",))
-    for reader, expected in ((ALICE, 2), (mate, 1), (BOB, 0)):
-        hits = search_memory(ctx, reader, parse_search({"query": "legacy roadmap"}))
-        assert hits["daten"]["anzahl"] == expected, reader.subject
+
+    def hits(reader: Principal) -> int:
+        answer = search_memory(ctx, reader, parse_search({"query": "legacy roadmap"}))
+        return int(answer["daten"]["anzahl"])
+
+    # And the search (which reads postings by area only) does not see their legacy postings
+    assert hits(ALICE) == 0
+    # When the tenant is reindexed
+    progress = reindex(ctx, ALICE.tenant)
+    assert (progress.reindexed, progress.failed, progress.cursor) == (2, [], None)
+    # Then search finds them for alice, the team memory for a team member, nothing for bob
+    assert [hits(reader) for reader in (ALICE, mate, BOB)] == [2, 1, 0]
+    # And the legacy postings are gone, the items carry area, layout and area type key
+    for memory_id in ids:
+        memory = storage.get_memories(ALICE.tenant, [memory_id], NOW)[memory_id]
+        for term in memory.terms:
+            key = legacy_posting_key(ALICE.tenant, term, memory_id)
+            assert "Item" not in clients.dynamodb.get_item(TableName=storage.table_name, Key=key)
+        item = clients.dynamodb.get_item(
+            TableName=storage.table_name, Key=memory_key(ALICE.tenant, memory_id)
+        )["Item"]
+        assert item["area"]["S"] == memory.area and item["plv"] == {"N": "2"}
+        assert item["typ_pk"]["S"].endswith(f"#{memory.area}")
+    # And a second run changes nothing that search sees
+    assert reindex(ctx, ALICE.tenant).reindexed == 2
+    assert [hits(reader) for reader in (ALICE, mate, BOB)] == [2, 1, 0]

@@ -6,6 +6,7 @@ to land exactly between a delete's read and its conditional DeleteItem.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -27,7 +28,8 @@ from tests.integration.conftest import BUCKET, TABLE, CallRecorder, inject_failu
 
 
 def found(storage: DynamoStorage, *terms: str) -> dict[str, list[tuple[str, int, str]]]:
-    postings = storage.lookup_memory_terms(TENANT, list(terms)).postings
+    areas = ["users/nutzer-1", "users/anna", "users/bruno"]
+    postings = storage.lookup_memory_terms(TENANT, list(terms), areas).postings
     return {
         term: sorted((str(p.entry_id), p.tf, p.nutzer) for p in items)
         for term, items in postings.items()
@@ -103,11 +105,15 @@ def test_failed_postings_of_a_replace_report_storage_and_heal_on_the_next_replac
     # When it is replaced by a text with the terms neu and bleibt
     v2 = replace(read, memory="v2", terms={"neu": 1, "bleibt": 2}, doc_len=3)
     storage_failure(storage.replace_memories([MemoryReplace(v2, read)], at(0))[0])
-    # Then the memory and the stats are the new version; the stale term is marked (tf 0)
+    # Then the memory and the stats are the new version; the keys of the old postings the
+    # new version does not have are recorded (alt, and bleibt with its old weight)
     stored = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
     assert (stored.memory, stored.version, stored.terms) == ("v2", 1, {"neu": 1, "bleibt": 2})
     item = raw_item(clients, memory_key(TENANT, lt(1)))
-    assert item is not None and '"alt":0' in item["terms"]["S"]
+    assert item is not None
+    stale = json.loads(item["stale_postings"]["S"])
+    old_keys = [memory_posting_key(TENANT, "users/nutzer-1", t, 1, 2, lt(1)) for t in v1.terms]
+    assert sorted(stale) == sorted([k["pk"]["S"], k["sk"]["S"]] for k in old_keys)
     assert storage.memory_stats(TENANT) == CorpusStats(1, 3)
     assert set(found(storage, "alt", "neu")) == {"alt"}
     # When the index works again and the memory is replaced from what the service reads
@@ -194,12 +200,13 @@ def test_items_carry_their_index_keys_and_postings_the_ttl(
     # When their items and the short-term posting are read raw
     short_item = raw_item(clients, memory_key(TENANT, st(1)))
     long_item = raw_item(clients, memory_key(TENANT, lt(1)))
-    posting = raw_item(clients, memory_posting_key(TENANT, "kurz", st(1)))
+    area = "users/nutzer-1"
+    posting = raw_item(clients, memory_posting_key(TENANT, area, "kurz", 1, 1, st(1)))
     assert short_item is not None and long_item is not None and posting is not None
     # Then both are in the type partition, only the short-term one in the expiry index,
     # and the posting expires (TTL) with its memory
-    assert short_item["typ_pk"] == {"S": "T#tenant-a#MTYP#shortterm"}
-    assert long_item["typ_pk"] == {"S": "T#tenant-a#MTYP#longterm"}
+    assert short_item["typ_pk"] == {"S": "T#tenant-a#MTYP#shortterm#users/nutzer-1"}
+    assert long_item["typ_pk"] == {"S": "T#tenant-a#MTYP#longterm#users/nutzer-1"}
     assert short_item["exp_pk"]["S"].startswith("EXP#")
     assert short_item["exp_sk"] == short_item["expires_us"]
     assert "exp_pk" not in long_item and "exp_sk" not in long_item
@@ -209,8 +216,10 @@ def test_items_carry_their_index_keys_and_postings_the_ttl(
     later = replace(read, expires_at=at(90), terms={"kurz": 2}, doc_len=2)
     assert storage.replace_memories([MemoryReplace(later, read)], at(0)) == [None]
     moved = raw_item(clients, memory_key(TENANT, st(1)))
-    posting = raw_item(clients, memory_posting_key(TENANT, "kurz", st(1)))
+    posting = raw_item(clients, memory_posting_key(TENANT, area, "kurz", 2, 2, st(1)))
     assert moved is not None and posting is not None
+    # (the posting of the old weight is gone: its key sorted by the old impact)
+    assert raw_item(clients, memory_posting_key(TENANT, area, "kurz", 1, 1, st(1))) is None
     assert moved["exp_sk"] == moved["expires_us"] != short_item["expires_us"]
     assert moved["exp_pk"] == short_item["exp_pk"]
     assert posting[TTL_ATTRIBUTE] == moved[TTL_ATTRIBUTE] and posting["tf"] == {"N": "2"}
@@ -224,7 +233,7 @@ def test_recent_memories_page_past_expired_ones(
     assert storage.put_memories([NewMemory(m) for m in memories]) == [None] * 10
     recorder.reset()
     # When the three newest live ones are asked for
-    recent = storage.recent_memories(TENANT, MemoryType.SHORTTERM, at(2), 3)
+    recent = storage.recent_memories(TENANT, MemoryType.SHORTTERM, ["users/nutzer-1"], at(2), 3)
     # Then the Query continued past the filtered page until it had three
     assert [m.id for m in recent] == [st(5), st(4), st(3)]
     assert recorder.sequential_round_trips() > 1

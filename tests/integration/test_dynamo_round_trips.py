@@ -277,7 +277,7 @@ def test_select_brain_with_erinnerungen_takes_3_round_trips(
     assert recorder.sequential_round_trips() == 3
 
 
-def test_recall_context_takes_4_round_trips(storage: DynamoStorage, recorder: CallRecorder) -> None:
+def test_recall_context_takes_3_round_trips(storage: DynamoStorage, recorder: CallRecorder) -> None:
     # Given brain entries about the customers K-0 .. K-4 (four about K-1, one each about
     # the others), 14 long-term memories about K-0 .. K-6 and 3 short-term ones about
     # K-0 .. K-2
@@ -312,22 +312,21 @@ def test_recall_context_takes_4_round_trips(storage: DynamoStorage, recorder: Ca
     for entry in daten["brain"]:
         brain.setdefault(entry["vk_referenz_id"], []).append(entry["ID"])
     assert brain == {"K-0": [1], "K-1": [5, 4, 3], "K-2": [6], "K-3": [7], "K-4": [8]}
-    # And it takes 4 sequential round trips: the term and stats Queries of the memory
-    # search with the Query of the caller's project memberships, the BatchGetItem of the
-    # ranked memories, the recent short-term Query, then one by_reference Query per
-    # distinct customer, all 7 side by side in one stage
+    # And it takes 3 sequential round trips: the term Queries of anna's area, the stats
+    # Query, the Query of her project memberships and the recent short-term Query of her
+    # area side by side; the BatchGetItem of the ranked memories; then one by_reference
+    # Query per distinct customer, all 7 side by side in one stage
     terms = terms_of(query_terms("Rückruf beim Kunden"))
     assert len(terms) == 4  # ruckruf, beim, kunden and the word form kund
     assert recorder.stages() == [
-        Counter({"Query": 6}),
+        Counter({"Query": 4 + 1 + 1 + 1}),
         Counter({"BatchGetItem": 1}),
-        Counter({"Query": 1}),
         Counter({"Query": 7}),
     ]
     brain_calls = recorder.calls[-7:]
     assert len({call.stage.stage for call in brain_calls if call.stage}) == 1
     assert sorted(call.stage.task for call in brain_calls if call.stage) == list(range(7))
-    assert recorder.sequential_round_trips() == 4
+    assert recorder.sequential_round_trips() == 3
 
 
 def _number(memory_id: MemoryId | None) -> int:
@@ -419,7 +418,8 @@ def test_replace_of_100_memories_takes_at_most_3_round_trips(
     ids = [lt(i) for i in range(1, 101)]
     read = storage.get_memories(TENANT, ids, at(0))
     recorder.reset()
-    # When all get a new text (two old-only terms, one new term) and maybe a new embedding
+    # When all get a new text (two old-only terms, one new term, the kept term with another
+    # weight) and maybe a new embedding
     replaces = [
         MemoryReplace(
             replace(m, memory="neu", terms={"kunde": 1, "neu": 2}, doc_len=3, updated_at=at(0)),
@@ -431,8 +431,9 @@ def test_replace_of_100_memories_takes_at_most_3_round_trips(
     ]
     assert storage.replace_memories(replaces, at(0)) == [None] * 100
     # Then: [new objects], one conditional UpdateItem per memory, then the postings diff
-    # (2 deletes + 2 puts each), the stats deltas and the replaced objects side by side
-    last = Counter({"BatchWriteItem": 100 * 4 // 25, "UpdateItem": shard_count(ids)})
+    # (3 deletes + 2 puts each: a posting's key sorts by its weight), the stats deltas and
+    # the replaced objects side by side
+    last = Counter({"BatchWriteItem": 100 * 5 // 25, "UpdateItem": shard_count(ids)})
     expected = [Counter({"UpdateItem": 100}), last]
     if change is EmbeddingChange.SET:
         last["DeleteObject"] = 100
@@ -476,17 +477,18 @@ def test_lookup_and_recent_memories_take_1_round_trip(
     # Given 30 indexed short-term memories
     assert storage.put_memories(indexed_memories(30, MemoryType.SHORTTERM)) == [None] * 30
     recorder.reset()
-    # When three terms are looked up
-    lookup = storage.lookup_memory_terms(TENANT, ["kunde", "k7", "fehlt"])
-    # Then: one Query per term plus the stats Query, side by side
+    # When three terms are looked up in the nutzer's area and one other
+    areas = ["users/nutzer-1", "teams/leer"]
+    lookup = storage.lookup_memory_terms(TENANT, ["kunde", "k7", "fehlt"], areas)
+    # Then: one Query per (area, term) plus the stats Query, side by side
     assert len(lookup.postings["kunde"]) == 30 and lookup.stats == CorpusStats(30, 120)
-    assert recorder.stages() == [Counter({"Query": 4})]
+    assert recorder.stages() == [Counter({"Query": 3 * 2 + 1})]
     assert recorder.sequential_round_trips() == 1
     recorder.reset()
-    # And the 10 newest are one GSI Query
-    recent = storage.recent_memories(TENANT, MemoryType.SHORTTERM, at(0), 10)
+    # And the 10 newest are one GSI Query per area, side by side
+    recent = storage.recent_memories(TENANT, MemoryType.SHORTTERM, areas, at(0), 10)
     assert [m.id.number for m in recent] == list(range(30, 20, -1))
-    assert recorder.stages() == [Counter({"Query": 1})]
+    assert recorder.stages() == [Counter({"Query": 2})]
 
 
 def test_expiry_sweep_of_100_memories_takes_4_round_trips(

@@ -42,6 +42,7 @@ from shared.domain import (
 )
 from shared.ledger.model import AlreadyAppended, LedgerTotal, LedgerView, LedgerWrite
 from shared.logs import silence_payload_loggers
+from shared.search.postings import POSTINGS_PER_AREA_TERM
 from shared.storage.dynamo.brain import BrainIndex
 from shared.storage.dynamo.calls import AWS_ERRORS, Backoff, TableCalls, error_code
 from shared.storage.dynamo.embeddings import EmbeddingObjects
@@ -59,6 +60,7 @@ from shared.storage.dynamo.items import (
     to_us,
 )
 from shared.storage.dynamo.ledger import LedgerTable
+from shared.storage.dynamo.membership_hints import MembershipHints
 from shared.storage.dynamo.memories import MemoryWriter
 from shared.storage.dynamo.memory_delete import MemoryDeleter
 from shared.storage.dynamo.memory_index import MemoryIndexReads
@@ -110,7 +112,8 @@ class DynamoStorage:
         self._writer = MemoryWriter(self._calls, objects)
         self._replacer = MemoryReplacer(self._calls, objects)
         self._deleter = MemoryDeleter(self._calls, objects, rating_max_retries)
-        self._index = MemoryIndexReads(self._calls)
+        self._hints = MembershipHints()
+        self._index = MemoryIndexReads(self._calls, self._hints)
         self._projects = ProjectRecords(self._calls)
         self._ledger = LedgerTable(self._calls, rating_max_retries)
         self._reservations = EntryReservations(clients.dynamodb, table_name)
@@ -151,6 +154,10 @@ class DynamoStorage:
         )
         last = get_n(response["Attributes"], "value")
         return range(last - count + 1, last + 1)
+
+    def highest_id(self, tenant: str, counter: CounterName) -> int:
+        item = self._calls.get_item(counter_key(tenant, counter))
+        return 0 if item is None else get_n(item, "value")
 
     def reserve_entry_ids(
         self,
@@ -233,9 +240,9 @@ class DynamoStorage:
         return self._deleter.sweep(to_us(now), limit)
 
     def recent_memories(
-        self, tenant: str, typ: MemoryType, now: datetime, limit: int
+        self, tenant: str, typ: MemoryType, areas: Sequence[str], now: datetime, limit: int
     ) -> list[Memory]:
-        return self._index.recent(tenant, typ, to_us(now), limit)
+        return self._index.recent(tenant, typ, areas, to_us(now), limit)
 
     def list_memories(
         self,
@@ -248,9 +255,19 @@ class DynamoStorage:
         return self._index.by_areas(tenant, areas, before, to_us(now), limit)
 
     def lookup_memory_terms(
-        self, tenant: str, terms: Sequence[str], member: str | None = None
+        self,
+        tenant: str,
+        terms: Sequence[str],
+        areas: Sequence[str],
+        member: str | None = None,
+        *,
+        path: str | None = None,
+        per_area_term: int = POSTINGS_PER_AREA_TERM,
+        recent: int = 0,
+        now: datetime | None = None,
     ) -> MemoryTermLookup:
-        return self._index.lookup(tenant, terms, member)
+        now_us = None if now is None else to_us(now)
+        return self._index.lookup(tenant, terms, areas, member, path, per_area_term, recent, now_us)
 
     def memory_stats(self, tenant: str) -> CorpusStats:
         return self._index.stats(tenant)
@@ -342,16 +359,25 @@ class DynamoStorage:
     # --- projects -----------------------------------------------------------------------
 
     def create_project(self, project: Project) -> bool:
-        return self._projects.create(project)
+        created = self._projects.create(project)
+        if created:
+            members = frozenset({project.owner, *project.members})
+            self._hints.add(project.tenant, project.name, members)
+        return created
 
     def get_project(self, tenant: str, name: str) -> Project | None:
         return self._projects.get(tenant, name)
 
     def add_project_members(self, tenant: str, name: str, members: Sequence[str]) -> bool:
-        return self._projects.add(tenant, name, members)
+        added = self._projects.add(tenant, name, members)
+        if added:
+            self._hints.add(tenant, name, frozenset(members))
+        return added
 
     def projects_of(self, tenant: str, nutzer: str) -> frozenset[str]:
-        return self._projects.of(tenant, nutzer)
+        projects = self._projects.of(tenant, nutzer)
+        self._hints.put(tenant, nutzer, projects)  # searches speculate with it
+        return projects
 
     # --- ledger (ledger.py) -------------------------------------------------------------
 

@@ -143,24 +143,34 @@ class TableCalls:
     # --- queries ------------------------------------------------------------------------
 
     def query_many(
-        self, queries: Sequence[Mapping[str, Any]], limit: int | None = None
+        self,
+        queries: Sequence[Mapping[str, Any]],
+        limit: int | None = None,
+        *,
+        limits: Sequence[int | None] | None = None,
     ) -> list[list[Item]]:
-        """Run independent queries side by side; a query whose page ended before `limit`
-        (or before its end, without a limit) continues in a further stage."""
+        """Run independent queries side by side; a query whose page ended before its limit
+        (`limits[i]`, else `limit`; or before its end, without a limit) continues in a
+        further stage."""
+        bounds = list(limits) if limits is not None else [limit] * len(queries)
+        if len(bounds) != len(queries):
+            raise ValueError("query_many: one limit per query")
         results: list[list[Item]] = [[] for _ in queries]
         cursors: dict[int, Mapping[str, Any] | None] = dict.fromkeys(range(len(queries)))
         while cursors:
             order = list(cursors)
             pages = self.round_trips.run(
                 [
-                    partial(self._query_page, queries[i], cursors[i], _remaining(results[i], limit))
+                    partial(
+                        self._query_page, queries[i], cursors[i], _remaining(results[i], bounds[i])
+                    )
                     for i in order
                 ]
             )
             cursors = {}
             for i, (items, last_key) in zip(order, pages, strict=True):
                 results[i] += items
-                if last_key is not None and _remaining(results[i], limit) != 0:
+                if last_key is not None and _remaining(results[i], bounds[i]) != 0:
                     cursors[i] = last_key
         return results
 

@@ -43,10 +43,11 @@ from shared.storage.dynamo.items import (
 )
 from shared.storage.dynamo.memory_index import StatsDelta, failed_shards
 from shared.storage.dynamo.memory_items import (
+    key_deletes,
+    key_id,
     memory_from_item,
     memory_item,
-    memory_posting_item,
-    posting_deletes,
+    posting_keys,
     posting_puts,
 )
 
@@ -199,25 +200,29 @@ class MemoryWriter:
                 calls.append(partial(self._objects.delete, w.s3_key))
             if stats_ok:
                 stats.add(m.tenant, m.id, -1, -m.doc_len)
-            ours = [t for t, tf in m.terms.items() if tf > 0]
+            ours = posting_keys(m)
             if not ours:
                 continue
             if not step.exists:
-                requests += [(w.index, r) for r in posting_deletes(m.tenant, m.id, ours)]
+                requests += [(w.index, r) for r in key_deletes(ours)]
                 continue
             stored = existing.get(w.index)
             if stored is None:
                 _log.error("put_memories: postings of existing %s may hold our values", m.id)
                 continue
+            # Where our posting overwrote one of the existing memory's, put that one back.
             other = memory_from_item(stored)
-            for term in sorted(ours):
-                if other.terms.get(term, 0) > 0:
-                    put = {
-                        "PutRequest": {"Item": memory_posting_item(other, term, other.terms[term])}
-                    }
-                    requests.append((w.index, put))
+            theirs = (
+                {key_id(p["PutRequest"]["Item"]): p for p in posting_puts(other)}
+                if "plv" in stored
+                else {}
+            )
+            for posting_key in ours:
+                restore = theirs.get(key_id(posting_key))
+                if restore is not None:
+                    requests.append((w.index, restore))
                 else:
-                    requests += [(w.index, r) for r in posting_deletes(m.tenant, m.id, [term])]
+                    requests += [(w.index, r) for r in key_deletes([posting_key])]
         postings = BatchWrite(self._calls, requests)
         shards, stats_tasks = stats.tasks(self._calls)
         _, posting_outcomes, stats_outcomes = run_groups(

@@ -51,9 +51,8 @@ from shared.storage.dynamo.memory_items import (
     EXPIRY_SHARDS,
     expiry_pk,
     is_indexed,
-    posting_deletes,
     stored_memory_id,
-    stored_terms,
+    stored_posting_keys,
 )
 
 _log = logging.getLogger(__name__)
@@ -217,8 +216,8 @@ class MemoryDeleter:
                 remove(ref, rating_guard_key(tenant, get_n(record, "insert_id")))
             if item is None:
                 continue
-            for request in posting_deletes(tenant, memory_id, list(stored_terms(item))):
-                remove(ref, request["DeleteRequest"]["Key"])
+            for posting_key in stored_posting_keys(item):
+                remove(ref, posting_key)
             if is_indexed(item):
                 stats.add(tenant, memory_id, -1, -get_n(item, "doc_len"))
             s3_key = opt_s(item, "embedding_key")

@@ -1,4 +1,5 @@
-"""The memory search index (postings per term, sharded memory stats) and the index reads.
+"""The memory search index (postings per area and term, sharded memory stats) and the
+index reads.
 
 Writers (memories.py, memory_delete.py) put their postings and stats changes into the same
 stage as their other calls: postings through `calls.BatchWrite`, stats through
@@ -22,6 +23,7 @@ from shared.domain import (
     MemoryPosting,
     MemoryTermLookup,
     MemoryType,
+    searched_areas,
 )
 from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls
 from shared.storage.dynamo.items import (
@@ -39,15 +41,16 @@ from shared.storage.dynamo.items import (
     scope_ref_pk,
     stats_from_items,
 )
+from shared.storage.dynamo.membership_hints import MembershipHints
 from shared.storage.dynamo.memory_items import (
     area_sk,
     memory_area_pk,
     memory_from_item,
     memory_posting_from_item,
+    memory_posting_pk,
     memory_stats_key,
     memory_stats_pk,
     memory_stats_shard,
-    memory_term_pk,
     memory_typ_pk,
 )
 from shared.storage.dynamo.projects import membership_query, projects_from_items
@@ -109,51 +112,138 @@ def _query(pk: str, **extra: Any) -> Item:
     }
 
 
-class MemoryIndexReads:
-    def __init__(self, calls: TableCalls) -> None:
-        self._calls = calls
+def _posting_query(tenant: str, area: str, term: str) -> Item:
+    """The head of one (area, term) list: highest impact first (ascending sort key)."""
+    return _query(memory_posting_pk(tenant, area, term), ConsistentRead=True)
 
-    def lookup(self, tenant: str, terms: Sequence[str], member: str | None) -> MemoryTermLookup:
-        """One consistent Query per term, the stats Query and (with `member`) the Query of
-        the member's projects, all in one stage."""
-        wanted = list(dict.fromkeys(terms))
-        queries = [_query(memory_term_pk(tenant, t), ConsistentRead=True) for t in wanted]
-        queries.append(_query(memory_stats_pk(tenant), ConsistentRead=True))
-        if member is not None:
-            queries.append(membership_query(tenant, member))
-        pages = self._calls.query_many(queries)
+
+def _recent_query(tenant: str, typ: MemoryType, area: str, now_us: int) -> Item:
+    """One area's memories of one type in by_vk_typ, newest number first, live only."""
+    return {
+        "IndexName": TYP_INDEX,
+        "KeyConditionExpression": "#pk = :pk",
+        "FilterExpression": "attribute_not_exists(#expires) OR #expires > :now",
+        "ExpressionAttributeNames": {"#pk": TYP_PK, "#expires": "expires_us"},
+        "ExpressionAttributeValues": {
+            ":pk": s(memory_typ_pk(tenant, typ, area)),
+            ":now": n(now_us),
+        },
+        "ScanIndexForward": False,
+    }
+
+
+def _newest(
+    tenant: str, typ: MemoryType, pages: Sequence[Sequence[Item]], limit: int
+) -> list[Memory]:
+    memories = [memory_from_item(item) for items in pages for item in items]
+    live = [m for m in memories if m.tenant == tenant and m.id.typ is typ]
+    live.sort(key=lambda m: m.id.number, reverse=True)
+    return live[:limit]
+
+
+@dataclass
+class _Reads:
+    """The Queries of one lookup stage, with their limits and what each one is for."""
+
+    queries: list[Item] = field(default_factory=list)
+    limits: list[int | None] = field(default_factory=list)
+    postings: list[tuple[str, str, int]] = field(default_factory=list)  # (area, term, index)
+    recent: list[tuple[str, int]] = field(default_factory=list)  # (area, index)
+
+    def add(self, query: Item, limit: int | None) -> int:
+        self.queries.append(query)
+        self.limits.append(limit)
+        return len(self.queries) - 1
+
+    def areas(
+        self,
+        tenant: str,
+        areas: Sequence[str],
+        terms: Sequence[str],
+        per_area_term: int,
+        recent: int,
+        now_us: int,
+    ) -> None:
+        for area in areas:
+            for term in terms:
+                index = self.add(_posting_query(tenant, area, term), per_area_term)
+                self.postings.append((area, term, index))
+            if recent > 0:
+                index = self.add(_recent_query(tenant, MemoryType.SHORTTERM, area, now_us), recent)
+                self.recent.append((area, index))
+
+
+class MemoryIndexReads:
+    def __init__(self, calls: TableCalls, hints: MembershipHints) -> None:
+        self._calls = calls
+        self._hints = hints
+
+    def lookup(
+        self,
+        tenant: str,
+        terms: Sequence[str],
+        areas: Sequence[str],
+        member: str | None,
+        path: str | None,
+        per_area_term: int,
+        recent: int,
+        now_us: int | None,
+    ) -> MemoryTermLookup:
+        """Stage 1, side by side: per (area, term) one consistent Query of the list's head
+        (`Limit` = per_area_term), the stats Query, with `member` its membership Query,
+        with `recent` one by_vk_typ Query per area. The areas are the given ones plus the
+        member's hinted project areas (`MembershipHints`); stage 2 only for project areas
+        the membership read reveals beyond the hint. Postings of hinted areas the read
+        does not confirm are dropped."""
+        wanted = sorted(set(terms))
+        recent = recent if now_us is not None else 0
+        now = now_us or 0
+        hinted = None if member is None else self._hints.get(tenant, member)
+        first = searched_areas(areas, hinted, path)
+        reads = _Reads()
+        reads.areas(tenant, first, wanted, per_area_term, recent, now)
+        stats_at = reads.add(_query(memory_stats_pk(tenant), ConsistentRead=True), None)
+        member_at = None if member is None else reads.add(membership_query(tenant, member), None)
+        pages = self._calls.query_many(reads.queries, limits=reads.limits)
+        projects = None if member_at is None else projects_from_items(pages[member_at])
+        if member is not None and projects is not None:
+            self._hints.put(tenant, member, projects)
+        final = set(searched_areas(areas, projects, path))
+        found: list[tuple[_Reads, list[list[Item]]]] = [(reads, pages)]
+        missing = sorted(final - set(first))
+        if missing:
+            more = _Reads()
+            more.areas(tenant, missing, wanted, per_area_term, recent, now)
+            found.append((more, self._calls.query_many(more.queries, limits=more.limits)))
         postings: dict[str, list[MemoryPosting]] = {}
-        for term, items in zip(wanted, pages, strict=False):
-            if items:
-                postings[term] = [memory_posting_from_item(item) for item in items]
-        stats = stats_from_items(pages[len(wanted)])
-        projects = None if member is None else projects_from_items(pages[-1])
-        return MemoryTermLookup(postings, stats, projects)
+        recent_pages: list[list[Item]] = []
+        for stage, stage_pages in found:
+            for area, term, index in stage.postings:
+                if area in final and stage_pages[index]:
+                    postings.setdefault(term, []).extend(
+                        memory_posting_from_item(item) for item in stage_pages[index]
+                    )
+            recent_pages += [stage_pages[i] for area, i in stage.recent if area in final]
+        stats = stats_from_items(pages[stats_at])
+        latest = _newest(tenant, MemoryType.SHORTTERM, recent_pages, recent) if recent else []
+        return MemoryTermLookup(postings, stats, projects, latest)
 
     def stats(self, tenant: str) -> CorpusStats:
         (items,) = self._calls.query_many([_query(memory_stats_pk(tenant), ConsistentRead=True)])
         return stats_from_items(items)
 
-    def recent(self, tenant: str, typ: MemoryType, now_us: int, limit: int) -> list[Memory]:
-        """The by_vk_typ partition `MTYP#<typ>`, newest number first; expired memories are
-        filtered server-side, and a page that filtered some out continues (a further
-        stage) until `limit` live memories are found or the partition ends."""
-        if limit <= 0:
+    def recent(
+        self, tenant: str, typ: MemoryType, areas: Sequence[str], now_us: int, limit: int
+    ) -> list[Memory]:
+        """Per area one Query of its by_vk_typ partition `MTYP#<typ>#<area>`, newest number
+        first, side by side; expired memories are filtered server-side, and a page that
+        filtered some out continues (a further stage) until `limit` live memories are
+        found or the partition ends. Merged, the newest `limit`."""
+        wanted = list(dict.fromkeys(areas))
+        if limit <= 0 or not wanted:
             return []
-        query: Item = {
-            "IndexName": TYP_INDEX,
-            "KeyConditionExpression": "#pk = :pk",
-            "FilterExpression": "attribute_not_exists(#expires) OR #expires > :now",
-            "ExpressionAttributeNames": {"#pk": TYP_PK, "#expires": "expires_us"},
-            "ExpressionAttributeValues": {
-                ":pk": s(memory_typ_pk(tenant, typ)),
-                ":now": n(now_us),
-            },
-            "ScanIndexForward": False,
-        }
-        (items,) = self._calls.query_many([query], limit)
-        memories = [memory_from_item(item) for item in items]
-        return [m for m in memories if m.tenant == tenant and m.id.typ is typ][:limit]
+        queries = [_recent_query(tenant, typ, area, now_us) for area in wanted]
+        return _newest(tenant, typ, self._calls.query_many(queries, limit), limit)
 
     def by_areas(
         self,

@@ -1,11 +1,24 @@
 """Memory items, memory postings and memory stats: keys and mapping (docs/dynamodb.md).
 
-    memory         T#<t>#MEM#<typ>_<n>      MEM
-    memory posting T#<t>#MTERM#<term>       M#<typ>_<n, 20 digits>
-    memory stats   T#<t>#MSTATS             STATS#<0..7>
+    memory         T#<t>#MEM#<typ>_<n>          MEM
+    memory posting T#<t>#MPOST#<area>#<term>    <rank, 5 digits>#<typ>_<n, 20 digits>
+    memory stats   T#<t>#MSTATS                 STATS#<0..7>
+    (legacy)       T#<t>#MTERM#<term>           M#<typ>_<n, 20 digits>
 
-A memory item is also in the `by_vk_typ` GSI (`typ_pk = T#<t>#MTYP#<typ>`, `typ_sk` = its
-number: recent_memories), long-term ones in `by_reference` (`SCOPE#...`) and short-term
+(rank = IMPACT_MAX - impact: ascending sort key = descending impact.)
+
+Postings are partitioned by area and term and sorted by descending impact
+(`shared/search/postings.py`): a search reads the head of each (area, term) list of the
+caller's areas and nothing else. A posting's key is a pure function of the stored memory
+(area, term, tf, doc_len, ID), so writers recompute the keys of the postings a stored
+version has (`stored_posting_keys`). Items written in this layout carry `plv = 2`; items
+without it have their postings in the legacy tenant-wide layout (`T#<t>#MTERM#<term>`,
+not read by searches any more) until `brain reindex` moves them; a failed postings write
+of a replace records the keys it could not delete in `stale_postings` for the next write.
+
+A memory item is also in the `by_vk_typ` GSI (`typ_pk = T#<t>#MTYP#<typ>#<area>`, `typ_sk` =
+its number: recent_memories per area, newest first), long-term ones in `by_reference`
+(`SCOPE#...`) and short-term
 ones in the sparse `by_expiry` GSI (`exp_pk = EXP#<0..15>` from a hash of tenant and ID,
 `exp_sk = expires_us`: the expiry sweep). The memory stores its analysed `terms` (JSON) and
 `doc_len`; a term with tf 0 marks a posting that may still exist (a failed postings write)
@@ -20,14 +33,17 @@ from decimal import Decimal
 from typing import Any, Final
 
 from shared.domain import Memory, MemoryId, MemoryPosition, MemoryPosting, MemoryType
+from shared.search.postings import IMPACT_MAX, posting_impact
 from shared.storage.dynamo.items import (
     AREA_PK,
     AREA_SK,
     EXP_PK,
     EXP_SK,
     MEMORY_POSTING_SK_PREFIX,
+    PK,
     REF_PK,
     REF_SK,
+    SK,
     STATS_SK_PREFIX,
     TTL_ATTRIBUTE,
     TYP_PK,
@@ -59,6 +75,8 @@ MEMORY_STATS_SHARDS: Final = 8
 # Partitions of the by_expiry GSI. Only ever increase it: the sweep queries 0..N-1, so
 # items keyed with a smaller N stay reachable.
 EXPIRY_SHARDS: Final = 16
+# Posting layout of the items written by this code (attribute `plv`); absent: legacy.
+POSTING_LAYOUT: Final = 2
 
 # The attributes a replace rewrites (besides version and embedding_key); everything else
 # (created_us, scores, last_call_us, write_id) stays as stored.
@@ -79,6 +97,8 @@ REPLACED_ATTRIBUTES: Final[tuple[str, ...]] = (
     TTL_ATTRIBUTE,
     "embedding_dim",
     "embedding_profil_hash",
+    "plv",
+    "stale_postings",
     REF_PK,
     REF_SK,
     TYP_PK,
@@ -93,9 +113,9 @@ REPLACED_ATTRIBUTES: Final[tuple[str, ...]] = (
 # --- keys -------------------------------------------------------------------------------
 
 
-def memory_typ_pk(tenant: str, typ: MemoryType) -> str:
-    """by_vk_typ partition of the memories of one type (distinct from the brain's BTYP)."""
-    return f"{tenant_prefix(tenant)}#MTYP#{MemoryType(typ).value}"
+def memory_typ_pk(tenant: str, typ: MemoryType, area: str) -> str:
+    """by_vk_typ partition of one area's memories of one type (the brain's is BTYP)."""
+    return f"{tenant_prefix(tenant)}#MTYP#{MemoryType(typ).value}#{part(area)}"
 
 
 def memory_area_pk(tenant: str, area: str) -> str:
@@ -110,13 +130,26 @@ def area_sk(position: MemoryPosition) -> str:
     return f"{padded(to_us(position.created_at))}#{typ}#{padded(memory_id.number)}"
 
 
-def memory_term_pk(tenant: str, term: str) -> str:
-    return f"{tenant_prefix(tenant)}#MTERM#{part(term)}"
+def memory_posting_pk(tenant: str, area: str, term: str) -> str:
+    """The posting list of one term in one area."""
+    return f"{tenant_prefix(tenant)}#MPOST#{part(area)}#{part(term)}"
 
 
-def memory_posting_key(tenant: str, term: str, memory_id: MemoryId) -> Item:
+def memory_posting_key(
+    tenant: str, area: str, term: str, tf: int, doc_len: int, memory_id: MemoryId
+) -> Item:
+    """Sorted by descending impact, then by ID (typ, number)."""
+    rank = IMPACT_MAX - posting_impact(tf, doc_len)
+    typ = MemoryType(memory_id.typ).value
+    return key(
+        memory_posting_pk(tenant, area, term), f"{rank:05d}#{typ}_{padded(memory_id.number)}"
+    )
+
+
+def legacy_posting_key(tenant: str, term: str, memory_id: MemoryId) -> Item:
+    """Where postings lived before the area layout (one tenant-wide list per term)."""
     sk = f"{MEMORY_POSTING_SK_PREFIX}{MemoryType(memory_id.typ).value}_{padded(memory_id.number)}"
-    return key(memory_term_pk(tenant, term), sk)
+    return key(f"{tenant_prefix(tenant)}#MTERM#{part(term)}", sk)
 
 
 def memory_stats_pk(tenant: str) -> str:
@@ -168,7 +201,8 @@ def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
         "terms": js(dict(m.terms)),
         "doc_len": n(m.doc_len),
         "area": s(m.area),
-        TYP_PK: s(memory_typ_pk(m.tenant, typ)),
+        "plv": n(POSTING_LAYOUT),
+        TYP_PK: s(memory_typ_pk(m.tenant, typ, m.area)),
         TYP_SK: n(m.id.number),
         AREA_PK: s(memory_area_pk(m.tenant, m.area)),
         AREA_SK: s(area_sk(MemoryPosition(m.created_at, m.id))),
@@ -269,10 +303,11 @@ def memory_posting_item(m: Memory, term: str, tf: int) -> Item:
     """A posting carries what search filters on before loading memories: nutzer, area and
     expiry; a short-term memory's postings carry its TTL, so TTL removes them too."""
     item: Item = {
-        **memory_posting_key(m.tenant, term, m.id),
+        **memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id),
         "memory_id": s(str(m.id)),
         "tf": n(tf),
         "doc_len": n(m.doc_len),
+        "impact": n(posting_impact(tf, m.doc_len)),
         "nutzer": s(m.nutzer),
         "area": s(m.area),
     }
@@ -303,8 +338,35 @@ def posting_puts(m: Memory) -> list[Item]:
     ]
 
 
-def posting_deletes(tenant: str, memory_id: MemoryId, terms: list[str]) -> list[Item]:
+def posting_keys(m: Memory) -> list[Item]:
+    """The keys of the postings `posting_puts(m)` writes."""
     return [
-        {"DeleteRequest": {"Key": memory_posting_key(tenant, term, memory_id)}}
-        for term in sorted(terms)
+        memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id)
+        for term, tf in sorted(m.terms.items())
+        if tf > 0
     ]
+
+
+def stored_posting_keys(item: Mapping[str, Any]) -> list[Item]:
+    """Every posting key a stored memory item may have in the table: its postings in the
+    area layout (plus `stale_postings` a failed write left), or its legacy postings."""
+    tenant, memory_id = get_s(item, "tenant"), stored_memory_id(item)
+    if "plv" not in item:
+        return [legacy_posting_key(tenant, term, memory_id) for term in sorted(stored_terms(item))]
+    area, doc_len = get_s(item, "area"), get_n(item, "doc_len")
+    keys = [
+        memory_posting_key(tenant, area, term, tf, doc_len, memory_id)
+        for term, tf in sorted(stored_terms(item).items())
+        if tf > 0
+    ]
+    if "stale_postings" in item:
+        keys += [key(pk, sk) for pk, sk in get_json(item, "stale_postings")]
+    return keys
+
+
+def key_deletes(keys: list[Item]) -> list[Item]:
+    return [{"DeleteRequest": {"Key": k}} for k in keys]
+
+
+def key_id(k: Mapping[str, Any]) -> tuple[str, str]:
+    return str(k[PK]["S"]), str(k[SK]["S"])

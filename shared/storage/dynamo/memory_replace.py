@@ -11,7 +11,8 @@ Per batch, at most three stages:
    of the fresh object of a memory whose condition failed).
 A memory whose condition fails gets NOT_FOUND (missing or expired) or CONFLICT (version
 moved) and nothing of it is written. If postings still fail after the retries, the memory
-reports STORAGE and its old-only terms are marked (tf 0) so the next replace heals them.
+reports STORAGE and the keys of its old-only postings are recorded (`stale_postings`) so the
+next write heals them.
 """
 
 from __future__ import annotations
@@ -48,10 +49,12 @@ from shared.storage.dynamo.memory_index import StatsDelta, failed_shards
 from shared.storage.dynamo.memory_items import (
     REPLACED_ATTRIBUTES,
     is_indexed,
+    key_deletes,
+    key_id,
     memory_item,
-    posting_deletes,
+    posting_keys,
     posting_puts,
-    stored_terms,
+    stored_posting_keys,
     update_expression,
 )
 
@@ -121,8 +124,9 @@ class MemoryReplacer:
                     objects.append(p.s3_key)
                 continue
             done.append((p, outcome))
-            old_only = [t for t in stored_terms(outcome) if m.terms.get(t, 0) <= 0]
-            requests += [(p.index, r) for r in posting_deletes(m.tenant, m.id, old_only)]
+            new_keys = {key_id(k) for k in posting_keys(m)}
+            old_only = [k for k in stored_posting_keys(outcome) if key_id(k) not in new_keys]
+            requests += [(p.index, r) for r in key_deletes(old_only)]
             requests += [(p.index, r) for r in posting_puts(m)]
             if is_indexed(outcome):
                 stats.add(m.tenant, m.id, 0, m.doc_len - get_n(outcome, "doc_len"))
@@ -203,27 +207,29 @@ class MemoryReplacer:
         return dict(response.get("Attributes", {}))
 
     def _mark_stale_terms(self, change: MemoryReplace, old: Item) -> None:
-        """Best effort: record old-only terms (tf 0) in the stored memory, so that the next
-        replace deletes their postings even though this one could not."""
+        """Best effort: record the old version's posting keys the new one does not have
+        (`stale_postings`), so that the next write deletes them even though this one
+        could not."""
         m = change.memory
-        stale = {t: 0 for t in stored_terms(old) if m.terms.get(t, 0) <= 0}
+        new_keys = {key_id(k) for k in posting_keys(m)}
+        stale = sorted({key_id(k) for k in stored_posting_keys(old) if key_id(k) not in new_keys})
         if not stale:
             return
         try:
             self._calls.client.update_item(
                 TableName=self._calls.table,
                 Key=memory_key(m.tenant, m.id),
-                UpdateExpression="SET #terms = :terms",
+                UpdateExpression="SET #stale = :stale",
                 ConditionExpression="#version = :version",
-                ExpressionAttributeNames={"#terms": "terms", "#version": "version"},
+                ExpressionAttributeNames={"#stale": "stale_postings", "#version": "version"},
                 ExpressionAttributeValues={
-                    ":terms": js({**m.terms, **stale}),
+                    ":stale": js([list(pair) for pair in stale]),
                     ":version": n(change.previous.version + 1),
                 },
             )
         except AWS_ERRORS as exc:
-            _log.error(  # the count only: index terms are stems of the memory text
-                "memory %s: stale postings left for %d terms: %s",
+            _log.error(  # the count only: posting keys hold stems of the memory text
+                "memory %s: stale postings left for %d keys: %s",
                 m.id,
                 len(stale),
                 type(exc).__name__,

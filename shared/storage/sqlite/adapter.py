@@ -30,6 +30,13 @@ class SqliteStorage(MemoryStore, RatingStore, BrainStore, ProjectStore, LedgerSt
         with self._write() as conn:
             return self._reserve(conn, tenant, counter, count)
 
+    def highest_id(self, tenant: str, counter: CounterName) -> int:
+        rows = self._read(
+            "SELECT value FROM counters WHERE tenant = ? AND name = ?",
+            (tenant, CounterName(counter).value),
+        )
+        return int(rows[0][0]) if rows else 0
+
     @staticmethod
     def _reserve(conn: sqlite3.Connection, tenant: str, counter: CounterName, count: int) -> range:
         rows = conn.execute(

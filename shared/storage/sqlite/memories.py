@@ -40,7 +40,7 @@ from shared.storage.sqlite.base import (
     opt_micros,
     to_micros,
 )
-from shared.storage.sqlite.memory_index import MEMORY_KEY, MemoryIndex
+from shared.storage.sqlite.memory_index import MEMORY_KEY, MemoryIndex, recent_in_areas
 
 _log = logging.getLogger(__name__)
 
@@ -67,6 +67,7 @@ _REPLACED_COLUMNS = (
     "embedding_profil_hash",
     "terms",
     "doc_len",
+    "area",  # as on DynamoDB: the memory and its postings move together
 )
 _COLUMN_NAMES = [column.strip() for column in MEMORY_COLUMNS.split(",")]
 
@@ -360,16 +361,12 @@ class MemoryStore(MemoryIndex):
         return [memory_from_row(row) for row in rows]
 
     def recent_memories(
-        self, tenant: str, typ: MemoryType, now: datetime, limit: int
+        self, tenant: str, typ: MemoryType, areas: Sequence[str], now: datetime, limit: int
     ) -> list[Memory]:
-        if limit <= 0:
+        if limit <= 0 or not areas:
             return []
-        rows = self._read(
-            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant = ? AND typ = ?"
-            f" AND {NOT_EXPIRED} ORDER BY number DESC LIMIT ?",
-            (tenant, MemoryType(typ).value, to_micros(now), limit),
-        )
-        return [memory_from_row(row) for row in rows]
+        with self._snapshot() as conn:
+            return recent_in_areas(conn, tenant, typ, areas, now, limit)
 
     def list_memories(
         self,

@@ -12,12 +12,54 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from datetime import datetime
 
-from shared.domain import CorpusStats, Memory, MemoryId, MemoryPosting, MemoryTermLookup, MemoryType
-from shared.storage.sqlite.base import SqliteBase, dump, memory_key, opt_datetime, opt_micros
+from shared.domain import (
+    CorpusStats,
+    Memory,
+    MemoryId,
+    MemoryPosting,
+    MemoryTermLookup,
+    MemoryType,
+    searched_areas,
+)
+from shared.search.postings import POSTINGS_PER_AREA_TERM, posting_impact
+from shared.storage.sqlite.base import (
+    NOT_EXPIRED,
+    SqliteBase,
+    memory_key,
+    opt_datetime,
+    opt_micros,
+    to_micros,
+)
 from shared.storage.sqlite.projects import member_projects
 
 MEMORY_KEY = "tenant = ? AND typ = ? AND number = ?"
+
+
+def recent_in_areas(
+    conn: sqlite3.Connection,
+    tenant: str,
+    typ: MemoryType,
+    areas: Sequence[str],
+    now: datetime,
+    limit: int,
+) -> list[Memory]:
+    """The newest `limit` memories of one type in the areas (highest number first), not
+    expired at `now`: per area a backward range of `memories_recent_by_area`, merged."""
+    from shared.storage.sqlite.memories import MEMORY_COLUMNS, memory_from_row
+
+    found: list[Memory] = []
+    for area in dict.fromkeys(areas):
+        rows = conn.execute(
+            f"SELECT {MEMORY_COLUMNS} FROM memories INDEXED BY memories_recent_by_area"
+            f" WHERE tenant = ? AND area = ? AND typ = ? AND {NOT_EXPIRED}"
+            " ORDER BY number DESC LIMIT ?",
+            (tenant, area, MemoryType(typ).value, to_micros(now), limit),
+        ).fetchall()
+        found += [memory_from_row(row) for row in rows]
+    found.sort(key=lambda m: m.id.number, reverse=True)
+    return found[:limit]
 
 
 class MemoryIndex(SqliteBase):
@@ -60,41 +102,73 @@ class MemoryIndex(SqliteBase):
         expires_at = opt_micros(m.expires_at)
         conn.executemany(
             "INSERT INTO memory_postings"
-            " (tenant, term, typ, number, tf, doc_len, nutzer, expires_at, area)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " (tenant, term, typ, number, tf, doc_len, nutzer, expires_at, area, impact)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (tenant, term, typ, number, tf, m.doc_len, m.nutzer, expires_at, m.area)
+                (
+                    tenant,
+                    term,
+                    typ,
+                    number,
+                    tf,
+                    m.doc_len,
+                    m.nutzer,
+                    expires_at,
+                    m.area,
+                    posting_impact(tf, m.doc_len),
+                )
                 for term, tf in m.terms.items()
             ],
         )
 
     def lookup_memory_terms(
-        self, tenant: str, terms: Sequence[str], member: str | None = None
+        self,
+        tenant: str,
+        terms: Sequence[str],
+        areas: Sequence[str],
+        member: str | None = None,
+        *,
+        path: str | None = None,
+        per_area_term: int = POSTINGS_PER_AREA_TERM,
+        recent: int = 0,
+        now: datetime | None = None,
     ) -> MemoryTermLookup:
-        with self._snapshot() as conn:  # stats, postings and memberships from one snapshot
+        """Per (area, term) one range of `memory_postings_by_area`, highest impact first,
+        cut at `per_area_term`; the member's project areas join the given areas. Stats,
+        memberships, postings and recent memories come from one snapshot."""
+        wanted_terms = sorted(set(terms))
+        with self._snapshot() as conn:
             stats = self._memory_stats(conn, tenant)
             projects = None if member is None else member_projects(conn, tenant, member)
-            if not terms:
-                return MemoryTermLookup({}, stats, projects)
-            rows = conn.execute(
-                "SELECT term, typ, number, tf, doc_len, nutzer, expires_at, area"
-                " FROM memory_postings"
-                " WHERE tenant = ? AND term IN (SELECT value FROM json_each(?))"
-                " ORDER BY term, typ, number",
-                (tenant, dump(sorted(set(terms)))),
-            ).fetchall()
-        result: dict[str, list[MemoryPosting]] = {}
-        for term, typ, number, tf, doc_len, nutzer, expires_at, area in rows:
-            posting = MemoryPosting(
-                MemoryId(MemoryType(typ), number),
-                tf,
-                doc_len,
-                nutzer,
-                opt_datetime(expires_at),
-                area,
+            read = searched_areas(areas, projects, path)
+            result: dict[str, list[MemoryPosting]] = {}
+            for area in read:
+                for term in wanted_terms:
+                    rows = conn.execute(
+                        "SELECT typ, number, tf, doc_len, nutzer, expires_at"
+                        " FROM memory_postings INDEXED BY memory_postings_by_area"
+                        " WHERE tenant = ? AND area = ? AND term = ?"
+                        " ORDER BY impact DESC, typ, number LIMIT ?",
+                        (tenant, area, term, per_area_term),
+                    ).fetchall()
+                    result.setdefault(term, []).extend(
+                        MemoryPosting(
+                            MemoryId(MemoryType(typ), number),
+                            tf,
+                            doc_len,
+                            nutzer,
+                            opt_datetime(expires_at),
+                            area,
+                        )
+                        for typ, number, tf, doc_len, nutzer, expires_at in rows
+                    )
+            latest = (
+                recent_in_areas(conn, tenant, MemoryType.SHORTTERM, read, now, recent)
+                if recent > 0 and now is not None
+                else []
             )
-            result.setdefault(term, []).append(posting)
-        return MemoryTermLookup(result, stats, projects)
+        postings = {term: found for term, found in result.items() if found}
+        return MemoryTermLookup(postings, stats, projects, latest)
 
     def memory_stats(self, tenant: str) -> CorpusStats:
         return self._memory_stats(self._conn(), tenant)

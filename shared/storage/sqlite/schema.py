@@ -8,6 +8,10 @@ Version history (`PRAGMA user_version`):
    path area, else its nutzer's area); new tables `projects` and `project_members`
    (backfilled for project areas that already hold memories: the first writer is owner,
    every writer a member).
+4. cost that follows the caller: memory postings gain `impact` (backfilled from tf and
+   doc_len, `shared/search/postings.py`) and are read per (area, term), highest impact
+   first (index `memory_postings_by_area`); recent short-term memories are read per area
+   (index `memories_recent_by_area`).
 The ledger tables (`ledger_schema.py`) are new tables only: created on open, no version step.
 """
 
@@ -18,9 +22,10 @@ import sqlite3
 from pathlib import Path
 
 from shared.domain import derived_area
+from shared.search.postings import posting_impact
 from shared.storage.sqlite.ledger_schema import LEDGER_SCHEMA
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Tables and indexes, all `IF NOT EXISTS`: run on every open. A fresh database gets the
 # current shape at once; an older one gets what is missing (columns: `_ADDED_COLUMNS`).
@@ -240,6 +245,7 @@ _ADDED_COLUMNS = (
     ("memories", "doc_len", "INTEGER NOT NULL DEFAULT 0"),
     ("memories", "area", "TEXT NOT NULL DEFAULT ''"),
     ("memory_postings", "area", "TEXT"),
+    ("memory_postings", "impact", "INTEGER NOT NULL DEFAULT 0"),
 )
 
 # Indexes on added columns: created after `_ADDED_COLUMNS` (an older database gets the
@@ -248,6 +254,18 @@ _INDEXES_ON_ADDED_COLUMNS = (
     """
     CREATE INDEX IF NOT EXISTS memories_by_area
         ON memories (tenant, area, created_at, typ, number)
+    """,
+    # A search reads one (area, term) list, highest impact first, at most the cut-off:
+    # covering, so the read never touches the table.
+    """
+    CREATE INDEX IF NOT EXISTS memory_postings_by_area
+        ON memory_postings (tenant, area, term, impact DESC, typ, number,
+                            tf, doc_len, nutzer, expires_at)
+    """,
+    # recall_context's recent short-term memories: per area, newest (highest number) first.
+    """
+    CREATE INDEX IF NOT EXISTS memories_recent_by_area
+        ON memories (tenant, area, typ, number)
     """,
 )
 
@@ -282,6 +300,9 @@ def migrate(conn: sqlite3.Connection, path: Path) -> None:
             conn.execute(statement)
     if version < 3:
         _backfill_areas(conn)
+    if version < 4:
+        conn.create_function("posting_impact", 2, posting_impact, deterministic=True)
+        conn.execute("UPDATE memory_postings SET impact = posting_impact(tf, doc_len)")
     if version < SCHEMA_VERSION:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
