@@ -88,21 +88,28 @@ class ApiProblem(Exception):
         self.headers = dict(headers or {})
 
 
-def problem_response(
-    status: int, errors: Sequence[FieldError], headers: Mapping[str, str] | None = None
-) -> JSONResponse:
+def problem_body(status: int, errors: Sequence[FieldError]) -> dict[str, Any]:
+    """The problem document of `status` with these field errors."""
     fehler = [error.as_dict() for error in errors] or [
         {"feld": "", "meldung": TITLES.get(status, "Fehler")}
     ]
-    body = {
+    return {
         "type": PROBLEM_BASE + SLUGS.get(status, "fehler"),
         "title": TITLES.get(status, "Fehler"),
         "status": status,
         "detail": fehler[0]["meldung"],
         "fehler": fehler,
     }
+
+
+def problem_response(
+    status: int, errors: Sequence[FieldError], headers: Mapping[str, str] | None = None
+) -> JSONResponse:
     return JSONResponse(
-        body, status_code=status, headers=dict(headers or {}), media_type=PROBLEM_MEDIA_TYPE
+        problem_body(status, errors),
+        status_code=status,
+        headers=dict(headers or {}),
+        media_type=PROBLEM_MEDIA_TYPE,
     )
 
 

@@ -23,7 +23,13 @@ from shared.lambda_runtime import router as router_module
 from shared.tools.catalog import TOOLS
 from tests.infra.test_template import function_props, functions, load_template
 from tests.lambda_functions.conftest import FakeLambdaContext, LocalInvoker
-from tests.lambda_functions.test_template_functions import TABLE, Handler, deploy, event
+from tests.lambda_functions.test_template_functions import (
+    TABLE,
+    Handler,
+    deploy,
+    event,
+    rest_event,
+)
 from tests.security.fuzz_strategies import dumps, fuzz, json_values, mutated, raw_bodies
 
 COUNTS: Counter[str] = Counter()
@@ -51,7 +57,7 @@ def item_count() -> int:
 
 def tool_handlers(template: dict[str, Any], deployed: dict[str, Handler]) -> dict[str, Handler]:
     """The function of every MCP tool (the REST API function answers problem documents, not
-    envelopes: it is not covered here)."""
+    envelopes: `test_fuzz_rest_function`)."""
     found = {
         Path(function_props(template, name)["CodeUri"]).name: deployed[name]
         for name in functions(template)
@@ -114,6 +120,97 @@ def test_fuzz_every_tool_handler(template: dict[str, Any], deployed: dict[str, H
 
     run()
     assert sum(v for k, v in COUNTS.items() if k.startswith("tool ")) >= 250
+
+
+# Routes of the REST function the body fuzzing aims at (method, path).
+REST_ROUTES = [
+    ("POST", "/api/memory"),
+    ("GET", "/api/memory"),
+    ("PATCH", "/api/memory/longterm_1"),
+    ("DELETE", "/api/memory/longterm_1"),
+]
+
+
+def test_fuzz_rest_function(deployed: dict[str, Handler]) -> None:
+    handler = deployed["MemoryApiFunction"]
+    sample = event("memory_api")
+    body = json.loads(sample["body"])
+
+    @fuzz(150)
+    @given(data=st.data())
+    def run(data: st.DataObject) -> None:
+        shape = data.draw(st.sampled_from(["event", "any", "body", "raw"]))
+        if shape == "event":
+            rest: Any = data.draw(mutated(sample))
+        elif shape == "any":
+            rest = data.draw(json_values)
+        else:
+            method, path = data.draw(st.sampled_from(REST_ROUTES))
+            raw = dumps(data.draw(mutated(body))) if shape == "body" else data.draw(raw_bodies)
+            rest = rest_event(method, path, data.draw(st.sampled_from(["", "nutzer=anna"])))
+            encoded = data.draw(st.booleans())
+            rest["body"] = base64.b64encode(raw).decode() if encoded else raw.decode("latin-1")
+            rest["isBase64Encoded"] = encoded
+        before = item_count()
+        answer = handler(rest, FakeLambdaContext())
+        COUNTS[f"rest {shape}"] += 1
+        COUNTS[f"status {answer['statusCode']}"] += 1
+        text = json.dumps(answer, ensure_ascii=False)
+        assert answer["statusCode"] < 500, text[:300]
+        assert not any(leak in text for leak in LEAKS), text[:300]
+        if answer["statusCode"] >= 400:
+            assert item_count() == before, text[:300]
+
+    run()
+    assert sum(v for k, v in COUNTS.items() if k.startswith("rest ")) >= 150
+    # The REST function answered more than refusals of the event's shape
+    assert {COUNTS["status 201"] > 0, COUNTS["status 422"] > 0} == {True}
+
+
+def without(value: dict[str, Any], *path: str) -> dict[str, Any]:
+    result = copy.deepcopy(value)
+    parent = result
+    for step in path[:-1]:
+        parent = parent[step]
+    del parent[path[-1]]
+    return result
+
+
+def test_rest_function_answers_400_to_events_it_cannot_serve(
+    deployed: dict[str, Handler],
+) -> None:
+    handler = deployed["MemoryApiFunction"]
+    sample = event("memory_api")
+    # Given events API Gateway's HTTP API never sends (each crashed Mangum before: KeyError
+    # 'path', 'sourceIp', TypeError, AttributeError, RuntimeError)
+    broken = [
+        {},
+        {"httpMethod": "GET", "path": "/api/memory"},  # a REST API (1.0) event
+        {**sample, "version": "1.0"},
+        without(sample, "requestContext", "http", "path"),
+        without(sample, "requestContext", "http", "sourceIp"),
+        without(sample, "rawPath"),
+        {**sample, "headers": None},
+        {**sample, "body": 5},
+        {**sample, "rawQueryString": 5},
+        {**sample, "cookies": 3},
+        {**sample, "isBase64Encoded": "ja"},
+        {**sample, "rawQueryString": "q=\ud800"},
+    ]
+    for malformed in broken:
+        before = item_count()
+        # When one arrives
+        answer = handler(malformed, FakeLambdaContext())
+        # Then it is a 400 problem document naming no internals, and nothing is stored
+        assert answer["statusCode"] == 400, (malformed, answer)
+        assert answer["headers"]["content-type"] == "application/problem+json"
+        problem = json.loads(answer["body"])
+        assert problem["status"] == 400
+        assert problem["detail"].startswith("Ungültige Anfrage: Das Ereignis ist keine HTTP-API")
+        assert not any(leak in answer["body"] for leak in (*LEAKS, "Error", "mangum"))
+        assert item_count() == before
+    # And the well-formed sample is still served
+    assert handler(sample, FakeLambdaContext())["statusCode"] == 201
 
 
 def test_fuzz_router_and_expiry(
