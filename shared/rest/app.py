@@ -12,7 +12,8 @@ from starlette.datastructures import Headers, URLPath
 from starlette.routing import BaseRoute, Match, NoMatchFound
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from shared.rest import memory_routes
+from shared.rest import memory_routes, project_routes
+from shared.rest.common import BASE_PATH_STATE, CONTEXT_STATE, Resource
 from shared.rest.docs_page import assets_router, docs_router
 from shared.rest.problems import install_problem_handlers, problem_response
 from shared.rest.security import RESOLVER_STATE
@@ -33,6 +34,19 @@ MEMORY_INTRO = (
     "as the MCP tools. Click <b>Authorize</b>, paste your bearer token, then "
     "<b>Try it out</b>.</p>"
 )
+PROJECTS_INTRO = (
+    "<p>Projekte (Bereiche <code>projects/&lt;projekt&gt;</code>) und ihre Mitglieder: "
+    "Mitglieder lesen die Liste, der Eigentümer fügt Mitglieder hinzu. Oben rechts "
+    "<b>Authorize</b>: das Bearer-Token eintragen, dann <b>Try it out</b>.</p>"
+    "<p>Projects and their members: members read the list, the owner adds members.</p>"
+)
+
+
+# Each resource: its routes and OpenAPI document, and its page /docs/api/<page>.
+RESOURCES: Final[tuple[tuple[Resource, str, str], ...]] = (
+    (memory_routes.RESOURCE, "memory", MEMORY_INTRO),
+    (project_routes.RESOURCE, "projects", PROJECTS_INTRO),
+)
 
 
 def build_rest_app(
@@ -51,21 +65,21 @@ def build_rest_app(
         redoc_url=None,
     )
     setattr(app.state, RESOLVER_STATE, resolver)
-    setattr(app.state, memory_routes.BASE_PATH_STATE, base_path)
+    setattr(app.state, BASE_PATH_STATE, base_path)
     provider = context if callable(context) else (lambda: context)
-    setattr(app.state, memory_routes.CONTEXT_STATE, provider)
+    setattr(app.state, CONTEXT_STATE, provider)
     install_problem_handlers(app)
-    # Before the router: `/api/memory/openapi.json` must not match `/api/memory/{id}`.
-    app.add_api_route(
-        memory_routes.OPENAPI_PATH,
-        memory_routes.openapi_route,
-        methods=["GET"],
-        include_in_schema=False,
-    )
-    app.include_router(memory_routes.router)
-    app.include_router(
-        docs_router("memory", "Brain Memory API", "../../api/memory/openapi.json", MEMORY_INTRO)
-    )
+    for resource, page, intro in RESOURCES:
+        # Before the router: `/api/memory/openapi.json` must not match `/api/memory/{id}`.
+        app.add_api_route(
+            resource.openapi_path,
+            resource.openapi_route(),
+            methods=["GET"],
+            include_in_schema=False,
+        )
+        app.include_router(resource.router)
+        spec_url = "../.." + resource.openapi_path
+        app.include_router(docs_router(page, resource.title, spec_url, intro))
     app.include_router(assets_router())
     return app
 

@@ -10,26 +10,29 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Final
 
-from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Response
-from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Body, Header, Path, Query, Request, Response
 
-from shared.auth.principal import Principal, Scope
+from shared.auth.principal import Principal
 from shared.domain import MEMORY_ID_PATTERN
+from shared.rest.common import (
+    AUTH_PROBLEMS,
+    READ,
+    WRITE,
+    NutzerParam,
+    Resource,
+    json_body,
+    public_base,
+    request_body,
+    service_context,
+)
 from shared.rest.memory_models import MemoryCreate, MemoryOut, MemoryPage, MemoryPatch
-from shared.rest.problems import PROBLEM_MEDIA_TYPE, ApiProblem, Problem, problem_responses
-from shared.rest.security import require
+from shared.rest.problems import problem_responses
 from shared.services import memory_api, memory_listing
-from shared.services.context import ServiceContext
 from shared.services.memory_api import Bucket
 from shared.validation import rules
-from shared.validation.errors import FieldError
 from shared.validation.requests import QUERY_MAX_LEN
 
 PREFIX: Final = "/api/memory"
-OPENAPI_PATH: Final = PREFIX + "/openapi.json"
-CONTEXT_STATE: Final = "service_context"
-BASE_PATH_STATE: Final = "public_base_path"
 MERGE_PATCH: Final = "application/merge-patch+json"
 NAME_PATTERN: Final = r"^[a-z0-9._-]+$"  # a team or project name (a path segment)
 
@@ -56,16 +59,6 @@ der MCP-Endpunkt.
 unverändert als `cursor` senden (stabil bei gleichzeitigen Schreibvorgängen).
 """
 
-NutzerParam = Annotated[
-    str | None,
-    Query(
-        max_length=rules.IDENTITY_MAX_LEN,
-        description=(
-            "Als welcher nutzer handeln (das Token muss es dürfen); Standard: der eigene "
-            "nutzer des Tokens. The nutzer to act as."
-        ),
-    ),
-]
 IdParam = Annotated[
     str,
     Path(
@@ -120,34 +113,6 @@ PATCH_EXAMPLES: Final = {
 }
 
 
-def _body(model: type[Any], examples: dict[str, Any], *media_types: str) -> dict[str, Any]:
-    schema = {"$ref": f"#/components/schemas/{model.__name__}"}
-    return {
-        "requestBody": {
-            "required": True,
-            "content": {media: {"schema": schema, "examples": examples} for media in media_types},
-        }
-    }
-
-
-def _context(request: Request) -> ServiceContext:
-    context = getattr(request.app.state, CONTEXT_STATE)()
-    if not isinstance(context, ServiceContext):
-        raise TypeError("REST app built without a service context")
-    return context
-
-
-def _json_body(body: Any) -> Any:
-    if isinstance(body, bytes):
-        message = "Content-Type application/json (bzw. application/merge-patch+json) senden."
-        raise ApiProblem(415, [FieldError("Content-Type", message)])
-    return body
-
-
-READ: Final = Depends(require(Scope.MEMORY_READ))
-WRITE: Final = Depends(require(Scope.MEMORY_WRITE))
-AUTH_PROBLEMS: Final = (401, 403)
-
 router = APIRouter(prefix=PREFIX, tags=["memory"])
 
 
@@ -166,7 +131,7 @@ router = APIRouter(prefix=PREFIX, tags=["memory"])
         201: {"headers": {"Location": {"schema": {"type": "string"}}}},
         **problem_responses(*AUTH_PROBLEMS, 400, 409, 415, 422, 503),
     },
-    openapi_extra=_body(MemoryCreate, CREATE_EXAMPLES, "application/json"),
+    openapi_extra=request_body(MemoryCreate, CREATE_EXAMPLES, "application/json"),
 )
 def create_memory(
     request: Request,
@@ -188,7 +153,7 @@ def create_memory(
     ] = None,
 ) -> dict[str, Any]:
     view = memory_api.create_memory(
-        _context(request), principal, nutzer, _json_body(body), idempotency_key
+        service_context(request), principal, nutzer, json_body(body), idempotency_key
     )
     response.headers["Location"] = f"{public_base(request)}{PREFIX}/{view['ID']}"
     return view
@@ -256,7 +221,7 @@ def list_memories(
         str | None, Query(max_length=2000, description="naechster_cursor der vorigen Seite.")
     ] = None,
 ) -> dict[str, Any]:
-    context = _context(request)
+    context = service_context(request)
     filters = memory_listing.ListFilters.of(
         pfad=pfad,
         bucket=bucket,
@@ -289,7 +254,7 @@ def get_memory(
     memory_id: IdParam,
     nutzer: NutzerParam = None,
 ) -> dict[str, Any]:
-    return memory_api.get_memory(_context(request), principal, nutzer, memory_id)
+    return memory_api.get_memory(service_context(request), principal, nutzer, memory_id)
 
 
 @router.patch(
@@ -302,7 +267,7 @@ def get_memory(
         "unchanged, null = removed."
     ),
     responses=problem_responses(*AUTH_PROBLEMS, 400, 404, 409, 415, 422, 503),
-    openapi_extra=_body(MemoryPatch, PATCH_EXAMPLES, "application/json", MERGE_PATCH),
+    openapi_extra=request_body(MemoryPatch, PATCH_EXAMPLES, "application/json", MERGE_PATCH),
 )
 def update_memory(
     request: Request,
@@ -312,7 +277,7 @@ def update_memory(
     nutzer: NutzerParam = None,
 ) -> dict[str, Any]:
     return memory_api.update_memory(
-        _context(request), principal, nutzer, memory_id, _json_body(body)
+        service_context(request), principal, nutzer, memory_id, json_body(body)
     )
 
 
@@ -330,40 +295,25 @@ def delete_memory(
     memory_id: IdParam,
     nutzer: NutzerParam = None,
 ) -> Response:
-    memory_api.delete_memory(_context(request), principal, nutzer, memory_id)
+    memory_api.delete_memory(service_context(request), principal, nutzer, memory_id)
     return Response(status_code=204)
+
+
+RESOURCE: Final = Resource(
+    prefix=PREFIX,
+    router=router,
+    title="Brain Memory API",
+    summary="Erinnerungen über REST / memories over REST",
+    description=DESCRIPTION,
+    tag="memory",
+    tag_description="Erinnerungen / memories",
+    models=(MemoryCreate, MemoryPatch),
+)
 
 
 def openapi_document(root_path: str = "") -> dict[str, Any]:
     """The OpenAPI 3.1 document of `/api/memory` (this router's routes only)."""
-    document = get_openapi(
-        title="Brain Memory API",
-        version="1.0.0",
-        openapi_version="3.1.0",
-        summary="Erinnerungen über REST / memories over REST",
-        description=DESCRIPTION,
-        routes=router.routes,
-        servers=[{"url": root_path or "/"}],
-        tags=[{"name": "memory", "description": "Erinnerungen / memories"}],
-    )
-    schemas = document.setdefault("components", {}).setdefault("schemas", {})
-    for model in (MemoryCreate, MemoryPatch, Problem):
-        schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
-        schemas.update(schema.pop("$defs", {}))
-        schemas[model.__name__] = schema
-    document["security"] = [{"HTTPBearer": []}]
-    return document
+    return RESOURCE.document(root_path)
 
 
-def public_base(request: Request) -> str:
-    """The path prefix clients use: the ASGI root path, or the API Gateway stage that Mangum
-    stripped (`BASE_PATH_STATE`, e.g. "/prod"); "" at the root."""
-    stage = str(getattr(request.app.state, BASE_PATH_STATE, "")).rstrip("/")
-    return str(request.scope.get("root_path", "")) or stage
-
-
-def openapi_route(request: Request) -> JSONResponse:
-    return JSONResponse(openapi_document(public_base(request)))
-
-
-__all__ = ["OPENAPI_PATH", "PROBLEM_MEDIA_TYPE", "openapi_document", "openapi_route", "router"]
+__all__ = ["RESOURCE", "openapi_document", "router"]

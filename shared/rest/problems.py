@@ -199,7 +199,11 @@ def install_problem_handlers(app: FastAPI) -> None:
     async def on_http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
         messages = {
-            404: "Diesen Pfad gibt es nicht. Die Memory-API liegt unter /api/memory.",
+            404: (
+                "Diesen Pfad gibt es nicht. Die REST-API liegt unter /api/memory und "
+                "/api/projects/{projekt}/mitglieder (Dokumentation: /docs/api/memory, "
+                "/docs/api/projects)."
+            ),
             405: f"Methode {request.method} ist hier nicht erlaubt.",
         }
         message = messages.get(exc.status_code, TITLES.get(exc.status_code, "Fehler"))

@@ -19,7 +19,7 @@ Invariants:
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
 from shared.auth.principal import ANY, Principal
 from shared.domain import (
@@ -36,6 +36,8 @@ from shared.domain import (
 )
 from shared.search.analyzer import document_terms
 from shared.services.context import ServiceContext
+from shared.services.secrets import name_errors
+from shared.validation import rules
 from shared.validation.errors import FieldError, RequestRejected
 
 __all__ = [
@@ -48,6 +50,7 @@ __all__ = [
     "area_may_match",
     "area_of_path",
     "authorize_write",
+    "parse_members",
     "readable_areas",
     "user_area",
     "within",
@@ -208,11 +211,29 @@ def _ensure_brain_entry(
         )
 
 
+MEMBERS_FIELD: Final = "mitglieder"
+
+
+def parse_members(value: Any) -> list[str]:
+    """The nutzer to add: one or a list of 1-100 identities (string or integer, at most
+    200 characters, no control characters, no credentials), duplicates dropped."""
+    errors: list[FieldError] = []
+    members = rules.identity_or_list(value, MEMBERS_FIELD, errors, max_items=rules.MAX_BATCH)
+    if members is not None:
+        errors += name_errors(
+            [(rules.index_path(MEMBERS_FIELD, i), member) for i, member in enumerate(members)]
+        )
+    if errors or members is None:
+        raise RequestRejected(errors)
+    return members
+
+
 def add_project_members(
-    ctx: ServiceContext, tenant: str, owner: str, project: str, members: list[str]
+    ctx: ServiceContext, tenant: str, owner: str, project: str, members: Any
 ) -> Project:
-    """The owner of a project adds members; anyone else gets the answer a missing project
-    gets. Returns the project with its members."""
+    """The owner of a project adds members (`parse_members` checks them first); anyone else
+    gets the answer a missing project gets. Returns the project with its members."""
+    checked = parse_members(members)
     found = ctx.storage.get_project(tenant, project)
     if found is None or found.owner != owner:
         raise _refused(
@@ -220,7 +241,7 @@ def add_project_members(
             "nicht sein Eigentümer. Nur der Eigentümer fügt Mitglieder hinzu.",
             "project",
         )
-    if not ctx.storage.add_project_members(tenant, project, members):
+    if not ctx.storage.add_project_members(tenant, project, checked):
         raise _refused(f"Das Projekt '{project}' existiert nicht mehr.", "project")
     updated = ctx.storage.get_project(tenant, project)
     return updated if updated is not None else found

@@ -131,7 +131,7 @@ def _classify(errors: Sequence[FieldError]) -> Refusal:
     return Refusal.INVALID
 
 
-def _refused(errors: Sequence[FieldError]) -> ApiRefused:
+def refusal_of(errors: Sequence[FieldError]) -> ApiRefused:
     mapped = [FieldError(rest_path(error.feld), error.meldung) for error in errors]
     return ApiRefused(_classify(errors), mapped)
 
@@ -359,7 +359,7 @@ def _create_memory(
         errors = [
             FieldError("pfad" if e.feld == "path" else e.feld, e.meldung) for e in rejected.errors
         ]
-        raise _refused(errors) from rejected
+        raise refusal_of(errors) from rejected
     identity = {"konto": principal.account, "geraet": principal.device}
     referenzfelder = {**request.referenzfelder, **{k: v for k, v in identity.items() if v}}
     batch = Batch(caller=caller, referenzfelder=referenzfelder, entries=[request.entry])
@@ -367,7 +367,7 @@ def _create_memory(
     envelope = insert_memories(ctx, principal, batch, typ, area=area)
     (result,) = envelope["daten"]
     if not result["erfolg"]:
-        raise _refused(_entry_errors(result))
+        raise refusal_of(_entry_errors(result))
     view = rest_view(ctx, _visible_one(ctx, principal, caller, result["ID"]))
     if "hinweis" in result:
         view["hinweis"] = result["hinweis"]
@@ -393,7 +393,7 @@ def update_memory(
     batch = Batch(caller=caller, referenzfelder={}, entries=[entry])
     (result,) = update_memories(ctx, principal, batch)["daten"]
     if not result["erfolg"]:
-        raise _refused(_entry_errors(result))
+        raise refusal_of(_entry_errors(result))
     view = rest_view(ctx, _visible_one(ctx, principal, caller, str(memory.id)))
     if "hinweis" in result:
         view["hinweis"] = result["hinweis"]

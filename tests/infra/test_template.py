@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from shared.config import Settings
+from shared.rest.app import RESOURCES
 from shared.storage.dynamo.schema import (
     BUCKET_PROPERTIES,
     IDEMPOTENCY_TABLE_PROPERTIES,
@@ -39,8 +40,13 @@ METADATA_PATHS = {
     "/.well-known/oauth-protected-resource",
     "/.well-known/oauth-protected-resource/mcp",
 }
-# The REST function's public routes: the documentation page, its assets, the OpenAPI document.
-DOCS_PATHS = {"/docs/api/memory", "/docs/api/assets/{name}", "/api/memory/openapi.json"}
+# The REST function's public routes: per resource its documentation page and OpenAPI document,
+# and the pages' assets.
+DOCS_PATHS = {
+    "/docs/api/assets/{name}",
+    *(f"/docs/api/{page}" for _, page, _ in RESOURCES),
+    *(resource.openapi_path for resource, _, _ in RESOURCES),
+}
 WRITE_POLICIES = re.compile(r"Crud|Write|FullAccess|Invoke", re.IGNORECASE)
 # Shipped to Lambda only, not needed by the tests (zoneinfo data for runtimes without it).
 LAMBDA_ONLY = {"tzdata"}
@@ -348,13 +354,13 @@ def test_rest_function_serves_every_memory_route_behind_the_authorizer(
         for function, route, props in http_routes(template)
         if function == REST
     }
-    # Then it serves exactly the operations of the app's OpenAPI document, all with the JWT
-    # authorizer, plus the public documentation routes
-    from shared.rest.memory_routes import openapi_document
-
-    document = openapi_document()
+    # Then it serves exactly the operations of the resources' OpenAPI documents, all with the
+    # JWT authorizer, plus the public documentation routes
     operations = {
-        f"{method.upper()} {path}" for path, item in document["paths"].items() for method in item
+        f"{method.upper()} {path}"
+        for resource, _, _ in RESOURCES
+        for path, item in resource.document()["paths"].items()
+        for method in item
     }
     assert {r for r, auth in routes.items() if auth == default} == operations
     assert {r for r, auth in routes.items() if auth == "NONE"} == {

@@ -1,0 +1,90 @@
+"""Project members over REST (`/api/projects/{projekt}/mitglieder`, issue 9).
+
+Invariants:
+- The rules are the areas module's (`add_project_members`, the same call as the CLI's
+  `brain project add-member`): only the project's owner adds members; a project that does
+  not exist and one the caller does not own get the same refusal (403), so names do not
+  leak. Member IDs are checked there (`parse_members`): identities, no credentials.
+- The member list is shown to members only (by record or by the token's `projects`
+  claim); everyone else gets the 404 a missing project gets.
+- The call acts as one nutzer (`acting_caller`: the `nutzer` parameter, default the
+  token's own), like every REST call.
+- Adding is idempotent (members already in stay), so a resend is harmless.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from shared.auth.principal import Principal
+from shared.domain import Project
+from shared.services import responses
+from shared.services.areas import MEMBERS_FIELD, add_project_members
+from shared.services.context import ServiceContext
+from shared.services.memory_api import ApiRefused, Refusal, acting_caller, refusal_of
+from shared.validation import messages, rules
+from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.rules import Fields
+
+PROJEKT_FIELD: Final = "projekt"
+
+
+def project_view(ctx: ServiceContext, project: Project) -> dict[str, Any]:
+    return {
+        "projekt": project.name,
+        "bereich": f"projects/{project.name}",
+        "eigentuemer": project.owner,
+        "mitglieder": sorted(project.members),
+        "angelegt": responses.format_local(project.created_at, ctx.settings.zone),
+    }
+
+
+def _not_found(projekt: str) -> ApiRefused:
+    message = (
+        f"nicht_gefunden: Das Projekt '{projekt[:60]}' existiert nicht, oder der Nutzer ist "
+        "kein Mitglied."
+    )
+    return ApiRefused(Refusal.NOT_FOUND, [FieldError(PROJEKT_FIELD, message)])
+
+
+def get_project(
+    ctx: ServiceContext, principal: Principal, nutzer: str | None, projekt: str
+) -> dict[str, Any]:
+    """GET: the project with its owner and members, for its members (one read)."""
+    caller = acting_caller(principal, nutzer)
+    found = ctx.storage.get_project(principal.tenant, projekt)
+    if found is None:
+        raise _not_found(projekt)
+    if caller.nutzer not in found.members and projekt not in principal.projects:
+        raise _not_found(projekt)
+    return project_view(ctx, found)
+
+
+def add_members(
+    ctx: ServiceContext, principal: Principal, nutzer: str | None, projekt: str, body: Any
+) -> dict[str, Any]:
+    """POST: the owner adds `mitglieder`; answers the project with all its members."""
+    caller = acting_caller(principal, nutzer)
+    errors: list[FieldError] = []
+    item = rules.obj(body, "", errors)
+    if item is not None:
+        fields = Fields(item, "", errors)
+        fields.reject_unknown((MEMBERS_FIELD,))
+        if MEMBERS_FIELD not in item:
+            errors.append(FieldError(MEMBERS_FIELD, messages.REQUIRED))
+    if errors:
+        raise ApiRefused(Refusal.INVALID, errors)
+    assert item is not None
+    try:
+        project = add_project_members(
+            ctx, principal.tenant, caller.nutzer, projekt, item[MEMBERS_FIELD]
+        )
+    except RequestRejected as rejected:
+        # The areas module names the project `project` (the CLI's argument).
+        raise refusal_of(
+            [
+                FieldError(PROJEKT_FIELD if e.feld == "project" else e.feld, e.meldung)
+                for e in rejected.errors
+            ]
+        ) from rejected
+    return project_view(ctx, project)
