@@ -12,7 +12,7 @@ from starlette.datastructures import Headers, URLPath
 from starlette.routing import BaseRoute, Match, NoMatchFound
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from shared.rest import memory_routes, project_routes
+from shared.rest import ledger_routes, memory_routes, project_routes
 from shared.rest.common import BASE_PATH_STATE, CONTEXT_STATE, Resource
 from shared.rest.docs_page import assets_router, docs_router
 from shared.rest.problems import install_problem_handlers, problem_response
@@ -40,12 +40,20 @@ PROJECTS_INTRO = (
     "<b>Authorize</b>: das Bearer-Token eintragen, dann <b>Try it out</b>.</p>"
     "<p>Projects and their members: members read the list, the owner adds members.</p>"
 )
+LEDGER_INTRO = (
+    "<p>Das Hauptbuch über REST, wie das MCP-Tool <code>ledger</code>: buchen, stornieren, "
+    "bezahlen, abfragen — Beträge als exakte Dezimaltexte. Oben rechts <b>Authorize</b>: das "
+    "Bearer-Token eintragen, dann <b>Try it out</b>.</p>"
+    "<p>The ledger over REST, as the <code>ledger</code> MCP tool: book, reverse, pay, "
+    "query.</p>"
+)
 
 
 # Each resource: its routes and OpenAPI document, and its page /docs/api/<page>.
 RESOURCES: Final[tuple[tuple[Resource, str, str], ...]] = (
     (memory_routes.RESOURCE, "memory", MEMORY_INTRO),
     (project_routes.RESOURCE, "projects", PROJECTS_INTRO),
+    (ledger_routes.RESOURCE, "ledger", LEDGER_INTRO),
 )
 
 

@@ -5,6 +5,7 @@ document (built from its router alone, with the problem schema and bearer securi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Final
@@ -20,12 +21,15 @@ from shared.rest.security import require
 from shared.services.context import ServiceContext
 from shared.validation import rules
 from shared.validation.errors import FieldError
+from shared.validation.json_body import NOT_JSON, BodyRejected, check_document
 
 CONTEXT_STATE: Final = "service_context"
 BASE_PATH_STATE: Final = "public_base_path"
 AUTH_PROBLEMS: Final = (401, 403)
 READ: Final = Depends(require(Scope.MEMORY_READ))
 WRITE: Final = Depends(require(Scope.MEMORY_WRITE))
+
+SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 NutzerParam = Annotated[
     str | None,
@@ -46,11 +50,35 @@ def service_context(request: Request) -> ServiceContext:
     return context
 
 
+def _unicode(value: Any) -> bool:
+    """Whether every string (and key) of a parsed document is valid Unicode: JSON escapes
+    can spell lone surrogates (`"\\ud800"`), which no UTF-8 text can hold."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if SURROGATE.search(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
+
+
 def json_body(body: Any) -> Any:
-    """A parsed JSON body; bytes mean FastAPI did not read it as JSON (wrong media type)."""
+    """A parsed JSON body; bytes mean FastAPI did not read it as JSON (wrong media type).
+    The MCP endpoint's depth and number limits apply, and text must be valid Unicode."""
     if isinstance(body, bytes):
         message = "Content-Type application/json (bzw. application/merge-patch+json) senden."
         raise ApiProblem(415, [FieldError("Content-Type", message)])
+    try:
+        check_document(body)
+    except BodyRejected as rejected:
+        raise ApiProblem(rejected.status, [FieldError("", rejected.message)]) from rejected
+    if not _unicode(body):
+        raise ApiProblem(400, [FieldError("", NOT_JSON)])
     return body
 
 

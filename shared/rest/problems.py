@@ -200,9 +200,9 @@ def install_problem_handlers(app: FastAPI) -> None:
         assert isinstance(exc, StarletteHTTPException)
         messages = {
             404: (
-                "Diesen Pfad gibt es nicht. Die REST-API liegt unter /api/memory und "
-                "/api/projects/{projekt}/mitglieder (Dokumentation: /docs/api/memory, "
-                "/docs/api/projects)."
+                "Diesen Pfad gibt es nicht. Die REST-API liegt unter /api/memory, "
+                "/api/ledger und /api/projects/{projekt}/mitglieder (Dokumentation: "
+                "/docs/api/memory, /docs/api/ledger, /docs/api/projects)."
             ),
             405: f"Methode {request.method} ist hier nicht erlaubt.",
         }

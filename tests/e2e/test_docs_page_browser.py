@@ -99,6 +99,29 @@ def test_page_renders_every_operation_offline_and_is_kept_as_a_screenshot(
     assert SCREENSHOT.stat().st_size > 20_000
 
 
+def test_the_ledger_and_project_pages_render_every_operation(tmp_path: Path) -> None:
+    from shared.rest.app import RESOURCES
+
+    with serve(tmp_path / "data") as server:
+        for resource, page, _ in RESOURCES:
+            if page == "memory":
+                continue  # above
+            url = server.url.replace("/mcp", f"/docs/api/{page}")
+            # When Chromium loads the resource's page
+            dom = run_chromium(
+                tmp_path / f"profile-{page}", "--virtual-time-budget=15000", "--dump-dom", url
+            )
+            # Then every operation of its document is rendered, with the auth button
+            document = resource.document()
+            expected = {
+                (method.upper(), path)
+                for path, item in document["paths"].items()
+                for method in item
+            }
+            assert rendered_operations(dom) == expected, page
+            assert 'class="btn authorize' in dom, page
+
+
 # --- "Try it out" through the DevTools protocol ------------------------------------------
 
 

@@ -27,11 +27,14 @@ CHECKS = (
     "response_schema_conformance",
 )
 MAX_EXAMPLES = 25
+MAX_EXAMPLES_SMALL = 10  # ledger and projects: fewer operations' worth of time
 SEED = 20261130
 TIMEOUT_S = 240
 
 
-def schemathesis(url: str, token: str, har: Path, report: Path) -> subprocess.CompletedProcess[str]:
+def schemathesis(
+    url: str, token: str, har: Path, report: Path, max_examples: int = MAX_EXAMPLES
+) -> subprocess.CompletedProcess[str]:
     command = [
         str(Path(sys.executable).parent / "st"),
         "run",
@@ -43,7 +46,7 @@ def schemathesis(url: str, token: str, har: Path, report: Path) -> subprocess.Co
         "--phases",
         "examples,coverage,fuzzing,stateful",
         "--max-examples",
-        str(MAX_EXAMPLES),
+        str(max_examples),
         "--seed",
         str(SEED),
         "--workers",
@@ -148,3 +151,54 @@ def test_schemathesis_finds_no_5xx_no_schema_violation_and_no_stray_write(
     }
     (ARTIFACTS / "schemathesis-summary.json").write_text(json.dumps(record, indent=2) + "\n")
     print(json.dumps(record))
+
+
+def ledger_ids(har_calls: list[tuple[str, str, int, Any]]) -> set[int]:
+    """IDs of every ledger entry a successful (200/201) write answered with."""
+    return {
+        result["ID"]
+        for method, path, status, body in har_calls
+        if method == "POST" and path.startswith("/api/ledger/") and status in (200, 201)
+        for result in body["ergebnisse"]
+        if result["erfolg"]
+    }
+
+
+def test_schemathesis_on_the_ledger_and_project_documents(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    # Given a running server
+    with serve(data_dir) as server:
+        runs = {}
+        for resource in ("ledger", "projects"):
+            # When schemathesis runs every phase against the resource's own document
+            spec = server.url.replace("/mcp", f"/api/{resource}/openapi.json")
+            har, report = tmp_path / f"{resource}.har", tmp_path / f"{resource}.json"
+            run = schemathesis(spec, server.token, har, report, MAX_EXAMPLES_SMALL)
+            runs[resource] = (run, har, report)
+    calls: list[tuple[str, str, int, Any]] = []
+    for resource, (run, har, report) in runs.items():
+        summary = run.stdout[-3000:]
+        # Then it found nothing: no failed check, no error, every phase complete
+        assert run.returncode == 0, resource + summary + run.stderr[-2000:]
+        result = json.loads(report.read_text())
+        assert (result["failures"], result["errors"]) == ([], []), summary
+        phases = {name: phase["status"] for name, phase in result["phases"].items()}
+        # (no links between these operations: the stateful phase does not apply)
+        assert set(phases.values()) <= {"success", "skip"}, summary
+        assert [phases[name] for name in ("examples", "coverage", "fuzzing")] == ["success"] * 3
+        calls += exchanges(har)
+    statuses = {status for _, _, status, _ in calls}
+    # And no answer was a server error; bookings succeeded and were refused
+    assert not [s for s in statuses if s >= 500], statuses
+    assert {201, 401, 422} <= statuses, statuses
+    # And the ledger holds exactly the entries successful writes answered with: a refused
+    # request booked nothing (IDs of entries refused after their reservation stay unused)
+    created = ledger_ids(calls)
+    assert created
+    storage = SqliteStorage.in_data_dir(data_dir)
+    try:
+        reserved = storage.reserve_ids("local", CounterName.LEDGER, 1)[0] - 1
+        stored = set(storage.get_ledger("local", list(range(1, reserved + 1))))
+    finally:
+        storage.close()
+    assert stored == created, (sorted(stored - created), sorted(created - stored))

@@ -122,12 +122,25 @@ def test_fuzz_every_tool_handler(template: dict[str, Any], deployed: dict[str, H
     assert sum(v for k, v in COUNTS.items() if k.startswith("tool ")) >= 250
 
 
-# Routes of the REST function the body fuzzing aims at (method, path).
-REST_ROUTES = [
-    ("POST", "/api/memory"),
-    ("GET", "/api/memory"),
-    ("PATCH", "/api/memory/longterm_1"),
-    ("DELETE", "/api/memory/longterm_1"),
+# Routes of the REST function the body fuzzing aims at: (method, path, a valid body).
+LEDGER_BOOKING = {
+    "art": "ausgabe",
+    "betrag": "12.50",
+    "waehrung": "EUR",
+    "datum": "2026-11-30",
+    "gegenpartei": "Bahn",
+    "kategorie": "reise",
+    "path": "teams/vertrieb/reisen",
+}
+REST_ROUTES: list[tuple[str, str, Any]] = [
+    ("POST", "/api/memory", None),  # None: the sample event's body
+    ("GET", "/api/memory", None),
+    ("PATCH", "/api/memory/longterm_1", {"tags": ["a"]}),
+    ("DELETE", "/api/memory/longterm_1", None),
+    ("POST", "/api/ledger/buchungen", {"eintraege": [LEDGER_BOOKING]}),
+    ("POST", "/api/ledger/stornos", {"eintraege": [{"ID": 1, "grund": "doppelt"}]}),
+    ("GET", "/api/ledger", None),
+    ("POST", "/api/projects/vertrieb/mitglieder", {"mitglieder": ["bob"]}),
 ]
 
 
@@ -145,8 +158,9 @@ def test_fuzz_rest_function(deployed: dict[str, Handler]) -> None:
         elif shape == "any":
             rest = data.draw(json_values)
         else:
-            method, path = data.draw(st.sampled_from(REST_ROUTES))
-            raw = dumps(data.draw(mutated(body))) if shape == "body" else data.draw(raw_bodies)
+            method, path, valid = data.draw(st.sampled_from(REST_ROUTES))
+            example = body if valid is None else valid
+            raw = dumps(data.draw(mutated(example))) if shape == "body" else data.draw(raw_bodies)
             rest = rest_event(method, path, data.draw(st.sampled_from(["", "nutzer=anna"])))
             encoded = data.draw(st.booleans())
             rest["body"] = base64.b64encode(raw).decode() if encoded else raw.decode("latin-1")

@@ -327,6 +327,45 @@ def test_rest_function_serves_the_memory_api_from_its_sample_event(
     assert json.loads(spec["body"])["openapi"] == "3.1.0"
 
 
+def test_rest_function_serves_the_ledger_and_project_members(
+    deployed: dict[str, Handler],
+) -> None:
+    handler = deployed["MemoryApiFunction"]
+    booking = {
+        "art": "ausgabe",
+        "betrag": "19.99",
+        "waehrung": "EUR",
+        "datum": "2026-11-30",
+        "gegenpartei": "Bahn",
+        "kategorie": "reise",
+        "path": "projects/kasse/reisen",
+        "create_project": True,
+    }
+    book = rest_event("POST", "/api/ledger/buchungen", body={"eintraege": [booking]})
+    # When the sample caller (anna) books into a new project, twice (a retry)
+    booked = [handler(book, FakeLambdaContext()) for _ in range(2)]
+    # Then one entry is booked and the retry gets the first answer
+    assert [b["statusCode"] for b in booked] == [201, 201], booked[0]
+    assert booked[0]["body"] == booked[1]["body"]
+    assert json.loads(booked[0]["body"])["ergebnisse"][0]["wirkung"] == "-19.99"
+    # When anna, the project's owner, adds bob and lists the members
+    members = "/api/projects/kasse/mitglieder"
+    added = handler(rest_event("POST", members, body={"mitglieder": ["bob"]}), FakeLambdaContext())
+    listed = handler(rest_event("GET", members), FakeLambdaContext())
+    assert added["statusCode"] == 200, added
+    assert json.loads(listed["body"])["mitglieder"] == ["anna", "bob"]
+    # And the query answers the exact sum from the running totals
+    queried = handler(rest_event("GET", "/api/ledger", "path=projects/kasse"), FakeLambdaContext())
+    daten = json.loads(queried["body"])
+    assert (daten["summen"][0]["saldo"], daten["summen_quelle"]) == ("-19.99", "laufende_summen")
+    # And each resource's page and document are served by the same function
+    for resource in ("ledger", "projects"):
+        page = handler(rest_event("GET", f"/docs/api/{resource}"), FakeLambdaContext())
+        assert page["statusCode"] == 200 and "swagger-ui" in page["body"]
+        spec = handler(rest_event("GET", f"/api/{resource}/openapi.json"), FakeLambdaContext())
+        assert json.loads(spec["body"])["openapi"] == "3.1.0"
+
+
 def test_rest_function_under_a_named_stage_publishes_its_stage_path(
     deployed: dict[str, Handler], monkeypatch: pytest.MonkeyPatch
 ) -> None:
