@@ -156,7 +156,7 @@ BUILDERS: dict[str, Callable[[R], str]] = {
         f"xoxb-{s(r, '0123456789', 11)}-{s(r, '0123456789', 12)}-{rand_mixed(r, AN, 24)}"
     ),
     "slack_webhook": lambda r: (
-        f"https://hooks.slack.com/services/T{s(r, UP, 10)}/B{s(r, UP, 10)}/{rand_mixed(r, AN, 24)}"
+        f"T{s(r, UP, 10)}/B{s(r, UP, 10)}/{rand_mixed(r, AN, 24)}"
     ),
     "stripe_live": lambda r: "sk_live_" + rand_mixed(r, AN, 32),
     "stripe_webhook_secret": lambda r: "whsec_" + rand_mixed(r, AN, 32),
@@ -172,7 +172,7 @@ BUILDERS: dict[str, Callable[[R], str]] = {
     "pin": pin,
     "generic_secret": lambda r: rand_mixed(r, AN, r.choice([24, 32, 40])),
     "high_entropy": lambda r: rand_mixed(r, AN + "+/", 44),
-    "credit_card": lambda r: luhn_complete(r.choice(["4", "51", "55", "37"]), 16, r),
+    "credit_card": lambda r: luhn_complete(r.choice(["4", "51", "55", "53"]), 16, r),
     "totp_secret": lambda r: s(r, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 32),
     "vault_token": lambda r: "hvs." + rand_mixed(r, AN, 90),
     "docker_pat": lambda r: "dckr_pat_" + rand_mixed(r, AN + "-_", 27),
@@ -240,7 +240,7 @@ POSITIVE: list[tuple[str, tuple[str, ...], str]] = [
     ),
     ("de", ("gitlab_token",), "Runner-Registrierung: git config mit Token {0} im CI hinterlegt."),
     ("de", ("slack_token",), "Der Bot für #alerts meldet sich mit {0} an."),
-    ("de", ("slack_webhook",), "Alarm-Webhook für {sys}: {0}"),
+    ("de", ("slack_webhook",), "Alarm-Webhook für {sys}: https://hooks.slack.com/services/{0}"),
     ("de", ("stripe_live",), "Zahlungsanbindung produktiv: STRIPE_SECRET_KEY={0}"),
     (
         "de",
