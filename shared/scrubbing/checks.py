@@ -295,6 +295,13 @@ _NOT_A_CARD_CONTEXT = re.compile(
 )
 
 
+_CARD_WORD = re.compile(
+    r"(?:kredit|credit|debit|firmen|corporate|company|visa|master|amex|bank|ec-)[\w-]{0,12}?"
+    r"(?:karte|card)|\b(?:karte|card)\b|\b(?:visa|mastercard|amex|american express)\b",
+    re.IGNORECASE,
+)
+
+
 def credit_card(value: str, match: re.Match[str]) -> bool:
     digits = re.sub(r"[ -]", "", value)
     if not (13 <= len(digits) <= 19 and _CARD_PREFIX.fullmatch(digits) and luhn(digits)):
@@ -302,6 +309,8 @@ def credit_card(value: str, match: re.Match[str]) -> bool:
     if len(set(digits)) < 4:
         return False
     before = match.string[max(0, match.start() - 25) : match.start()]
+    if _CARD_WORD.search(match.string, max(0, match.start() - 48), match.start()):
+        return True  # "Firmenkreditkarte für AWS-Rechnungen: 4…": named as a card, it is one
     return not _NOT_A_CARD_CONTEXT.search(before)
 
 
@@ -382,6 +391,13 @@ _DIGEST_AFTER = re.compile(
 )
 _FILE_AFTER = re.compile(r"\s{1,4}\*?[\w./-]{1,200}\.[A-Za-z0-9]{1,8}\b")  # sha256sum output
 _WORD_RUN = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{2,}(?![a-z])")
+_VOWELS = frozenset("aeiouyAEIOUY")
+_SHA1_HEX = re.compile(r"[0-9a-f]{40}")
+_CREDENTIAL_NEAR = re.compile(
+    r"key|token|secret|webhook|credential|api|passw|kennwort|zugang|schl(?:ü|ue)ssel|auth",
+    re.IGNORECASE,
+)
+_DIGEST_LABEL = re.compile(r"(?:sha-?(?:1|224|256|384|512)|md5|blake2[bs]?)[-:]", re.IGNORECASE)
 
 
 def _in_url_or_path(text: str, start: int) -> bool:
@@ -416,7 +432,16 @@ def _bare_guarded(value: str, match: re.Match[str]) -> bool:
 def _wordy(value: str) -> bool:
     """Identifiers and words glued together (`getUserSettingsFromCache2`), not random: word-like
     runs cover most of it (in a random base62 string they cover about a quarter)."""
-    return sum(len(w) for w in _WORD_RUN.findall(value)) >= 0.6 * len(value)
+    words = (w for w in _WORD_RUN.findall(value) if _pronounceable(w))
+    return sum(map(len, words)) >= 0.6 * len(value)
+
+
+def _pronounceable(run: str) -> bool:
+    """Word-like: at least one vowel in four letters ('Settings', 'Cache'); random letter runs
+    ('Xfbylciqx') rarely are. All-caps runs are acronyms and count as they are."""
+    if run.isupper():
+        return True
+    return sum(c in _VOWELS for c in run) * 4 >= len(run)
 
 
 def bare_credential(value: str, match: re.Match[str]) -> bool:
@@ -424,6 +449,12 @@ def bare_credential(value: str, match: re.Match[str]) -> bool:
     core = value.rstrip("=")
     if len(core) < 32 or is_placeholder(core) or _UUID.search(core):
         return False
+    if _DIGEST_LABEL.match(core):
+        return False  # `sha512-…`: subresource integrity, a digest
+    if _SHA1_HEX.fullmatch(core) and not _CREDENTIAL_NEAR.search(
+        match.string, max(0, match.start() - 60), match.start()
+    ):
+        return False  # SHA-1 shaped: a git object id unless the text names a credential
     if _HEXISH.fullmatch(core):
         has_letter = any(c.isalpha() for c in core)
         if not (has_letter and any(c.isdigit() for c in core)) or shannon_entropy(core) < 3.0:

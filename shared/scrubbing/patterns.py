@@ -81,7 +81,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         rf"|aws[_\- ]?secret){_KV}(?P<v>[A-Za-z0-9/+]{{40}})(?![A-Za-z0-9/+=])",
         "aws_secret_access_key = ⟦{b40}⟧", ("aws", "secret"), anchored=True),
     row("aws_secret_key",
-        r"(?:AKIA|ASIA)[A-Z0-9]{16}[\s,;:/|\"']{1,5}(?:[\w\s-]{0,30}?[\s:=/\"'])?"
+        r"(?:AKIA|ASIA)[A-Z0-9]{16}[\s,;:/|\"']{1,5}+(?:[A-Za-z][\w-]{0,20}+[\s:=/\"']{1,5}+){0,3}"
         r"(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
         "Keys: AKIA{u16} / ⟦{b40}⟧", ("akia", "asia"), check=checks.generic_value),
     row("aws_session_token",
@@ -238,7 +238,8 @@ PATTERNS: tuple[SecretPattern, ...] = (
     row("okta_token", rf"SSWS{_nb(4)}\s+(?P<v>[A-Za-z0-9_\-]{{40,42}}){_END}",
         "Authorization: SSWS ⟦{w42}⟧", ("ssws",)),
     row("totp_secret",
-        r"otpauth://[^\s?]{0,200}+\?(?:[^\s&]{0,200}+&){0,16}?secret=(?P<v>[A-Za-z2-7]{16,256}+)",
+        r"otpauth://(?:totp|hotp)/[^\s?/]{0,200}+\?(?:[^\s&?/]{0,200}+&){0,16}?"
+        r"secret=(?P<v>[A-Za-z2-7]{16,256}+)",
         "otpauth://totp/Portal:max?secret=⟦{z32}⟧&issuer=Portal", ("otpauth://",)),
     row("jwt",
         rf"eyJ{_nb(3, _WH)}[A-Za-z0-9_\-]{{8,}}\.[A-Za-z0-9_\-]{{8,}}(?:\.[A-Za-z0-9_\-]*){{1,3}}"
@@ -274,7 +275,8 @@ PATTERNS: tuple[SecretPattern, ...] = (
     row("basic_auth", r"(?i:\bbasic)\s+(?P<v>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])",
         "Authorization: Basic ⟦{basic}⟧", ("basic",), check=checks.user_colon_password_b64,
         anchored=True),
-    row("basic_auth", r"(?:(?<=\s)|^)(?:-u|--user)\s*[\"']?[^\s:\"']+:(?P<v>[^\s\"']+)",
+    row("basic_auth",
+        r"-(?<!\S-)(?:u|-user)\s{0,8}+[\"']?[^\s:\"']{1,200}+:(?P<v>[^\s\"']{1,200}+)",
         "curl -u admin:⟦Hx7!{a10}⟧ https://api.example.com", ("-u", "--user"),
         check=checks.url_password),
     row("credit_card",

@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Final, NamedTuple
 
 from shared.scrubbing.checks import MARKER_PREFIX
 from shared.scrubbing.normalize import view
 from shared.scrubbing.patterns import PATTERNS, SecretPattern
 
-__all__ = ["Span", "find_spans", "marker", "redact"]
+__all__ = ["Span", "find_spans", "marker", "redact", "row_hits"]
 
 
 _MARKER = re.compile(re.escape(MARKER_PREFIX) + r"[a-z0-9_]{1,40}\]")
@@ -143,6 +143,28 @@ def _value_span(row: SecretPattern, match: re.Match[str]) -> tuple[int, int]:
     return start, end
 
 
+def row_hits(
+    row: SecretPattern, text: str, lowered: str, covered: Sequence[tuple[int, int]] = ()
+) -> Iterator[tuple[int, int]]:
+    """The spans one row confirms in `text` (`covered`: spans earlier rows found, which a
+    fallback row skips). A span up to the end of the text means: the row's budget ran out."""
+    for match in _matches(row, text, lowered):
+        if isinstance(match, int):  # the row's work budget is spent: the rest is removed
+            if match < len(text):
+                yield match, len(text)
+            return
+        start, end = _value_span(row, match)
+        if end <= start:
+            continue
+        if row.fallback and _inside(covered, start, end):
+            continue
+        if row.follow is not None and not row.follow.match(text, end):
+            continue
+        if row.validator is not None and not row.validator(text[start:end], match):
+            continue
+        yield start, end
+
+
 def _raw_hits(text: str) -> list[tuple[int, int, int, str]]:
     lowered = text.lower()
     hits: list[tuple[int, int, int, str]] = []
@@ -150,25 +172,11 @@ def _raw_hits(text: str) -> list[tuple[int, int, int, str]]:
     for priority, row in enumerate(PATTERNS):
         if row.fallback and not covered:
             covered = sorted((h[0], h[1]) for h in hits)
-        for match in _matches(row, text, lowered):
-            if isinstance(match, int):  # the row's work budget is spent: the rest is removed
-                if match < len(text):
-                    hits.append((match, len(text), priority, row.kind))
-                break
-            start, end = _value_span(row, match)
-            if end <= start:
-                continue
-            if row.fallback and _inside(covered, start, end):
-                continue
-            if row.follow is not None and not row.follow.match(text, end):
-                continue
-            if row.validator is not None and not row.validator(text[start:end], match):
-                continue
-            hits.append((start, end, priority, row.kind))
+        hits.extend((s, e, priority, row.kind) for s, e in row_hits(row, text, lowered, covered))
     return hits
 
 
-def _inside(covered: list[tuple[int, int]], start: int, end: int) -> bool:
+def _inside(covered: Sequence[tuple[int, int]], start: int, end: int) -> bool:
     """[start, end) lies within one of the sorted spans `covered`."""
     i = bisect.bisect_right(covered, (start, 1 << 62)) - 1
     return i >= 0 and covered[i][0] <= start and end <= covered[i][1]

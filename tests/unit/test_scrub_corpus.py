@@ -2,8 +2,18 @@
 
 * `scrub_corpus.jsonl` (generator `make_scrub_corpus.py`): the corpus the scrubber was tuned on.
 * `scrub_holdout.jsonl` (generator `make_holdout_corpus.py`): a second corpus, written later by a
-  different generator with fresh templates, without reading the first. The recall gap between
-  the two is the overfit measure and must stay under 2 points.
+  different generator with fresh templates, without reading the first. It was tuned on since,
+  so it is no longer blind.
+* `scrub_blind.jsonl` (generator `make_blind_corpus.py`): a third corpus, fresh templates again,
+  committed and measured before any change made with it in view. First measurement (scrubber
+  of 9ef03ec): recall 0.9662, false positives 3.85 %; after two generator label fixes (a Slack
+  webhook's secret is its path; no 16-digit Amex) 0.9831 / 3.85 %. Then four general rules
+  (a card word before a number beats an invoice word; `sha512-…` integrity strings and
+  SHA-1-shaped hex without a credential word nearby are digests; a letter run counts as a word
+  only if it has vowels): 1.0000 / 0.00 %, tuned 0.9956 / 0.27 %, hold-out 1.0000 / 0.00 %.
+  It is tuned on now too: the next blind measure needs a fourth corpus.
+
+The recall gap between any two corpora is the overfit measure and must stay under 2 points.
 
 Gates on each: recall >= MIN_RECALL (a secret counts as caught only if no 8-character piece of
 it survives), false-positive rate <= 2 % (negative texts changed at all).
@@ -24,9 +34,13 @@ import pytest
 from shared.scrubbing import KINDS, scrub
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-CORPORA = {"tuned": "scrub_corpus", "holdout": "scrub_holdout"}
-GENERATORS = {"tuned": "make_scrub_corpus", "holdout": "make_holdout_corpus"}
-MIN_RECALL = {"tuned": 0.97, "holdout": 0.97}
+CORPORA = {"tuned": "scrub_corpus", "holdout": "scrub_holdout", "blind": "scrub_blind"}
+GENERATORS = {
+    "tuned": "make_scrub_corpus",
+    "holdout": "make_holdout_corpus",
+    "blind": "make_blind_corpus",
+}
+MIN_RECALL = {"tuned": 0.97, "holdout": 0.97, "blind": 0.97}
 MAX_FALSE_POSITIVE_RATE = 0.02
 MAX_RECALL_GAP = 0.02
 MARKER_RE = re.compile(r"\[ENTFERNT:[a-z0-9_]+\]")
@@ -102,9 +116,10 @@ def test_quality_gate_recall_and_false_positives(name: str) -> None:
     assert fp_rate <= MAX_FALSE_POSITIVE_RATE, f"{name}: false-positive rate {fp_rate:.4f}"
 
 
-def test_recall_gap_between_the_corpora_is_under_two_points() -> None:
-    gap = abs(quality("tuned")[0] - quality("holdout")[0])
-    assert gap < MAX_RECALL_GAP, f"recall gap {gap:.4f} (overfit to the tuned corpus)"
+@pytest.mark.parametrize("other", ["holdout", "blind"])
+def test_recall_gap_between_the_corpora_is_under_two_points(other: str) -> None:
+    gap = abs(quality("tuned")[0] - quality(other)[0])
+    assert gap < MAX_RECALL_GAP, f"recall gap to {other} {gap:.4f} (overfit to the tuned corpus)"
 
 
 @pytest.mark.parametrize("name", CORPORA)
