@@ -42,6 +42,7 @@ from shared.ledger.money import (
     normalize_iban,
     parse_betrag,
 )
+from shared.services.secrets import name_errors
 from shared.validation import messages, rules
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.memory_requests import _memory_path
@@ -62,6 +63,28 @@ def _date(value: Any) -> date:
         return date.fromisoformat(value)
     except ValueError as exc:
         raise ValueError(f"Kein gültiges Kalenderdatum ({value[:10]}).") from exc
+
+
+def _no_control(*, name: bool) -> AfterValidator:
+    """Control characters refused like in every memory tool (`rules.control_error`); names
+    (gegenpartei, kategorie) also refuse tab and line breaks."""
+
+    def check(value: str) -> str:
+        problem = rules.control_error(value, name=name)
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
+    return AfterValidator(check)
+
+
+def _no_secret(value: Any) -> Any:
+    """A field that cannot hold `[ENTFERNT:…]` (a path, the keys of referenzfelder) refuses
+    the entry when it contains a secret: the memory tools' rule (`secrets.name_errors`)."""
+    refused = name_errors([("", value)])
+    if refused:
+        raise ValueError(refused[0].meldung)
+    return value
 
 
 def _text(value: str) -> str:
@@ -94,12 +117,17 @@ def _waehrung(value: str) -> str:
 
 
 def _referenzfelder(value: dict[str, Any]) -> dict[str, Any]:
-    return parse_referenzfelder_value(value)
+    parsed = parse_referenzfelder_value(value)
+    _no_secret(parsed)
+    return parsed
 
 
 Datum = Annotated[date, BeforeValidator(_date)]
-Text = Annotated[StrictStr, Field(max_length=TEXT_MAX_LEN), AfterValidator(_text)]
-Pfad = Annotated[StrictStr, AfterValidator(_path)]
+Text = Annotated[
+    StrictStr, Field(max_length=TEXT_MAX_LEN), _no_control(name=True), AfterValidator(_text)
+]
+FreeText = Annotated[StrictStr, Field(max_length=BESCHREIBUNG_MAX_LEN), _no_control(name=False)]
+Pfad = Annotated[StrictStr, AfterValidator(_path), AfterValidator(_no_secret)]
 Waehrung = Annotated[StrictStr, AfterValidator(_waehrung)]
 Referenzfelder = Annotated[dict[str, Any], AfterValidator(_referenzfelder)]
 LedgerId = Annotated[StrictInt, Field(ge=1, le=rules.ID_MAX)]
@@ -140,8 +168,7 @@ class Buchung(_Model):
         ),
     ]
     beschreibung: Annotated[
-        StrictStr,
-        Field(max_length=BESCHREIBUNG_MAX_LEN),
+        FreeText,
         _describe("Freitext; IBANs/Kartennummern werden maskiert, Geheimnisse entfernt."),
     ] = ""
     faellig_am: Annotated[
@@ -171,9 +198,7 @@ class Storno(_Model):
     """Ein Storno (aktion storno): kehrt eine Buchung um, ohne sie zu ändern."""
 
     ID: Annotated[LedgerId, _describe("ID der Buchung, die storniert wird.")]
-    grund: Annotated[
-        StrictStr, Field(max_length=BESCHREIBUNG_MAX_LEN), _describe("Grund des Stornos.")
-    ] = ""
+    grund: Annotated[FreeText, _describe("Grund des Stornos.")] = ""
     referenzfelder: Referenzfelder | None = None
 
 
@@ -182,9 +207,7 @@ class Zahlung(_Model):
 
     ID: Annotated[LedgerId, _describe("ID der offenen Buchung (Zahlungserinnerung).")]
     bezahlt_am: Annotated[Datum | None, _describe("JJJJ-MM-TT; Standard heute.")] = None
-    notiz: Annotated[
-        StrictStr, Field(max_length=BESCHREIBUNG_MAX_LEN), _describe("Notiz zur Zahlung.")
-    ] = ""
+    notiz: Annotated[FreeText, _describe("Notiz zur Zahlung.")] = ""
     referenzfelder: Referenzfelder | None = None
 
 
