@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from shared.scrubbing.patterns import PATTERNS
-from shared.scrubbing.scrubber import find_spans, marker, redact
+from shared.scrubbing.scrubber import Check, find_spans, marker, redact
 
 __all__ = ["KINDS", "ScrubPolicy", "ScrubResult", "marker", "scan", "scrub"]
 
@@ -59,14 +59,15 @@ class ScrubResult:
         return bool(self.kinds)
 
 
-def scrub(text: str) -> ScrubResult:
-    """Replace every detected secret in `text` by `[ENTFERNT:<kind>]`."""
-    spans = find_spans(text)
+def scrub(text: str, check: Check | None = None) -> ScrubResult:
+    """Replace every detected secret in `text` by `[ENTFERNT:<kind>]`; `check` runs between
+    the scan's steps (a time budget raises from it to stop)."""
+    spans = find_spans(text, check)
     if not spans:
         return ScrubResult(text, ())
     return ScrubResult(redact(text, spans), tuple(sorted({s.kind for s in spans})))
 
 
-def scan(text: str) -> tuple[str, ...]:
+def scan(text: str, check: Check | None = None) -> tuple[str, ...]:
     """The sorted, unique kinds of the secrets in `text` (the text itself is not changed)."""
-    return tuple(sorted({s.kind for s in find_spans(text)}))
+    return tuple(sorted({s.kind for s in find_spans(text, check)}))

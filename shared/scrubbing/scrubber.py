@@ -21,20 +21,21 @@ Linear time: every regex either fails within a bounded number of steps or consum
 scanned (see `context`), windows are merged, and the per-match work is bounded.
 
 Pure functions over compiled, immutable regexes: safe to call from any number of threads.
+A caller's `check` runs between the rows, so a time budget can stop one long scan early.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Final, NamedTuple
 
 from shared.scrubbing.checks import MARKER_PREFIX
 from shared.scrubbing.normalize import view
 from shared.scrubbing.patterns import PATTERNS, SecretPattern
 
-__all__ = ["Span", "find_spans", "marker", "redact", "row_hits"]
+__all__ = ["Check", "Span", "find_spans", "marker", "redact", "row_hits"]
 
 
 _MARKER = re.compile(re.escape(MARKER_PREFIX) + r"[a-z0-9_]{1,40}\]")
@@ -165,11 +166,17 @@ def row_hits(
         yield start, end
 
 
-def _raw_hits(text: str) -> list[tuple[int, int, int, str]]:
+Check = Callable[[], None]
+"""Called between the rows of one text (the caller's time budget: it raises to stop)."""
+
+
+def _raw_hits(text: str, check: Check | None) -> list[tuple[int, int, int, str]]:
     lowered = text.lower()
     hits: list[tuple[int, int, int, str]] = []
     covered: list[tuple[int, int]] = []
     for priority, row in enumerate(PATTERNS):
+        if check is not None:
+            check()
         if row.fallback and not covered:
             covered = sorted((h[0], h[1]) for h in hits)
         hits.extend((s, e, priority, row.kind) for s, e in row_hits(row, text, lowered, covered))
@@ -226,10 +233,11 @@ def _outside_markers(
     return [h for h in hits if not any(s < h[1] and h[0] < e for s, e in markers)]
 
 
-def find_spans(text: str) -> list[Span]:
-    """Disjoint spans of the secrets in `text`, in text order (offsets into `text`)."""
+def find_spans(text: str, check: Check | None = None) -> list[Span]:
+    """Disjoint spans of the secrets in `text`, in text order (offsets into `text`);
+    `check` runs before each row (a time budget that raises stops the scan)."""
     seen = view(text)
-    hits = _outside_markers(seen.text, _raw_hits(seen.text))
+    hits = _outside_markers(seen.text, _raw_hits(seen.text, check))
     if not hits:
         return []
     if not seen.identical:

@@ -155,9 +155,7 @@ BUILDERS: dict[str, Callable[[R], str]] = {
     "slack_token": lambda r: (
         f"xoxb-{s(r, '0123456789', 11)}-{s(r, '0123456789', 12)}-{rand_mixed(r, AN, 24)}"
     ),
-    "slack_webhook": lambda r: (
-        f"T{s(r, UP, 10)}/B{s(r, UP, 10)}/{rand_mixed(r, AN, 24)}"
-    ),
+    "slack_webhook": lambda r: f"T{s(r, UP, 10)}/B{s(r, UP, 10)}/{rand_mixed(r, AN, 24)}",
     "stripe_live": lambda r: "sk_live_" + rand_mixed(r, AN, 32),
     "stripe_webhook_secret": lambda r: "whsec_" + rand_mixed(r, AN, 32),
     "openai_key": lambda r: "sk-proj-" + rand_mixed(r, AN + "-_", 64),

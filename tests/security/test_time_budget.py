@@ -51,3 +51,27 @@ def test_a_call_past_its_budget_writes_nothing(
     )
     assert again["anzahl_erfolgreich"] == 100
     assert again["daten"][0]["ID"].endswith("_1")
+
+
+def test_one_long_text_past_its_budget_stops_between_scrub_steps(
+    backend: StoragePort, settings: Settings
+) -> None:
+    # Given one memory whose scrubbing alone takes several times the budget (50,000 characters
+    # dense with credentials: ~100 ms of scrubbing against a 20 ms budget; that the check runs
+    # between the scrubber's rows is shown by tests/unit/test_scrub_budget.py)
+    tight = settings.model_copy(update={"tool_time_budget_s": 0.02})
+    text = ("Passwort: Sommer2024! " * 2300)[:50_000]
+    before = stored_state(backend)
+    # When it is inserted
+    envelope = call_tool(
+        ServiceContext(backend, tight),
+        PRINCIPAL,
+        "insert_brain_longterm_memory",
+        insert_args(
+            memory_entry(nutzer="anna", agent="bot", memory=text), nutzer="anna", agent="bot"
+        ),
+    )
+    # Then the call stops with the German budget error and nothing was stored
+    assert envelope["erfolg"] is False
+    assert "Zeitbudget überschritten" in envelope["fehler"][0]["meldung"]
+    assert stored_state(backend) == before
