@@ -37,6 +37,8 @@ class SecretPattern:
     itself never backtracks into a long run to look for it).
     `fallback`: the row only looks at values no earlier row has found (bare credentials: their
     validators are the most expensive, and a found secret needs no second opinion).
+    `min_run`: every match is a whitespace-free stretch at least this long; the row searches
+    only inside such stretches (prose has few), not the whole text.
     """
 
     kind: str
@@ -50,6 +52,7 @@ class SecretPattern:
     window: tuple[int, int] = (0, 0)
     follow: re.Pattern[str] | None = None
     fallback: bool = False
+    min_run: int = 0
 
 
 _CHARSETS = {
@@ -122,6 +125,7 @@ def row(
     window: tuple[int, int] = (0, 0),
     follow: str | None = None,
     fallback: bool = False,
+    min_run: int = 0,
 ) -> SecretPattern:
     """Compile one row; `check` defaults to the placeholder guard of prefixed tokens."""
     compiled = re.compile(bounded(regex), flags)
@@ -130,5 +134,16 @@ def row(
     anchored = anchored or window != (0, 0)
     after = re.compile(follow) if follow else None
     return SecretPattern(
-        kind, compiled, text, secret, check, needles, groups, anchored, window, after, fallback
+        kind,
+        compiled,
+        text,
+        secret,
+        check,
+        needles,
+        groups,
+        anchored,
+        window,
+        after,
+        fallback,
+        min_run,
     )

@@ -131,7 +131,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
     row("discord_token",
         r"[MNO](?<![\w-][MNO])[A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}"
         + _END,
-        "Bot-Token ⟦{discord}.{w6}.{w38}⟧", check=checks.discord_value),
+        "Bot-Token ⟦{discord}.{w6}.{w38}⟧", check=checks.discord_value, min_run=59),
     row("telegram_bot_token", rf"(?<![\w:])\d{{8,10}}:AA[A-Za-z0-9_\-]{{33}}{_END}",
         "Telegram bot: ⟦{d10}:AA{w33}⟧", (":aa",), window=(11, 40)),
     row("stripe_live", rf"[sr]k_live_{_nb(8)}[A-Za-z0-9]{{20,247}}{_END}",
@@ -162,7 +162,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         "Mailgun ⟦key-{h32}⟧", ("key-",)),
     row("mailgun_key",
         r"[0-9a-f](?<![0-9a-f-][0-9a-f])[0-9a-f]{31}-[0-9a-f]{8}-[0-9a-f]{8}(?![0-9a-f-])",
-        "Mailgun ⟦{h32}-{h8}-{h8}⟧", ("-",)),
+        "Mailgun ⟦{h32}-{h8}-{h8}⟧", ("-",), min_run=50),
     row("mailchimp_key", r"(?<![0-9a-f])[0-9a-f]{32}-us\d{1,2}(?![\w])",
         "Mailchimp ⟦{h32}-us21⟧", ("-us",), window=(33, 8)),
     row("shopify_token", r"shp(?<!\wshp)(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![\w])",
@@ -329,10 +329,10 @@ PATTERNS: tuple[SecretPattern, ...] = (
     # --- bare high-entropy credentials (no key word): shape, entropy and guards -----------
     row("aws_secret_key", rf"(?<![A-Za-z0-9/+=_\-])(?P<v>[A-Za-z0-9/+]{{40}}){_B64_END}",
         "Von Tom für den Export: ⟦{b40}⟧ (bitte rotieren)", check=checks.bare_aws_secret,
-        fallback=True),
+        fallback=True, min_run=40),
     row("high_entropy",
         rf"(?<![A-Za-z0-9/+=_\-.~])(?P<v>[A-Za-z0-9/+_\-]{{32,1024}}+={{0,2}}){_B64_END}",
         "Von Lisa per Chat: ⟦{a24}{b20}⟧ - gilt für das Portal", check=checks.bare_credential,
-        fallback=True),
+        fallback=True, min_run=32),
 )
 # fmt: on

@@ -35,7 +35,7 @@ from shared.scrubbing.checks import MARKER_PREFIX
 from shared.scrubbing.normalize import view
 from shared.scrubbing.patterns import PATTERNS, SecretPattern
 
-__all__ = ["Check", "Span", "find_spans", "marker", "redact", "row_hits"]
+__all__ = ["Check", "Span", "TextScan", "find_spans", "marker", "redact", "row_hits"]
 
 
 _MARKER = re.compile(re.escape(MARKER_PREFIX) + r"[a-z0-9_]{1,40}\]")
@@ -68,42 +68,111 @@ def marker(kind: str) -> str:
     return f"{MARKER_PREFIX}{kind}]"
 
 
-def _anchors(lowered: str, row: SecretPattern) -> tuple[list[int], int | None]:
-    """Where the row's needles start, in text order, at most `_MAX_ANCHORS` of them, and the
+class TextScan:
+    """One text under scan: the text, its lowercase form, and what the rows share - which
+    needles occur and where, and the long whitespace-free stretches - computed once per text
+    instead of once per row (many rows share their needles: the password words, `token`)."""
+
+    __slots__ = ("_anchors", "_any", "_positions", "_present", "_runs", "lowered", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lowered = text.lower()
+        self._present: dict[str, bool] = {}
+        self._any: dict[tuple[str, ...], bool] = {}
+        self._positions: dict[str, list[int]] = {}
+        self._anchors: dict[tuple[str, ...], tuple[list[int], int | None]] = {}
+        self._runs: list[tuple[int, int]] | None = None
+
+    def has_any(self, needles: tuple[str, ...]) -> bool:
+        """One of the needles occurs (cached per needle and per needle tuple: rows share)."""
+        found = self._any.get(needles)
+        if found is None:
+            present, lowered, found = self._present, self.lowered, False
+            for needle in needles:
+                hit = present.get(needle)
+                if hit is None:
+                    hit = present[needle] = needle in lowered
+                if hit:
+                    found = True
+                    break
+            self._any[needles] = found
+        return found
+
+    def anchors(self, needles: tuple[str, ...]) -> tuple[list[int], int | None]:
+        """`_anchors` of a needle tuple, computed once per text (eight password rows share)."""
+        found = self._anchors.get(needles)
+        if found is None:
+            found = self._anchors[needles] = _anchors(self, needles)
+        return found
+
+    def positions(self, needle: str) -> list[int]:
+        """Where `needle` starts in the lowered text: the first `_MAX_ANCHORS` + 1."""
+        found = self._positions.get(needle)
+        if found is None:
+            found = []
+            find, i = self.lowered.find, self.lowered.find(needle)
+            while i >= 0 and len(found) <= _MAX_ANCHORS:
+                found.append(i)
+                i = find(needle, i + 1)
+            self._positions[needle] = found
+        return found
+
+    def runs(self, minimum: int) -> list[tuple[int, int]]:
+        """Spans of the whitespace-free stretches of at least `minimum` characters."""
+        if self._runs is None:
+            self._runs = []
+            text, pos = self.text, 0
+            for word in text.split():
+                pos = text.find(word, pos)
+                if len(word) >= _MIN_RUN:
+                    self._runs.append((pos, pos + len(word)))
+                pos += len(word)
+        return [(s, e) for s, e in self._runs if e - s >= minimum]
+
+
+_MIN_RUN: Final = 16
+"""Shortest stretch `TextScan.runs` records (no row asks for less)."""
+
+
+def _anchors(scan: TextScan, needles: tuple[str, ...]) -> tuple[list[int], int | None]:
+    """Where the needles start, in text order, at most `_MAX_ANCHORS` of them, and the
     offset from which on they were not collected (None: all were)."""
     found: set[int] = set()
     limit: int | None = None
-    for needle in row.needles:
-        i, n = lowered.find(needle), 0
-        while i >= 0 and (limit is None or i < limit):
-            if n == _MAX_ANCHORS:
-                limit = i
-                break
-            found.add(i)
-            n += 1
-            i = lowered.find(needle, i + 1)
-    positions = sorted(p for p in found if limit is None or p < limit)
-    if len(positions) > _MAX_ANCHORS:
-        limit = positions[_MAX_ANCHORS]
-        positions = positions[:_MAX_ANCHORS]
-    return positions, limit
+    for needle in needles:
+        positions = scan.positions(needle)
+        if len(positions) > _MAX_ANCHORS and (limit is None or positions[_MAX_ANCHORS] < limit):
+            limit = positions[_MAX_ANCHORS]
+        found.update(positions[:_MAX_ANCHORS])
+    ordered = sorted(p for p in found if limit is None or p < limit)
+    if len(ordered) > _MAX_ANCHORS:
+        limit = ordered[_MAX_ANCHORS]
+        ordered = ordered[:_MAX_ANCHORS]
+    return ordered, limit
 
 
-def _matches(row: SecretPattern, text: str, lowered: str) -> Iterator[re.Match[str] | int]:
-    """The row's candidate matches: a full scan, or only at / around its anchors.
+def _matches(row: SecretPattern, scan: TextScan) -> Iterator[re.Match[str] | int]:
+    """The row's candidate matches: a full scan, only inside long stretches (`min_run`), or
+    only at / around its anchors.
 
     Bounded work: after `_MAX_ANCHORS` anchors (or `_MAX_WINDOW` characters of windows) the row
     stops and yields the offset where it stopped - the caller treats the rest of the text as
     unchecked and removes it (a text that dense in one row's key words is an attack, not prose).
     """
-    if row.needles and not any(n in lowered for n in row.needles):
+    if row.needles and not scan.has_any(row.needles):
+        return
+    text = scan.text
+    if row.min_run:  # every match lies inside one whitespace-free stretch that long
+        for start, end in scan.runs(row.min_run):
+            yield from row.regex.finditer(text, start, end)
         return
     # Anchors are offsets into `text` only if lowering kept every character's length (it
     # does except for a few, like 'İ').
-    if not row.anchored or len(lowered) != len(text):
+    if not row.anchored or len(scan.lowered) != len(text):
         yield from row.regex.finditer(text)
         return
-    positions, limit = _anchors(lowered, row)
+    positions, limit = scan.anchors(row.needles)
     before, after = row.window
     if not before and not after:
         skip = 0  # a long match (a blob) is not searched again from inside
@@ -145,11 +214,12 @@ def _value_span(row: SecretPattern, match: re.Match[str]) -> tuple[int, int]:
 
 
 def row_hits(
-    row: SecretPattern, text: str, lowered: str, covered: Sequence[tuple[int, int]] = ()
+    row: SecretPattern, scan: TextScan, covered: Sequence[tuple[int, int]] = ()
 ) -> Iterator[tuple[int, int]]:
-    """The spans one row confirms in `text` (`covered`: spans earlier rows found, which a
+    """The spans one row confirms in the text (`covered`: spans earlier rows found, which a
     fallback row skips). A span up to the end of the text means: the row's budget ran out."""
-    for match in _matches(row, text, lowered):
+    text = scan.text
+    for match in _matches(row, scan):
         if isinstance(match, int):  # the row's work budget is spent: the rest is removed
             if match < len(text):
                 yield match, len(text)
@@ -171,15 +241,17 @@ Check = Callable[[], None]
 
 
 def _raw_hits(text: str, check: Check | None) -> list[tuple[int, int, int, str]]:
-    lowered = text.lower()
+    scan = TextScan(text)
     hits: list[tuple[int, int, int, str]] = []
     covered: list[tuple[int, int]] = []
     for priority, row in enumerate(PATTERNS):
         if check is not None:
             check()
+        if row.needles and not scan.has_any(row.needles):
+            continue  # most rows, for most texts: none of their needles occurs
         if row.fallback and not covered:
             covered = sorted((h[0], h[1]) for h in hits)
-        hits.extend((s, e, priority, row.kind) for s, e in row_hits(row, text, lowered, covered))
+        hits.extend((s, e, priority, row.kind) for s, e in row_hits(row, scan, covered))
     return hits
 
 
