@@ -6,7 +6,7 @@ Prints:
   miss); per kind too, with the misses shown (shortened, the corpus is fake anyway);
 * false-positive rate: negative texts (no secrets) that were changed at all;
 * throughput: texts per second on ~1 KB texts built by concatenating corpus sentences
-  (at least `--seconds` of work, single thread);
+  (at least `--seconds` of work, single thread, CPU time, best pass);
 * the same numbers for detect-secrets, if it is importable (it is not a dependency; install
   it anywhere on PYTHONPATH to compare, e.g. `pip install --target /tmp/ds detect-secrets` and
   `PYTHONPATH=/tmp/ds`). detect-secrets only detects; its findings are redacted the same way.
@@ -98,15 +98,18 @@ def kilobyte_texts(entries: list[dict[str, Any]], count: int = 500) -> list[str]
 
 
 def throughput(scrubber: Scrubber, texts: list[str], seconds: float) -> float:
-    done = 0
-    start = time.perf_counter()
-    while True:
+    """Texts per second of the thread's CPU time (`time.thread_time`): on a shared machine
+    wall time mostly measures the neighbours. The best of the passes over `texts` counts."""
+    best = 0.0
+    spent = 0.0
+    while spent < seconds:
+        start = time.thread_time()
         for t in texts:
             scrubber(t)
-        done += len(texts)
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return done / elapsed
+        elapsed = time.thread_time() - start
+        spent += elapsed
+        best = max(best, len(texts) / elapsed)
+    return best
 
 
 _KEEP: list[AbstractContextManager[Any]] = []

@@ -113,7 +113,7 @@ def looks_random(value: str) -> bool:
         return False
     if _HEX.fullmatch(value):
         return n >= 32 and shannon_entropy(value) >= 3.0 and not is_placeholder(value)
-    if shannon_entropy(value) < 3.3 or is_placeholder(value):
+    if shannon_entropy(value) < 3.3:
         return False
     if _SLUG.fullmatch(value) and all(
         _WORDY_SLUG_PART.fullmatch(p) for p in _SEGMENTS.split(value)
@@ -124,10 +124,11 @@ def looks_random(value: str) -> bool:
     upper_flags = list(map(str.isupper, value))
     upper = sum(upper_flags)
     lower = sum(map(str.islower, value))
-    if any(map(str.isdigit, value)) and (lower or upper):
-        return True
-    switches = sum(map(operator.ne, upper_flags, upper_flags[1:]))
-    return upper >= 3 and lower >= 3 and switches >= n / 3 and n >= 20
+    if not (any(map(str.isdigit, value)) and (lower or upper)):
+        switches = sum(map(operator.ne, upper_flags, upper_flags[1:]))
+        if not (upper >= 3 and lower >= 3 and switches >= n / 3 and n >= 20):
+            return False
+    return not is_placeholder(value)  # the regex-heavy check last: most values fail earlier
 
 
 _KEY_SPLIT = re.compile(r"[\s,;(?&/\"'{]")

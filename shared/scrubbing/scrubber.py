@@ -124,10 +124,10 @@ class TextScan:
             self._runs = []
             text, pos = self.text, 0
             for word in text.split():
-                pos = text.find(word, pos)
-                if len(word) >= _MIN_RUN:
+                if len(word) >= _MIN_RUN:  # its first occurrence after the last long word
+                    pos = text.find(word, pos)  # (a short word cannot contain it)
                     self._runs.append((pos, pos + len(word)))
-                pos += len(word)
+                    pos += len(word)
         return [(s, e) for s, e in self._runs if e - s >= minimum]
 
 
