@@ -9,6 +9,9 @@
    inside an earlier match of 256+ characters are skipped. Work per row is capped (2,000
    anchors, 25,000 characters of windows): past the cap the rest of the text is removed as
    unchecked - fail safe, and only texts stuffed with one row's key words get there.
+   Rows with a `min_run` search only the whitespace-free stretches at least that long. What
+   rows share (needle presence and positions, anchors, long stretches) is computed once per
+   text (`TextScan`).
 3. A hit is the span of the row's value group (or of the whole match); an unquoted value loses
    trailing sentence punctuation, must be followed by what the row's `follow` allows, and is
    kept only if the row's validator accepts it.
