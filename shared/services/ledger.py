@@ -8,8 +8,12 @@
 - Free texts are masked (IBANs, card numbers: last 4 kept) and then scrubbed for secrets;
   a dedicated `iban` is validated (mod 97) and shown masked only.
 - Nothing is ever changed: storno and bezahlen append records (`shared.ledger.model`).
-- Retry-safe per entry: an entry's `referenzfelder.idempotenz_schluessel`, or the call's
-  plus the entry's index, is stored with the record; a resend finds it and books nothing.
+- Retry-safe per entry: the writing actions run through the call-level idempotency
+  records (`ToolSpec.runs_once`), and every record carries an entry key — the entry's own
+  `referenzfelder.idempotenz_schluessel`, else the call's write key (`ctx.write_key`: the
+  caller's `idempotenz_schluessel` or the call itself) plus the action and the entry's
+  index. Storage checks the key atomically with the append, so a resend after a crash
+  mid-batch books only the entries the cut-off call had not booked yet.
 """
 
 from __future__ import annotations
@@ -44,8 +48,9 @@ from shared.validation.errors import FieldError, RequestRejected
 
 IDEMPOTENZ_SCHLUESSEL: Final = "idempotenz_schluessel"
 ALREADY_DONE: Final = (
-    "Bereits ausgeführt: Ein Eintrag mit diesem idempotenz_schluessel existiert schon (ID); "
-    "nichts wurde erneut gebucht."
+    "Bereits ausgeführt: Dieser Eintrag wurde schon gebucht (ID), von einem früheren Senden "
+    "desselben Schreibvorgangs (gleicher Aufruf oder idempotenz_schluessel); nichts wurde "
+    "erneut gebucht."
 )
 # Texts of a booking that are masked and scrubbed before anything is stored.
 _FREE_TEXTS: Final = ("beschreibung", "gegenpartei", "kategorie")
@@ -134,9 +139,12 @@ class _Run:
 
     def key(self, index: int, own: dict[str, Any]) -> str | None:
         """The entry's idempotency key: its own `referenzfelder.idempotenz_schluessel`, or
-        the call's with the entry's index; scoped to the action and the acting nutzer."""
+        the call's write key with the entry's index (the named key where a caller outside
+        the dispatcher gives no write key); scoped to the action and the acting nutzer."""
         if IDEMPOTENZ_SCHLUESSEL in own:
             base = f"eintrag\x1f{own[IDEMPOTENZ_SCHLUESSEL]}"
+        elif self.ctx.write_key is not None:
+            base = f"schreibvorgang\x1f{self.ctx.write_key}\x1f{index}"
         elif IDEMPOTENZ_SCHLUESSEL in self.batch.referenzfelder:
             base = f"aufruf\x1f{self.batch.referenzfelder[IDEMPOTENZ_SCHLUESSEL]}\x1f{index}"
         else:

@@ -40,6 +40,15 @@ class ToolSpec:
     # records, so an identical call within the window returns the first answer and writes
     # nothing. Every tool that writes sets it.
     idempotent: bool = False
+    # A tool with read and write actions: whether a given call runs through the records
+    # (its writing actions; a read is safe to resend as it is). Default: every call.
+    idempotent_of: Callable[[Mapping[str, Any]], bool] | None = None
+
+    def runs_once(self, arguments: Mapping[str, Any]) -> bool:
+        """Whether this call runs through the idempotency records; read by the dispatcher."""
+        if not self.idempotent:
+            return False
+        return self.idempotent_of is None or self.idempotent_of(arguments)
 
     @property
     def input_schema(self) -> dict[str, Any]:
@@ -148,6 +157,11 @@ def _ledger_scope(args: Mapping[str, Any]) -> Scope:
     from shared.ledger.requests import ledger_scope
 
     return ledger_scope(args)
+
+
+def _ledger_writes(args: Mapping[str, Any]) -> bool:
+    """buchen, storno and bezahlen write (retry-safe through the records); abfragen reads."""
+    return _ledger_scope(args) is Scope.MEMORY_WRITE
 
 
 _MEMORY_EXAMPLE = {
@@ -469,6 +483,8 @@ TOOLS: dict[str, ToolSpec] = {
             },
             handler=_ledger,
             read_only=False,
+            idempotent=True,
+            idempotent_of=_ledger_writes,
         ),
     )
 }

@@ -43,7 +43,8 @@ def call_tool(
 
     Order: referenzfelder limits, then their secrets (keys refused, values redacted), then
     help, scope and the tool itself, all within the call's time budget.
-    Tools whose spec is `idempotent` run at most once per call key (tools/idempotency.py);
+    Calls of tools whose spec is `idempotent` (a mixed tool's writing actions,
+    `ToolSpec.runs_once`) run at most once per call key (tools/idempotency.py);
     `lambda_context` bounds their in-progress record by the invocation's remaining time.
     """
     spec = TOOLS.get(name)
@@ -70,7 +71,7 @@ def call_tool(
             needed = spec.needed_scope(arguments)
             if not principal.has_scope(needed):
                 return responses.failure([_missing_scope(spec, needed)], echo)
-            if spec.idempotent:
+            if spec.runs_once(arguments):
                 return idempotency.run_once(
                     ctx,
                     principal,

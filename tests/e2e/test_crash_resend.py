@@ -1,6 +1,6 @@
-"""Crash safety of `brain serve`: SIGKILL in the middle of a stream of batch inserts and
-ratings loses nothing acknowledged, and resending every call that was not acknowledged
-stores each of its entries exactly once (CONTRACT §3, issue 10)."""
+"""Crash safety of `brain serve`: SIGKILL in the middle of a stream of batch inserts,
+ratings and ledger bookings loses nothing acknowledged, and resending every call that was
+not acknowledged stores each of its entries exactly once (CONTRACT §3, issues 10 and 14)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
 
 from shared.storage.sqlite.base import DATABASE_FILE_NAME
+from tests.contract.ledger_builders import booking_entry, ledger_args
 from tests.e2e.helpers import insert_args, memory_entry
 from tests.e2e.test_local_server import RunningServer, serve
 
@@ -27,7 +28,10 @@ CALLS = 36
 WORKERS = 4
 INSERT_ENTRIES = 10
 RATE_ENTRIES = 5
+LEDGER_ENTRIES = 8
 KILL_AFTER_ACKS = 6
+LEDGER = "users/dev/finanzen"  # the local token's own area
+COUNTS = "SELECT (SELECT count(*) FROM memories), (SELECT count(*) FROM ledger_records)"
 
 
 def make_call(number: int) -> tuple[str, dict[str, Any]]:
@@ -46,6 +50,15 @@ def make_call(number: int) -> tuple[str, dict[str, Any]]:
         ]
         inhalt = {"memories": memories, "nutzer": 42, "agent": "support-agent"}
         return "rate_brain_memories", {"inhalt": inhalt, "referenzfelder": referenzfelder}
+    if number % 6 == 1:  # and every sixth books a batch in the ledger (no idempotency key)
+        bookings = [
+            booking_entry(betrag=f"{number}.{i:02d}", beschreibung=f"c{number}-b{i}", path=LEDGER)
+            for i in range(LEDGER_ENTRIES)
+        ]
+        return "ledger", {
+            **ledger_args("buchen", eintraege=bookings),
+            "referenzfelder": referenzfelder,
+        }
     entries = [memory_entry(kurzbeschreibung=f"c{number}-e{i}") for i in range(INSERT_ENTRIES)]
     return "insert_brain_longterm_memory", {
         **insert_args(*entries),
@@ -63,7 +76,8 @@ def rows(db: Path, sql: str) -> list[Any]:
 
 async def stream(server: RunningServer, db: Path) -> dict[int, dict[str, Any]]:
     """Send the calls from WORKERS clients; SIGKILL the server once KILL_AFTER_ACKS calls
-    were answered and some insert batch is half stored. Returns the answered envelopes."""
+    were answered and some insert or ledger batch is half written. Returns the answered
+    envelopes."""
     acked: dict[int, dict[str, Any]] = {}
     killed = asyncio.Event()
 
@@ -85,8 +99,9 @@ async def stream(server: RunningServer, db: Path) -> dict[int, dict[str, Any]]:
             await asyncio.sleep(0.002)
             if len(acked) < KILL_AFTER_ACKS:
                 continue
-            (count,) = (await asyncio.to_thread(rows, db, "SELECT count(*) FROM memories"))[0]
-            if (count - BASE) % INSERT_ENTRIES:  # an insert batch is half stored right now
+            (count, booked) = (await asyncio.to_thread(rows, db, COUNTS))[0]
+            # an insert batch is half stored or a ledger batch half booked right now
+            if (count - BASE) % INSERT_ENTRIES or booked % LEDGER_ENTRIES:
                 server.process.send_signal(signal.SIGKILL)
                 killed.set()
 
@@ -109,6 +124,14 @@ def stored_texts(db: Path) -> Counter[str]:
     return Counter(
         text for (text,) in rows(db, "SELECT kurzbeschreibung FROM memories WHERE tenant = 'local'")
     )
+
+
+def stored_bookings(db: Path) -> Counter[str]:
+    return Counter(text for (text,) in rows(db, "SELECT beschreibung FROM ledger_records"))
+
+
+def booking_texts(number: int) -> list[str]:
+    return [f"c{number}-b{i}" for i in range(LEDGER_ENTRIES)]
 
 
 def ratings_per_call(db: Path) -> Counter[tuple[int, int]]:
@@ -154,7 +177,8 @@ async def test_sigkill_mid_stream_loses_nothing_and_a_resend_completes_it(
 
     # Then after a restart on the same data directory every acknowledged write is there once
     texts = stored_texts(db)
-    half_stored = 0
+    bookings = stored_bookings(db)
+    half_stored = half_booked = 0
     with serve(data_dir) as server:
         async with Client(StreamableHttpTransport(server.url, auth=server.token)) as client:
             for number, envelope in acked.items():
@@ -173,6 +197,8 @@ async def test_sigkill_mid_stream_loses_nothing_and_a_resend_completes_it(
                     ]
                     assert got == [f"c{number}-e{i}" for i in range(INSERT_ENTRIES)]
                     assert all(texts[text] == 1 for text in got)
+                if tool == "ledger":
+                    assert all(bookings[text] == 1 for text in booking_texts(number))
             per_call = ratings_per_call(db)
             for number in acked:
                 if make_call(number)[0] == "rate_brain_memories":
@@ -185,6 +211,9 @@ async def test_sigkill_mid_stream_loses_nothing_and_a_resend_completes_it(
                 present = sum(1 for text in texts if text.startswith(prefix))
                 half_stored += 0 < present < INSERT_ENTRIES
                 assert all(texts[f"{prefix}e{i}"] <= 1 for i in range(INSERT_ENTRIES))
+                booked = sum(bookings[text] for text in booking_texts(number))
+                half_booked += 0 < booked < LEDGER_ENTRIES
+                assert all(bookings[text] <= 1 for text in booking_texts(number))
 
             # When every call that was not acknowledged is resent
             for number in lost:
@@ -205,9 +234,13 @@ async def test_sigkill_mid_stream_loses_nothing_and_a_resend_completes_it(
             expected += expected_ratings(n)
     assert per_call == expected
     check_aggregates(db)
+    ledger_calls = [n for n in range(CALLS) if make_call(n)[0] == "ledger"]
+    bookings = stored_bookings(db)
+    assert bookings == Counter(text for n in ledger_calls for text in booking_texts(n))
     with capsys.disabled():
         print(
             f"\ncrash test: {len(acked)} calls acknowledged, {len(lost)} cut off or unsent "
-            f"({half_stored} insert batches half stored at the kill), all resent: "
-            f"{sum(texts.values())} memories, {sum(per_call.values())} ratings, each once"
+            f"({half_stored} insert batches half stored, {half_booked} ledger batches half "
+            f"booked at the kill), all resent: {sum(texts.values())} memories, "
+            f"{sum(per_call.values())} ratings, {sum(bookings.values())} bookings, each once"
         )

@@ -13,10 +13,12 @@ from shared.auth.principal import ALL_SCOPES, Principal
 from shared.config import Settings
 from shared.domain import MemoryType
 from shared.services.context import ServiceContext
+from shared.services.ledger import ledger
 from shared.services.memories import insert_memories, rate_memories
 from shared.storage.dynamo import DynamoStorage
 from shared.tools.dispatch import call_tool
 from shared.validation.requests import parse_insert, parse_rate
+from tests.contract.ledger_builders import ANNA, booking_entry, ledger_args
 from tests.integration.conftest import CallRecorder
 
 SETTINGS = Settings()
@@ -111,3 +113,36 @@ def test_retry_safety_adds_three_calls_and_three_round_trips_per_write(
                 f"moto {bare_ms:.1f} ms bare, {safe_ms:.1f} ms retry-safe, "
                 f"{resend_ms:.1f} ms resend"
             )
+
+
+def test_a_retry_safe_ledger_booking_adds_two_calls_and_its_entry_key(
+    storage: DynamoStorage, recorder: CallRecorder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ctx = ServiceContext(storage, SETTINGS)
+
+    def booking(n: int) -> dict[str, Any]:
+        return ledger_args("buchen", eintraege=[booking_entry(betrag=f"{n}.00")])
+
+    # Given the same booking once through the service alone (no write key) and once
+    # through call_tool
+    recorder.reset()
+    assert ledger(ctx, ANNA, booking(1))["erfolg"]
+    bare, bare_rounds = recorder.operations(), recorder.sequential_round_trips()
+    recorder.reset()
+    assert call_tool(ctx, ANNA, "ledger", booking(2))["erfolg"]
+    safe, safe_rounds = recorder.operations(), recorder.sequential_round_trips()
+    # Then retry safety adds the in-progress PutItem and the completion UpdateItem; the
+    # entry key is one more item inside the booking's transaction, not another call
+    assert safe - bare == Counter({"PutItem": 1, "UpdateItem": 1}), (safe, bare)
+    assert bare - safe == Counter()
+    assert safe_rounds - bare_rounds == 2
+    # And an identical resend is one call, booking nothing
+    recorder.reset()
+    call_tool(ctx, ANNA, "ledger", booking(2))
+    resend = recorder.operations()
+    assert sum(resend.values()) <= 2 and set(resend) <= {"PutItem", "GetItem"}, resend
+    with capsys.disabled():
+        print(
+            f"\nledger buchen (1 entry): {sum(bare.values())} calls/{bare_rounds} round trips "
+            f"bare, {sum(safe.values())}/{safe_rounds} retry-safe, resend {dict(resend)}"
+        )

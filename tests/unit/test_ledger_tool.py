@@ -353,6 +353,8 @@ def test_a_resent_call_with_an_idempotency_key_books_nothing_twice(ctx: ServiceC
     daten = query(ctx)
     assert [e["ID"] for e in daten["eintraege"]] == [2, 3, 1]
     assert daten["summen"][0]["saldo"] == "-5.00"
-    # And without a key a resend is a new booking (the key names the logical write); the
-    # IDs the resends reserved (4, 5, 6) are never used
-    assert call_tool(ctx, ANNA, "ledger", args)["daten"][0]["ID"] == 7
+    # And the identical storno resend was answered from the call's record: the first answer
+    assert reversed_again == reversed_once
+    # And a call that differs is a new booking (the key names the logical write); the IDs
+    # the corrected resend reserved (4, 5) are never used
+    assert call_tool(ctx, ANNA, "ledger", args)["daten"][0]["ID"] == 6
