@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from shared.domain import CounterName, ReservedId
 from shared.storage.sqlite.base import dump, to_micros
 from shared.storage.sqlite.brain import BrainStore
-from shared.storage.sqlite.idempotency import SqliteIdempotencyLayer
+from shared.storage.sqlite.idempotency import SqliteIdempotencyLayer, purge_expired
 from shared.storage.sqlite.ledger import LedgerStore
 from shared.storage.sqlite.memories import MemoryStore
 from shared.storage.sqlite.projects import ProjectStore
@@ -60,11 +60,16 @@ class SqliteStorage(MemoryStore, RatingStore, BrainStore, ProjectStore, LedgerSt
             return {}
         name = CounterName(counter).value
         expires_us = to_micros(expires_at)
+        now_us = to_micros(datetime.now(expires_at.tzinfo))
         with self._write() as conn:
             conn.execute(  # an expired reservation is forgotten before it is looked at
                 "DELETE FROM id_reservations WHERE tenant = ? AND rkey = ? AND counter = ?"
                 " AND expires_us < ?",
-                (tenant, key, name, to_micros(datetime.now(expires_at.tzinfo))),
+                (tenant, key, name, now_us),
+            )
+            # and a few expired ones of other writes on the way (bounded work per call)
+            purge_expired(
+                conn, "id_reservations", "tenant, rkey, counter, idx", "expires_us", now_us
             )
             known = {
                 int(idx): (fingerprint, int(number))

@@ -9,6 +9,11 @@ comes back in `IdempotencyItemAlreadyExistsError`. The check and the write are o
 `brain serve` owns its data directory: records left INPROGRESS by a process that died
 (SIGKILL) are released when the next server starts (`release_in_progress`), so a resend
 after a crash runs at once instead of waiting for the in-progress expiry.
+
+Expired records (past the idempotency window) are purged as the server runs: every record
+written removes at most `PURGE_PER_WRITE` expired ones in the same transaction (an index
+on `expiration` finds them), so the table stays at about one window of calls and no call
+pays for more than a few deletes. On DynamoDB the table's TTL does this.
 """
 
 # SQL text is only ever built from this module's constants; every value is a bound parameter.
@@ -16,6 +21,7 @@ after a crash runs at once instead of waiting for the in-progress expiry.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from typing import Any
 
@@ -33,6 +39,22 @@ from shared.storage.sqlite.base import SqliteBase
 
 _COLUMNS = "id, status, expiration, in_progress_expiration, data, validation"
 _INPROGRESS = STATUS_CONSTANTS["INPROGRESS"]
+# Expired rows a write removes on its way (bounded work per call; more than it adds).
+PURGE_PER_WRITE = 16
+
+
+def purge_expired(
+    conn: sqlite3.Connection, table: str, primary_key: str, column: str, before: int
+) -> int:
+    """Delete at most PURGE_PER_WRITE rows of `table` whose `column` is below `before`
+    (table and column names are this package's constants)."""
+    return int(
+        conn.execute(
+            f"DELETE FROM {table} WHERE ({primary_key}) IN (SELECT {primary_key} FROM {table}"
+            f" WHERE {column} < ? LIMIT ?)",
+            (before, PURGE_PER_WRITE),
+        ).rowcount
+    )
 
 
 def _record(row: tuple[Any, ...]) -> DataRecord:
@@ -90,6 +112,7 @@ class SqliteIdempotencyLayer(BasePersistenceLayer):  # type: ignore[misc]
                     data_record.payload_hash or None,
                 ),
             )
+            purge_expired(conn, "idempotency_records", "id", "expiration", int(now))
 
     def _update_record(self, data_record: DataRecord) -> None:
         with self._db._write() as conn:

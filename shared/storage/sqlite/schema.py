@@ -237,6 +237,10 @@ _SCHEMA = (
         PRIMARY KEY (tenant, rkey, counter, idx)
     ) WITHOUT ROWID
     """,
+    # Expired records and reservations are purged a few at a time by the writes that add
+    # new ones (bounded work per call): these indexes find them without a scan.
+    "CREATE INDEX IF NOT EXISTS idempotency_records_by_expiry ON idempotency_records (expiration)",
+    "CREATE INDEX IF NOT EXISTS id_reservations_by_expiry ON id_reservations (expires_us)",
 )
 
 # Columns added after version 1: (table, column, definition for ALTER TABLE ADD COLUMN).
