@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import struct
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -118,8 +119,13 @@ def _store_memories(
 ) -> list[dict[str, Any]]:
     storage, tenant, now = ctx.storage, principal.tenant, ctx.clock()
     reserved = reserve_entry_ids(ctx, tenant, CounterName(typ.value), accepted)
-    # A resend of a write a crash cut off: entries it already stored are not stored again.
-    already = stored_before(ctx, tenant, typ, reserved, now)
+    # A resend of a write a crash cut off: entries it already stored are not stored again
+    # (but completed where the crash cut their write short).
+    embeddings = {
+        index: None if entry.embedding is None else encode_embedding(entry.embedding)
+        for index, entry in accepted
+    }
+    already = stored_before(ctx, tenant, typ, reserved, now, embeddings)
     results = [
         {"index": index, "typ": typ.value, "erfolg": True, "ID": str(MemoryId(typ, number))}
         for index, number in already.items()
@@ -177,13 +183,25 @@ def stored_before(
     typ: MemoryType,
     reserved: dict[int, ReservedId],
     now: datetime,
+    embeddings: Mapping[int, bytes | None] | None = None,
 ) -> dict[int, int]:
-    """{index: ID} of the entries an earlier send of this write stored already."""
+    """{index: ID} of the entries an earlier send of this write stored already. Their
+    writes are completed first (`complete_memories`): a crash may have cut them off after
+    the item, before its postings, stats or embedding (`embeddings`: bytes per index)."""
     reused = {index: r.number for index, r in reserved.items() if r.reused}
     if not reused:
         return {}
     found = ctx.storage.get_memories(tenant, [MemoryId(typ, n) for n in reused.values()], now)
-    return {index: number for index, number in reused.items() if MemoryId(typ, number) in found}
+    already = {index: number for index, number in reused.items() if MemoryId(typ, number) in found}
+    if already:
+        ctx.storage.complete_memories(
+            tenant,
+            {
+                MemoryId(typ, number): (embeddings or {}).get(index)
+                for index, number in already.items()
+            },
+        )
+    return already
 
 
 def memory_view(memory: Memory, ctx: ServiceContext) -> dict[str, Any]:

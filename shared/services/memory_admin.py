@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from shared.auth.principal import Principal
@@ -174,7 +174,13 @@ def delete_memories(
         ctx, principal, request.caller.nutzer, [memory_id for _, memory_id in wanted], now
     )
     visible = [memory_id for _, memory_id in wanted if memory_id in found]
-    deleted = set(ctx.storage.delete_memories(principal.tenant, visible, now)) if visible else set()
+    before = _tombstones(ctx, principal.tenant, visible) if wanted else frozenset()
+    # A resend after a crash: what the first send deleted answers as it would have, and
+    # goes to storage again, which removes what the cut-off delete left of it (ratings).
+    gone = [m for _, m in wanted if m not in found and str(m) in before]
+    targets = list(dict.fromkeys([*visible, *gone]))
+    deleted = set(ctx.storage.delete_memories(principal.tenant, targets, now)) if targets else set()
+    deleted |= set(gone)
     geloescht = [raw for raw, memory_id in wanted if memory_id in deleted]
     not_found += [raw for raw, memory_id in wanted if memory_id not in deleted]
     daten = {
@@ -182,3 +188,15 @@ def delete_memories(
         "nicht_gefunden": list(dict.fromkeys(not_found)),
     }
     return responses.success(daten, request.referenzfelder)
+
+
+def _tombstones(ctx: ServiceContext, tenant: str, visible: list[MemoryId]) -> frozenset[str]:
+    """Inside a retry-safe call: mark the memories about to be deleted under the write key
+    (kept for the idempotency window) and return what an earlier send of this write marked,
+    so that a resend after a crash mid-delete answers `geloescht`, not `nicht_gefunden`."""
+    if ctx.write_key is None:
+        return frozenset()
+    expires_at = datetime.now(UTC) + timedelta(seconds=ctx.settings.idempotency_window_s)
+    return ctx.storage.mark_write(
+        tenant, ctx.write_key, [str(memory_id) for memory_id in visible], expires_at
+    )

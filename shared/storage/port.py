@@ -77,6 +77,26 @@ class StoragePort(LedgerPort, Protocol):
         """Powertools' idempotency persistence layer next to this storage (call records)."""
         ...
 
+    def mark_write(
+        self, tenant: str, key: str, marks: Sequence[str], expires_at: datetime
+    ) -> frozenset[str]:
+        """Record `marks` under one keyed write until `expires_at` and return the marks an
+        earlier send of that write recorded (unexpired; empty on the first send).
+
+        Atomic per call. A delete marks what it is about to delete before it deletes, so
+        its resend after a crash knows what the first send removed (tombstones).
+        """
+        ...
+
+    def complete_memories(self, tenant: str, embeddings: Mapping[MemoryId, bytes | None]) -> int:
+        """Finish the writes of stored memories that a crash may have cut off (a resend of
+        the same write found their items): whatever `put_memories` writes besides the item
+        (postings, stats, the embedding — `embeddings` gives its bytes) is re-applied where
+        missing, never twice. Returns how many memories were incomplete. An adapter whose
+        put is one transaction per memory has nothing to complete (0).
+        """
+        ...
+
     def ensure_tags(self, tenant: str, names: Sequence[str]) -> dict[str, str]:
         """Create the tags that do not exist yet; return {casefolded name: stored name}.
 

@@ -288,3 +288,33 @@ def test_entries_written_before_a_crash_are_recognised_on_resend(
         assert len(ratings) == 1
     if tool == "remember":
         assert len(stored(ctx, 5)) == 2
+
+
+def test_a_delete_resent_after_a_crash_answers_like_the_first(
+    ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    call_tool(ctx, PRINCIPAL, "insert_brain_longterm_memory", insert(*map(memory, "ABC")))
+    ids = ["longterm_1", "longterm_2", "longterm_3", "longterm_9"]
+    arguments = {"inhalt": {"memories": {"longterm": ids}, **CALLER}}
+    spec = TOOLS["delete_brain_memories"]
+    keyed = replace(ctx, write_key="delete-1")  # what run_once derives from the call
+    delete = ctx.storage.delete_memories
+
+    def dies_after_one(tenant: str, memory_ids: Any, now: Any) -> Any:
+        delete(tenant, memory_ids[:1], now)
+        raise _Crash
+
+    # Given a delete of three memories (and one that never existed) that died after one
+    monkeypatch.setattr(ctx.storage, "delete_memories", dies_after_one)
+    with pytest.raises(_Crash):
+        spec.handler(keyed, PRINCIPAL, arguments)
+    monkeypatch.setattr(ctx.storage, "delete_memories", delete)
+    assert stored(ctx, 5) == ["B", "C"]
+    # When it runs again under the same write key
+    again = spec.handler(keyed, PRINCIPAL, arguments)
+    # Then it answers what the first call would have answered
+    assert again["daten"] == {"geloescht": ids[:3], "nicht_gefunden": ids[3:]}
+    assert stored(ctx, 5) == []
+    # And another write (another key) learns nothing from these tombstones
+    other = spec.handler(replace(ctx, write_key="delete-2"), PRINCIPAL, arguments)
+    assert other["daten"] == {"geloescht": [], "nicht_gefunden": ids}

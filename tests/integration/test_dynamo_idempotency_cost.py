@@ -15,9 +15,10 @@ from shared.domain import MemoryType
 from shared.services.context import ServiceContext
 from shared.services.ledger import ledger
 from shared.services.memories import insert_memories, rate_memories
+from shared.services.memory_admin import delete_memories
 from shared.storage.dynamo import DynamoStorage
 from shared.tools.dispatch import call_tool
-from shared.validation.requests import parse_insert, parse_rate
+from shared.validation.requests import parse_fetch, parse_insert, parse_rate
 from tests.contract.ledger_builders import ANNA, booking_entry, ledger_args
 from tests.integration.conftest import CallRecorder
 
@@ -145,4 +146,32 @@ def test_a_retry_safe_ledger_booking_adds_two_calls_and_its_entry_key(
         print(
             f"\nledger buchen (1 entry): {sum(bare.values())} calls/{bare_rounds} round trips "
             f"bare, {sum(safe.values())}/{safe_rounds} retry-safe, resend {dict(resend)}"
+        )
+
+
+def test_a_retry_safe_delete_adds_its_records_and_one_write_mark(
+    storage: DynamoStorage, recorder: CallRecorder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ctx = ServiceContext(storage, SETTINGS)
+    for n in range(2):
+        assert call_tool(ctx, PRINCIPAL, "insert_brain_longterm_memory", insert_args(n))["erfolg"]
+
+    def delete(memory_id: str) -> dict[str, Any]:
+        return {"inhalt": {"memories": {"longterm": [memory_id]}, **CALLER}}
+
+    # Given the same kind of delete once through the service alone and once via call_tool
+    recorder.reset()
+    assert delete_memories(ctx, PRINCIPAL, parse_fetch(delete("longterm_1")))["erfolg"]
+    bare, bare_rounds = recorder.operations(), recorder.sequential_round_trips()
+    recorder.reset()
+    assert call_tool(ctx, PRINCIPAL, "delete_brain_memories", delete("longterm_2"))["erfolg"]
+    safe, safe_rounds = recorder.operations(), recorder.sequential_round_trips()
+    # Then retry safety adds the call's two record calls and the write mark's UpdateItem
+    assert safe - bare == Counter({"PutItem": 1, "UpdateItem": 2}), (safe, bare)
+    assert bare - safe == Counter()
+    assert safe_rounds - bare_rounds == 3
+    with capsys.disabled():
+        print(
+            f"\ndelete_brain_memories (1 ID): {sum(bare.values())} calls/{bare_rounds} round "
+            f"trips bare, {sum(safe.values())}/{safe_rounds} retry-safe"
         )

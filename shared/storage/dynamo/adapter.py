@@ -65,11 +65,12 @@ from shared.storage.dynamo.memories import MemoryWriter
 from shared.storage.dynamo.memory_delete import MemoryDeleter
 from shared.storage.dynamo.memory_index import MemoryIndexReads
 from shared.storage.dynamo.memory_items import memory_from_item
+from shared.storage.dynamo.memory_repair import MemoryRepair
 from shared.storage.dynamo.memory_replace import MemoryReplacer
 from shared.storage.dynamo.parallel import RoundTrips
 from shared.storage.dynamo.projects import ProjectRecords
 from shared.storage.dynamo.ratings import RatingWriter
-from shared.storage.dynamo.reservations import EntryReservations
+from shared.storage.dynamo.reservations import EntryReservations, WriteMarks
 
 if TYPE_CHECKING:
     from shared.storage.aws import AwsClients
@@ -117,6 +118,8 @@ class DynamoStorage:
         self._projects = ProjectRecords(self._calls)
         self._ledger = LedgerTable(self._calls, rating_max_retries)
         self._reservations = EntryReservations(clients.dynamodb, table_name)
+        self._marks = WriteMarks(clients.dynamodb, table_name)
+        self._repair = MemoryRepair(self._calls, objects)
         self._idempotency = DynamoDBPersistenceLayer(
             table_name=idempotency_table or f"{table_name}-idempotency",
             boto3_client=clients.dynamodb,
@@ -174,6 +177,16 @@ class DynamoStorage:
 
     def idempotency_layer(self) -> DynamoDBPersistenceLayer:
         return self._idempotency
+
+    def mark_write(
+        self, tenant: str, key: str, marks: Sequence[str], expires_at: datetime
+    ) -> frozenset[str]:
+        return self._marks.mark(tenant, key, marks, expires_at)
+
+    def complete_memories(self, tenant: str, embeddings: Mapping[MemoryId, bytes | None]) -> int:
+        """Two BatchGetItems, then missing postings, objects and stats in one stage
+        (memory_repair.py)."""
+        return self._repair.complete(tenant, embeddings)
 
     def ensure_tags(self, tenant: str, names: Sequence[str]) -> dict[str, str]:
         wanted: dict[str, str] = {}

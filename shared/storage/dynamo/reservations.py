@@ -112,3 +112,50 @@ class EntryReservations:
                 for index, _ in fingerprints
             }
         raise RuntimeError("reservation kept changing under concurrent sends")
+
+
+def marks_key(tenant: str, write_key: str) -> Item:
+    return key(f"{tenant_prefix(tenant)}#IDEM#{part(write_key)}", "MARKS")
+
+
+class WriteMarks:
+    """`mark_write`: item `T#<t>#IDEM#<write key>` / `MARKS` with `marks` (SS) and the TTL
+    (the idempotency window). One UpdateItem `ADD marks` returns the marks an earlier send
+    left (ALL_OLD); an item whose TTL passed (DynamoDB deletes it late) counts as absent and
+    is overwritten with this send's marks (one PutItem more)."""
+
+    def __init__(self, client: Any, table: str) -> None:
+        self._client = client
+        self._table = table
+
+    def mark(
+        self, tenant: str, write_key: str, marks: Sequence[str], expires_at: datetime
+    ) -> frozenset[str]:
+        item_key = marks_key(tenant, write_key)
+        ttl = n(ttl_seconds(to_us(expires_at)))
+        now = int(time.time())
+        if not marks:
+            found = self._client.get_item(TableName=self._table, Key=item_key, ConsistentRead=True)
+            return _live_marks(found.get("Item") or {}, now)
+        response = self._client.update_item(
+            TableName=self._table,
+            Key=item_key,
+            UpdateExpression="ADD #marks :marks SET #ttl = :ttl",
+            ExpressionAttributeNames={"#marks": "marks", "#ttl": TTL_ATTRIBUTE},
+            ExpressionAttributeValues={":marks": {"SS": sorted(set(marks))}, ":ttl": ttl},
+            ReturnValues="ALL_OLD",
+        )
+        old: Item = response.get("Attributes") or {}
+        if old and get_n(old, TTL_ATTRIBUTE) < now:  # expired: this send starts afresh
+            self._client.put_item(
+                TableName=self._table,
+                Item={**item_key, "marks": {"SS": sorted(set(marks))}, TTL_ATTRIBUTE: ttl},
+            )
+            return frozenset()
+        return _live_marks(old, now)
+
+
+def _live_marks(item: Item, now: int) -> frozenset[str]:
+    if not item or get_n(item, TTL_ATTRIBUTE) < now:
+        return frozenset()
+    return frozenset(item.get("marks", {}).get("SS", []))

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from shared.domain import CounterName, ReservedId
+from shared.domain import CounterName, MemoryId, ReservedId
 from shared.storage.sqlite.base import dump, to_micros
 from shared.storage.sqlite.brain import BrainStore
 from shared.storage.sqlite.idempotency import SqliteIdempotencyLayer, purge_expired
@@ -101,6 +101,34 @@ class SqliteStorage(MemoryStore, RatingStore, BrainStore, ProjectStore, LedgerSt
             if index not in result:
                 result[index] = ReservedId(known[index][1], reused=True)
         return result
+
+    def mark_write(
+        self, tenant: str, key: str, marks: Sequence[str], expires_at: datetime
+    ) -> frozenset[str]:
+        now_us = to_micros(datetime.now(expires_at.tzinfo))
+        with self._write() as conn:
+            conn.execute(
+                "DELETE FROM write_marks WHERE tenant = ? AND wkey = ? AND expires_us < ?",
+                (tenant, key, now_us),
+            )
+            earlier = frozenset(
+                mark
+                for (mark,) in conn.execute(
+                    "SELECT mark FROM write_marks WHERE tenant = ? AND wkey = ?", (tenant, key)
+                )
+            )
+            conn.executemany(
+                "INSERT OR IGNORE INTO write_marks (tenant, wkey, mark, expires_us)"
+                " VALUES (?, ?, ?, ?)",
+                [(tenant, key, mark, to_micros(expires_at)) for mark in dict.fromkeys(marks)],
+            )
+            purge_expired(conn, "write_marks", "tenant, wkey, mark", "expires_us", now_us)
+        return earlier
+
+    def complete_memories(self, tenant: str, embeddings: Mapping[MemoryId, bytes | None]) -> int:
+        """Nothing to complete: a memory's row, postings, stats and embedding are written
+        in one transaction (memories.py)."""
+        return 0
 
     @cached_property
     def _idempotency_layer(self) -> SqliteIdempotencyLayer:

@@ -237,6 +237,17 @@ _SCHEMA = (
         PRIMARY KEY (tenant, rkey, counter, idx)
     ) WITHOUT ROWID
     """,
+    # What a keyed write marked before it acted (mark_write: a delete's tombstones).
+    """
+    CREATE TABLE IF NOT EXISTS write_marks (
+        tenant     TEXT NOT NULL,
+        wkey       TEXT NOT NULL,
+        mark       TEXT NOT NULL,
+        expires_us INTEGER NOT NULL,
+        PRIMARY KEY (tenant, wkey, mark)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX IF NOT EXISTS write_marks_by_expiry ON write_marks (expires_us)",
     # Expired records and reservations are purged a few at a time by the writes that add
     # new ones (bounded work per call): these indexes find them without a scan.
     "CREATE INDEX IF NOT EXISTS idempotency_records_by_expiry ON idempotency_records (expiration)",

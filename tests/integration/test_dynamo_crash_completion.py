@@ -1,0 +1,150 @@
+"""A Lambda that dies mid memory-write on DynamoDB (moto): the item is written, its postings,
+stats (and for another entry its embedding object) are not. The resend of the same call
+finds the items and completes the writes (`complete_memories`) instead of trusting them;
+a delete resent after dying mid-batch answers what the first call would have answered.
+
+The death is a botocore `before-call` hook: from the named operation on, every AWS call of
+the process fails, as for a Lambda stopped at its timeout."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from shared.config import Settings
+from shared.domain import MemoryId, MemoryType
+from shared.services.context import ServiceContext
+from shared.storage.aws import AwsClients
+from shared.storage.dynamo import DynamoStorage
+from shared.tools.dispatch import call_tool
+from tests.integration.conftest import CallRecorder
+from tests.integration.test_dynamo_idempotency_cost import CALLER, PRINCIPAL
+
+INSERT = "insert_brain_longterm_memory"
+
+
+class _Killed(BaseException):
+    """The invocation stopped: nothing after this point runs, no cleanup either."""
+
+
+class Death:
+    """From the `nth` call of `operation` on, every call of the process fails."""
+
+    def __init__(self, operation: str, nth: int = 1) -> None:
+        self.operation = operation
+        self.nth = nth
+        self.dead = False
+        self.sent: list[str] = []
+
+    def __call__(self, model: Any, **_: Any) -> None:
+        if model.name == self.operation and self.sent.count(self.operation) + 1 == self.nth:
+            self.dead = True
+        if self.dead:
+            raise _Killed
+        self.sent.append(model.name)
+
+    def attach(self, clients: AwsClients) -> Death:
+        clients.dynamodb.meta.events.register("before-call", self, unique_id="death")
+        clients.s3.meta.events.register("before-call", self, unique_id="death")
+        return self
+
+    def detach(self, clients: AwsClients) -> None:
+        clients.dynamodb.meta.events.unregister("before-call", unique_id="death")
+        clients.s3.meta.events.unregister("before-call", unique_id="death")
+
+
+def memory(text: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "kurzbeschreibung": text,
+        "memory": f"{text}: Rückruf am Vormittag erwünscht.",
+        "tags": [],
+        "scope": "kunde",
+        "scope_vk": "K-1",
+        **CALLER,
+        **extra,
+    }
+
+
+def insert_args() -> dict[str, Any]:
+    entries = [memory("Alpha"), memory("Beta", embedding=[0.25, 0.5, 0.75]), memory("Gamma")]
+    return {"inhalt": {"memories": entries, **CALLER}}
+
+
+def context(storage: DynamoStorage) -> ServiceContext:
+    # A dead call's in-progress record ends after 1 s (on Lambda: the invocation's deadline)
+    return ServiceContext(storage, Settings(idempotency_in_progress_s=1))
+
+
+def indexed(storage: DynamoStorage, term: str) -> list[str]:
+    """The memories the search index lists under `term` (an analysed term)."""
+    postings = storage.lookup_memory_terms(PRINCIPAL.tenant, [term]).postings.get(term, [])
+    return sorted(str(posting.entry_id) for posting in postings)
+
+
+def test_a_resend_completes_memory_writes_cut_off_after_their_items(
+    storage: DynamoStorage,
+    clients: AwsClients,
+    recorder: CallRecorder,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    ctx = context(storage)
+    ids = [MemoryId(MemoryType.LONGTERM, n) for n in (1, 2, 3)]
+    # Given an insert whose Lambda dies when it sends the postings: items and the
+    # embedding object were written, postings and stats not
+    death = Death("BatchWriteItem").attach(clients)
+    with pytest.raises(_Killed):
+        call_tool(ctx, PRINCIPAL, INSERT, insert_args())
+    death.detach(clients)
+    assert death.sent.count("PutItem") >= 3 and "PutObject" in death.sent
+    assert set(storage.get_memories(PRINCIPAL.tenant, ids, ctx.clock())) == set(ids)
+    assert storage.memory_stats(PRINCIPAL.tenant).documents == 0
+    assert indexed(storage, "vormittag") == []
+    # When the call is resent after the dead call's in-progress record expired
+    time.sleep(1.1)
+    recorder.reset()
+    again = call_tool(ctx, PRINCIPAL, INSERT, insert_args())
+    completion, rounds = recorder.operations(), recorder.sequential_round_trips()
+    # Then every entry reports its first ID and each memory is stored once, complete:
+    # listed in the search index, counted once in the stats, its embedding readable
+    assert again["erfolg"] is True, again
+    assert [entry["ID"] for entry in again["daten"]] == [str(i) for i in ids]
+    assert indexed(storage, "vormittag") == sorted(str(i) for i in ids)
+    stats = storage.memory_stats(PRINCIPAL.tenant)
+    assert stats.documents == 3
+    assert storage.get_embedding(PRINCIPAL.tenant, ids[1]) is not None
+    assert storage.complete_memories(PRINCIPAL.tenant, dict.fromkeys(ids)) == 0
+    assert storage.memory_stats(PRINCIPAL.tenant) == stats
+    with capsys.disabled():
+        print(
+            f"\nresend completing 3 cut-off memory writes: {sum(completion.values())} calls, "
+            f"{rounds} round trips: {dict(completion)}"
+        )
+
+
+def test_a_delete_resent_after_dying_mid_batch_answers_like_the_first(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    ctx = context(storage)
+    assert call_tool(ctx, PRINCIPAL, INSERT, insert_args())["anzahl_erfolgreich"] == 3
+    ids = ["longterm_1", "longterm_2", "longterm_3", "longterm_99"]
+    args = {"inhalt": {"memories": {"longterm": ids}, **CALLER}}
+    # Given a delete whose Lambda dies at the second memory's DeleteItem
+    death = Death("DeleteItem", nth=2).attach(clients)
+    with pytest.raises(_Killed):
+        call_tool(ctx, PRINCIPAL, "delete_brain_memories", args)
+    death.detach(clients)
+    left = storage.get_memories(
+        PRINCIPAL.tenant, [MemoryId(MemoryType.LONGTERM, n) for n in (1, 2, 3)], ctx.clock()
+    )
+    assert len(left) == 2
+    # When it is resent after the dead call's in-progress record expired
+    time.sleep(1.1)
+    again = call_tool(ctx, PRINCIPAL, "delete_brain_memories", args)
+    # Then it answers what the first call would have: three deleted, one never existed
+    assert again["erfolg"] is True, again
+    assert again["daten"] == {
+        "geloescht": ["longterm_1", "longterm_2", "longterm_3"],
+        "nicht_gefunden": ["longterm_99"],
+    }
