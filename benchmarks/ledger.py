@@ -147,7 +147,7 @@ def main() -> None:
         records = timed(
             "summing every record (find_ledger + totals_of)",
             lambda: totals_of(
-                v.record for v in storage.find_ledger(TENANT, AREA, None, None, None)
+                v.record for v in storage.find_ledger(TENANT, [AREA], None, None, None)[AREA]
             ),
             repeat=1,
         )

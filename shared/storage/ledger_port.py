@@ -39,11 +39,18 @@ class LedgerPort(Protocol):
         ...
 
     def find_ledger(
-        self, tenant: str, area: str, von: date | None, bis: date | None, limit: int | None
-    ) -> list[LedgerView]:
-        """Records of one area whose position datum is within [von, bis], newest position
+        self,
+        tenant: str,
+        areas: Sequence[str],
+        von: date | None,
+        bis: date | None,
+        limit: int | None,
+    ) -> dict[str, list[LedgerView]]:
+        """Per area: its records whose position datum is within [von, bis], newest position
         first (datum, then ID descending; a booking's zahlung and storno right before it),
-        at most `limit` records (None: all)."""
+        at most `limit` records per area (None: all). Every area is a key (maybe []).
+        One round trip for all areas on adapters that can parallelise (DynamoDB: one Query
+        per area, side by side)."""
         ...
 
     def ledger_totals(

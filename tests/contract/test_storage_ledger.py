@@ -158,15 +158,19 @@ def test_find_lists_a_period_newest_first_with_followers_before_their_booking(
         == [None] * 2
     )
     # When March of the project area is listed
-    found = storage.find_ledger(TENANT, AREA, date(2025, 3, 1), date(2025, 3, 31), None)
+    found = storage.find_ledger(TENANT, [AREA], date(2025, 3, 1), date(2025, 3, 31), None)[AREA]
     # Then in position order, newest first, each follower right before its booking
     assert [v.record.id for v in found] == [3, 7, 2, 6, 1]
     assert found[2].bezahlt_durch == 7 and found[4].storniert_durch == 6
-    # And a limit cuts the list, open bounds take everything of the area
-    limited = storage.find_ledger(TENANT, AREA, None, None, 2)
-    assert [v.record.id for v in limited] == [4, 3]
-    assert len(storage.find_ledger(TENANT, AREA, None, None, None)) == 6
-    assert storage.find_ledger(OTHER_TENANT, AREA, None, None, None) == []
+    # And a limit cuts each area's list, open bounds take everything of the area
+    limited = storage.find_ledger(TENANT, [AREA, TEAM, "users/leer"], None, None, 2)
+    assert {area: [v.record.id for v in views] for area, views in limited.items()} == {
+        AREA: [4, 3],
+        TEAM: [5],
+        "users/leer": [],
+    }
+    assert len(storage.find_ledger(TENANT, [AREA], None, None, None)[AREA]) == 6
+    assert storage.find_ledger(OTHER_TENANT, [AREA], None, None, None) == {AREA: []}
 
 
 def test_one_failing_write_does_not_block_the_others(storage: StoragePort) -> None:

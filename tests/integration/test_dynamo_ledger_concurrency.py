@@ -15,12 +15,17 @@ from collections import Counter
 from decimal import Decimal
 from typing import Any
 
+import pytest
+
+from shared.config import Settings
 from shared.ledger.model import LedgerTotal, totals_of
+from shared.services.context import ServiceContext
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.ledger_items import TOTAL_SHARDS, total_pk
+from shared.tools.dispatch import call_tool
 from tests.contract.builders import TENANT
-from tests.contract.ledger_builders import AREA, booking, new
+from tests.contract.ledger_builders import ANNA, AREA, booking, booking_entry, ledger_args, new
 from tests.integration.conftest import CallRecorder, Sleeps, make_storage
 
 WRITERS = 12
@@ -77,7 +82,7 @@ def test_twelve_interleaved_writers_lose_no_cent(
     assert total.anzahl == WRITERS * BOOKINGS
     assert total.saldo == sum((r.wirkung for r in everything), Decimal(0))
     assert (total.saldo, dict(total.kategorien)) == (expected.saldo, dict(expected.kategorien))
-    assert len(storage.find_ledger(TENANT, AREA, None, None, None)) == WRITERS * BOOKINGS
+    assert len(storage.find_ledger(TENANT, [AREA], None, None, None)[AREA]) == WRITERS * BOOKINGS
 
 
 def test_calls_per_booking_and_per_monthly_sum_query(
@@ -119,3 +124,30 @@ def _totals_partition_query() -> dict[str, Any]:
         "KeyConditionExpression": "pk = :pk",
         "ExpressionAttributeValues": {":pk": {"S": total_pk(TENANT, AREA)}},
     }
+
+
+def test_a_query_over_several_areas_costs_the_round_trips_of_one(
+    storage: DynamoStorage, recorder: CallRecorder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given bookings in anna's own area, her team's and a project she created
+    ctx = ServiceContext(storage, Settings())
+    eintraege = [
+        booking_entry(path="users/anna/belege"),
+        booking_entry(path="teams/finanzen/kosten"),
+        booking_entry(path="projects/apollo/kosten", create_project=True),
+    ]
+    booked = call_tool(ctx, ANNA, "ledger", ledger_args("buchen", eintraege=eintraege))
+    assert booked["anzahl_erfolgreich"] == 3, booked
+    # When she lists one area, and then all of them (filtered, so the records are read)
+    rounds: dict[str, int] = {}
+    for name, path in (("one area", "teams/finanzen"), ("three areas", None)):
+        recorder.reset()
+        filters = {"gegenpartei": "Hetzner Online GmbH"} | ({"path": path} if path else {})
+        answer = call_tool(ctx, ANNA, "ledger", ledger_args("abfragen", **filters))
+        assert answer["erfolg"] is True, answer
+        rounds[name] = recorder.sequential_round_trips()
+    # Then the three areas were read side by side: as many round trips as one area
+    assert len(answer["daten"]["eintraege"]) == 3
+    assert rounds["three areas"] == rounds["one area"], rounds
+    with capsys.disabled():
+        print(f"\nledger abfragen round trips: {rounds}")

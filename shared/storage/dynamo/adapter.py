@@ -403,9 +403,14 @@ class DynamoStorage:
         return self._ledger.get(tenant, ids)
 
     def find_ledger(
-        self, tenant: str, area: str, von: date | None, bis: date | None, limit: int | None
-    ) -> list[LedgerView]:
-        return self._ledger.find(tenant, area, von, bis, limit)
+        self,
+        tenant: str,
+        areas: Sequence[str],
+        von: date | None,
+        bis: date | None,
+        limit: int | None,
+    ) -> dict[str, list[LedgerView]]:
+        return self._ledger.find(tenant, areas, von, bis, limit)
 
     def ledger_totals(
         self, tenant: str, areas: Sequence[str], von_monat: str | None, bis_monat: str | None

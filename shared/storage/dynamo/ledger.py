@@ -323,13 +323,25 @@ class LedgerTable:
         }
 
     def find(
-        self, tenant: str, area: str, von: date | None, bis: date | None, limit: int | None
-    ) -> list[LedgerView]:
+        self,
+        tenant: str,
+        areas: Sequence[str],
+        von: date | None,
+        bis: date | None,
+        limit: int | None,
+    ) -> dict[str, list[LedgerView]]:
+        """One Query per area, side by side (one stage)."""
         low = f"E#{von.isoformat()}#" if von is not None else "E#"
         high = f"E#{bis.isoformat()}$" if bis is not None else "E$"
-        query = _range_query(record_pk(tenant, area), low, high, newest_first=True)
-        (items,) = self._calls.query_many([query], limit)
-        return attach_followers(record_from_item(item) for item in items)
+        wanted = list(dict.fromkeys(areas))
+        queries = [
+            _range_query(record_pk(tenant, area), low, high, newest_first=True) for area in wanted
+        ]
+        pages = self._calls.query_many(queries, limit) if queries else []
+        return {
+            area: attach_followers(record_from_item(item) for item in items)
+            for area, items in zip(wanted, pages, strict=True)
+        }
 
     def totals(
         self, tenant: str, areas: Sequence[str], von_monat: str | None, bis_monat: str | None

@@ -212,23 +212,31 @@ class LedgerStore(SqliteBase):
         return {view.record.id: view for view in _with_followers(rows, followers)}
 
     def find_ledger(
-        self, tenant: str, area: str, von: date | None, bis: date | None, limit: int | None
-    ) -> list[LedgerView]:
-        rows = self._read(
-            f"SELECT {_COLUMNS} FROM ledger_records WHERE tenant = ? AND area = ?"
-            " AND pos_datum >= ? AND pos_datum <= ?"
-            f" {_NEWEST_FIRST} LIMIT ?",
-            (
-                tenant,
-                area,
-                _opt_iso(von) or "0000-00-00",
-                _opt_iso(bis) or "9999-99-99",
-                -1 if limit is None else limit,
-            ),
-        )
-        # Followers sort right before their booking (newest first): a limit never separates
-        # a listed booking from its storno or zahlung.
-        return _with_followers(rows)
+        self,
+        tenant: str,
+        areas: Sequence[str],
+        von: date | None,
+        bis: date | None,
+        limit: int | None,
+    ) -> dict[str, list[LedgerView]]:
+        found: dict[str, list[LedgerView]] = {}
+        for area in dict.fromkeys(areas):
+            rows = self._read(
+                f"SELECT {_COLUMNS} FROM ledger_records WHERE tenant = ? AND area = ?"
+                " AND pos_datum >= ? AND pos_datum <= ?"
+                f" {_NEWEST_FIRST} LIMIT ?",
+                (
+                    tenant,
+                    area,
+                    _opt_iso(von) or "0000-00-00",
+                    _opt_iso(bis) or "9999-99-99",
+                    -1 if limit is None else limit,
+                ),
+            )
+            # Followers sort right before their booking (newest first): a limit never
+            # separates a listed booking from its storno or zahlung.
+            found[area] = _with_followers(rows)
+        return found
 
     def ledger_totals(
         self, tenant: str, areas: Sequence[str], von_monat: str | None, bis_monat: str | None
