@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any, Final
 
@@ -113,6 +113,8 @@ class _Run:
     agent: str
     results: list[dict[str, Any]]
     allowed: dict[tuple[str, bool], FieldError | None]
+    # Per entry index: what to answer if storage refuses the entry as a conflict.
+    conflicts: dict[int, str | None] = field(default_factory=dict)
 
     def may_write(self, area: str, create_project: bool = False) -> FieldError | None:
         """The areas module's decision, once per area (and create_project) per call."""
@@ -193,7 +195,10 @@ class _Run:
                 )
                 continue
             if outcome is not None:
-                self.fail(index, f"inhalt.eintraege[{index}]", _failure_message(outcome, satz))
+                known = self.conflicts.get(index)
+                if outcome.code is not EntryFailureCode.CONFLICT or known is None:
+                    known = _failure_message(outcome, satz)
+                self.fail(index, f"inhalt.eintraege[{index}]", known)
                 continue
             result = {"index": index, "erfolg": True, **answer(write.record)}
             if note:
@@ -303,6 +308,8 @@ def _follow(
         # With a key, storage decides (the key first): a resend gets its first answer.
         keyed = run.key(index, entry.referenzfelder or {}) is not None
         problem = _follow_problem(found, satz, keyed)
+        if keyed:  # if storage refuses it as a conflict: the reason as seen now
+            run.conflicts[index] = _follow_problem(found, satz, False)
         if problem is not None:
             run.fail(index, f"{path}.ID", problem)
             continue
