@@ -54,7 +54,10 @@ class Settings(BaseSettings):
     # AWS configuration (AWS_ENDPOINT_URL, AWS_REGION, profiles, ...), not from here.
     table_name: str = "brain"
     bucket_name: str = "brain-embeddings"
-    aws_max_parallel: int = Field(default=16, ge=1, le=64)
+    # The most AWS calls one round-trip stage runs side by side (threads start on demand:
+    # a stage of 5 calls uses 5). Sized to the largest stage of a batch tool call, so
+    # that a stage is one wave, not len/16 of them.
+    aws_max_parallel: int = Field(default=256, ge=1, le=512)
     aws_max_attempts: int = Field(default=5, ge=1, le=20)
     rating_max_retries: int = Field(default=8, ge=1, le=50)
     # Retry-safe writes: an identical write within this window returns the first answer.

@@ -1,12 +1,17 @@
-"""Fixtures for the DynamoDB + S3 adapter on moto (in-process, serial round trips).
+"""Fixtures for the DynamoDB + S3 adapter on moto (in-process).
 
-moto is not thread-safe, so the adapter runs its stages serially here; the stage ids it
-sets are the same as in production, so `CallRecorder` still sees which calls would run
-side by side.
+moto is not thread-safe, so the `storage` adapter runs its stages serially; the stage ids
+it sets are the same as in production, so `CallRecorder` still sees which calls would run
+side by side. The `pooled` adapter runs its stages on the production thread pool behind a
+simulated `Network` (network.py). `CallRecorder` records each call's interval, so
+`waves()` measures what a client on AWS waits for: the longest chain of calls that do not
+overlap, pool limits included.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -20,6 +25,10 @@ from moto import mock_aws
 from shared.config import Settings
 from shared.storage.aws import AwsClients, make_clients
 from shared.storage.dynamo import DynamoStorage, RoundTrips, Stage, bootstrap, current_stage
+from tests.integration.network import RTT, Network
+
+# The pool of the `pooled` adapter: as in production.
+POOL = Settings().aws_max_parallel
 
 TABLE = "brain-it"
 BUCKET = "brain-it-embeddings"
@@ -85,14 +94,8 @@ def sleeps() -> Sleeps:
 
 
 def make_storage(clients: AwsClients, sleeps: Sleeps, **options: Any) -> DynamoStorage:
-    return DynamoStorage(
-        clients,
-        table_name=TABLE,
-        bucket_name=BUCKET,
-        round_trips=RoundTrips.serial(),
-        sleep=sleeps,
-        **options,
-    )
+    options.setdefault("round_trips", RoundTrips.serial())
+    return DynamoStorage(clients, table_name=TABLE, bucket_name=BUCKET, sleep=sleeps, **options)
 
 
 @pytest.fixture
@@ -102,33 +105,75 @@ def storage(clients: AwsClients, created: list[str], sleeps: Sleeps) -> Iterator
     adapter.close()
 
 
-@dataclass(frozen=True)
+@dataclass
 class Call:
+    """One API call: its round-trip stage and its interval (`time.perf_counter`), from
+    `before-call` to `after-call` (retries of the call included)."""
+
     service: str
     operation: str
     stage: Stage | None
+    start: float = 0.0
+    end: float = float("inf")
 
 
 @dataclass
 class CallRecorder:
-    """Every AWS API call (not retries of one call) with the round-trip stage it ran in.
+    """Every AWS API call (not retries of one call) with the round-trip stage it ran in
+    and its interval.
 
     It listens on the generic `before-call` event; a test hook on a more specific event
     (`before-call.dynamodb.X`) runs first and, if it answers the call, hides it from here.
     """
 
     calls: list[Call] = field(default_factory=list)
+    network: Network | None = None
+    _open: threading.local = field(default_factory=threading.local)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def hook(self, model: Any, **_: Any) -> None:
-        self.calls.append(Call(model.service_model.service_name, model.name, current_stage()))
+        call = Call(
+            model.service_model.service_name, model.name, current_stage(), time.perf_counter()
+        )
+        with self._lock:
+            self.calls.append(call)
+        self._open.call = call
+
+    def done(self, **_: Any) -> None:
+        # A call answered by a test hook never opened one here: its after-call finds none.
+        call: Call | None = getattr(self._open, "call", None)
+        if call is not None:
+            call.end = time.perf_counter()
+            self._open.call = None
 
     def attach(self, clients: AwsClients) -> CallRecorder:
-        clients.dynamodb.meta.events.register("before-call", self.hook)
-        clients.s3.meta.events.register("before-call", self.hook)
+        for client in (clients.dynamodb, clients.s3):
+            client.meta.events.register("before-call", self.hook)
+            client.meta.events.register("after-call", self.done)
+            client.meta.events.register("after-call-error", self.done)
         return self
+
+    def waves(self) -> int:
+        """The longest chain of calls one after the other (each starting after the
+        previous one ended): the round trips a client waits for, pool limits included.
+        Meaningful behind a `Network` (the `pooled` adapter, after `start()`)."""
+        calls = sorted(self.calls, key=lambda call: call.start)
+        chain: list[int] = []
+        for i, call in enumerate(calls):
+            before = [chain[j] for j in range(i) if calls[j].end <= call.start]
+            chain.append(1 + max(before, default=0))
+        return max(chain, default=0)
 
     def reset(self) -> None:
         self.calls.clear()
+
+    def start(self) -> CallRecorder:
+        """Reset, and from now on delay every request by the network's round-trip time
+        (setup before runs without it: only the measured calls pay the delay)."""
+        self.reset()
+        if self.network is not None:
+            self.network.delay = RTT
+        return self
 
     def operations(self) -> Counter[str]:
         return Counter(call.operation for call in self.calls)
@@ -163,6 +208,19 @@ class CallRecorder:
 @pytest.fixture
 def recorder(clients: AwsClients) -> CallRecorder:
     return CallRecorder().attach(clients)
+
+
+@pytest.fixture
+def pooled(
+    clients: AwsClients, created: list[str], sleeps: Sleeps, recorder: CallRecorder
+) -> Iterator[DynamoStorage]:
+    """The adapter on the production thread pool behind a `Network` (network.py), whose
+    round-trip time `recorder.start()` switches on."""
+    recorder.network = Network().attach(clients)
+    round_trips = recorder.network.tracked(RoundTrips(POOL))
+    adapter = make_storage(clients, sleeps, round_trips=round_trips)
+    yield adapter
+    adapter.close()
 
 
 @dataclass

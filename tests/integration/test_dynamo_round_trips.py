@@ -1,8 +1,14 @@
-"""Round-trip budgets per tool, measured through the real service functions.
+"""Round-trip budgets per tool, measured in waves through the real service functions.
 
-A botocore `before-call` hook records every API call with the stage the adapter ran it in
-(`CallRecorder`). Calls of one stage run side by side in production; the sequential round
-trips of a tool are, per stage, the most calls one task made, plus every lone call.
+The adapter runs on the production thread pool (`aws_max_parallel`) behind a `Network`
+that delays every request by a fixed round-trip time; a botocore hook records every API
+call with its stage and interval (`CallRecorder`). The waves of a tool call are the
+longest chain of calls that do not overlap — the round trips a client waits for, pool
+limits included (a stage of 200 calls on a pool of 16 is 13 waves, not one). The stages
+(calls the adapter issues together) are asserted too: they say which calls make a wave.
+
+Budgets (issue 15): insert 100 long-term memories ≤ 4 waves, rate 100 ≤ 4, fetch 200 = 1,
+select_brain with a query ≤ 2, search_memory ≤ 2, recall_context ≤ 3.
 """
 
 from __future__ import annotations
@@ -32,11 +38,11 @@ from shared.search.ranking import terms_of
 from shared.services.brain import select_brain, upsert_brain
 from shared.services.context import ServiceContext
 from shared.services.memories import fetch_memories, insert_memories, rate_memories
-from shared.services.memory_os import recall_context
+from shared.services.memory_os import recall_context, search_memory
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage, RoundTrips
 from shared.storage.dynamo.memory_items import EXPIRY_SHARDS, memory_stats_shard
-from shared.validation.memory_requests import parse_recall_context
+from shared.validation.memory_requests import parse_recall_context, parse_search
 from shared.validation.requests import (
     parse_fetch,
     parse_insert,
@@ -45,7 +51,14 @@ from shared.validation.requests import (
     parse_upsert,
 )
 from tests.contract.builders import TENANT, at, embedding, lt, make_memory, make_rating
-from tests.integration.conftest import BUCKET, TABLE, CallRecorder, Sleeps, make_storage
+from tests.integration.conftest import (
+    BUCKET,
+    POOL,
+    TABLE,
+    CallRecorder,
+    Sleeps,
+    make_storage,
+)
 
 NOW = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 SETTINGS = Settings()
@@ -59,6 +72,12 @@ PRINCIPAL = Principal(
 CALLER = {"nutzer": "anna", "agent": "bot"}
 # The Memory OS tools act as the token's own nutzer: anna, whose area holds the memories.
 ANNA = replace(PRINCIPAL, nutzer=frozenset({"anna"}))
+
+
+@pytest.fixture
+def storage(pooled: DynamoStorage) -> DynamoStorage:
+    """Every test here measures the adapter on the production pool (conftest `pooled`)."""
+    return pooled
 
 
 def context(storage: DynamoStorage) -> ServiceContext:
@@ -92,15 +111,16 @@ def insert(storage: DynamoStorage, typ: MemoryType, count: int) -> list[str]:
     return [entry["ID"] for entry in response["daten"]]
 
 
-def test_insert_of_100_memories_takes_3_round_trips(
+def test_insert_of_100_memories_takes_at_most_4_waves(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
     # Given 100 long-term memories with tags, embeddings and (from the service) terms
     # When they are inserted through the service
+    recorder.start()
     ids = insert(storage, MemoryType.LONGTERM, 100)
-    stages, rounds = recorder.stages(), recorder.sequential_round_trips()
-    # Then all are stored in 3 sequential round trips: counter, tags (in parallel), then
-    # items, embeddings, postings and memory stats all side by side
+    stages, waves = recorder.stages(), recorder.waves()
+    # Then all are stored in 3 stages: counter, tags (in parallel), then items,
+    # embeddings, postings and memory stats all side by side, each stage one wave
     assert len(ids) == 100
     wanted = [mid for raw in ids if (mid := MemoryId.parse(raw)) is not None]
     stored = storage.get_memories(PRINCIPAL.tenant, wanted, NOW)
@@ -119,7 +139,8 @@ def test_insert_of_100_memories_takes_3_round_trips(
             }
         ),
     ]
-    assert rounds == 3
+    assert sum(stages[2].values()) <= POOL  # one wave on the pool
+    assert waves == 3 <= 4
 
 
 def test_fetch_of_200_ids_takes_1_round_trip(
@@ -128,7 +149,7 @@ def test_fetch_of_200_ids_takes_1_round_trip(
     # Given 100 short-term and 100 long-term memories
     shortterm = insert(storage, MemoryType.SHORTTERM, 100)
     longterm = insert(storage, MemoryType.LONGTERM, 100)
-    recorder.reset()
+    recorder.start()
     # When all 200 are fetched in one request
     request = parse_fetch(
         {"inhalt": {**CALLER, "memories": {"shortterm": shortterm, "longterm": longterm}}}
@@ -139,10 +160,10 @@ def test_fetch_of_200_ids_takes_1_round_trip(
     assert len(response["daten"]["shortterm"]) == len(response["daten"]["longterm"]) == 100
     assert response["daten"]["nicht_gefunden"] == []
     assert recorder.stages() == [Counter({"BatchGetItem": 2})]
-    assert recorder.sequential_round_trips() == 1
+    assert recorder.waves() == 1
 
 
-def test_rating_of_100_memories_takes_3_round_trips(
+def test_rating_of_100_memories_takes_3_waves(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
     # Given 100 memories (stored through the port without index terms: moto copies the
@@ -152,7 +173,7 @@ def test_rating_of_100_memories_takes_3_round_trips(
     ]
     assert storage.put_memories(new) == [None] * 100
     ids = [str(lt(i)) for i in range(1, 101)]
-    recorder.reset()
+    recorder.start()
     # When each is rated once in one request
     batch = parse_rate(
         {
@@ -167,8 +188,8 @@ def test_rating_of_100_memories_takes_3_round_trips(
         SETTINGS.parse_options(),
     )
     response = rate_memories(context(storage), PRINCIPAL, batch)
-    # Then every rating counts, in 3 sequential round trips: read the memories, reserve
-    # the insert_IDs, one transaction per rating (in parallel, from the snapshots read)
+    # Then every rating counts, in 3 waves: read the memories, reserve the insert_IDs,
+    # one transaction per rating (side by side on the pool, from the snapshots read)
     assert response["erfolg"], response
     assert {entry["score_count"] for entry in response["daten"]} == {1}
     assert recorder.stages() == [
@@ -176,7 +197,7 @@ def test_rating_of_100_memories_takes_3_round_trips(
         Counter({"UpdateItem": 1}),
         Counter({"TransactWriteItems": 100}),
     ]
-    assert recorder.sequential_round_trips() == 3
+    assert recorder.waves() == 3
 
 
 def _brain_fixture(storage: DynamoStorage) -> None:
@@ -202,16 +223,16 @@ def _brain_fixture(storage: DynamoStorage) -> None:
     [{}, {"vk_typ": "kunde"}, {"vk_typ": "kunde", "vk_referenz_id": "K-1"}],
     ids=["query", "query+vk_typ", "query+vk_referenz"],
 )
-def test_select_brain_with_a_query_takes_2_round_trips(
+def test_select_brain_with_a_query_takes_2_waves(
     storage: DynamoStorage, recorder: CallRecorder, filters: dict[str, str]
 ) -> None:
     # Given 30 brain entries
     _brain_fixture(storage)
-    recorder.reset()
+    recorder.start()
     # When a two-word query (optionally with vk filters) is searched
     request = parse_select({**CALLER, "query": "Vertrag Lieferung", **filters})
     response = select_brain(context(storage), PRINCIPAL, request)
-    # Then hits come back in 2 sequential round trips: one Query per term plus the stats
+    # Then hits come back in 2 waves: one Query per term plus the stats
     # Query side by side, then one BatchGetItem of the ranked entries
     assert response["erfolg"], response
     hits = response["daten"]["treffer"]
@@ -223,10 +244,25 @@ def test_select_brain_with_a_query_takes_2_round_trips(
     terms = terms_of(query_terms("Vertrag Lieferung"))
     assert len(terms) == 3  # vertrag, lieferung and the word form liefer
     assert recorder.stages() == [Counter({"Query": 4}), Counter({"BatchGetItem": 1})]
-    assert recorder.sequential_round_trips() == 2
+    assert recorder.waves() == 2
 
 
-def test_select_brain_with_erinnerungen_takes_3_round_trips(
+def test_search_memory_takes_2_waves(storage: DynamoStorage, recorder: CallRecorder) -> None:
+    # Given 30 long-term memories of anna
+    insert(storage, MemoryType.LONGTERM, 30)
+    recorder.start()
+    # When anna searches her memories with a two-word query
+    response = search_memory(context(storage), ANNA, parse_search({"query": "Kunde Rückruf"}))
+    # Then hits come back in 2 waves: the term, stats and membership Queries side by side,
+    # then one BatchGetItem of the ranked memories
+    assert response["erfolg"], response
+    assert response["daten"]["anzahl"] > 0
+    assert sum(recorder.stages()[0].values()) > 1
+    assert [set(stage) for stage in recorder.stages()] == [{"Query"}, {"BatchGetItem"}]
+    assert recorder.waves() == 2
+
+
+def test_select_brain_with_erinnerungen_takes_3_waves(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
     # Given 7 brain entries about 6 customers (K-5 twice) and 2 long-term memories about
@@ -247,7 +283,7 @@ def test_select_brain_with_erinnerungen_takes_3_round_trips(
     )
     assert upserted["erfolg"], upserted
     insert(storage, MemoryType.LONGTERM, 14)
-    recorder.reset()
+    recorder.start()
     # When a query is searched with every detailgrad
     request = parse_select(
         {
@@ -267,17 +303,17 @@ def test_select_brain_with_erinnerungen_takes_3_round_trips(
         numbers = [MemoryId.parse(m["ID"]) for m in linked]
         assert len(linked) == 2 and numbers == sorted(numbers, key=_number, reverse=True)
         assert {m["scope_vk"] for m in linked} == {hit["vk_referenz_id"]}
-    # And it takes 3 sequential round trips: the term and stats Queries, the BatchGetItem
+    # And it takes 3 waves: the term and stats Queries, the BatchGetItem
     # of the ranked entries, then one by_reference Query per distinct customer side by side
     assert recorder.stages() == [
         Counter({"Query": 4}),
         Counter({"BatchGetItem": 1}),
         Counter({"Query": 6}),
     ]
-    assert recorder.sequential_round_trips() == 3
+    assert recorder.waves() == 3
 
 
-def test_recall_context_takes_3_round_trips(storage: DynamoStorage, recorder: CallRecorder) -> None:
+def test_recall_context_takes_3_waves(storage: DynamoStorage, recorder: CallRecorder) -> None:
     # Given brain entries about the customers K-0 .. K-4 (four about K-1, one each about
     # the others), 14 long-term memories about K-0 .. K-6 and 3 short-term ones about
     # K-0 .. K-2
@@ -296,7 +332,7 @@ def test_recall_context_takes_3_round_trips(storage: DynamoStorage, recorder: Ca
     assert upserted["erfolg"], upserted
     insert(storage, MemoryType.LONGTERM, 14)
     insert(storage, MemoryType.SHORTTERM, 3)
-    recorder.reset()
+    recorder.start()
     # When the context of a task is recalled through the service
     request = parse_recall_context({"task": "Rückruf beim Kunden", "limit": 10})
     response = recall_context(context(storage), ANNA, request)
@@ -312,10 +348,10 @@ def test_recall_context_takes_3_round_trips(storage: DynamoStorage, recorder: Ca
     for entry in daten["brain"]:
         brain.setdefault(entry["vk_referenz_id"], []).append(entry["ID"])
     assert brain == {"K-0": [1], "K-1": [5, 4, 3], "K-2": [6], "K-3": [7], "K-4": [8]}
-    # And it takes 3 sequential round trips: the term Queries of anna's area, the stats
-    # Query, the Query of her project memberships and the recent short-term Query of her
-    # area side by side; the BatchGetItem of the ranked memories; then one by_reference
-    # Query per distinct customer, all 7 side by side in one stage
+    # And it takes 3 waves: the term Queries of anna's area, the stats Query, the Query of
+    # her project memberships and the recent short-term Query of her area side by side;
+    # the BatchGetItem of the ranked memories; then one by_reference Query per distinct
+    # customer, all 7 side by side in one stage
     terms = terms_of(query_terms("Rückruf beim Kunden"))
     assert len(terms) == 4  # ruckruf, beim, kunden and the word form kund
     assert recorder.stages() == [
@@ -326,7 +362,7 @@ def test_recall_context_takes_3_round_trips(storage: DynamoStorage, recorder: Ca
     brain_calls = recorder.calls[-7:]
     assert len({call.stage.stage for call in brain_calls if call.stage}) == 1
     assert sorted(call.stage.task for call in brain_calls if call.stage) == list(range(7))
-    assert recorder.sequential_round_trips() == 3
+    assert recorder.waves() == 3
 
 
 def _number(memory_id: MemoryId | None) -> int:
@@ -334,11 +370,12 @@ def _number(memory_id: MemoryId | None) -> int:
     return memory_id.number
 
 
-def test_upsert_of_30_new_entries_takes_4_round_trips(
+def test_upsert_of_30_new_entries_takes_4_waves(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
     # Given an empty brain
     # When 30 entries with a tag are created in one request
+    recorder.start()
     _brain_fixture(storage)
     # Then: counter, tag, one transaction per entry (parallel), postings (parallel chunks)
     stages = recorder.stages()
@@ -349,7 +386,7 @@ def test_upsert_of_30_new_entries_takes_4_round_trips(
         {"BatchWriteItem"},
     ]
     assert stages[2]["TransactWriteItems"] == 30
-    assert recorder.sequential_round_trips() == 4
+    assert recorder.waves() == 4
 
 
 def test_pool_threads_carry_the_stage_into_botocore_hooks(
@@ -410,14 +447,14 @@ def shard_count(ids: list[MemoryId]) -> int:
 
 
 @pytest.mark.parametrize("change", [EmbeddingChange.KEEP, EmbeddingChange.SET])
-def test_replace_of_100_memories_takes_at_most_3_round_trips(
+def test_replace_of_100_memories_takes_at_most_3_waves(
     storage: DynamoStorage, recorder: CallRecorder, change: EmbeddingChange
 ) -> None:
     # Given 100 indexed memories with embeddings, as the service reads them
     assert storage.put_memories(indexed_memories(100)) == [None] * 100
     ids = [lt(i) for i in range(1, 101)]
     read = storage.get_memories(TENANT, ids, at(0))
-    recorder.reset()
+    recorder.start()
     # When all get a new text (two old-only terms, one new term, the kept term with another
     # weight) and maybe a new embedding
     replaces = [
@@ -439,10 +476,10 @@ def test_replace_of_100_memories_takes_at_most_3_round_trips(
         last["DeleteObject"] = 100
         expected.insert(0, Counter({"PutObject": 100}))
     assert recorder.stages() == expected
-    assert recorder.sequential_round_trips() == len(expected) <= 3
+    assert recorder.waves() == len(expected) <= 3
 
 
-def test_delete_of_100_rated_memories_takes_3_round_trips(
+def test_delete_of_100_rated_memories_takes_3_waves(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
     # Given 100 indexed memories with embeddings, 10 of them rated (moto copies the whole
@@ -451,7 +488,7 @@ def test_delete_of_100_rated_memories_takes_3_round_trips(
     ids = [lt(i) for i in range(1, 101)]
     outcomes = storage.record_ratings([make_rating(i, lt(i), 5) for i in range(1, 11)], at(0))
     assert all(not isinstance(o, EntryFailure) for o in outcomes)
-    recorder.reset()
+    recorder.start()
     # When all are deleted
     assert storage.delete_memories(TENANT, ids, at(0)) == ids
     # Then: one Query per partition (item + ratings), one conditional DeleteItem each, then
@@ -467,36 +504,37 @@ def test_delete_of_100_rated_memories_takes_3_round_trips(
             }
         ),
     ]
-    assert recorder.sequential_round_trips() == 3
+    assert recorder.waves() == 3
     assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
 
 
-def test_lookup_and_recent_memories_take_1_round_trip(
+def test_lookup_and_recent_memories_take_1_wave(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
     # Given 30 indexed short-term memories
     assert storage.put_memories(indexed_memories(30, MemoryType.SHORTTERM)) == [None] * 30
-    recorder.reset()
+    recorder.start()
     # When three terms are looked up in the nutzer's area and one other
     areas = ["users/nutzer-1", "teams/leer"]
     lookup = storage.lookup_memory_terms(TENANT, ["kunde", "k7", "fehlt"], areas)
     # Then: one Query per (area, term) plus the stats Query, side by side
     assert len(lookup.postings["kunde"]) == 30 and lookup.stats == CorpusStats(30, 120)
     assert recorder.stages() == [Counter({"Query": 3 * 2 + 1})]
-    assert recorder.sequential_round_trips() == 1
-    recorder.reset()
+    assert recorder.waves() == 1
+    recorder.start()
     # And the 10 newest are one GSI Query per area, side by side
     recent = storage.recent_memories(TENANT, MemoryType.SHORTTERM, areas, at(0), 10)
     assert [m.id.number for m in recent] == list(range(30, 20, -1))
     assert recorder.stages() == [Counter({"Query": 2})]
+    assert recorder.waves() == 1
 
 
-def test_expiry_sweep_of_100_memories_takes_4_round_trips(
+def test_expiry_sweep_of_100_memories_takes_4_waves(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
     # Given 100 expired short-term memories with terms and embeddings
     assert storage.put_memories(indexed_memories(100, MemoryType.SHORTTERM)) == [None] * 100
-    recorder.reset()
+    recorder.start()
     # When the sweep deletes them
     assert len(storage.delete_expired(at(10), 100)) == 100
     # Then: one Query per expiry shard, then the delete's 3 stages
@@ -509,4 +547,4 @@ def test_expiry_sweep_of_100_memories_takes_4_round_trips(
             {"BatchWriteItem": 100 * 3 // 25, "DeleteObject": 100, "UpdateItem": shard_count(ids)}
         ),
     ]
-    assert recorder.sequential_round_trips() == 4
+    assert recorder.waves() == 4

@@ -1,0 +1,115 @@
+"""A simulated network for the round-trip tests: waves measured on the production pool.
+
+moto answers requests in-process, instantly and not thread-safely. To measure waves — the
+longest chain of AWS calls that do not overlap, pool limits included — the `pooled`
+adapter (conftest) runs its stages on the production thread pool (`RoundTrips` of
+`aws_max_parallel` workers) behind a `Network`:
+
+- every request waits a fixed round-trip time (`delay`), side by side with the others;
+- a response is released only when the client is *quiet*: no pool task is doing client
+  work (building, signing, parsing a call) and no submitted task is waiting for a free
+  worker. So the client counts as infinitely fast: on a loaded machine, a call that was
+  ready to go is never chained behind another call's end just because the CPU was busy
+  (the waves are the structure of the calls, not the speed of the test machine). A task
+  queued because the pool is full does wait: pool limits stay in the count;
+- moto then answers one request at a time (it is not thread-safe).
+
+`Network.tracked(RoundTrips(n))` gives the pool whose tasks the network can see.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from moto.core.models import botocore_stubber
+
+from shared.storage.aws import AwsClients
+from shared.storage.dynamo import RoundTrips, current_stage
+
+# A round trip; short, since the client's own speed no longer matters (see above).
+RTT = 0.05
+
+
+@dataclass
+class Network:
+    delay: float = 0.0
+    pool: int = 1
+    _moto: threading.Lock = field(default_factory=threading.Lock)
+    _quiet: threading.Condition = field(default_factory=threading.Condition)
+    _queued: int = 0  # submitted pool tasks that have not started
+    _running: int = 0  # started pool tasks
+    _working: int = 0  # started pool tasks doing client work (not waiting on the network)
+    _task: threading.local = field(default_factory=threading.local)
+
+    def attach(self, clients: AwsClients) -> Network:
+        """Answer the clients' requests (instead of moto's own `before-send` handler:
+        botocore calls every `before-send` handler, so both would answer)."""
+        for client in (clients.dynamodb, clients.s3):
+            client.meta.events.unregister("before-send", botocore_stubber)
+            client.meta.events.register_first("before-send", self.send)
+        return self
+
+    def tracked(self, round_trips: RoundTrips) -> RoundTrips:
+        self.pool = round_trips.max_parallel
+        return _Tracked(self, round_trips.max_parallel)
+
+    def _is_quiet(self) -> bool:
+        ready = min(self._queued, self.pool - self._running)
+        return self._working == 0 and ready == 0
+
+    def send(self, event_name: str, request: Any, **kwargs: Any) -> Any:
+        in_task = getattr(self._task, "active", False)
+        if self.delay:
+            with self._quiet:
+                if in_task:
+                    self._working -= 1
+                    self._quiet.notify_all()
+            time.sleep(self.delay)
+            with self._quiet:
+                self._quiet.wait_for(self._is_quiet)
+                if in_task:
+                    self._working += 1
+        with self._moto:
+            return botocore_stubber(event_name, request, **kwargs)
+
+    def submitted(self, count: int) -> None:
+        with self._quiet:
+            self._queued += count
+
+    def run_task[T](self, task: Callable[[], T]) -> T:
+        with self._quiet:
+            self._queued -= 1
+            self._running += 1
+            self._working += 1
+        self._task.active = True
+        try:
+            return task()
+        finally:
+            self._task.active = False
+            with self._quiet:
+                self._running -= 1
+                self._working -= 1
+                self._quiet.notify_all()
+
+
+class _Tracked(RoundTrips):
+    """The production pool, with each top-level task announced to the network."""
+
+    def __init__(self, network: Network, max_parallel: int) -> None:
+        super().__init__(max_parallel)
+        self._network = network
+
+    def run[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
+        if not tasks or current_stage() is not None:  # nested: inline in its task
+            return super().run(tasks)
+        self._network.submitted(len(tasks))
+        network = self._network
+        return super().run([_bind(network, task) for task in tasks])
+
+
+def _bind[T](network: Network, task: Callable[[], T]) -> Callable[[], T]:
+    return lambda: network.run_task(task)
