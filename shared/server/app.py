@@ -10,8 +10,11 @@ from typing import Any
 import anyio.to_thread
 from fastmcp import FastMCP
 from fastmcp.server.dependencies import get_http_request
+from fastmcp.server.middleware import CallNext, MiddlewareContext
+from fastmcp.server.middleware import Middleware as McpMiddleware
 from fastmcp.tools.base import Tool, ToolResult
-from mcp_types import TextContent, ToolAnnotations
+from mcp import MCPError
+from mcp_types import INVALID_PARAMS, CallToolRequestParams, TextContent, ToolAnnotations
 from pydantic import PrivateAttr
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -108,9 +111,30 @@ class BrainTool(Tool):
         return result
 
 
+def unknown_tool_message(name: str) -> str:
+    return f"Unbekanntes Tool {name!r}: tools/list nennt die Tools dieses Servers."
+
+
+class UnknownTool(McpMiddleware):
+    """A `tools/call` naming no tool of this server is a JSON-RPC error -32602 (invalid
+    params, MCP 2026-07-28 / SEP-2164) with the name in `data`, not a tool result (fastmcp
+    answers one with `isError`). The router Lambda serves the same app: the same answer."""
+
+    async def on_call_tool(
+        self,
+        context: MiddlewareContext[CallToolRequestParams],
+        call_next: CallNext[CallToolRequestParams, ToolResult],
+    ) -> ToolResult:
+        name = context.message.name
+        if name not in TOOLS:
+            raise MCPError(INVALID_PARAMS, unknown_tool_message(name), {"name": name})
+        return await call_next(context)
+
+
 def build_mcp(dispatcher: ToolDispatcher) -> FastMCP:
     # Unexpected exceptions are logged by fastmcp and answered without their text.
     mcp = FastMCP(SERVER_NAME, instructions=INSTRUCTIONS, mask_error_details=True)
+    mcp.add_middleware(UnknownTool())
     for spec in TOOLS.values():
         mcp.add_tool(BrainTool.for_spec(spec, dispatcher))
     install_subscriptions(mcp)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from mcp import MCPError
 
 from shared.schemas import load_schema
 from shared.tools.catalog import TOOLS
@@ -35,6 +36,21 @@ async def test_tools_publish_their_seed_schemas_verbatim(
         assert tool.input_schema == load_schema(name)
     assert tools["fetch_brain_memories"].annotations.read_only_hint is True
     assert tools["insert_brain_longterm_memory"].annotations.read_only_hint is False
+
+
+async def test_unknown_tool_is_a_json_rpc_invalid_params_error(
+    server: InProcessServer, dev_token: str
+) -> None:
+    async with server.client(dev_token) as client:
+        # When the client calls a tool name the server does not publish
+        with pytest.raises(MCPError) as raised:
+            await client.call_tool("no_such_tool", {"inhalt": {}})
+        # Then the server answers JSON-RPC error -32602 naming the tool, not a tool result
+        assert raised.value.code == -32602
+        assert raised.value.data == {"name": "no_such_tool"}
+        assert "Unbekanntes Tool 'no_such_tool'" in raised.value.message
+        # And the session stays usable
+        assert {tool.name for tool in await client.list_tools()} == set(TOOLS)
 
 
 @pytest.mark.parametrize("tool", sorted(TOOLS))

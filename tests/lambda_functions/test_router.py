@@ -115,6 +115,23 @@ def test_tools_call_is_forwarded_to_that_tools_lambda(router: Any, invoker: Loca
     ]
 
 
+def test_unknown_tool_is_a_json_rpc_invalid_params_error(
+    router: Any, invoker: LocalInvoker
+) -> None:
+    # Given the router Lambda
+    # When a client calls a tool name the server does not publish
+    response = router(router_event(tool_call("no_such_tool", {}, 7)), FakeLambdaContext())
+    # Then it answers JSON-RPC error -32602 naming the tool (not a tool result), in German,
+    # without invoking any tool Lambda
+    assert response["statusCode"] == 200, response
+    body = json.loads(response["body"])
+    assert "result" not in body and body["id"] == 7
+    assert body["error"]["code"] == -32602
+    assert body["error"]["data"] == {"name": "no_such_tool"}
+    assert "Unbekanntes Tool 'no_such_tool'" in body["error"]["message"]
+    assert invoker.calls == []
+
+
 def test_principal_comes_from_the_authorizer_claims(router: Any) -> None:
     # A token for anna cannot act as bruno: the claims, not the arguments, decide.
     forged = copy.deepcopy(INSERT)
