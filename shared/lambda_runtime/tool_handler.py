@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
 
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from shared import scrubbing
 from shared.auth.claims import InvalidToken
-from shared.auth.principal import Principal
+from shared.auth.principal import ALL_SCOPES, Principal
 from shared.lambda_runtime.container import container, logger, metrics, use_snapstart
 from shared.lambda_runtime.payloads import (
     EventRejected,
@@ -19,12 +21,17 @@ from shared.lambda_runtime.payloads import (
     is_http_api_event,
     parse_router_invocation,
 )
+from shared.lambda_runtime.snapstart import on_snapshot
 from shared.services import responses
+from shared.services.context import ServiceContext
 from shared.tools.catalog import TOOLS
 from shared.tools.dispatch import call_tool
 from shared.tools.idempotency import IN_PROGRESS_FIELD
-from shared.validation.errors import FieldError
+from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.json_body import BodyRejected, check_document
+
+if TYPE_CHECKING:
+    from shared.storage.port import StoragePort
 
 Handler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
 JSON_HEADERS = {"content-type": "application/json; charset=utf-8"}
@@ -87,10 +94,36 @@ def http_status(envelope: dict[str, Any]) -> int:
     return 409 if IN_PROGRESS_FIELD in fields else 422
 
 
+class NoStorage:
+    """The storage of the warm-up: any use is a bug (the warm-up must not touch AWS)."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise RuntimeError(f"the warm-up must not use the storage ({name})")
+
+
+WARMUP_PRINCIPAL = Principal(
+    tenant="warmup", subject="warmup", nutzer=frozenset(), agents=frozenset(), scopes=ALL_SCOPES
+)
+
+
+def warm_tool(tool: str) -> None:
+    """Before the snapshot: load what the tool's first call would load — its parser and
+    service modules, their pydantic validators, the scrubbing patterns — by running its
+    handler on an empty request, which the parser refuses before any storage call."""
+    scrubbing.warm()
+    context = ServiceContext(cast("StoragePort", NoStorage()), container().settings)
+    try:
+        TOOLS[tool].handler(context, WARMUP_PRINCIPAL, {})
+    except RequestRejected:
+        return
+    raise RuntimeError(f"the warm-up of {tool} was not refused by its parser")
+
+
 def make_tool_handler(tool: str) -> Handler:
     if tool not in TOOLS:
         raise ValueError(f"unknown tool {tool!r}")
     use_snapstart()
+    on_snapshot(f"tool:{tool}", partial(warm_tool, tool), _nothing_to_renew)
 
     @logger.inject_lambda_context(clear_state=True)
     @metrics.log_metrics
@@ -116,3 +149,7 @@ def make_tool_handler(tool: str) -> Handler:
         return _refused("Unbekanntes Ereignis: erwartet Router-Aufruf oder HTTP-API-Anfrage.")
 
     return handler
+
+
+def _nothing_to_renew() -> None:
+    """The warm-up holds no client, credential or seed: nothing to re-create."""

@@ -30,14 +30,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from shared.scrubbing.patterns import PATTERNS
-from shared.scrubbing.scrubber import Check, find_spans, marker, redact
+if TYPE_CHECKING:
+    from shared.scrubbing.scrubber import Check
+    from shared.scrubbing.scrubber import marker as marker
 
-__all__ = ["KINDS", "ScrubPolicy", "ScrubResult", "marker", "scan", "scrub"]
+    KINDS: frozenset[str]
+    """Every kind a result can name."""
 
-KINDS: frozenset[str] = frozenset(p.kind for p in PATTERNS)
-"""Every kind a result can name."""
+__all__ = ["KINDS", "ScrubPolicy", "ScrubResult", "marker", "scan", "scrub", "warm"]
+
+
+# The pattern table is compiled on first use, not at import: `ScrubPolicy` (settings) must
+# not cost a function's cold start the ~100 regexes. `warm()` compiles it ahead (SnapStart:
+# before the snapshot).
+def __getattr__(name: str) -> object:
+    if name == "KINDS":
+        from shared.scrubbing.patterns import PATTERNS
+
+        value: object = frozenset(p.kind for p in PATTERNS)
+    elif name == "marker":
+        from shared.scrubbing.scrubber import marker as value
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def warm() -> None:
+    """Compile the pattern table now instead of on the first scrub."""
+    from shared.scrubbing import scrubber  # noqa: F401
 
 
 class ScrubPolicy(StrEnum):
@@ -62,6 +85,8 @@ class ScrubResult:
 def scrub(text: str, check: Check | None = None) -> ScrubResult:
     """Replace every detected secret in `text` by `[ENTFERNT:<kind>]`; `check` runs between
     the scan's steps (a time budget raises from it to stop)."""
+    from shared.scrubbing.scrubber import find_spans, redact
+
     spans = find_spans(text, check)
     if not spans:
         return ScrubResult(text, ())
@@ -70,4 +95,6 @@ def scrub(text: str, check: Check | None = None) -> ScrubResult:
 
 def scan(text: str, check: Check | None = None) -> tuple[str, ...]:
     """The sorted, unique kinds of the secrets in `text` (the text itself is not changed)."""
+    from shared.scrubbing.scrubber import find_spans
+
     return tuple(sorted({s.kind for s in find_spans(text, check)}))

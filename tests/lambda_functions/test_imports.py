@@ -32,6 +32,8 @@ SERVICES = {
     "shared.ledger.requests",
 }
 SERVER_STACK = ("fastmcp", "mcp", "mangum", "starlette", "shared.server")
+# Compiled on first use or before the SnapStart snapshot (tool_handler.warm_tool).
+SCRUB_PATTERNS = {"shared.scrubbing.patterns", "shared.scrubbing.scrubber"}
 
 
 def cold_start(function: str) -> tuple[set[str], int]:
@@ -60,3 +62,5 @@ def test_tool_function_cold_start_loads_no_other_tool_and_no_server(function: st
     assert not server, server
     # And no published schema was read (they load on demand, for help answers)
     assert schemas_read == 0
+    # And the scrubbing patterns are not compiled (the settings only name a policy)
+    assert not SCRUB_PATTERNS & modules

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import subprocess
+import sys
 from typing import Any
 from unittest import mock
 
@@ -70,6 +72,34 @@ def test_tool_function_gets_new_clients_and_storage_after_restore(
         # And the restored function serves calls with them
         answer = handler(sample("insert_brain_longterm_memory"), FakeLambdaContext())
         assert answer["erfolg"] is True, answer
+
+
+def test_snapshot_holds_the_tools_parser_service_and_scrub_patterns(
+    aws_env: dict[str, str],
+) -> None:
+    # Given a tool function in a fresh interpreter: its handler module imported, nothing run
+    probe = (
+        "import sys, snapshot_restore_py as hooks\n"
+        "from shared.lambda_runtime.tool_handler import make_tool_handler\n"
+        "make_tool_handler('remember')\n"
+        "before = set(sys.modules)\n"
+        "for func, args, kwargs in reversed(hooks.get_before_snapshot()):\n"
+        "    func(*args, **kwargs)\n"
+        "print(' '.join(sorted(set(sys.modules) - before)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    # When the before-snapshot hooks ran (they must touch no storage: they did not fail)
+    loaded = set(out.stdout.split())
+    # Then the snapshot holds its parser, its service and the compiled scrubbing patterns
+    assert {
+        "shared.validation.memory_requests",
+        "shared.services.memory_os",
+        "shared.scrubbing.patterns",
+    } <= loaded
+    # And no other tool's service
+    assert "shared.services.brain" not in loaded and "shared.services.ledger" not in loaded
 
 
 def test_restored_environments_do_not_share_the_random_sequence(
