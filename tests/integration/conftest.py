@@ -25,7 +25,7 @@ from moto import mock_aws
 from shared.config import Settings
 from shared.storage.aws import AwsClients, make_clients
 from shared.storage.dynamo import DynamoStorage, RoundTrips, Stage, bootstrap, current_stage
-from tests.integration.network import RTT, Network
+from tests.integration.network import RTT, Network, each_client
 
 # The pool of the `pooled` adapter: as in production.
 POOL = Settings().aws_max_parallel
@@ -147,7 +147,7 @@ class CallRecorder:
             self._open.call = None
 
     def attach(self, clients: AwsClients) -> CallRecorder:
-        for client in (clients.dynamodb, clients.s3):
+        for client in each_client(clients):
             client.meta.events.register("before-call", self.hook)
             client.meta.events.register("after-call", self.done)
             client.meta.events.register("after-call-error", self.done)

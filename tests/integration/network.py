@@ -22,7 +22,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from moto.core.models import botocore_stubber
@@ -32,6 +32,11 @@ from shared.storage.dynamo import RoundTrips, current_stage
 
 # A round trip; short, since the client's own speed no longer matters (see above).
 RTT = 0.05
+
+
+def each_client(clients: AwsClients) -> list[Any]:
+    """Every client of the adapter (whatever services it uses)."""
+    return [getattr(clients, f.name) for f in fields(clients)]
 
 
 @dataclass
@@ -48,7 +53,7 @@ class Network:
     def attach(self, clients: AwsClients) -> Network:
         """Answer the clients' requests (instead of moto's own `before-send` handler:
         botocore calls every `before-send` handler, so both would answer)."""
-        for client in (clients.dynamodb, clients.s3):
+        for client in each_client(clients):
             client.meta.events.unregister("before-send", botocore_stubber)
             client.meta.events.register_first("before-send", self.send)
         return self
