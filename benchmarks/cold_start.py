@@ -39,6 +39,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 REQUIREMENTS = ROOT / "layers" / "dependencies" / "requirements.txt"
+# The layer build's pruning of botocore's service models (layers/dependencies/Makefile).
+PRUNE = ROOT / "layers" / "dependencies" / "prune_botocore.py"
+SERVICES = ROOT / "layers" / "dependencies" / "botocore-services.txt"
 ENV = {
     "AWS_DEFAULT_REGION": "eu-central-1",
     "AWS_ACCESS_KEY_ID": "cold",
@@ -131,7 +134,8 @@ def layer_is_current(layer: Path, stamp: str) -> bool:
 
 def build_layer(layer: Path) -> None:
     """Packages (cached while requirements.txt is unchanged), then a fresh copy of shared/."""
-    stamp = hashlib.sha256(REQUIREMENTS.read_bytes() + sys.version.encode()).hexdigest()
+    pins = REQUIREMENTS.read_bytes() + SERVICES.read_bytes()
+    stamp = hashlib.sha256(pins + sys.version.encode()).hexdigest()
     if not layer_is_current(layer, stamp):
         if layer.exists():
             shutil.rmtree(layer)
@@ -150,6 +154,7 @@ def build_layer(layer: Path) -> None:
             ],
             check=True,
         )
+        subprocess.run([sys.executable, str(PRUNE), str(layer), str(SERVICES)], check=True)
         (layer / ".requirements-sha256").write_text(stamp)
     shutil.rmtree(layer / "shared", ignore_errors=True)
     shutil.copytree(ROOT / "shared", layer / "shared", ignore=shutil.ignore_patterns("__pycache__"))
