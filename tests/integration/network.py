@@ -6,6 +6,7 @@ adapter (conftest) runs its stages on the production thread pool (`RoundTrips` o
 `aws_max_parallel` workers) behind a `Network`:
 
 - every request waits a fixed round-trip time (`delay`), side by side with the others;
+- responses come back in the order the requests were sent (equal round-trip times);
 - a response is released only when the client is *quiet*: no pool task is doing client
   work (building, signing, parsing a call) and no submitted task is waiting for a free
   worker. So the client counts as infinitely fast: on a loaded machine, a call that was
@@ -19,8 +20,10 @@ adapter (conftest) runs its stages on the production thread pool (`RoundTrips` o
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -49,6 +52,8 @@ class Network:
     _running: int = 0  # started pool tasks
     _working: int = 0  # started pool tasks doing client work (not waiting on the network)
     _task: threading.local = field(default_factory=threading.local)
+    _tickets: itertools.count[int] = field(default_factory=itertools.count)
+    _in_flight: deque[int] = field(default_factory=deque)  # tickets in the order sent
 
     def attach(self, clients: AwsClients) -> Network:
         """Answer the clients' requests (instead of moto's own `before-send` handler:
@@ -70,14 +75,18 @@ class Network:
         in_task = getattr(self._task, "active", False)
         if self.delay:
             with self._quiet:
+                ticket = next(self._tickets)
+                self._in_flight.append(ticket)
                 if in_task:
                     self._working -= 1
-                    self._quiet.notify_all()
+                self._quiet.notify_all()
             time.sleep(self.delay)
             with self._quiet:
-                self._quiet.wait_for(self._is_quiet)
+                self._quiet.wait_for(lambda: self._in_flight[0] == ticket and self._is_quiet())
+                self._in_flight.popleft()
                 if in_task:
                     self._working += 1
+                self._quiet.notify_all()
         with self._moto:
             return botocore_stubber(event_name, request, **kwargs)
 
