@@ -1,4 +1,4 @@
-"""`brain` command line: serve, token, expire, import, reindex, project."""
+"""`brain` command line: serve, token, expire, import, export, reindex, project."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import signal
 import socket
 import sys
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, TextIO
 
 from starlette.types import ASGIApp
 
@@ -176,13 +177,16 @@ def _read_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    """Import brain entries from JSON Lines (one upsert_brain entry per line), 100 per call."""
+    """Import JSON Lines: `upsert_brain` entries (100 per call) and, as `brain export`
+    writes them, memory lines (`"art": "memory"`, through the insert tools' service)."""
     settings = _settings(args)
     with open_storage(settings) as storage:
         return _import_file(Path(args.file), ServiceContext(storage, settings), args)
 
 
 def _import_file(path: Path, context: ServiceContext, args: argparse.Namespace) -> int:
+    from shared.services.export import MEMORY_LINE
+
     principal = Principal(
         tenant=args.tenant,
         subject="brain-import",
@@ -190,6 +194,7 @@ def _import_file(path: Path, context: ServiceContext, args: argparse.Namespace) 
         agents=frozenset({args.agent}),
         scopes=frozenset({Scope.BRAIN_WRITE.value}),
     )
+    memories = _MemoryImport(context, args)
     imported = failed = 0
     batch: list[tuple[int, Any]] = []
 
@@ -229,12 +234,112 @@ def _import_file(path: Path, context: ServiceContext, args: argparse.Namespace) 
             failed += 1
             print(f"Zeile {line_number}: kein gültiges JSON ({value.msg}).", file=sys.stderr)
             continue
+        if isinstance(value, dict) and value.get("art") == MEMORY_LINE:
+            memories.add(line_number, value)
+            continue
         batch.append((line_number, value))
         if len(batch) == IMPORT_BATCH:
             flush()
     flush()
+    memories.flush()
+    imported += memories.imported
+    failed += memories.failed
     print(f"Importiert: {imported}, fehlgeschlagen: {failed}")
     return 0 if failed == 0 else 1
+
+
+class _MemoryImport:
+    """Memory lines, grouped while type, area and referenzfelder stay the same."""
+
+    def __init__(self, context: ServiceContext, args: argparse.Namespace) -> None:
+        from shared.services.export import importer_principal
+
+        self._context = context
+        self._principal = importer_principal(args.tenant, "brain-import")
+        self._caller = (str(args.nutzer), str(args.agent))
+        self._key: tuple[str, str, str] | None = None
+        self._group: list[tuple[int, dict[str, Any]]] = []
+        self.imported = self.failed = 0
+
+    def add(self, line_number: int, line: dict[str, Any]) -> None:
+        from shared.domain import area_of_path
+
+        typ, area = line.get("typ"), line.get("bereich")
+        referenzfelder = line.get("referenzfelder", {})
+        valid_area = isinstance(area, str) and area.count("/") == 1
+        if valid_area:
+            try:
+                valid_area = area_of_path(str(area)) == area
+            except ValueError:
+                valid_area = False
+        if typ not in ("longterm", "shortterm") or not valid_area:
+            self.failed += 1
+            print(
+                f"Zeile {line_number}: Erinnerung braucht typ (longterm oder shortterm) und "
+                "bereich (users/<n>, teams/<t> oder projects/<p>).",
+                file=sys.stderr,
+            )
+            return
+        if not isinstance(referenzfelder, dict) or not isinstance(line.get("eintrag"), dict):
+            self.failed += 1
+            print(
+                f"Zeile {line_number}: eintrag und referenzfelder müssen Objekte sein.",
+                file=sys.stderr,
+            )
+            return
+        key = (str(typ), str(area), json.dumps(referenzfelder, sort_keys=True))
+        if key != self._key or len(self._group) == IMPORT_BATCH:
+            self.flush()
+            self._key = key
+        self._group.append((line_number, line))
+
+    def flush(self) -> None:
+        from shared.domain import MemoryType
+        from shared.services.export import import_memories
+
+        if not self._group or self._key is None:
+            return
+        typ, area, _ = self._key
+        first = self._group[0][1]
+        results = import_memories(
+            self._context,
+            self._principal,
+            MemoryType(typ),
+            area,
+            first.get("referenzfelder", {}),
+            [line["eintrag"] for _, line in self._group],
+            caller=self._caller,
+        )
+        for (line_number, _), result in zip(self._group, results, strict=True):
+            if result.get("erfolg"):
+                self.imported += 1
+            else:
+                self.failed += 1
+                _report(line_number, result.get("fehler", []))
+        self._group = []
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write a tenant's brain entries and live memories as JSON Lines (`brain import`)."""
+    from shared.services.export import export_lines
+
+    settings = _settings(args)
+    count = 0
+    with open_storage(settings) as storage, _output(args.file) as out:
+        for line in export_lines(ServiceContext(storage, settings), args.tenant):
+            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            count += 1
+    print(f"Exportiert: {count} Zeilen", file=sys.stderr if args.file == "-" else sys.stdout)
+    return 0
+
+
+@contextmanager
+def _output(name: str) -> Iterator[TextIO]:
+    if name == "-":
+        yield sys.stdout
+        return
+    with open(name, "w", encoding="utf-8") as out:
+        yield out
 
 
 def cmd_reindex(args: argparse.Namespace) -> int:
@@ -349,7 +454,18 @@ def build_parser() -> argparse.ArgumentParser:
     expire.add_argument("--limit", type=int, default=1000, help="at most this many per run")
     expire.set_defaults(handler=cmd_expire)
 
-    importer = commands.add_parser("import", help="import brain entries from a JSONL file")
+    exporter = commands.add_parser(
+        "export", help="write a tenant's brain entries and memories as JSONL (brain import)"
+    )
+    exporter.add_argument("file", help="output file; - for stdout")
+    exporter.add_argument("--tenant", default="local")
+    exporter.add_argument("--data-dir", default=None)
+    exporter.add_argument("--backend", choices=["sqlite", "aws"], default=None)
+    exporter.set_defaults(handler=cmd_export)
+
+    importer = commands.add_parser(
+        "import", help="import brain entries and memories from a JSONL file (brain export)"
+    )
     importer.add_argument("file")
     importer.add_argument("--data-dir", default=None)
     importer.add_argument("--backend", choices=["sqlite", "aws"], default=None)
