@@ -220,9 +220,11 @@ def queries(count: int) -> list[str]:
     return [" ".join([COMMON, *_words(rng, QUERY_WORDS)]) for _ in range(count)]
 
 
-def timed(action: Callable[[], object], runs: list[str], warm: int = 3) -> float:
-    """Median milliseconds of `action` per query text (after `warm` untimed calls)."""
-    for _ in range(warm):
+def timed(action: Callable[[], object], runs: list[str]) -> float:
+    """Median milliseconds of `action` per query text, after one untimed pass over the same
+    texts: the steady state of a server whose caller's postings are in the page cache (the
+    first pass at a new size would time reading them from a file grown in between)."""
+    for _ in runs:
         action()
     samples = []
     for _ in runs:

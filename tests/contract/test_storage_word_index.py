@@ -103,3 +103,16 @@ def test_replace_moves_postings_to_the_new_area_and_weight(storage: StoragePort)
     # And a delete removes them
     assert storage.delete_memories(TENANT, [lt(1)], T0) == [lt(1)]
     assert ids(storage, "plan", ["teams/ops"]) == set()
+
+
+def test_highest_id_reads_the_sequence_without_reserving(storage: StoragePort) -> None:
+    # Given a sequence that handed out 1..3
+    from shared.domain import CounterName
+
+    assert storage.highest_id(TENANT, CounterName.LONGTERM) == 0
+    assert storage.reserve_ids(TENANT, CounterName.LONGTERM, 3) == range(1, 4)
+    # When it is read twice, Then it is 3 both times, and the next reservation gets 4
+    assert storage.highest_id(TENANT, CounterName.LONGTERM) == 3
+    assert storage.highest_id(TENANT, CounterName.LONGTERM) == 3
+    assert storage.reserve_ids(TENANT, CounterName.LONGTERM, 1) == range(4, 5)
+    assert storage.highest_id(TENANT, CounterName.SHORTTERM) == 0
