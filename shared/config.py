@@ -54,6 +54,13 @@ class Settings(BaseSettings):
     # AWS configuration (AWS_ENDPOINT_URL, AWS_REGION, profiles, ...), not from here.
     table_name: str = "brain"
     bucket_name: str = "brain-embeddings"
+    # S3 Vectors: the vector bucket; one index per embedding profile inside it.
+    vector_bucket_name: str = "brain-vectors"
+    # Server-side embeddings (issue 12): none (default, model-free), test (deterministic
+    # hashed trigrams, no model), bedrock-titan (Titan Text Embeddings V2: 256/512/1024),
+    # bedrock-cohere (Cohere Embed Multilingual v3: 1024). Model + dimension = the profile.
+    embedder: Literal["none", "test", "bedrock-titan", "bedrock-cohere"] = "none"
+    embedding_dimension: int | None = Field(default=None, ge=16, le=4096)
     # The most AWS calls one round-trip stage runs side by side (threads start on demand:
     # a stage of 5 calls uses 5). Sized to the largest stage of a batch tool call, so
     # that a stage is one wave, not len/16 of them.
@@ -96,6 +103,15 @@ class Settings(BaseSettings):
             raise ValueError("score_min must be below score_max")
         if bool(self.oidc_issuer) != bool(self.oidc_audience):
             raise ValueError("oidc_issuer and oidc_audience must be set together")
+        if self.embedder == "bedrock-titan" and self.embedding_dimension not in (
+            None,
+            256,
+            512,
+            1024,
+        ):
+            raise ValueError("embedding_dimension of bedrock-titan must be 256, 512 or 1024")
+        if self.embedder == "bedrock-cohere" and self.embedding_dimension not in (None, 1024):
+            raise ValueError("embedding_dimension of bedrock-cohere must be 1024")
         if self.shortterm_ttl_default_s > self.shortterm_ttl_max_s:
             raise ValueError("shortterm_ttl_default_s must not exceed shortterm_ttl_max_s")
         return self
