@@ -21,6 +21,7 @@ from shared.auth.principal import ALL_SCOPES, Principal, Scope
 from shared.auth.verifiers import build_verifier, local_issuer
 from shared.config import Settings
 from shared.data_dir import DataDirUnusable
+from shared.embedding.factory import build_embedder
 from shared.logs import configure_logging
 from shared.services.areas import add_project_members
 from shared.services.context import ServiceContext, utc_now
@@ -64,7 +65,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if isinstance(layer, SqliteIdempotencyLayer):
             # This server owns the data dir: calls left running by a dead one are over.
             layer.release_in_progress()
-        context = ServiceContext(storage, settings)
+        context = ServiceContext(storage, settings, embedder=build_embedder(settings))
         verifier = build_verifier(settings)
         app = build_app(context, verifier, settings)
         sweep = PeriodicSweep(storage, context.clock, args.expiry_interval)
@@ -96,7 +97,12 @@ def _run_server(
     if settings.backend == "sqlite":
         print(f"Daten: {settings.data_dir.resolve()}", flush=True)
     else:
-        print(f"Daten: DynamoDB {settings.table_name}, S3 {settings.bucket_name}", flush=True)
+        print(
+            f"Daten: DynamoDB {settings.table_name}, S3 Vectors {settings.bucket_name}",
+            flush=True,
+        )
+    if settings.embedder != "none":
+        print(f"Embeddings: {settings.embedder} (serverseitig)", flush=True)
     base = f"http://{shown_host}:{port}"
     print(f"REST-API: {base}/api/memory (Dokumentation: {base}/docs/api/memory)", flush=True)
 
@@ -181,7 +187,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     writes them, memory lines (`"art": "memory"`, through the insert tools' service)."""
     settings = _settings(args)
     with open_storage(settings) as storage:
-        return _import_file(Path(args.file), ServiceContext(storage, settings), args)
+        context = ServiceContext(storage, settings, embedder=build_embedder(settings))
+        return _import_file(Path(args.file), context, args)
 
 
 def _import_file(path: Path, context: ServiceContext, args: argparse.Namespace) -> int:

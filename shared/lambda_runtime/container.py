@@ -12,6 +12,7 @@ from functools import cache
 from aws_lambda_powertools import Logger, Metrics
 
 from shared.config import Settings
+from shared.embedding.factory import build_embedder
 from shared.lambda_runtime.snapstart import aws_session, on_snapshot
 from shared.logs import silence_payload_loggers
 from shared.services.context import ServiceContext
@@ -37,7 +38,9 @@ def container() -> Container:
     settings = Settings()
     clients = make_clients(settings, aws_session())
     storage = build_dynamo_storage(settings, clients)
-    return Container(settings, clients, storage, ServiceContext(storage, settings))
+    embedder = build_embedder(settings)
+    context = ServiceContext(storage, settings, embedder=embedder)
+    return Container(settings, clients, storage, context)
 
 
 def reset() -> None:

@@ -108,6 +108,13 @@ class Visibility:
         if projects is not None:
             self._records = frozenset(_PROJECTS + name for name in projects)
 
+    def readable(self) -> frozenset[str]:
+        """Every readable area (reads the project records unless known already)."""
+        if self._records is None:
+            names = self._ctx.storage.projects_of(self._principal.tenant, self.nutzer)
+            self._records = frozenset(_PROJECTS + name for name in names)
+        return self._granted | self._records
+
     def may_read(self, area: str) -> bool:
         if area in self._granted:
             return True

@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from shared.config import Settings
 from shared.storage.port import StoragePort
+
+if TYPE_CHECKING:
+    from shared.embedding.port import Embedder
 
 
 def utc_now() -> datetime:
@@ -22,3 +26,5 @@ class ServiceContext:
     # The logical write a retry-safe call belongs to (shared/tools/idempotency.py): IDs
     # are reserved per entry under it, so a resend gets the same IDs for the same entries.
     write_key: str | None = None
+    # Server-side embeddings (Settings.embedder); None: model-free, callers' vectors only.
+    embedder: Embedder | None = None

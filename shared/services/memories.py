@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
@@ -21,10 +20,12 @@ from shared.domain import (
 )
 from shared.ledger.classify import ledger_hinweis
 from shared.search.analyzer import document_terms
+from shared.search.vectors import encode as encode_embedding
 from shared.services import responses
 from shared.services.areas import Visibility, user_area
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
+from shared.services.embeddings import with_server_embeddings
 from shared.services.entry_ids import reserve_entry_ids
 from shared.services.secrets import screen
 from shared.services.tags import ensure_tags
@@ -37,11 +38,6 @@ SCRUBBED_FIELDS = ("kurzbeschreibung", "memory", "tags")
 IDENTIFIER_FIELDS = ("scope", "scope_vk", "embedding_profil_hash")
 # A rating may be dated a little ahead of the server clock (clock skew), not more.
 MAX_FUTURE_SKEW = timedelta(minutes=5)
-
-
-def encode_embedding(values: list[float]) -> bytes:
-    """Little-endian float32, the storage format of every adapter."""
-    return struct.pack(f"<{len(values)}f", *values)
 
 
 def memory_terms(memory: Memory) -> tuple[dict[str, int], int]:
@@ -165,7 +161,7 @@ def _store_memories(
         embedding = encode_embedding(entry.embedding) if entry.embedding is not None else None
         new_memories.append(NewMemory(memory, embedding))
 
-    outcomes = storage.put_memories(new_memories)
+    outcomes = storage.put_memories(with_server_embeddings(ctx, new_memories))
     for (index, _), new, outcome in zip(accepted, new_memories, outcomes, strict=True):
         if outcome is None:
             results.append(

@@ -15,13 +15,13 @@ from shared.domain import (
     MemoryId,
     MemoryReplace,
 )
+from shared.search.vectors import encode as encode_embedding
 from shared.services import responses
 from shared.services.authorization import require_caller
 from shared.services.context import ServiceContext
 from shared.services.memories import (
     IDENTIFIER_FIELDS,
     SCRUBBED_FIELDS,
-    encode_embedding,
     memory_terms,
     not_found_message,
     requested_ids,

@@ -22,7 +22,7 @@ from shared.domain import (
 )
 from shared.ledger.classify import ledger_hinweis
 from shared.scrubbing import ScrubPolicy
-from shared.services import responses
+from shared.services import hybrid, responses
 from shared.services.areas import (
     Visibility,
     acting_agent,
@@ -30,7 +30,9 @@ from shared.services.areas import (
     authorize_write,
 )
 from shared.services.context import ServiceContext
+from shared.services.embeddings import with_server_embeddings
 from shared.services.entry_ids import reserve_entry_ids
+from shared.services.hybrid import SearchHit
 from shared.services.identity import reserved_identity_keys
 from shared.services.memories import (
     memory_terms,
@@ -39,8 +41,8 @@ from shared.services.memories import (
     stored_before,
 )
 from shared.services.secrets import clean_value, hinweis, name_errors, rejection
-from shared.services.word_search import load_ranked, rank_words
 from shared.services.word_search import memory_path as memory_path
+from shared.services.word_search import rank_words
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import ContextRequest, RememberRequest, SearchRequest
 
@@ -140,7 +142,7 @@ def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest
     memory.terms, memory.doc_len = memory_terms(memory)
     # A resend of a remember a crash cut off: what it stored is not stored again.
     if not stored_before(ctx, principal.tenant, MemoryType.LONGTERM, entry_id, now):
-        (failure,) = ctx.storage.put_memories([NewMemory(memory)])
+        (failure,) = ctx.storage.put_memories(with_server_embeddings(ctx, [NewMemory(memory)]))
         if failure is not None:
             raise RequestRejected([FieldError("content", storage_failure_message(failure))])
     daten = {
@@ -170,13 +172,12 @@ def _search(
     request: SearchRequest | ContextRequest,
     visibility: Visibility,
     only: MemoryType | None = None,
-) -> list[tuple[Memory, float]]:
-    """Ranked memories the caller may read (under `request.path`), not expired, best first."""
-    text = request.query if isinstance(request, SearchRequest) else request.task
-    hits = rank_words(ctx, principal, visibility, text, path=request.path, only=only)
-    return load_ranked(
-        ctx, principal, visibility, hits.ranked, path=request.path, limit=request.limit
-    )
+) -> list[SearchHit]:
+    """Ranked memories the caller may read (under `request.path`), not expired, best first:
+    the word ranking (`word_search.rank_words`) fused with the vector ranking when the
+    request has (or the server computes) a query vector."""
+    hits = rank_words(ctx, principal, visibility, request.query, path=request.path, only=only)
+    return hybrid.search(ctx, principal, request, visibility, hits.ranked, only)
 
 
 def _visibility(ctx: ServiceContext, principal: Principal) -> Visibility:
@@ -189,17 +190,18 @@ def search_memory(
 ) -> dict[str, Any]:
     hits = [
         {
-            **memory_view(memory, ctx),
-            "pfad": memory_path(memory),
-            "bereich": memory.area,
-            "relevanz": round(score, 4),
+            **memory_view(hit.memory, ctx),
+            "pfad": memory_path(hit.memory),
+            "bereich": hit.memory.area,
+            "relevanz": round(hit.score, 4),
+            "treffer_durch": list(hit.signals),
         }
-        for memory, score in _search(ctx, principal, request, _visibility(ctx, principal))
+        for hit in _search(ctx, principal, request, _visibility(ctx, principal))
     ]
     return responses.success({"treffer": hits, "anzahl": len(hits)}, {})
 
 
-def _short(memory: Memory, score: float | None = None) -> dict[str, Any]:
+def _short(memory: Memory, hit: SearchHit | None = None) -> dict[str, Any]:
     excerpt = (
         memory.memory if len(memory.memory) <= EXCERPT_LEN else memory.memory[:EXCERPT_LEN] + "…"
     )
@@ -212,14 +214,15 @@ def _short(memory: Memory, score: float | None = None) -> dict[str, Any]:
         "pfad": memory_path(memory),
         "bereich": memory.area,
     }
-    if score is not None:
-        item["relevanz"] = round(score, 4)
+    if hit is not None:
+        item["relevanz"] = round(hit.score, 4)
+        item["treffer_durch"] = list(hit.signals)
     return item
 
 
 def recall(ctx: ServiceContext, principal: Principal, request: SearchRequest) -> dict[str, Any]:
     visibility = _visibility(ctx, principal)
-    hits = [_short(m, s) for m, s in _search(ctx, principal, request, visibility)]
+    hits = [_short(hit.memory, hit) for hit in _search(ctx, principal, request, visibility)]
     return responses.success({"erinnerungen": hits, "anzahl": len(hits)}, {})
 
 
@@ -240,15 +243,13 @@ def recall_context(
         only=MemoryType.LONGTERM,
         recent=request.limit,
     )
-    relevant = load_ranked(
-        ctx, principal, visibility, hits.ranked, path=request.path, limit=request.limit
-    )
+    relevant = hybrid.search(ctx, principal, request, visibility, hits.ranked, MemoryType.LONGTERM)
     recent = hits.recent[: request.limit]
     vk_types = {typ.value for typ in VkTyp}
     references = list(
         dict.fromkeys(
             (memory.scope, memory.scope_vk)
-            for memory in [*(m for m, _ in relevant), *recent]
+            for memory in [*(hit.memory for hit in relevant), *recent]
             if memory.scope in vk_types and memory.scope_vk
         )
     )[: request.limit]
@@ -267,7 +268,7 @@ def recall_context(
             brain.setdefault(entry.id, entry)
     daten = {
         "aufgabe": request.task,
-        "erinnerungen": [_short(memory, score) for memory, score in relevant],
+        "erinnerungen": [_short(hit.memory, hit) for hit in relevant],
         "kurzzeit": [_short(memory) for memory in recent],
         "brain": [
             {

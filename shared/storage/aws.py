@@ -1,4 +1,4 @@
-"""AWS clients for the DynamoDB + S3 adapter, created once per process.
+"""AWS clients for the DynamoDB + S3 Vectors adapter, created once per process.
 
 Endpoint, region and credentials come from the standard AWS configuration (environment,
 shared config files, the Lambda execution role): this module reads no environment itself.
@@ -22,7 +22,7 @@ from shared.storage.dynamo.parallel import RoundTrips
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
-    from mypy_boto3_s3 import S3Client
+    from mypy_boto3_s3vectors import S3VectorsClient
 
 # Connections beyond the adapter's own parallelism, for other threads sharing the clients.
 _POOL_HEADROOM = 4
@@ -31,7 +31,7 @@ _POOL_HEADROOM = 4
 @dataclass(frozen=True)
 class AwsClients:
     dynamodb: DynamoDBClient
-    s3: S3Client
+    s3vectors: S3VectorsClient
 
 
 def client_config(settings: Settings) -> Config:
@@ -43,7 +43,7 @@ def client_config(settings: Settings) -> Config:
 
 class LazyClient:
     """A boto3 client built on first use. Building one costs as much as loading its service
-    model (S3's is large): a Lambda function that never touches S3 (most reads) does not pay
+    model: a Lambda function that never touches S3 Vectors (most reads) does not pay
     for it in its cold start. Thread-safe; attribute access goes to the real client."""
 
     def __init__(self, build: Callable[[], Any]) -> None:
@@ -63,13 +63,16 @@ class LazyClient:
 
 
 def make_clients(settings: Settings, session: boto3.session.Session | None = None) -> AwsClients:
-    """One DynamoDB and one S3 client (built on first use) with standard retries and a pool
-    sized for the adapter's parallelism. A fresh boto3 session unless one is given (sessions
-    are not thread-safe; clients are, and the session is used once more for S3, under a lock)."""
+    """One DynamoDB and one S3 Vectors client (built on first use) with standard retries and
+    a pool sized for the adapter's parallelism. A fresh boto3 session unless one is given
+    (sessions are not thread-safe; clients are, and the session is used once more for S3
+    Vectors, under a lock)."""
     session = session if session is not None else boto3.session.Session()
     config = client_config(settings)
-    s3: S3Client = cast("S3Client", LazyClient(lambda: session.client("s3", config=config)))
-    return AwsClients(dynamodb=session.client("dynamodb", config=config), s3=s3)
+    vectors: S3VectorsClient = cast(
+        "S3VectorsClient", LazyClient(lambda: session.client("s3vectors", config=config))
+    )
+    return AwsClients(dynamodb=session.client("dynamodb", config=config), s3vectors=vectors)
 
 
 def build_dynamo_storage(settings: Settings, clients: AwsClients | None = None) -> DynamoStorage:

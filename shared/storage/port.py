@@ -38,6 +38,7 @@ from shared.domain import (
     TermLookup,
 )
 from shared.search.postings import POSTINGS_PER_AREA_TERM
+from shared.search.vectors import VectorHit, VectorQuery
 from shared.storage.ledger_port import LedgerPort
 
 
@@ -199,6 +200,18 @@ class StoragePort(LedgerPort, Protocol):
 
     def get_embedding(self, tenant: str, memory_id: MemoryId) -> bytes | None:
         """The stored little-endian float32 embedding of a memory, if it has one."""
+        ...
+
+    def search_vectors(self, query: VectorQuery) -> list[VectorHit]:
+        """The memories of `query.areas` whose embedding has the query's profile and
+        dimension, not expired at `query.now` (of `query.typ` when given), by cosine
+        similarity, best first, at most `query.limit`; ties by memory ID.
+
+        Reads only the given areas (SQLite: exact search over them; AWS: one S3 Vectors
+        QueryVectors with a tenant/area/type/expiry metadata filter). Raises
+        `VectorProfileError` when the profile has no vectors of the query's dimension at all
+        (unknown profile, or known only with other dimensions).
+        """
         ...
 
     def find_memories_by_scope(

@@ -14,6 +14,7 @@ from shared.validation.parsed import (
     Batch,
     ContextRequest,
     MemoryUpdateInput,
+    QueryVector,
     RememberRequest,
     SearchRequest,
 )
@@ -167,34 +168,66 @@ def _search_prefix(value: Any, path: str, errors: list[FieldError]) -> str | Non
     return _memory_path(value, path, errors, min_segments=1)
 
 
+# A query embedding needs its profile (seed 001's fields), and the profile a vector.
+VECTOR_NEEDS_PROFILE: Final = (
+    "Pflichtfeld, wenn embedding gesetzt ist: der Profil-Hash des Embedding-Modells, mit "
+    "dem der Suchvektor berechnet wurde (wie beim Einfügen der Erinnerungen)."
+)
+PROFILE_NEEDS_VECTOR: Final = (
+    "embedding fehlt: embedding_profil_hash allein sucht nichts. Den Suchvektor als "
+    "embedding mitsenden oder beide Felder weglassen."
+)
+
+
+def _query_vector(fields: Fields) -> QueryVector | None:
+    """`embedding` + `embedding_profil_hash` (or its alias): both or neither."""
+    before = len(fields.errors)
+    values = fields.optional("embedding", rules.embedding)
+    profil_hash = _profil_hash(fields)
+    if len(fields.errors) > before:
+        return None
+    if values is not None and not profil_hash:
+        fields.errors.append(FieldError(fields.path(PROFIL_HASH), VECTOR_NEEDS_PROFILE))
+        return None
+    if values is None and profil_hash:
+        fields.errors.append(FieldError(fields.path("embedding"), PROFILE_NEEDS_VECTOR))
+        return None
+    if values is None or profil_hash is None:
+        return None
+    return QueryVector(tuple(values), profil_hash)
+
+
 def _search(
     arguments: Mapping[str, Any], text_key: str, max_len: int, default: int, maximum: int
-) -> tuple[str, int, str | None]:
-    fields, errors = _flat(arguments, (text_key, "limit", "path"))
+) -> tuple[str, int, str | None, QueryVector | None]:
+    fields, errors = _flat(
+        arguments, (text_key, "limit", "path", "embedding", PROFIL_HASH, PROFIL_HASH_ALIAS)
+    )
     text = fields.required(text_key, rules.text, max_len=max_len)
     limit = fields.optional("limit", rules.integer, minimum=1, maximum=maximum)
     prefix = fields.optional("path", _search_prefix)
+    vector = _query_vector(fields)
     if errors:
         raise RequestRejected(errors)
-    return present(text), limit if limit is not None else default, prefix
+    return present(text), limit if limit is not None else default, prefix, vector
 
 
 def parse_search(arguments: Mapping[str, Any]) -> SearchRequest:
-    query, limit, prefix = _search(
+    query, limit, prefix, vector = _search(
         arguments, "query", QUERY_MAX_LEN, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX
     )
-    return SearchRequest(query=query, limit=limit, path=prefix)
+    return SearchRequest(query=query, limit=limit, path=prefix, vector=vector)
 
 
 def parse_recall(arguments: Mapping[str, Any]) -> SearchRequest:
-    query, limit, prefix = _search(
+    query, limit, prefix, vector = _search(
         arguments, "query", QUERY_MAX_LEN, RECALL_LIMIT_DEFAULT, RECALL_LIMIT_MAX
     )
-    return SearchRequest(query=query, limit=limit, path=prefix)
+    return SearchRequest(query=query, limit=limit, path=prefix, vector=vector)
 
 
 def parse_recall_context(arguments: Mapping[str, Any]) -> ContextRequest:
-    task, limit, prefix = _search(
+    task, limit, prefix, vector = _search(
         arguments, "task", TASK_MAX_LEN, CONTEXT_LIMIT_DEFAULT, SEARCH_LIMIT_MAX
     )
-    return ContextRequest(task=task, limit=limit, path=prefix)
+    return ContextRequest(task=task, limit=limit, path=prefix, vector=vector)

@@ -138,10 +138,19 @@ class RememberRequest:
 
 
 @dataclass(frozen=True)
+class QueryVector:
+    """The caller's own query embedding (search tools) with its profile hash."""
+
+    values: tuple[float, ...]
+    profil_hash: str
+
+
+@dataclass(frozen=True)
 class SearchRequest:
     query: str
     limit: int
     path: str | None = None  # area-bounded search: only memories under this prefix
+    vector: QueryVector | None = None  # hybrid search: rank by cosine too
 
 
 @dataclass(frozen=True)
@@ -149,3 +158,8 @@ class ContextRequest:
     task: str
     limit: int
     path: str | None = None
+    vector: QueryVector | None = None
+
+    @property
+    def query(self) -> str:
+        return self.task

@@ -145,18 +145,23 @@ async def test_serve_on_dynamodb_and_s3(moto_endpoint: str, tmp_path: Path) -> N
             reversed_ = await call(client, "ledger", ledger_args("storno", eintraege=[{"ID": 2}]))
             assert reversed_["daten"][0]["storno_von"] == 2
 
-    # Then the embedding lies in S3 under the tenant prefix as little-endian float32
-    s3 = boto3.client(
-        "s3",
+    # Then the embedding is one vector in S3 Vectors, keyed by tenant and memory, in the
+    # index of its profile and dimension
+    vectors = boto3.client(
+        "s3vectors",
         endpoint_url=moto_endpoint,
         region_name=REGION,
         aws_access_key_id="testing",
         aws_secret_access_key="testing",
     )
-    keys = [o["Key"] for o in s3.list_objects_v2(Bucket="brain-e2e-embeddings")["Contents"]]
-    assert len(keys) == 1 and keys[0].startswith("local/")
-    body = s3.get_object(Bucket="brain-e2e-embeddings", Key=keys[0])["Body"].read()
-    assert len(body) == 12
+    listed = vectors.list_indexes(vectorBucketName="brain-e2e-embeddings")["indexes"]
+    (index,) = [i["indexName"] for i in listed]
+    assert index.endswith("-d3")
+    found = vectors.list_vectors(
+        vectorBucketName="brain-e2e-embeddings", indexName=index, returnData=True
+    )["vectors"]
+    assert len(found) == 1 and found[0]["key"].startswith("local/longterm_")
+    assert len(found[0]["data"]["float32"]) == 3
 
     # When the server restarts without --bootstrap, Then nothing is created and all data is there
     with serve_aws(env) as (url, token, lines):

@@ -20,11 +20,14 @@ import pytest
 import yaml
 
 from shared.config import Settings
+from shared.embedding.bedrock import COHERE_MULTILINGUAL, TITAN_V2
+from shared.embedding.port import EmbeddingProfile
 from shared.rest.app import RESOURCES
+from shared.storage.dynamo.embeddings import index_name
 from shared.storage.dynamo.schema import (
-    BUCKET_PROPERTIES,
     IDEMPOTENCY_TABLE_PROPERTIES,
     TABLE_PROPERTIES,
+    VECTOR_BUCKET_PROPERTIES,
 )
 from shared.tools.catalog import TOOLS
 
@@ -203,16 +206,16 @@ def if_kms_key(value: Any) -> dict[str, Any]:
 
 def without_kms_key(properties: dict[str, Any]) -> dict[str, Any]:
     """The properties without the customer-managed-key overlay the template adds to
-    TABLE_PROPERTIES / BUCKET_PROPERTIES (exactly that overlay, nothing else, is removed)."""
+    TABLE_PROPERTIES / VECTOR_BUCKET_PROPERTIES (exactly that overlay, nothing else, is
+    removed)."""
     result = copy.deepcopy(properties)
     sse = result.get("SSESpecification", {})
     if sse.get("KMSMasterKeyId") == if_kms_key({"Ref": "KmsKeyArn"}):
         assert sse.pop("SSEType") == if_kms_key("KMS")
         del sse["KMSMasterKeyId"]
-    for rule in result.get("BucketEncryption", {}).get("ServerSideEncryptionConfiguration", []):
-        default = rule["ServerSideEncryptionByDefault"]
-        if default.get("KMSMasterKeyID") == if_kms_key({"Ref": "KmsKeyArn"}):
-            del default["KMSMasterKeyID"]
+    encryption = result.get("EncryptionConfiguration", {})
+    if encryption.get("KmsKeyArn") == if_kms_key({"Ref": "KmsKeyArn"}):
+        del encryption["KmsKeyArn"]
     return result
 
 
@@ -254,57 +257,56 @@ def test_idempotency_table_is_exactly_the_schema(template: dict[str, Any]) -> No
     assert env["BRAIN_IDEMPOTENCY_TABLE_NAME"] == {"Ref": "IdempotencyTable"}
 
 
-def test_bucket_properties_are_exactly_the_schema(template: dict[str, Any]) -> None:
-    # Given BUCKET_PROPERTIES
-    # When the template's bucket is read
-    bucket = template["Resources"]["EmbeddingsBucket"]
-    # Then it has exactly those properties (no BucketName)
-    assert bucket["Type"] == "AWS::S3::Bucket"
-    assert without_kms_key(bucket["Properties"]) == BUCKET_PROPERTIES, (
-        "template.yaml EmbeddingsBucket.Properties differ from BUCKET_PROPERTIES; paste:\n"
-        + yaml_of(BUCKET_PROPERTIES)
+def test_vector_bucket_properties_are_exactly_the_schema(template: dict[str, Any]) -> None:
+    # Given VECTOR_BUCKET_PROPERTIES
+    # When the template's vector bucket is read
+    bucket = template["Resources"]["VectorBucket"]
+    # Then it is an S3 Vectors bucket with exactly those properties (no name)
+    assert bucket["Type"] == "AWS::S3Vectors::VectorBucket"
+    assert without_kms_key(bucket["Properties"]) == VECTOR_BUCKET_PROPERTIES, (
+        "template.yaml VectorBucket.Properties differ from VECTOR_BUCKET_PROPERTIES; paste:\n"
+        + yaml_of(VECTOR_BUCKET_PROPERTIES)
     )
+
+
+EMBEDDERS = {
+    "bedrock-titan-1024": ("bedrock-titan", EmbeddingProfile(TITAN_V2, 1024)),
+    "bedrock-titan-512": ("bedrock-titan", EmbeddingProfile(TITAN_V2, 512)),
+    "bedrock-titan-256": ("bedrock-titan", EmbeddingProfile(TITAN_V2, 256)),
+    "bedrock-cohere": ("bedrock-cohere", EmbeddingProfile(COHERE_MULTILINGUAL, 1024)),
+}
+
+
+def test_the_embedder_index_is_the_one_its_profile_writes_to(template: dict[str, Any]) -> None:
+    # Given the Embedder parameter and its mapping
+    allowed = template["Parameters"]["Embedder"]["AllowedValues"]
+    assert template["Parameters"]["Embedder"]["Default"] == "none"
+    mapping = template["Mappings"]["EmbedderProfiles"]
+    assert set(allowed) == set(mapping) == {"none", *EMBEDDERS}
+    # Then each embedder's index is named as the adapter names its profile's index
+    for name, (kind, profile) in EMBEDDERS.items():
+        entry = mapping[name]
+        assert entry["Kind"] == kind, name
+        assert (entry["ModelId"], entry["Dimension"]) == (profile.model, profile.dimension)
+        assert entry["IndexName"] == index_name(profile.hash, profile.dimension), name
+        Settings(embedder=kind, embedding_dimension=entry["Dimension"])  # valid settings
+    # And the index is declared only with an embedder: cosine, float32, in our vector bucket
+    index = template["Resources"]["EmbeddingIndex"]
+    assert (index["Type"], index["Condition"]) == ("AWS::S3Vectors::Index", "HasEmbedder")
+    props = index["Properties"]
+    assert (props["DataType"], props["DistanceMetric"]) == ("float32", "cosine")
+    assert props["VectorBucketArn"] == {"Ref": "VectorBucket"}
 
 
 def test_table_and_bucket_survive_stack_deletion_and_replacement(
     template: dict[str, Any],
 ) -> None:
     # Given the resources that hold the memories
-    for name in ("BrainTable", "EmbeddingsBucket"):
+    for name in ("BrainTable", "VectorBucket", "EmbeddingIndex"):
         resource = template["Resources"][name]
         # Then deleting the stack or replacing the resource keeps them
         assert resource.get("DeletionPolicy") == "Retain", name
         assert resource.get("UpdateReplacePolicy") == "Retain", name
-
-
-def test_bucket_policy_denies_requests_without_tls(template: dict[str, Any]) -> None:
-    # Given the bucket policies of the template
-    bucket_policies = [
-        resource["Properties"]
-        for resource in template["Resources"].values()
-        if resource["Type"] == "AWS::S3::BucketPolicy"
-    ]
-    # When the one for the embeddings bucket is read
-    (props,) = [p for p in bucket_policies if p["Bucket"] == {"Ref": "EmbeddingsBucket"}]
-    statements = props["PolicyDocument"]["Statement"]
-    # Then a statement denies every action to everyone on the bucket and its objects
-    # whenever aws:SecureTransport is false
-    denials = [
-        s
-        for s in statements
-        if s["Effect"] == "Deny"
-        and s["Principal"] in ("*", {"AWS": "*"})
-        and s["Action"] in ("s3:*", ["s3:*"])
-        and str(s.get("Condition", {}).get("Bool", {}).get("aws:SecureTransport")).lower()
-        == "false"
-    ]
-    assert len(denials) == 1, statements
-    resources = denials[0]["Resource"]
-    assert {"Fn::GetAtt": ["EmbeddingsBucket", "Arn"]} in resources
-    assert {"Fn::Sub": "${EmbeddingsBucket.Arn}/*"} in resources
-
-
-# --- Functions ------------------------------------------------------------------------------
 
 
 def test_every_tool_has_exactly_one_function(template: dict[str, Any]) -> None:
@@ -370,53 +372,92 @@ def test_rest_function_serves_every_memory_route_behind_the_authorizer(
     props = function_props(template, REST)
     assert (props["CodeUri"], props["Handler"]) == ("functions/memory_api/", "app.handler")
     granted = policies(template["Resources"][REST])
-    assert sorted(name for name, _ in granted) == [
-        "DynamoDBCrudPolicy",
-        "S3CrudPolicy",
-        "Statement",
-    ]
+    assert sorted(name for name, _ in granted) == ["DynamoDBCrudPolicy", "Statement", "Statement"]
     # And, its POST being retry-safe, exactly get/put/update/delete on the idempotency records
-    assert dict(granted)["Statement"] == [IDEMPOTENCY_STATEMENT]
+    assert ("Statement", [IDEMPOTENCY_STATEMENT]) in granted
+    # And it writes, searches and deletes vectors, embedding with the configured model
+    assert vector_grants(template["Resources"][REST]) == (VECTOR_WRITE | VECTOR_READ, True)
     assert (
         props["Environment"]["Variables"]["BRAIN_API_BASE_PATH"]
         == function_props(template, ROUTER)["Environment"]["Variables"]["BRAIN_API_BASE_PATH"]
     )
 
 
-# Tools without embeddings: no S3 policy at all (least privilege).
-TABLE_ONLY_TOOLS = frozenset({"ledger"})
+# S3 Vectors actions per function (least privilege): writers put (and delete what a failed
+# write left), searchers query (a metadata filter needs GetVectors too) and list indexes (the
+# dimensions of a profile), deleters delete; the rest never touch vectors.
+VECTOR_WRITE = {"s3vectors:PutVectors", "s3vectors:DeleteVectors", "s3vectors:CreateIndex"}
+VECTOR_READ = {"s3vectors:QueryVectors", "s3vectors:GetVectors", "s3vectors:ListIndexes"}
+VECTOR_DELETE = {"s3vectors:DeleteVectors"}
+VECTOR_ACTIONS: dict[str, set[str]] = {
+    "insert_brain_longterm_memory": VECTOR_WRITE,
+    "insert_brain_shortterm_memory": VECTOR_WRITE,
+    "update_brain_memories": VECTOR_WRITE,
+    "remember": VECTOR_WRITE,
+    "delete_brain_memories": VECTOR_DELETE,
+    "search_memory": VECTOR_READ,
+    "recall": VECTOR_READ,
+    "recall_context": VECTOR_READ,
+}
+# Functions that embed texts server-side when an Embedder is configured.
+EMBEDDING_TOOLS = {
+    "insert_brain_longterm_memory",
+    "insert_brain_shortterm_memory",
+    "remember",
+    "search_memory",
+    "recall",
+    "recall_context",
+}
+VECTOR_RESOURCES = [{"Ref": "VectorBucket"}, {"Fn::Sub": "${VectorBucket}/index/*"}]
+
+
+def vector_grants(resource: dict[str, Any]) -> tuple[set[str], bool]:
+    """The S3 Vectors actions a function may use (on our vector bucket only) and whether it
+    may invoke the configured Bedrock embedding model (only when one is configured)."""
+    actions: set[str] = set()
+    bedrock = False
+    for name, statements in policies(resource):
+        if name != "Statement":
+            continue
+        for statement in statements:
+            if "Fn::If" in statement:
+                condition, granted, otherwise = statement["Fn::If"]
+                assert (condition, otherwise) == ("HasEmbedder", {"Ref": "AWS::NoValue"})
+                assert granted["Action"] == "bedrock:InvokeModel"
+                bedrock = True
+            elif statement["Sid"] == "EmbeddingVectors":
+                assert statement["Resource"] == VECTOR_RESOURCES
+                actions |= set(statement["Action"])
+    return actions, bedrock
 
 
 def test_read_only_tools_can_only_read(template: dict[str, Any]) -> None:
     for tool, spec in TOOLS.items():
         # Given a tool's function and its SAM policy templates
-        granted = policies(template["Resources"][f"{camel(tool)}Function"])
+        resource = template["Resources"][f"{camel(tool)}Function"]
+        granted = policies(resource)
         names = [name for name, _ in granted]
         if spec.read_only:
             # Then a read-only tool has read policies only
             assert not [n for n in names if WRITE_POLICIES.search(n)], (tool, names)
-            assert sorted(names) == ["DynamoDBReadPolicy", "S3ReadPolicy"], (tool, names)
-        elif tool in TABLE_ONLY_TOOLS:
-            # And a writing tool that never touches the bucket gets CRUD on the table and
-            # (being retry-safe) the idempotency records only
-            assert spec.idempotent, tool
-            assert sorted(names) == ["DynamoDBCrudPolicy", "Statement"], (tool, names)
+            assert "DynamoDBReadPolicy" in names, tool
         else:
-            # And a writing tool gets CRUD on our table and bucket, and (being retry-safe)
-            # exactly get/put/update/delete on the idempotency records
-            assert spec.idempotent, tool
-            assert sorted(names) == ["DynamoDBCrudPolicy", "S3CrudPolicy", "Statement"], (
-                tool,
-                names,
-            )
-        # And every policy is scoped to our table or bucket
+            # And a writing tool gets CRUD on our table and (when retry-safe) exactly
+            # get/put/update/delete on the idempotency records
+            assert "DynamoDBCrudPolicy" in names, tool
+            idempotency = {"Statement": [IDEMPOTENCY_STATEMENT]}
+            assert (idempotency in resource["Properties"]["Policies"]) is spec.idempotent, tool
+        # And exactly its S3 Vectors actions, and Bedrock only if it embeds texts
+        assert vector_grants(resource) == (
+            VECTOR_ACTIONS.get(tool, set()),
+            tool in EMBEDDING_TOOLS,
+        ), tool
+        # And every policy is scoped to our table, vector bucket or idempotency records
         for name, args in granted:
-            if name == "Statement":
-                assert args == [IDEMPOTENCY_STATEMENT], tool
-            elif name.startswith("DynamoDB"):
+            if name.startswith("DynamoDB"):
                 assert args == {"TableName": {"Ref": "BrainTable"}}, (tool, name)
             else:
-                assert args == {"BucketName": {"Ref": "EmbeddingsBucket"}}, (tool, name)
+                assert name == "Statement", (tool, name)
 
 
 def test_expiry_sweeps_on_a_schedule_with_crud_access(template: dict[str, Any]) -> None:
@@ -433,8 +474,9 @@ def test_expiry_sweeps_on_a_schedule_with_crud_access(template: dict[str, Any]) 
     schedules = [e for e in expiry["Properties"]["Events"].values() if e["Type"] == "Schedule"]
     assert [e["Properties"]["Schedule"] for e in schedules] == ["rate(5 minutes)"]
     assert schedules[0]["Properties"].get("Enabled", True) is True
-    # And it may delete from the table and the bucket, nothing else
-    assert sorted(name for name, _ in policies(expiry)) == ["DynamoDBCrudPolicy", "S3CrudPolicy"]
+    # And it may delete from the table and delete vectors, nothing else
+    assert sorted(name for name, _ in policies(expiry)) == ["DynamoDBCrudPolicy", "Statement"]
+    assert vector_grants(expiry) == (VECTOR_DELETE, False)
 
 
 def test_every_function_has_a_log_group_with_the_retention_parameter(
@@ -493,7 +535,9 @@ def test_environment_configures_settings_from_the_parameters(template: dict[str,
     # Then it selects the AWS backend on our table and bucket
     assert env["BRAIN_BACKEND"] == "aws"
     assert env["BRAIN_TABLE_NAME"] == {"Ref": "BrainTable"}
-    assert env["BRAIN_BUCKET_NAME"] == {"Ref": "EmbeddingsBucket"}
+    assert env["BRAIN_BUCKET_NAME"] == {"Ref": "VectorBucket"}
+    mapped = {"Fn::FindInMap": ["EmbedderProfiles", {"Ref": "Embedder"}, "Kind"]}
+    assert env["BRAIN_EMBEDDER"] == mapped
     # And passes each parameter to its setting
     expected = {
         "BRAIN_OIDC_ISSUER": "OidcIssuer",
@@ -738,7 +782,7 @@ def test_outputs_give_the_mcp_and_metadata_urls(template: dict[str, Any]) -> Non
             ]
         }, name
     assert outputs["TableName"]["Value"] == {"Ref": "BrainTable"}
-    assert outputs["BucketName"]["Value"] == {"Ref": "EmbeddingsBucket"}
+    assert outputs["BucketName"]["Value"] == {"Ref": "VectorBucket"}
 
 
 def test_samconfig_builds_without_containers_and_deploys_with_a_changeset() -> None:

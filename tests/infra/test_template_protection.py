@@ -4,6 +4,7 @@ checkov clean apart from the skips in .checkov.yaml (run by scripts/check_iac.sh
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -48,18 +49,13 @@ def test_the_optional_kms_key_encrypts_everything_at_rest(template: dict[str, An
         assert group["Properties"]["KmsKeyId"] == if_kms_key(KMS_KEY), group
     sse = resources["BrainTable"]["Properties"]["SSESpecification"]
     assert sse["KMSMasterKeyId"] == if_kms_key(KMS_KEY)
-    rule = resources["EmbeddingsBucket"]["Properties"]["BucketEncryption"][
-        "ServerSideEncryptionConfiguration"
-    ][0]
-    assert rule["ServerSideEncryptionByDefault"]["SSEAlgorithm"] == "aws:kms"
-    assert rule["ServerSideEncryptionByDefault"]["KMSMasterKeyID"] == if_kms_key(KMS_KEY)
+    encryption = resources["VectorBucket"]["Properties"]["EncryptionConfiguration"]
+    assert encryption == {"SseType": "aws:kms", "KmsKeyArn": if_kms_key(KMS_KEY)}
 
 
 def _uses_bucket(function: dict[str, Any]) -> bool:
-    return any(
-        isinstance(policy, dict) and any(key.startswith("S3") for key in policy)
-        for policy in function["Properties"].get("Policies", [])
-    )
+    """Whether the function may use the vector bucket (SSE-KMS)."""
+    return "s3vectors:" in json.dumps(function["Properties"].get("Policies", []))
 
 
 def test_every_function_that_touches_the_bucket_may_use_the_key(template: dict[str, Any]) -> None:
@@ -67,7 +63,7 @@ def test_every_function_that_touches_the_bucket_may_use_the_key(template: dict[s
     policy = template["Resources"]["KmsKeyUsePolicy"]
     assert policy["Condition"] == "HasKmsKey"
     roles = {role["Ref"] for role in policy["Properties"]["Roles"]}
-    # Then every function with S3 access (SSE-KMS needs the key) has its role listed
+    # Then every function with S3 Vectors access (SSE-KMS) has its role listed
     needing = {f"{name}Role" for name, fn in functions(template).items() if _uses_bucket(fn)}
     assert needing and needing <= roles, needing - roles
 

@@ -1,4 +1,4 @@
-"""Fixtures for the DynamoDB + S3 adapter on moto (in-process).
+"""Fixtures for the DynamoDB + S3 Vectors adapter on moto (in-process).
 
 moto is not thread-safe, so the `storage` adapter runs its stages serially; the stage ids
 it sets are the same as in production, so `CallRecorder` still sees which calls would run

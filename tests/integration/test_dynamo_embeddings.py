@@ -1,20 +1,32 @@
-"""Embeddings live in S3 (never in the DynamoDB item); failures leave nothing behind."""
+"""Embeddings live in S3 Vectors (never in the DynamoDB item): one index per profile and
+dimension, keys per tenant and memory, filterable metadata; failures leave nothing behind.
+
+moto implements S3 Vectors except QueryVectors: everything here runs on moto; the query
+path is tested with botocore's Stubber (test_dynamo_vector_query.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from shared.domain import EntryFailure, EntryFailureCode
+from shared.domain import EntryFailure, EntryFailureCode, MemoryType
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
+from shared.storage.dynamo.embeddings import BATCH_MAX, NEVER, index_name
 from shared.storage.dynamo.items import memory_key
 from tests.contract.builders import OTHER_TENANT, T0, TENANT, embedding, lt, new_memory
-from tests.integration.conftest import BUCKET, TABLE, inject_failure
+from tests.integration.conftest import BUCKET, TABLE, CallRecorder, inject_failure
+
+PROFILE = "titan-embed-text-v2-3-0123456789ab"
 
 
-def object_keys(clients: AwsClients, prefix: str = "") -> list[str]:
-    listed = clients.s3.list_objects_v2(Bucket=BUCKET, Prefix=prefix)
-    return sorted(obj["Key"] for obj in listed.get("Contents", []))
+def vector_keys(clients: AwsClients, index: str) -> list[str]:
+    listed = clients.s3vectors.list_vectors(vectorBucketName=BUCKET, indexName=index)
+    return sorted(v["key"] for v in listed.get("vectors", []))
+
+
+def indexes(clients: AwsClients) -> list[str]:
+    listed = clients.s3vectors.list_indexes(vectorBucketName=BUCKET)
+    return sorted(i["indexName"] for i in listed.get("indexes", []))
 
 
 def raw_item(clients: AwsClients, key: dict[str, Any]) -> dict[str, Any] | None:
@@ -27,56 +39,94 @@ def assert_storage_failure(result: object) -> None:
     assert result.code == EntryFailureCode.STORAGE
 
 
-def test_embedding_is_stored_in_s3_under_the_tenant_prefix_not_in_the_item(
+def test_embedding_is_a_vector_of_its_profile_index_keyed_by_tenant_and_memory(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
-    # Given a memory with a 3-dimensional embedding, and one of another tenant
+    # Given a memory with a 3-dimensional embedding of a profile, and one of another tenant
     vector = embedding(0.5, -1.25, 3.0)
     # When both are stored
     assert storage.put_memories(
         [
-            new_memory(lt(1), vector=vector, embedding_dim=3),
-            new_memory(lt(1), tenant=OTHER_TENANT, vector=embedding(9.0)),
+            new_memory(lt(1), vector=vector, embedding_dim=3, embedding_profil_hash=PROFILE),
+            new_memory(
+                lt(1), tenant=OTHER_TENANT, vector=embedding(9.0, 1.0, 1.0), embedding_dim=3
+            ),
         ]
     ) == [None, None]
-    # Then get_embedding returns the bytes unchanged
+    # Then get_embedding returns the values unchanged
     assert storage.get_embedding(TENANT, lt(1)) == vector
-    # And they are one SSE-KMS-encrypted object under the tenant's prefix
-    (key,) = object_keys(clients, f"{TENANT}/embeddings/")
-    assert key.startswith(f"{TENANT}/embeddings/longterm_1/")
-    stored = clients.s3.get_object(Bucket=BUCKET, Key=key)
-    assert stored["Body"].read() == vector
-    assert stored["ServerSideEncryption"] == "aws:kms"  # the bucket default applies
-    assert len(object_keys(clients)) == 2
-    # And the item holds the metadata only, never the vector
+    # And each lives in the index of its profile and dimension (created on first write)
+    assert indexes(clients) == sorted([index_name(PROFILE, 3), index_name(None, 3)])
+    (key,) = vector_keys(clients, index_name(PROFILE, 3))
+    assert key.startswith(f"{TENANT}/longterm_1/")
+    # with the filterable metadata tenant, area, type and expiry
+    got = clients.s3vectors.get_vectors(
+        vectorBucketName=BUCKET,
+        indexName=index_name(PROFILE, 3),
+        keys=[key],
+        returnMetadata=True,
+    )
+    assert got["vectors"][0]["metadata"] == {
+        "tenant": TENANT,
+        "area": "users/nutzer-1",
+        "typ": MemoryType.LONGTERM.value,
+        "expires_at": NEVER,
+    }
+    # And the item names the vector but never holds it
     item = raw_item(clients, memory_key(TENANT, lt(1)))
     assert item is not None
-    assert item["embedding_key"] == {"S": key}
+    assert item["embedding_key"] == {"S": f"{index_name(PROFILE, 3)}|{key}"}
     assert item["embedding_dim"] == {"N": "3"}
     assert not any("B" in value for value in item.values())
-    assert vector not in repr(item).encode()
 
 
-def test_failed_s3_put_fails_the_entry_and_leaves_no_item(
+def test_a_batch_is_one_put_vectors_per_index_and_500_vectors(
+    storage: DynamoStorage, clients: AwsClients, recorder: CallRecorder
+) -> None:
+    # Given 501 memories of one profile and 2 of another dimension (indexes exist already)
+    first = [new_memory(lt(1), vector=embedding(1.0, 2.0), embedding_profil_hash=PROFILE)]
+    first.append(new_memory(lt(2), vector=embedding(1.0, 2.0, 3.0), embedding_profil_hash=PROFILE))
+    assert storage.put_memories(first) == [None, None]
+    recorder.reset()
+    batch = [
+        new_memory(lt(10 + i), vector=embedding(1.0, float(i)), embedding_profil_hash=PROFILE)
+        for i in range(BATCH_MAX + 1)
+    ] + [
+        new_memory(
+            lt(9000 + i), vector=embedding(1.0, 2.0, float(i)), embedding_profil_hash=PROFILE
+        )
+        for i in range(2)
+    ]
+    # When they are stored
+    assert storage.put_memories(batch) == [None] * len(batch)
+    # Then three PutVectors went out: 500 + 1 of the 2-d index, 2 of the 3-d index
+    assert recorder.operations()["PutVectors"] == 3
+    assert len(vector_keys(clients, index_name(PROFILE, 2))) == BATCH_MAX + 2
+
+
+def test_failed_put_vectors_fails_its_entries_and_leaves_no_item(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
-    # Given S3 refuses the embedding of longterm_2
-    failed = inject_failure(clients.s3, "s3.PutObject", lambda r: "longterm_2" in r["url_path"])
-    # When three memories with embeddings are stored
-    results = storage.put_memories(
-        [new_memory(lt(i), vector=embedding(float(i))) for i in (1, 2, 3)]
+    # Given S3 Vectors refuses the vectors of the 3-dimensional index
+    failed = inject_failure(
+        clients.s3vectors, "s3vectors.PutVectors", lambda r: b"-d3" in r["body"]
     )
-    # Then only longterm_2 fails, and neither its item nor its object exists
+    # When a 2-d and a 3-d memory are stored
+    results = storage.put_memories(
+        [
+            new_memory(lt(1), vector=embedding(1.0, 2.0)),
+            new_memory(lt(2), vector=embedding(1.0, 2.0, 3.0)),
+        ]
+    )
+    # Then only longterm_2 fails, and neither its item nor its vector exists
     assert len(failed.requests) == 1
-    assert results[0] is None and results[2] is None
+    assert results[0] is None
     assert_storage_failure(results[1])
-    assert set(storage.get_memories(TENANT, [lt(1), lt(2), lt(3)], now=T0)) == {lt(1), lt(3)}
     assert raw_item(clients, memory_key(TENANT, lt(2))) is None
-    assert object_keys(clients, f"{TENANT}/embeddings/longterm_2/") == []
-    assert storage.get_embedding(TENANT, lt(3)) == embedding(3.0)
+    assert storage.get_embedding(TENANT, lt(1)) == embedding(1.0, 2.0)
 
 
-def test_failed_item_put_deletes_the_object_written_for_it(
+def test_failed_item_put_deletes_the_vector_written_for_it(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
     # Given DynamoDB refuses the item of longterm_2 (not a duplicate: a service error)
@@ -84,38 +134,56 @@ def test_failed_item_put_deletes_the_object_written_for_it(
         clients.dynamodb, "dynamodb.PutItem", lambda r: b"longterm_2" in r["body"]
     )
     # When two memories with embeddings are stored
-    results = storage.put_memories([new_memory(lt(i), vector=embedding(float(i))) for i in (1, 2)])
-    # Then longterm_2 fails and its object was removed again; longterm_1 is complete
+    results = storage.put_memories(
+        [new_memory(lt(i), vector=embedding(float(i), 1.0)) for i in (1, 2)]
+    )
+    # Then longterm_2 fails and its vector was removed again; longterm_1 is complete
     assert len(failed.requests) == 1
     assert results[0] is None
     assert_storage_failure(results[1])
-    assert object_keys(clients, f"{TENANT}/embeddings/longterm_2/") == []
-    assert len(object_keys(clients, f"{TENANT}/embeddings/longterm_1/")) == 1
+    keys = vector_keys(clients, index_name(None, 2))
+    assert [k.split("/")[1] for k in keys] == ["longterm_1"]
 
 
-def test_duplicate_id_leaves_no_orphan_and_keeps_the_existing_object(
+def test_duplicate_id_leaves_no_orphan_and_keeps_the_existing_vector(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
     # Given longterm_1 with its embedding
     original = embedding(1.0, 2.0)
     assert storage.put_memories([new_memory(lt(1), memory="alt", vector=original)]) == [None]
-    (original_key,) = object_keys(clients, f"{TENANT}/embeddings/")
+    (original_key,) = vector_keys(clients, index_name(None, 2))
     # When longterm_1 is stored again with another embedding
-    results = storage.put_memories([new_memory(lt(1), memory="neu", vector=embedding(9.0))])
-    # Then the duplicate fails, the new object is gone, the existing one is untouched
+    results = storage.put_memories([new_memory(lt(1), memory="neu", vector=embedding(9.0, 1.0))])
+    # Then the duplicate fails, the new vector is gone, the existing one is untouched
     assert_storage_failure(results[0])
-    assert object_keys(clients, f"{TENANT}/embeddings/") == [original_key]
-    assert clients.s3.get_object(Bucket=BUCKET, Key=original_key)["Body"].read() == original
+    assert vector_keys(clients, index_name(None, 2)) == [original_key]
     assert storage.get_embedding(TENANT, lt(1)) == original
     assert storage.get_memories(TENANT, [lt(1)], now=T0)[lt(1)].memory == "alt"
 
 
-def test_memory_without_embedding_writes_no_object(
+def test_delete_removes_the_vector_with_one_delete_vectors(
+    storage: DynamoStorage, clients: AwsClients, recorder: CallRecorder
+) -> None:
+    # Given two memories with vectors of one index
+    stored = [new_memory(lt(i), vector=embedding(float(i), 1.0)) for i in (1, 2)]
+    assert storage.put_memories(stored) == [None, None]
+    recorder.reset()
+    # When both are deleted
+    assert sorted(storage.delete_memories(TENANT, [lt(1), lt(2)], now=T0), key=str) == [
+        lt(1),
+        lt(2),
+    ]
+    # Then their vectors are gone, removed in one DeleteVectors
+    assert vector_keys(clients, index_name(None, 2)) == []
+    assert recorder.operations()["DeleteVectors"] == 1
+
+
+def test_memory_without_embedding_writes_no_vector(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
     # Given a memory without embedding
     # When it is stored
     assert storage.put_memories([new_memory(lt(1))]) == [None]
-    # Then there is no object and no embedding
-    assert object_keys(clients) == []
+    # Then there is no index, no vector and no embedding
+    assert indexes(clients) == []
     assert storage.get_embedding(TENANT, lt(1)) is None

@@ -41,8 +41,13 @@ def raw_item(clients: AwsClients, key: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def object_keys(clients: AwsClients) -> list[str]:
-    listed = clients.s3.list_objects_v2(Bucket=BUCKET)
-    return sorted(obj["Key"] for obj in listed.get("Contents", []))
+    """Every vector key of every index of the vector bucket (S3 Vectors)."""
+    vectors = clients.s3vectors
+    keys: list[str] = []
+    for index in vectors.list_indexes(vectorBucketName=BUCKET).get("indexes", []):
+        listed = vectors.list_vectors(vectorBucketName=BUCKET, indexName=index["indexName"])
+        keys += [v["key"] for v in listed.get("vectors", [])]
+    return sorted(keys)
 
 
 def storage_failure(result: object) -> None:

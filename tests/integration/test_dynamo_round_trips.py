@@ -114,7 +114,12 @@ def insert(storage: DynamoStorage, typ: MemoryType, count: int) -> list[str]:
 def test_insert_of_100_memories_takes_at_most_4_waves(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
-    # Given 100 long-term memories with tags, embeddings and (from the service) terms
+    # Given 100 long-term memories with tags, embeddings and (from the service) terms, and
+    # the vector index of their profile (created by the first write of a profile)
+    first = make_memory(lt(999), tenant=PRINCIPAL.tenant, embedding_profil_hash="profil-1")
+    storage.put_memories([NewMemory(first, embedding(1.0, 2.0, 3.0, 4.0))])
+    storage.delete_memories(PRINCIPAL.tenant, [lt(999)], NOW)
+    recorder.reset()
     # When they are inserted through the service
     recorder.start()
     ids = insert(storage, MemoryType.LONGTERM, 100)
@@ -133,7 +138,7 @@ def test_insert_of_100_memories_takes_at_most_4_waves(
         Counter(
             {
                 "PutItem": 100,
-                "PutObject": 100,
+                "PutVectors": 1,
                 "BatchWriteItem": math.ceil(postings / 25),
                 "UpdateItem": len(shards),
             }
@@ -467,14 +472,14 @@ def test_replace_of_100_memories_takes_at_most_3_waves(
         for m in read.values()
     ]
     assert storage.replace_memories(replaces, at(0)) == [None] * 100
-    # Then: [new objects], one conditional UpdateItem per memory, then the postings diff
-    # (3 deletes + 2 puts each: a posting's key sorts by its weight), the stats deltas and
-    # the replaced objects side by side
+    # Then: [new vectors: one PutVectors], one conditional UpdateItem per memory, then the
+    # postings diff (3 deletes + 2 puts each: a posting's key sorts by its weight), the stats
+    # deltas and the replaced vectors (one DeleteVectors) side by side
     last = Counter({"BatchWriteItem": 100 * 5 // 25, "UpdateItem": shard_count(ids)})
     expected = [Counter({"UpdateItem": 100}), last]
     if change is EmbeddingChange.SET:
-        last["DeleteObject"] = 100
-        expected.insert(0, Counter({"PutObject": 100}))
+        last["DeleteVectors"] = 1
+        expected.insert(0, Counter({"PutVectors": 1}))
     assert recorder.stages() == expected
     assert recorder.waves() == len(expected) <= 3
 
@@ -492,14 +497,15 @@ def test_delete_of_100_rated_memories_takes_3_waves(
     # When all are deleted
     assert storage.delete_memories(TENANT, ids, at(0)) == ids
     # Then: one Query per partition (item + ratings), one conditional DeleteItem each, then
-    # 10 ratings with their guards, postings (3 per memory), objects and stats side by side
+    # 10 ratings with their guards, postings (3 per memory), vectors (one DeleteVectors)
+    # and stats side by side
     assert recorder.stages() == [
         Counter({"Query": 100}),
         Counter({"DeleteItem": 100}),
         Counter(
             {
                 "BatchWriteItem": math.ceil((10 * 2 + 100 * 3) / 25),
-                "DeleteObject": 100,
+                "DeleteVectors": 1,
                 "UpdateItem": shard_count(ids),
             }
         ),
@@ -544,7 +550,7 @@ def test_expiry_sweep_of_100_memories_takes_4_waves(
         Counter({"Query": 100}),
         Counter({"DeleteItem": 100}),
         Counter(
-            {"BatchWriteItem": 100 * 3 // 25, "DeleteObject": 100, "UpdateItem": shard_count(ids)}
+            {"BatchWriteItem": 100 * 3 // 25, "DeleteVectors": 1, "UpdateItem": shard_count(ids)}
         ),
     ]
     assert recorder.waves() == 4

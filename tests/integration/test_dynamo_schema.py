@@ -19,8 +19,8 @@ from shared.storage.dynamo.items import (
     TYP_INDEX,
 )
 from shared.storage.dynamo.schema import (
-    BUCKET_PROPERTIES,
     TABLE_PROPERTIES,
+    VECTOR_BUCKET_PROPERTIES,
     bootstrap,
     create_table_kwargs,
 )
@@ -34,11 +34,12 @@ def test_bootstrap_creates_table_and_bucket_once(clients: AwsClients) -> None:
     first = bootstrap(clients, TABLE, BUCKET)
     second = bootstrap(clients, TABLE, BUCKET)
     # Then the first run creates both, the second creates nothing
-    assert first == [f"table:{TABLE}", f"bucket:{BUCKET}", f"table:{TABLE}-idempotency"]
+    assert first == [f"table:{TABLE}", f"vector-bucket:{BUCKET}", f"table:{TABLE}-idempotency"]
     assert second == []
     table = clients.dynamodb.describe_table(TableName=TABLE)["Table"]
     assert table["TableStatus"] == "ACTIVE"
-    assert BUCKET in [b["Name"] for b in clients.s3.list_buckets()["Buckets"]]
+    buckets = clients.s3vectors.list_vector_buckets()["vectorBuckets"]
+    assert BUCKET in [b["vectorBucketName"] for b in buckets]
 
 
 def test_table_matches_the_cloudformation_definition(
@@ -91,7 +92,7 @@ def test_bootstrap_adds_a_missing_index_to_an_existing_table(clients: AwsClients
     assert first == [
         f"index:{TABLE}/{EXP_INDEX}",
         f"index:{TABLE}/{AREA_INDEX}",
-        f"bucket:{BUCKET}",
+        f"vector-bucket:{BUCKET}",
         f"table:{TABLE}-idempotency",
     ]
     assert second == []
@@ -105,21 +106,13 @@ def test_bootstrap_adds_a_missing_index_to_an_existing_table(clients: AwsClients
     }
 
 
-def test_bucket_is_encrypted_and_private(clients: AwsClients, created: list[str]) -> None:
-    # Given a bootstrapped bucket
-    assert f"bucket:{BUCKET}" in created
-    # When its encryption and public access block are read
-    encryption = clients.s3.get_bucket_encryption(Bucket=BUCKET)
-    block = clients.s3.get_public_access_block(Bucket=BUCKET)
-    # Then objects are encrypted with SSE-KMS and every kind of public access is blocked
-    rules = encryption["ServerSideEncryptionConfiguration"]["Rules"]
-    assert rules[0]["ApplyServerSideEncryptionByDefault"]["SSEAlgorithm"] == "aws:kms"
-    assert block["PublicAccessBlockConfiguration"] == {
-        "BlockPublicAcls": True,
-        "BlockPublicPolicy": True,
-        "IgnorePublicAcls": True,
-        "RestrictPublicBuckets": True,
-    }
+def test_vector_bucket_is_encrypted_with_kms(clients: AwsClients, created: list[str]) -> None:
+    # Given a bootstrapped vector bucket
+    assert f"vector-bucket:{BUCKET}" in created
+    # When it is read
+    bucket = clients.s3vectors.get_vector_bucket(vectorBucketName=BUCKET)["vectorBucket"]
+    # Then its vectors are encrypted with SSE-KMS, as the template's bucket
+    assert bucket["encryptionConfiguration"]["sseType"] == "aws:kms"
 
 
 def test_definitions_are_pure_cloudformation() -> None:
@@ -136,13 +129,9 @@ def test_definitions_are_pure_cloudformation() -> None:
         "Enabled": True,
     }
     assert "TableName" not in TABLE_PROPERTIES
-    encryption = BUCKET_PROPERTIES["BucketEncryption"]["ServerSideEncryptionConfiguration"]
-    assert encryption == [
-        {"ServerSideEncryptionByDefault": {"SSEAlgorithm": "aws:kms"}, "BucketKeyEnabled": True}
-    ]
-    assert all(BUCKET_PROPERTIES["PublicAccessBlockConfiguration"].values())
+    assert VECTOR_BUCKET_PROPERTIES == {"EncryptionConfiguration": {"SseType": "aws:kms"}}
     json.dumps(TABLE_PROPERTIES)
-    json.dumps(BUCKET_PROPERTIES)
+    json.dumps(VECTOR_BUCKET_PROPERTIES)
 
 
 @pytest.mark.parametrize("key", ["TimeToLiveSpecification", "PointInTimeRecoverySpecification"])

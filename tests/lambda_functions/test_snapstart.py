@@ -63,9 +63,9 @@ def test_tool_function_gets_new_clients_and_storage_after_restore(
         # Then the clients, their credentials and the storage (thread pool) are new
         assert restored is not snapshotted
         assert restored.clients.dynamodb is not snapshotted.clients.dynamodb
-        assert restored.clients.s3 is not snapshotted.clients.s3
+        assert restored.clients.s3vectors is not snapshotted.clients.s3vectors
         assert access_key(restored.clients.dynamodb) == "restored"
-        assert access_key(restored.clients.s3) == "restored"
+        assert access_key(restored.clients.s3vectors) == "restored"
         assert restored.storage is not snapshotted.storage
         # And the settings are those of the function, read again
         assert restored.settings == snapshotted.settings

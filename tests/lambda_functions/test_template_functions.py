@@ -22,7 +22,7 @@ from moto import mock_aws
 from shared.lambda_runtime import container as container_module
 from shared.lambda_runtime import rest_api as rest_module
 from shared.lambda_runtime import router as router_module
-from shared.storage.dynamo.schema import bucket_encryption_kwargs, create_table_kwargs
+from shared.storage.dynamo.schema import create_table_kwargs
 from tests.infra.test_template import ROOT, function_props, functions, load_template
 from tests.lambda_functions.conftest import FakeLambdaContext, LocalInvoker
 
@@ -55,10 +55,11 @@ class Intrinsics:
         }
         self.physical = {
             "BrainTable": TABLE,
-            "EmbeddingsBucket": BUCKET,
+            "VectorBucket": BUCKET,
             "IdempotencyTable": IDEMPOTENCY_TABLE,
         }
         self.conditions = template.get("Conditions", {})
+        self.mappings = template.get("Mappings", {})
         alias = template["Globals"]["Function"]["AutoPublishAlias"]
         # The alias SAM generates per function (AutoPublishAlias): Ref is its qualified ARN.
         self.aliases = {f"{name}Alias{alias}": (name, alias) for name in functions(template)}
@@ -81,6 +82,9 @@ class Intrinsics:
         if "Fn::If" in value:
             condition, then, otherwise = value["Fn::If"]
             return self.resolve(then if self.condition(condition) else otherwise)
+        if "Fn::FindInMap" in value:
+            mapping, key, attribute = (self.resolve(v) for v in value["Fn::FindInMap"])
+            return str(self.mappings[mapping][key][attribute])
         raise AssertionError(f"unexpected intrinsic {value}")
 
     def resolve_all(self, value: Any) -> Any:
@@ -92,7 +96,7 @@ class Intrinsics:
             return value
         if value == {"Ref": "AWS::NoValue"}:
             return NO_VALUE
-        if len(value) == 1 and next(iter(value)) in ("Ref", "Fn::Sub", "Fn::If"):
+        if len(value) == 1 and next(iter(value)) in ("Ref", "Fn::Sub", "Fn::If", "Fn::FindInMap"):
             if "Fn::If" in value:
                 condition, then, otherwise = value["Fn::If"]
                 return self.resolve_all(then if self.condition(condition) else otherwise)
@@ -134,12 +138,9 @@ def create_storage(template: dict[str, Any]) -> None:
     dynamodb.create_table(
         **create_table_kwargs(IDEMPOTENCY_TABLE, resources["IdempotencyTable"]["Properties"])
     )
-    s3 = boto3.client("s3")
-    s3.create_bucket(
-        Bucket=BUCKET, CreateBucketConfiguration={"LocationConstraint": "eu-central-1"}
-    )
-    s3.put_bucket_encryption(
-        **bucket_encryption_kwargs(BUCKET, resources["EmbeddingsBucket"]["Properties"])
+    encryption = resources["VectorBucket"]["Properties"]["EncryptionConfiguration"]
+    boto3.client("s3vectors").create_vector_bucket(
+        vectorBucketName=BUCKET, encryptionConfiguration={"sseType": encryption["SseType"]}
     )
 
 

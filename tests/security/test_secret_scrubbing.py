@@ -38,10 +38,17 @@ def stored_bytes(storage: StoragePort) -> bytes:
         files = [storage.path, Path(f"{storage.path}-wal")]
         return b"".join(path.read_bytes() for path in files if path.exists())
     assert isinstance(storage, DynamoStorage)
-    dynamodb, s3 = storage._dynamodb, storage._s3  # the test inspects the physical storage
+    dynamodb = storage._dynamodb  # the test inspects the physical storage
+    vectors = storage._vectors._client
     chunks = [repr(dynamodb.scan(TableName=storage._table)["Items"]).encode()]
-    for item in s3.list_objects_v2(Bucket=storage._bucket).get("Contents", []):
-        chunks.append(s3.get_object(Bucket=storage._bucket, Key=item["Key"])["Body"].read())
+    for index in vectors.list_indexes(vectorBucketName=storage._bucket).get("indexes", []):
+        listed = vectors.list_vectors(
+            vectorBucketName=storage._bucket,
+            indexName=index["indexName"],
+            returnData=True,
+            returnMetadata=True,
+        )
+        chunks.append(repr(listed.get("vectors", [])).encode())
     return b"".join(chunks)
 
 

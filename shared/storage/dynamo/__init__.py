@@ -1,17 +1,17 @@
-"""DynamoDB + S3 adapter of the storage port (see docs/dynamodb.md)."""
+"""DynamoDB + S3 Vectors adapter of the storage port (see docs/dynamodb.md)."""
 
 from shared.storage.dynamo.adapter import DynamoStorage
 from shared.storage.dynamo.parallel import RoundTrips, Stage, current_stage
 from shared.storage.dynamo.schema import (
-    BUCKET_PROPERTIES,
     TABLE_PROPERTIES,
+    VECTOR_BUCKET_PROPERTIES,
     bootstrap,
     create_table_kwargs,
 )
 
 __all__ = [
-    "BUCKET_PROPERTIES",
     "TABLE_PROPERTIES",
+    "VECTOR_BUCKET_PROPERTIES",
     "DynamoStorage",
     "RoundTrips",
     "Stage",

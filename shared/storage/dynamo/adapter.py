@@ -1,6 +1,7 @@
-"""DynamoDB + S3 adapter of the storage port (the Lambda backend).
+"""DynamoDB + S3 Vectors adapter of the storage port (the Lambda backend).
 
-One table (keys and items: `items.py`, definition: `schema.py`), embeddings in S3. Batch
+One table (keys and items: `items.py`, definition: `schema.py`), embeddings in S3 Vectors
+(`embeddings.py`). Batch
 methods do their I/O in as few sequential round trips as possible: independent calls of
 one step run together as one `RoundTrips` stage (a thread pool in production, serial in
 tests). The data model and every access pattern: docs/dynamodb.md.
@@ -43,9 +44,10 @@ from shared.domain import (
 from shared.ledger.model import AlreadyAppended, LedgerTotal, LedgerView, LedgerWrite
 from shared.logs import silence_payload_loggers
 from shared.search.postings import POSTINGS_PER_AREA_TERM
+from shared.search.vectors import VectorHit, VectorQuery
 from shared.storage.dynamo.brain import BrainIndex
 from shared.storage.dynamo.calls import AWS_ERRORS, Backoff, TableCalls, error_code
-from shared.storage.dynamo.embeddings import EmbeddingObjects
+from shared.storage.dynamo.embeddings import EmbeddingVectors
 from shared.storage.dynamo.items import (
     PK,
     counter_key,
@@ -82,7 +84,7 @@ _CONDITION_FAILED = "ConditionalCheckFailedException"
 
 
 class DynamoStorage:
-    """`StoragePort` on one DynamoDB table plus an S3 bucket for embeddings."""
+    """`StoragePort` on one DynamoDB table plus an S3 Vectors bucket for embeddings."""
 
     def __init__(
         self,
@@ -100,7 +102,6 @@ class DynamoStorage:
         # botocore logs every item and object it sends at DEBUG: never let that reach a log.
         silence_payload_loggers()
         self._dynamodb = clients.dynamodb
-        self._s3 = clients.s3
         self._table = table_name
         self._bucket = bucket_name
         self._round_trips = round_trips if round_trips is not None else RoundTrips.serial()
@@ -109,7 +110,8 @@ class DynamoStorage:
         )
         self._ratings = RatingWriter(self._calls, rating_max_retries)
         self._brain = BrainIndex(self._calls, rating_max_retries)
-        objects = EmbeddingObjects(clients.s3, bucket_name)
+        objects = EmbeddingVectors(clients.s3vectors, bucket_name)
+        self._vectors = objects
         self._writer = MemoryWriter(self._calls, objects)
         self._replacer = MemoryReplacer(self._calls, objects)
         self._deleter = MemoryDeleter(self._calls, objects, rating_max_retries)
@@ -305,16 +307,14 @@ class DynamoStorage:
             ProjectionExpression="#key",
             ExpressionAttributeNames={"#key": "embedding_key"},
         )
-        s3_key = opt_s(response.get("Item", {}), "embedding_key")
-        if s3_key is None:
-            return None
-        try:
-            obj = self._s3.get_object(Bucket=self._bucket, Key=s3_key)
-        except AWS_ERRORS as exc:
-            if error_code(exc) in ("NoSuchKey", "404"):
-                return None
-            raise
-        return obj["Body"].read()
+        ref = opt_s(response.get("Item", {}), "embedding_key")
+        return None if ref is None else self._vectors.get(ref)
+
+    def search_vectors(self, query: VectorQuery) -> list[VectorHit]:
+        """One QueryVectors (S3 Vectors) with a tenant/area/type/expiry filter."""
+        if not query.areas or query.limit <= 0:
+            return []
+        return self._vectors.search(query)
 
     def find_memories_by_scope(
         self, tenant: str, scope: str, scope_vk: str, now: datetime, limit: int

@@ -1,6 +1,7 @@
 """Creating memories (put_memories).
 
-For the whole batch ONE stage: per memory the conditional PutItem and the S3 PutObject,
+For the whole batch ONE stage: per memory the conditional PutItem, the embeddings (S3 Vectors
+PutVectors, one per index and 500 vectors),
 the postings of all memories (BatchWriteItem, chunks of 25) and one UpdateItem per touched
 memory-stats shard. Only if something failed, an undo stage removes what the failed
 memories wrote (and restores the postings of an existing memory a duplicate ID
@@ -30,12 +31,11 @@ from shared.storage.dynamo.calls import (
     error_code,
     run_groups,
 )
-from shared.storage.dynamo.embeddings import EmbeddingObjects
+from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
 from shared.storage.dynamo.items import (
     PK,
     SK_MEMORY,
     Item,
-    embedding_s3_key,
     key,
     memory_key,
     opt_s,
@@ -84,7 +84,7 @@ _OK = _Step(ok=True)
 
 
 class MemoryWriter:
-    def __init__(self, calls: TableCalls, objects: EmbeddingObjects) -> None:
+    def __init__(self, calls: TableCalls, objects: EmbeddingVectors) -> None:
         self._calls = calls
         self._objects = objects
 
@@ -103,7 +103,7 @@ class MemoryWriter:
             seen.add((m.tenant, m.id))
             write_id = uuid.uuid4().hex
             body = None if new.embedding is None else bytes(new.embedding)
-            s3_key = None if body is None else embedding_s3_key(m.tenant, m.id, write_id)
+            s3_key = None if body is None else vector_ref(m, len(body) // 4, write_id)
             item = memory_item(m, write_id=write_id, embedding_key=s3_key)
             writes.append(_NewWrite(index, m, item, write_id, s3_key, body, posting_puts(m)))
         if not writes:
@@ -114,19 +114,28 @@ class MemoryWriter:
         for w in writes:
             stats.add(w.memory.tenant, w.memory.id, 1, w.memory.doc_len)
         shards, stats_tasks = stats.tasks(self._calls)
-        with_body = [w for w in writes if w.s3_key is not None and w.body is not None]
-        item_steps, s3_steps, posting_outcomes, stats_outcomes = run_groups(
+        vectors = self._objects.batches(
+            [
+                VectorWrite(w.memory, w.s3_key, w.body)
+                for w in writes
+                if w.s3_key is not None and w.body is not None
+            ]
+        )
+        item_steps, vector_steps, posting_outcomes, stats_outcomes = run_groups(
             self._calls.round_trips,
             [
                 [partial(self._put_item, w) for w in writes],
-                [partial(self._put_object, w) for w in with_body],
+                [partial(self._put_vectors, batch) for batch in vectors],
                 postings.tasks(),
                 stats_tasks,
             ],
         )
         failed_postings = postings.finish(posting_outcomes)
         bad_shards = failed_shards(shards, stats_outcomes)
-        s3_by_index = {w.index: step for w, step in zip(with_body, s3_steps, strict=True)}
+        by_ref = {
+            v.ref: step for batch, step in zip(vectors, vector_steps, strict=True) for v in batch
+        }
+        s3_by_index = {w.index: by_ref[w.s3_key] for w in writes if w.s3_key in by_ref}
 
         failed: list[tuple[_NewWrite, _Step, bool]] = []
         for w, item_step in zip(writes, item_steps, strict=True):
@@ -166,9 +175,8 @@ class MemoryWriter:
             return _Step(ok=False, detail=f"memory {write.memory.id}: {error_code(exc)}")
         return _OK
 
-    def _put_object(self, write: _NewWrite) -> _Step:
-        assert write.s3_key is not None and write.body is not None
-        failure = self._objects.put(write.memory.id, write.s3_key, write.body)
+    def _put_vectors(self, batch: list[VectorWrite]) -> _Step:
+        failure = self._objects.put_batch(batch)
         return _OK if failure is None else _Step(ok=False, detail=failure)
 
     def _undo_puts(self, failed: list[tuple[_NewWrite, _Step, bool]]) -> None:
@@ -196,8 +204,6 @@ class MemoryWriter:
             m = w.memory
             if not step.exists:
                 calls.append(partial(self._delete_own_item, w))
-            if w.s3_key is not None:
-                calls.append(partial(self._objects.delete, w.s3_key))
             if stats_ok:
                 stats.add(m.tenant, m.id, -1, -m.doc_len)
             ours = posting_keys(m)
@@ -223,6 +229,9 @@ class MemoryWriter:
                     requests.append((w.index, restore))
                 else:
                     requests += [(w.index, r) for r in key_deletes([posting_key])]
+        refs = [w.s3_key for w, _, _ in failed if w.s3_key is not None]
+        if refs:
+            calls.append(partial(self._objects.delete, refs))
         postings = BatchWrite(self._calls, requests)
         shards, stats_tasks = stats.tasks(self._calls)
         _, posting_outcomes, stats_outcomes = run_groups(

@@ -6,7 +6,8 @@ A delete of a batch takes three stages:
    A rating or replace that landed in between moved the version: that memory goes back to
    stage 1 (bounded retries with backoff), so no rating record can be left behind;
 3. side by side: BatchWriteItem deletes of the rating records, their guards and the
-   memory's postings, S3 DeleteObject of its embedding, one UpdateItem per stats shard.
+   memory's postings, S3 Vectors DeleteVectors of the embeddings (batched per index), one
+   UpdateItem per stats shard.
 
 Side data is only removed once the item is gone (and only by the caller whose DeleteItem
 returned the item, so stats are decremented exactly once). Rating records found in a
@@ -25,7 +26,7 @@ from functools import partial
 
 from shared.domain import ExpiredMemory, MemoryId
 from shared.storage.dynamo.calls import AWS_ERRORS, BatchWrite, TableCalls, error_code, run_groups
-from shared.storage.dynamo.embeddings import EmbeddingObjects
+from shared.storage.dynamo.embeddings import EmbeddingVectors
 from shared.storage.dynamo.items import (
     EXP_INDEX,
     EXP_PK,
@@ -77,7 +78,7 @@ class _Outcome:
 
 
 class MemoryDeleter:
-    def __init__(self, calls: TableCalls, objects: EmbeddingObjects, max_retries: int) -> None:
+    def __init__(self, calls: TableCalls, objects: EmbeddingVectors, max_retries: int) -> None:
         self._calls = calls
         self._objects = objects
         self._max_retries = max_retries
@@ -224,10 +225,11 @@ class MemoryDeleter:
             if s3_key is not None:
                 objects.append(s3_key)
         write = BatchWrite(self._calls, list(requests.values()))
+        vector_deletes = [partial(self._objects.delete, objects)] if objects else []
         shards, stats_tasks = stats.tasks(self._calls)
         _, outcomes, stats_outcomes = run_groups(
             self._calls.round_trips,
-            [[partial(self._objects.delete, k) for k in objects], write.tasks(), stats_tasks],
+            [vector_deletes, write.tasks(), stats_tasks],
         )
         for tenant, memory_id in sorted(write.finish(outcomes), key=str):
             _log.error("delete: ratings/postings of %s (%s) left behind", memory_id, tenant)

@@ -1,13 +1,13 @@
 """Replacing memories (replace_memories, for update_brain_memories).
 
 Per batch, at most three stages:
-1. only with new embeddings: S3 PutObject under fresh keys (the item must never name an
+1. only with new embeddings: S3 Vectors PutVectors under fresh keys (the item must never name an
    object that does not exist);
 2. per memory one UpdateItem of the replaced attributes, conditioned on the version the
    caller read and on not being expired (`ReturnValues=ALL_OLD`: the stored old version);
    created time, scores, last_call and write_id are not touched, the version is bumped;
 3. side by side: the postings diff (delete old-only terms, put every new term), one
-   UpdateItem per touched stats shard, DeleteObject of replaced/removed embeddings (and
+   UpdateItem per touched stats shard, DeleteVectors of replaced/removed embeddings (and
    of the fresh object of a memory whose condition failed).
 A memory whose condition fails gets NOT_FOUND (missing or expired) or CONFLICT (version
 moved) and nothing of it is written. If postings still fail after the retries, the memory
@@ -32,11 +32,10 @@ from shared.domain import (
     MemoryReplace,
 )
 from shared.storage.dynamo.calls import AWS_ERRORS, BatchWrite, TableCalls, error_code, run_groups
-from shared.storage.dynamo.embeddings import EmbeddingObjects
+from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
 from shared.storage.dynamo.items import (
     PK,
     Item,
-    embedding_s3_key,
     get_n,
     is_live,
     js,
@@ -72,7 +71,7 @@ class _Replace:
 
 
 class MemoryReplacer:
-    def __init__(self, calls: TableCalls, objects: EmbeddingObjects) -> None:
+    def __init__(self, calls: TableCalls, objects: EmbeddingVectors) -> None:
         self._calls = calls
         self._objects = objects
 
@@ -97,16 +96,23 @@ class MemoryReplacer:
                 continue
             seen.add((m.tenant, m.id))
             s3_key = None
-            if r.embedding_change is EmbeddingChange.SET:
-                s3_key = embedding_s3_key(m.tenant, m.id, uuid.uuid4().hex)
+            if r.embedding_change is EmbeddingChange.SET and r.embedding is not None:
+                s3_key = vector_ref(m, len(r.embedding) // 4, uuid.uuid4().hex)
             plans.append(_Replace(index, r, s3_key))
 
         # New embeddings first, under fresh keys: the item must never name a missing object.
-        with_body = [p for p in plans if p.s3_key is not None]
-        stored = self._calls.round_trips.run([partial(self._put_object, p) for p in with_body])
-        for p, failure in zip(with_body, stored, strict=True):
-            if failure is not None:
-                results[p.index] = EntryFailure(EntryFailureCode.STORAGE, failure)
+        batches = self._objects.batches(
+            [
+                VectorWrite(p.change.memory, p.s3_key, bytes(p.change.embedding))
+                for p in plans
+                if p.s3_key is not None and p.change.embedding is not None
+            ]
+        )
+        stored = self._calls.round_trips.run([partial(self._objects.put_batch, b) for b in batches])
+        failures = {v.ref: f for b, f in zip(batches, stored, strict=True) for v in b if f}
+        for p in plans:
+            if p.s3_key in failures:
+                results[p.index] = EntryFailure(EntryFailureCode.STORAGE, failures[p.s3_key])
         runnable = [p for p in plans if results[p.index] is None]
         outcomes = self._calls.round_trips.run(
             [partial(self._update_item, p, now_us) for p in runnable]
@@ -137,9 +143,10 @@ class MemoryReplacer:
                 objects.append(old_key)
         postings = BatchWrite(self._calls, requests)
         shards, stats_tasks = stats.tasks(self._calls)
+        vector_deletes = [partial(self._objects.delete, objects)] if objects else []
         _, posting_outcomes, stats_outcomes = run_groups(
             self._calls.round_trips,
-            [[partial(self._objects.delete, k) for k in objects], postings.tasks(), stats_tasks],
+            [vector_deletes, postings.tasks(), stats_tasks],
         )
         failed = postings.finish(posting_outcomes)
         for shard in failed_shards(shards, stats_outcomes):
@@ -152,10 +159,6 @@ class MemoryReplacer:
                 marks.append(partial(self._mark_stale_terms, p.change, old))
         self._calls.round_trips.run(marks)
         return results
-
-    def _put_object(self, plan: _Replace) -> str | None:
-        assert plan.s3_key is not None and plan.change.embedding is not None
-        return self._objects.put(plan.change.memory.id, plan.s3_key, bytes(plan.change.embedding))
 
     def _update_item(self, plan: _Replace, now_us: int) -> Item | EntryFailure:
         """The conditional UpdateItem of one replace: the old item (ALL_OLD) or why not."""

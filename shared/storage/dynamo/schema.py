@@ -1,8 +1,8 @@
-"""The table and bucket definitions: pure CloudFormation, the single source of truth.
+"""The table and vector bucket definitions: pure CloudFormation, the single source of truth.
 
 `TABLE_PROPERTIES` is the `Properties` of an `AWS::DynamoDB::Table` (without TableName) and
-`BUCKET_PROPERTIES` those of an `AWS::S3::Bucket` (without BucketName); template.yaml
-embeds exactly these dicts. `create_table_kwargs` and `bootstrap` derive the API calls
+`VECTOR_BUCKET_PROPERTIES` those of an `AWS::S3Vectors::VectorBucket` (without its name);
+template.yaml embeds exactly these dicts. `create_table_kwargs` and `bootstrap` derive the API calls
 from them for local stacks, moto and tests. Key shapes: see `items.py` and docs/dynamodb.md.
 """
 
@@ -124,24 +124,12 @@ IDEMPOTENCY_TABLE_PROPERTIES: Final[dict[str, Any]] = {
     "TimeToLiveSpecification": {"AttributeName": "expiration", "Enabled": True},
 }
 
-BUCKET_PROPERTIES: Final[dict[str, Any]] = {
-    "BucketEncryption": {
-        "ServerSideEncryptionConfiguration": [
-            {
-                # SSE-KMS (the AWS-managed key unless the template's KmsKeyArn names one);
-                # the bucket key keeps KMS requests (and their cost) low.
-                "ServerSideEncryptionByDefault": {"SSEAlgorithm": "aws:kms"},
-                "BucketKeyEnabled": True,
-            }
-        ]
-    },
-    "PublicAccessBlockConfiguration": {
-        "BlockPublicAcls": True,
-        "BlockPublicPolicy": True,
-        "IgnorePublicAcls": True,
-        "RestrictPublicBuckets": True,
-    },
-    "OwnershipControls": {"Rules": [{"ObjectOwnership": "BucketOwnerEnforced"}]},
+# The vector bucket (AWS::S3Vectors::VectorBucket, without VectorBucketName): SSE-KMS (the
+# AWS-managed key unless the template's KmsKeyArn names one). Vector buckets are never
+# public and have no ACLs. Its indexes (one per embedding profile and dimension) are created
+# on first write (`embeddings.py`); the template declares the configured embedder's index.
+VECTOR_BUCKET_PROPERTIES: Final[dict[str, Any]] = {
+    "EncryptionConfiguration": {"SseType": "aws:kms"},
 }
 
 
@@ -175,29 +163,12 @@ def create_table_kwargs(
     return kwargs
 
 
-def bucket_encryption_kwargs(
-    bucket_name: str, properties: Mapping[str, Any] = BUCKET_PROPERTIES
-) -> dict[str, Any]:
-    """CloudFormation bucket `properties`' BucketEncryption (by default `BUCKET_PROPERTIES`)
-    as `put_bucket_encryption` arguments."""
-    rules = []
-    for rule in properties["BucketEncryption"]["ServerSideEncryptionConfiguration"]:
-        api_rule: dict[str, Any] = {
-            # CloudFormation says ServerSideEncryptionByDefault, the API ApplyServer...
-            "ApplyServerSideEncryptionByDefault": dict(rule["ServerSideEncryptionByDefault"])
-        }
-        if "BucketKeyEnabled" in rule:
-            api_rule["BucketKeyEnabled"] = rule["BucketKeyEnabled"]
-        rules.append(api_rule)
-    return {"Bucket": bucket_name, "ServerSideEncryptionConfiguration": {"Rules": rules}}
-
-
 def bootstrap(
     clients: AwsClients, table_name: str, bucket_name: str, idempotency_table: str | None = None
 ) -> list[str]:
-    """Create the table (waiting until it is active) and the bucket when they are missing.
+    """Create the table (waiting until it is active) and the vector bucket when missing.
 
-    Returns what was created (`table:<name>`, `bucket:<name>`, and `index:<table>/<name>`
+    Returns what was created (`table:<name>`, `vector-bucket:<name>`, and `index:<table>/<name>`
     for a GSI added to an existing table that lacked it); a second call returns [].
     TTL and point-in-time recovery are (re-)applied when they are off, also on an existing
     table, so that a bootstrap interrupted after `create_table` heals on the next run;
@@ -212,8 +183,8 @@ def bootstrap(
         ]
     _ensure_ttl(clients, table_name)
     _ensure_point_in_time_recovery(clients, table_name)
-    if _create_bucket_if_missing(clients, bucket_name):
-        created.append(f"bucket:{bucket_name}")
+    if _create_vector_bucket_if_missing(clients, bucket_name):
+        created.append(f"vector-bucket:{bucket_name}")
     idempotency = idempotency_table or f"{table_name}-idempotency"
     if _create_table_if_missing(clients, idempotency, IDEMPOTENCY_TABLE_PROPERTIES):
         created.append(f"table:{idempotency}")
@@ -328,37 +299,22 @@ def _ensure_point_in_time_recovery(clients: AwsClients, table_name: str) -> None
         _log.warning("bootstrap: could not enable PITR on %s: %s", table_name, exc)
 
 
-def _create_bucket_if_missing(clients: AwsClients, bucket_name: str) -> bool:
-    s3 = clients.s3
+def _create_vector_bucket_if_missing(clients: AwsClients, bucket_name: str) -> bool:
+    vectors = clients.s3vectors
     try:
-        s3.head_bucket(Bucket=bucket_name)
+        vectors.get_vector_bucket(vectorBucketName=bucket_name)
         return False
     except ClientError as exc:
-        code = exc.response.get("Error", {}).get("Code")
-        if code not in ("404", "NoSuchBucket", "NotFound"):
+        if exc.response.get("Error", {}).get("Code") != "NotFoundException":
             raise
-    region = s3.meta.region_name
-    if region and region != "us-east-1":
-        s3.create_bucket(
-            Bucket=bucket_name,
-            CreateBucketConfiguration={"LocationConstraint": region},  # type: ignore[typeddict-item]
+    encryption = VECTOR_BUCKET_PROPERTIES["EncryptionConfiguration"]
+    try:
+        vectors.create_vector_bucket(
+            vectorBucketName=bucket_name,
+            encryptionConfiguration={"sseType": encryption["SseType"]},
         )
-    else:
-        s3.create_bucket(Bucket=bucket_name)
-    s3.get_waiter("bucket_exists").wait(
-        Bucket=bucket_name, WaiterConfig={"Delay": 2, "MaxAttempts": 30}
-    )
-    s3.put_public_access_block(
-        Bucket=bucket_name,
-        PublicAccessBlockConfiguration=cast(
-            Any, dict(BUCKET_PROPERTIES["PublicAccessBlockConfiguration"])
-        ),
-    )
-    s3.put_bucket_encryption(**bucket_encryption_kwargs(bucket_name))
-    ownership = BUCKET_PROPERTIES.get("OwnershipControls")
-    if ownership is not None:
-        try:
-            s3.put_bucket_ownership_controls(Bucket=bucket_name, OwnershipControls=ownership)
-        except ClientError as exc:  # older emulators
-            _log.warning("bootstrap: could not set ownership controls on %s: %s", bucket_name, exc)
+    except ClientError as exc:  # created by a concurrent bootstrap
+        if exc.response.get("Error", {}).get("Code") != "ConflictException":
+            raise
+        return False
     return True

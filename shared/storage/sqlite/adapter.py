@@ -16,12 +16,13 @@ from shared.storage.sqlite.ledger import LedgerStore
 from shared.storage.sqlite.memories import MemoryStore
 from shared.storage.sqlite.projects import ProjectStore
 from shared.storage.sqlite.ratings import RatingStore
+from shared.storage.sqlite.vectors import VectorStore
 
 if TYPE_CHECKING:
     from shared.storage.port import StoragePort
 
 
-class SqliteStorage(MemoryStore, RatingStore, BrainStore, ProjectStore, LedgerStore):
+class SqliteStorage(MemoryStore, RatingStore, BrainStore, ProjectStore, LedgerStore, VectorStore):
     """`StoragePort` on one SQLite file; safe to share between threads and processes."""
 
     def reserve_ids(self, tenant: str, counter: CounterName, count: int) -> range:

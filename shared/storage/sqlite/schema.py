@@ -282,6 +282,12 @@ _INDEXES_ON_ADDED_COLUMNS = (
     CREATE INDEX IF NOT EXISTS memories_recent_by_area
         ON memories (tenant, area, typ, number)
     """,
+    # Vector search: which dimensions a tenant's embedding profile has (vectors.py).
+    """
+    CREATE INDEX IF NOT EXISTS memories_by_profile
+        ON memories (tenant, embedding_profil_hash, embedding_dim)
+        WHERE embedding_profil_hash IS NOT NULL
+    """,
 )
 
 # Version 2 counts every memory as a document of its tenant's memory index. Rows from

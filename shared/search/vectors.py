@@ -1,0 +1,124 @@
+"""Vector retrieval above the storage port: the query type, exact cosine ranking and the
+reciprocal rank fusion of word and vector rankings.
+
+Invariants:
+- A vector belongs to one profile (`embedding_profil_hash`) and one dimension; vectors are
+  compared only within the same (profile, dimension). A query whose profile is unknown, or
+  known only with other dimensions, raises `VectorProfileError` — never a silent mismatch.
+- Scores are cosine similarities in [-1, 1]; ties break on the memory ID (ascending), so
+  rankings are deterministic on every adapter.
+- Fusion is reciprocal rank fusion: score(d) = sum over rankings of 1 / (RRF_K + rank),
+  rank starting at 1. It needs no score calibration between BM25 and cosine.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import struct
+from array import array
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Final
+
+from shared.domain import MemoryId, MemoryType
+
+RRF_K: Final = 60
+# Vector candidates per search: the fusion looks at this many per signal before `limit`.
+VECTOR_CANDIDATES_MIN: Final = 30
+SIGNAL_WORDS: Final = "woerter"
+SIGNAL_VECTOR: Final = "vektor"
+
+
+@dataclass(frozen=True)
+class VectorQuery:
+    """Memories of `tenant` in `areas`, with vectors of `profil_hash` and the query's
+    dimension, not expired at `now`, of type `typ` when given: the best `limit`."""
+
+    tenant: str
+    profil_hash: str
+    vector: tuple[float, ...]
+    areas: frozenset[str]
+    now: datetime
+    limit: int
+    typ: MemoryType | None = None
+
+    @property
+    def dimension(self) -> int:
+        return len(self.vector)
+
+
+@dataclass(frozen=True)
+class VectorHit:
+    memory_id: MemoryId
+    score: float
+
+
+class VectorProfileError(Exception):
+    """The query vector's profile is unknown, or known only with other dimensions."""
+
+    def __init__(self, profil_hash: str, dimension: int, known_dimensions: Sequence[int]):
+        super().__init__(profil_hash)
+        self.profil_hash = profil_hash
+        self.dimension = dimension
+        self.known_dimensions = sorted(set(known_dimensions))
+
+
+def encode(values: Sequence[float]) -> bytes:
+    """Little-endian float32, the storage format of every adapter."""
+    return struct.pack(f"<{len(values)}f", *values)
+
+
+def decode(data: bytes) -> array[float]:
+    """Little-endian float32 bytes (the storage format) as floats."""
+    values = array("f")
+    values.frombytes(data)
+    return values
+
+
+def unit(values: Sequence[float]) -> tuple[float, ...]:
+    norm = math.sqrt(math.sumprod(values, values))
+    return tuple(v / norm for v in values) if norm > 0 else tuple(0.0 for _ in values)
+
+
+def top_by_cosine(
+    query: VectorQuery, candidates: Iterable[tuple[MemoryId, bytes]]
+) -> list[VectorHit]:
+    """Exact search: cosine of the query against every candidate of its dimension."""
+    target = unit(query.vector)
+    dimension = len(target)
+    scored: list[tuple[float, MemoryId]] = []
+    for memory_id, data in candidates:
+        values = decode(data)
+        if len(values) != dimension:
+            continue
+        norm = math.sqrt(math.sumprod(values, values))
+        if norm > 0:
+            scored.append((math.sumprod(target, values) / norm, memory_id))
+    best = heapq.nsmallest(query.limit, scored, key=lambda item: (-item[0], item[1]))
+    return [VectorHit(memory_id, score) for score, memory_id in best]
+
+
+@dataclass(frozen=True)
+class Fused:
+    memory_id: MemoryId
+    score: float
+    signals: tuple[str, ...]  # SIGNAL_WORDS and/or SIGNAL_VECTOR, in that order
+
+
+def fuse(rankings: Sequence[tuple[str, Sequence[MemoryId]]], k: int = RRF_K) -> list[Fused]:
+    """Reciprocal rank fusion of named rankings (best first); one result per document,
+    best fused score first, ties by memory ID."""
+    scores: dict[MemoryId, float] = {}
+    signals: dict[MemoryId, list[str]] = {}
+    for name, ranking in rankings:
+        seen: set[MemoryId] = set()
+        for position, memory_id in enumerate(ranking, start=1):
+            if memory_id in seen:
+                continue
+            seen.add(memory_id)
+            scores[memory_id] = scores.get(memory_id, 0.0) + 1.0 / (k + position)
+            signals.setdefault(memory_id, []).append(name)
+    ordered = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    return [Fused(mid, score, tuple(signals[mid])) for mid, score in ordered]

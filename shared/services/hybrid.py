@@ -1,0 +1,135 @@
+"""Hybrid retrieval for the Memory OS search tools: the word ranking (BM25 over the area
+postings, `memory_os.word_candidates`) fused with the vector ranking (cosine over the
+caller's areas, `StoragePort.search_vectors`) by reciprocal rank fusion.
+
+Invariants:
+- Visibility is the words' visibility: vectors are searched only in the caller's readable
+  areas (`Visibility.readable`, bounded by the `path` prefix), and every hit is checked
+  again on the loaded memory (area and path) before it is returned.
+- Without a vector (none sent, no embedder configured) the ranking is the word ranking and
+  `relevanz` its BM25 score, as before. With one, `relevanz` is the fused score scaled to
+  (0, 1]: 1 = first in both rankings.
+- Every hit names the signals that found it: `treffer_durch` ⊆ ["woerter", "vektor"].
+- A vector of an unknown profile or another dimension is the caller's error (German, naming
+  the field); for a server-side query vector it only means "no vectors yet": words alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from shared.auth.principal import Principal
+from shared.domain import Memory, MemoryId, MemoryType
+from shared.search.vectors import (
+    RRF_K,
+    SIGNAL_VECTOR,
+    SIGNAL_WORDS,
+    VECTOR_CANDIDATES_MIN,
+    Fused,
+    VectorProfileError,
+    VectorQuery,
+    fuse,
+)
+from shared.services.areas import Visibility, area_may_match
+from shared.services.context import ServiceContext
+from shared.services.embeddings import query_vector
+from shared.services.word_search import OVERREAD, load_ranked
+from shared.validation import messages
+from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.parsed import ContextRequest, QueryVector, SearchRequest
+
+_BEST_FUSED: Final = 2.0 / (RRF_K + 1)
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    memory: Memory
+    score: float
+    signals: tuple[str, ...]
+
+
+def profile_error(error: VectorProfileError, server_profile: str | None) -> RequestRejected:
+    """The German answer to a query vector that matches no stored vectors."""
+    profile = messages.echo(error.profil_hash)
+    if not error.known_dimensions:
+        hint = ""
+        if server_profile:
+            hint = f" Der Server bettet mit dem Profil '{server_profile}' ein."
+        text = (
+            f"unbekanntes Profil {profile}: keine gespeicherte Erinnerung hat ein Embedding "
+            "dieses Profils. Den Profil-Hash senden, mit dem die Erinnerungen eingefügt "
+            f"wurden, oder embedding weglassen (dann nur Wortsuche).{hint}"
+        )
+        return RequestRejected([FieldError("embedding_profil_hash", text)])
+    dims = ", ".join(str(d) for d in error.known_dimensions)
+    text = (
+        f"Dimension passt nicht: der Suchvektor hat {error.dimension} Werte, die Embeddings "
+        f"des Profils {profile} haben {dims} Werte. Vektoren verschiedener Dimension sind "
+        "nicht vergleichbar."
+    )
+    return RequestRejected([FieldError("embedding", text)])
+
+
+def _vector_ranking(
+    ctx: ServiceContext,
+    tenant: str,
+    request: SearchRequest | ContextRequest,
+    visibility: Visibility,
+    only: MemoryType | None,
+) -> list[MemoryId]:
+    vector = query_vector(ctx, request.query, request.vector)
+    if vector is None:
+        return []
+    areas = frozenset(a for a in visibility.readable() if area_may_match(a, request.path))
+    exact = request.path is None or request.path.count("/") <= 1
+    limit = max(VECTOR_CANDIDATES_MIN, request.limit * (1 if exact else OVERREAD) * 2)
+    query = VectorQuery(
+        tenant=tenant,
+        profil_hash=vector.profil_hash,
+        vector=vector.values,
+        areas=areas,
+        now=ctx.clock(),
+        limit=limit,
+        typ=only,
+    )
+    try:
+        hits = ctx.storage.search_vectors(query)
+    except VectorProfileError as exc:
+        if request.vector is None:  # the server's own vector: nothing embedded yet
+            return []
+        server = ctx.embedder.profile.hash if ctx.embedder is not None else None
+        raise profile_error(exc, server) from exc
+    return [hit.memory_id for hit in hits]
+
+
+def search(
+    ctx: ServiceContext,
+    principal: Principal,
+    request: SearchRequest | ContextRequest,
+    visibility: Visibility,
+    words: Sequence[tuple[MemoryId, float]],
+    only: MemoryType | None = None,
+) -> list[SearchHit]:
+    """The best `request.limit` visible memories under `request.path`, fused from the word
+    ranking `words` (`word_search.rank_words`: BM25, best first, already filtered by what
+    postings can decide) and the vector ranking, loaded by `word_search.load_ranked`."""
+    vectors = _vector_ranking(ctx, principal.tenant, request, visibility, only)
+    if vectors:
+        fused: list[Fused] = fuse(
+            [(SIGNAL_WORDS, [mid for mid, _ in words]), (SIGNAL_VECTOR, vectors)]
+        )
+        ranked = [(f.memory_id, f.score / _BEST_FUSED) for f in fused]
+        signals = {f.memory_id: f.signals for f in fused}
+    else:
+        ranked = list(words)
+        signals = {}
+    loaded = load_ranked(ctx, principal, visibility, ranked, path=request.path, limit=request.limit)
+    return [
+        SearchHit(memory, score, signals.get(memory.id, (SIGNAL_WORDS,)))
+        for memory, score in loaded
+    ]
+
+
+__all__ = ["QueryVector", "SearchHit", "profile_error", "search"]
