@@ -15,6 +15,7 @@ from fastmcp.client.transports import StreamableHttpTransport
 from shared.auth.local_tokens import LocalTokenIssuer
 from shared.auth.verifiers import local_issuer
 from shared.config import Settings
+from shared.embedding.port import Embedder
 from shared.server.app import build_app
 from shared.services.context import ServiceContext
 from shared.storage.port import StoragePort
@@ -77,10 +78,14 @@ class InProcessServer:
 
 @asynccontextmanager
 async def running_app(
-    storage: StoragePort, settings: Settings, issuer: LocalTokenIssuer
+    storage: StoragePort,
+    settings: Settings,
+    issuer: LocalTokenIssuer,
+    embedder: Embedder | None = None,
 ) -> AsyncIterator[InProcessServer]:
-    """The real app on `storage`, started (lifespan) and stopped around the block."""
-    app = build_app(ServiceContext(storage, settings), issuer, settings)
+    """The real app on `storage` (with a server-side `embedder`, if given), started
+    (lifespan) and stopped around the block."""
+    app = build_app(ServiceContext(storage, settings, embedder=embedder), issuer, settings)
     async with app.router.lifespan_context(app):  # type: ignore[attr-defined]
         yield InProcessServer(app)
 

@@ -164,6 +164,16 @@ def _ledger_writes(args: Mapping[str, Any]) -> bool:
     return _ledger_scope(args) is Scope.MEMORY_WRITE
 
 
+# The hybrid-search rule of the search tools, stated once (hybrid.py implements it).
+HYBRID = (
+    "Hybridsuche: optional embedding (eigener Suchvektor) mit embedding_profil_hash; "
+    "Erinnerungen mit Embeddings desselben Profils und derselben Dimension werden nach "
+    "Kosinus-Aehnlichkeit gerankt und mit der Wortsuche per Reciprocal Rank Fusion "
+    "verbunden (treffer_durch: woerter, vektor); ein anderes Profil oder eine andere "
+    "Dimension ist ein Fehler. Hat der Server einen Embedder, bettet er Anfragen ohne "
+    "Vektor selbst ein."
+)
+
 _MEMORY_EXAMPLE = {
     "kurzbeschreibung": "Kunde bevorzugt Rückruf am Vormittag",
     "memory": "Die Firma Beispiel GmbH (K-1001) möchte Rückrufe nur zwischen 9 und 12 Uhr.",
@@ -406,7 +416,7 @@ TOOLS: dict[str, ToolSpec] = {
                 "Sucht Erinnerungen (beide Familien, Deutsch und Englisch), die der Aufrufer "
                 "sehen darf, nach Relevanz sortiert. query, limit (Standard 10, hoechstens 50), "
                 "path (optional: nur Bereiche unter diesem Praefix, z. B. projects/memory-os). "
-                "Jeder Treffer nennt pfad und bereich."
+                f"{HYBRID} Jeder Treffer nennt pfad, bereich und treffer_durch."
             ),
             example={"query": "OAuth for hosted ChatGPT connections", "limit": 3},
             handler=_search,
@@ -418,7 +428,8 @@ TOOLS: dict[str, ToolSpec] = {
             scope=Scope.MEMORY_READ,
             description=(
                 "Einige relevante Erinnerungen in Kurzform (ID, kurzbeschreibung, Auszug). "
-                "query, limit (Standard 5, hoechstens 20), path (optionales Bereichs-Praefix)."
+                "query, limit (Standard 5, hoechstens 20), path (optionales Bereichs-Praefix). "
+                f"{HYBRID}"
             ),
             example={"query": "Rueckrufzeiten Beispiel GmbH"},
             handler=_recall,
@@ -432,7 +443,7 @@ TOOLS: dict[str, ToolSpec] = {
                 "Strukturiertes Kontextpaket vor einer komplexen Aufgabe: relevante "
                 "Langzeiterinnerungen, aktuelle Kurzzeiterinnerungen und die Brain-Eintraege, "
                 "auf die sie verweisen. task, limit (Standard 10, hoechstens 50), path "
-                "(optionales Bereichs-Praefix)."
+                f"(optionales Bereichs-Praefix). {HYBRID}"
             ),
             example={"task": "Angebot fuer Beispiel GmbH vorbereiten", "limit": 5},
             handler=_context,

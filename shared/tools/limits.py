@@ -69,6 +69,13 @@ def _memory_fields(base: tuple[str, ...]) -> tuple[Limit, ...]:
     )
 
 
+# The optional query vector of the search tools: the insert's embedding rules.
+_QUERY_VECTOR = (
+    Limit(("embedding",), "dims", rules.EMBEDDING_MAX_DIM),
+    Limit(("embedding", "[]"), "maximum", rules.FLOAT32_MAX),
+    Limit((rq.PROFIL_HASH,), "chars", rq.PROFIL_HASH_MAX_LEN),
+)
+
 _ENTRY = ("inhalt", "memories", "[]")
 _INSERT = _envelope(
     Limit(("inhalt", "memories"), "items", rules.MAX_BATCH),
@@ -125,14 +132,17 @@ TOOL_LIMITS: Final[dict[str, tuple[Limit, ...]]] = {
     "search_memory": (
         Limit(("query",), "chars", rq.QUERY_MAX_LEN),
         Limit(("limit",), "maximum", mr.SEARCH_LIMIT_MAX),
+        *_QUERY_VECTOR,
     ),
     "recall": (
         Limit(("query",), "chars", rq.QUERY_MAX_LEN),
         Limit(("limit",), "maximum", mr.RECALL_LIMIT_MAX),
+        *_QUERY_VECTOR,
     ),
     "recall_context": (
         Limit(("task",), "chars", mr.TASK_MAX_LEN),
         Limit(("limit",), "maximum", mr.SEARCH_LIMIT_MAX),
+        *_QUERY_VECTOR,
     ),
 }
 

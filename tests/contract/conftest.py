@@ -1,5 +1,6 @@
 """The `storage` fixture: every contract test runs once per adapter in STORAGE_FACTORIES.
 
+moto lacks S3 Vectors' QueryVectors: `s3vectors_query.py` answers it from moto's vectors.
 To run the suite against another adapter, add one entry: a context-manager factory that
 takes a fresh temporary directory and yields an empty storage (e.g. inside `mock_aws()`).
 """
@@ -20,6 +21,7 @@ from shared.storage.aws import AwsClients, make_clients
 from shared.storage.dynamo import DynamoStorage, RoundTrips, bootstrap
 from shared.storage.port import StoragePort
 from shared.storage.sqlite import SqliteStorage
+from tests.contract.s3vectors_query import emulate_query_vectors
 
 StorageFactory = Callable[[Path], AbstractContextManager[StoragePort]]
 
@@ -57,6 +59,7 @@ def _dynamodb_storage(tmp_path: Path) -> Iterator[StoragePort]:
             os.environ.pop(name, None)
         if not _moto_clients:
             _moto_clients.append(make_clients(Settings()))
+            emulate_query_vectors(_moto_clients[0].s3vectors)
         clients = _moto_clients[0]
         bootstrap(clients, "brain-contract", "brain-contract-embeddings")
         # Serial: moto is not thread-safe. No real sleeping on retries.

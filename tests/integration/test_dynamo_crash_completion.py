@@ -48,12 +48,12 @@ class Death:
 
     def attach(self, clients: AwsClients) -> Death:
         clients.dynamodb.meta.events.register("before-call", self, unique_id="death")
-        clients.s3.meta.events.register("before-call", self, unique_id="death")
+        clients.s3vectors.meta.events.register("before-call", self, unique_id="death")
         return self
 
     def detach(self, clients: AwsClients) -> None:
         clients.dynamodb.meta.events.unregister("before-call", unique_id="death")
-        clients.s3.meta.events.unregister("before-call", unique_id="death")
+        clients.s3vectors.meta.events.unregister("before-call", unique_id="death")
 
 
 def memory(text: str, **extra: Any) -> dict[str, Any]:
@@ -100,7 +100,7 @@ def test_a_resend_completes_memory_writes_cut_off_after_their_items(
     with pytest.raises(_Killed):
         call_tool(ctx, PRINCIPAL, INSERT, insert_args())
     death.detach(clients)
-    assert death.sent.count("PutItem") >= 3 and "PutObject" in death.sent
+    assert death.sent.count("PutItem") >= 3 and "PutVectors" in death.sent
     assert set(storage.get_memories(PRINCIPAL.tenant, ids, ctx.clock())) == set(ids)
     assert storage.memory_stats(PRINCIPAL.tenant).documents == 0
     assert found_by_search(ctx, "Vormittag") == []

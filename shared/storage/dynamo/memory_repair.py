@@ -1,23 +1,23 @@
 """Completing memory writes that a crash cut off (complete_memories).
 
-`put_memories` writes a memory's item, its embedding object, its postings and its stats
+`put_memories` writes a memory's item, its embedding vector, its postings and its stats
 in one stage (memories.py). A Lambda killed in that stage (a timeout) leaves whatever
-had reached DynamoDB and S3: possibly the item without all of its postings, its object or
-its stats. The resend of the same write recognises the entry (its ID was reserved under
+had reached DynamoDB and S3 Vectors: possibly the item without all of its postings, its
+vector or its stats. The resend of the same write recognises the entry (its ID was reserved under
 the write key: `ReservedId.reused`) and finds the item; before it reports the entry as
 stored it calls `complete_memories`, which re-applies what is missing, idempotently:
 
 1. one BatchGetItem of the memory items (the stored version decides: its terms, its area,
    its embedding key), then one BatchGetItem of all their posting keys;
-2. side by side: BatchWriteItem of the missing postings, PutObject of the embedding under
-   the key the item names (the same bytes: the entry's fingerprint is unchanged, so it is
+2. side by side: BatchWriteItem of the missing postings, PutVectors of the embedding under
+   the key the item names (one call per index) (the same bytes: the entry's fingerprint is unchanged, so it is
    the same embedding), and the stats `ADD` of the memories whose postings were missing.
 
 Stats: a stage sends a memory's postings before the stats update (the stats tasks come
 last), so a memory whose postings were incomplete is taken as not yet counted. If a kill
 fell between a stats update and a later postings chunk, that memory counts twice; BM25
 uses the stats only as averages (docs/dynamodb.md). A memory whose postings are all there
-costs the two reads and the PutObject of its embedding, nothing else.
+costs the two reads and the PutVectors of its embedding, nothing else.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from functools import partial
 
 from shared.domain import MemoryId
 from shared.storage.dynamo.calls import BatchWrite, TableCalls, item_key, run_groups
-from shared.storage.dynamo.embeddings import EmbeddingObjects
+from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite
 from shared.storage.dynamo.items import PK, SK_MEMORY, Item, key, memory_key, opt_s
 from shared.storage.dynamo.memory_index import StatsDelta, failed_shards
 from shared.storage.dynamo.memory_items import memory_from_item, posting_puts
@@ -37,7 +37,7 @@ _log = logging.getLogger(__name__)
 
 
 class MemoryRepair:
-    def __init__(self, calls: TableCalls, objects: EmbeddingObjects) -> None:
+    def __init__(self, calls: TableCalls, objects: EmbeddingVectors) -> None:
         self._calls = calls
         self._objects = objects
 
@@ -63,13 +63,16 @@ class MemoryRepair:
         missing = [(owner, request) for k, (owner, request) in puts.items() if k not in present]
         incomplete = {owner for owner, _ in missing}
         stats = StatsDelta()
-        tasks: list[Callable[[], str | None]] = []
-        for memory, s3_key in memories:
+        vectors: list[VectorWrite] = []
+        for memory, ref in memories:
             body = embeddings.get(memory.id)
-            if s3_key is not None and body is not None:
-                tasks.append(partial(self._objects.put, memory.id, s3_key, body))
+            if ref is not None and "|" in ref and body is not None:
+                vectors.append(VectorWrite(memory, ref, body))
             if memory.id in incomplete:
                 stats.add(memory.tenant, memory.id, 1, memory.doc_len)
+        tasks: list[Callable[[], str | None]] = [
+            partial(self._objects.put_batch, batch) for batch in self._objects.batches(vectors)
+        ]
         postings = BatchWrite(self._calls, missing)
         shards, stats_tasks = stats.tasks(self._calls)
         object_outcomes, posting_outcomes, stats_outcomes = run_groups(
