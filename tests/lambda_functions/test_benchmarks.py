@@ -47,3 +47,19 @@ def test_cold_start_probe_times_a_tool_function_and_its_restore(tmp_path: Path) 
     # And the table relates it to the baseline
     table = cold.table({"baseline": cold.Timing(100.0, 0.0, 0.0), "fetch": timing})
     assert "1.00x" in table.splitlines()[1]
+
+
+def test_quality_benchmark_smoke_fused_is_never_worse_than_words() -> None:
+    quality = benchmark("quality")
+    # Given the labelled corpus (350 queries in 7 classes, German and English)
+    corpus = quality.load()
+    classes = {query["class"] for query in corpus["queries"]}
+    assert len(corpus["queries"]) >= 300 and len(classes) == 7
+    # When 5 queries per class run words only, vectors only and fused
+    results = quality.evaluate(corpus, queries=35)
+    # Then every class was measured, and fused recall@10 is never below words only
+    assert set(results) == classes | {"alle"}
+    for cls, row in results.items():
+        assert row["fusion"] >= row["woerter"], (cls, row)
+    # And the classes the words cannot reach are reached through the vectors
+    assert results["de_tippfehler"]["fusion"] > results["de_tippfehler"]["woerter"]
