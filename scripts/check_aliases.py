@@ -68,7 +68,7 @@ def problems(resources: dict[str, Any]) -> list[str]:
                     found.append(f"{name}: target {target['Arn']} is not an alias")
         if kind == "AWS::IAM::Role":
             for policy in props.get("Policies", []):
-                for statement in policy["PolicyDocument"]["Statement"]:
+                for statement in _statements(policy["PolicyDocument"]["Statement"]):
                     actions = statement["Action"]
                     actions = [actions] if isinstance(actions, str) else actions
                     if not any(a.startswith("lambda:Invoke") for a in actions):
@@ -79,6 +79,18 @@ def problems(resources: dict[str, Any]) -> list[str]:
                         if not (isinstance(target, dict) and target.get("Ref") in aliases):
                             found.append(f"{name}: may invoke {json.dumps(target)}")
     return found
+
+
+def _statements(statements: list[Any]) -> list[dict[str, Any]]:
+    """The statements, with both branches of a conditional one (`Fn::If`)."""
+    flat: list[dict[str, Any]] = []
+    for statement in statements:
+        if "Fn::If" in statement:
+            _, *branches = statement["Fn::If"]
+            flat += [b for b in branches if isinstance(b, dict) and "Action" in b]
+        else:
+            flat.append(statement)
+    return flat
 
 
 def main() -> None:

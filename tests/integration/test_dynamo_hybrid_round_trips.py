@@ -1,0 +1,68 @@
+"""AWS calls per hybrid search for a caller in 5 teams and 10 projects (issue 12), through
+the real services with the botocore call recorder. QueryVectors is answered from moto's
+vectors (moto lacks it; tests/contract/s3vectors_query.py); its own ListVectors reads are
+the emulation's, not the adapter's, and are left out of the counts."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from shared.domain import Project
+from shared.embedding.hashed import HashedEmbedder
+from shared.services.context import ServiceContext
+from shared.services.memory_os import remember, search_memory
+from shared.storage.aws import AwsClients
+from shared.storage.dynamo import DynamoStorage, current_stage
+from shared.validation.memory_requests import parse_remember, parse_search
+from tests.contract.s3vectors_query import emulate_query_vectors
+from tests.integration.conftest import Call, CallRecorder
+from tests.integration.test_dynamo_area_round_trips import ALICE, NOW, PROJECTS, TEAMS
+
+EMBEDDER = HashedEmbedder(64)
+
+
+def hybrid_context(storage: DynamoStorage) -> ServiceContext:
+    from shared.config import Settings
+
+    return ServiceContext(storage, Settings(), lambda: NOW, embedder=EMBEDDER)
+
+
+def test_hybrid_search_of_a_caller_in_5_teams_and_10_projects(
+    storage: DynamoStorage, clients: AwsClients, recorder: CallRecorder
+) -> None:
+    # Given alice's 16 areas with one memory each, embedded by the server
+    ctx = hybrid_context(storage)
+    for name in PROJECTS:
+        assert storage.create_project(Project(ALICE.tenant, name, "alice", NOW))
+    paths = [
+        "users/alice/n",
+        *(f"teams/{t}/n" for t in TEAMS),
+        *(f"projects/{p}/n" for p in PROJECTS),
+    ]
+    for path in paths:
+        content = f"Quarterly planning notes for {path}"
+        assert remember(ctx, ALICE, parse_remember({"content": content, "path": path}))["erfolg"]
+
+    def counted(**_: Any) -> None:
+        recorder.calls.append(Call("s3vectors", "QueryVectors", current_stage()))
+
+    clients.s3vectors.meta.events.register("before-call.s3vectors.QueryVectors", counted)
+    emulate_query_vectors(clients.s3vectors)
+    recorder.reset()
+    # When alice searches with a server-side query vector
+    answer = search_memory(ctx, ALICE, parse_search({"query": "quarterly plans", "limit": 20}))
+    # Then all 16 memories come, found by words and by vectors
+    hits = answer["daten"]["treffer"]
+    assert len(hits) == 16
+    assert {tuple(h["treffer_durch"]) for h in hits} == {("woerter", "vektor")}
+    # And it took 3 sequential round trips: the postings of the 3 analysed terms, the stats
+    # and her memberships side by side, one QueryVectors over her 16 areas, one BatchGetItem
+    # of the fused candidates
+    recorder.calls = [c for c in recorder.calls if c.operation != "ListVectors"]
+    assert recorder.stages() == [
+        Counter({"Query": 5}),
+        Counter({"QueryVectors": 1}),
+        Counter({"BatchGetItem": 1}),
+    ]
+    assert recorder.sequential_round_trips() == 3
