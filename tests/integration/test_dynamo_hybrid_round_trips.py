@@ -56,12 +56,12 @@ def test_hybrid_search_of_a_caller_in_5_teams_and_10_projects(
     hits = answer["daten"]["treffer"]
     assert len(hits) == 16
     assert {tuple(h["treffer_durch"]) for h in hits} == {("woerter", "vektor")}
-    # And it took 3 sequential round trips: the postings of the 3 analysed terms, the stats
-    # and her memberships side by side, one QueryVectors over her 16 areas, one BatchGetItem
-    # of the fused candidates
+    # And it took 3 sequential round trips: the postings of the 3 analysed terms in each of
+    # her 16 areas (48), the stats and her memberships side by side, one QueryVectors over
+    # her 16 areas, one BatchGetItem of the fused candidates
     recorder.calls = [c for c in recorder.calls if c.operation != "ListVectors"]
     assert recorder.stages() == [
-        Counter({"Query": 5}),
+        Counter({"Query": 3 * 16 + 2}),
         Counter({"QueryVectors": 1}),
         Counter({"BatchGetItem": 1}),
     ]
