@@ -350,7 +350,8 @@ def _output(name: str) -> Iterator[TextIO]:
 
 
 def cmd_reindex(args: argparse.Namespace) -> int:
-    """Rebuild the memory word index of one tenant from its stored memories (resumable)."""
+    """Rebuild the memory word index of one tenant from its stored memories (resumable);
+    with BRAIN_EMBEDDER set, memories without a vector get the embedder's."""
     from shared.services.reindex import START, Cursor, Progress, reindex
 
     state = Path(args.state) if args.state else None
@@ -377,9 +378,8 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     settings = _settings(args)
     configure_logging(settings.log_level)
     with open_storage(settings) as storage:
-        done = reindex(
-            ServiceContext(storage, settings), args.tenant, start, page=args.page, on_page=report
-        )
+        context = ServiceContext(storage, settings, embedder=build_embedder(settings))
+        done = reindex(context, args.tenant, start, page=args.page, on_page=report)
     if state is not None and state.exists():
         state.unlink()
     for memory_id in done.failed:

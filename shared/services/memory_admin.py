@@ -19,6 +19,7 @@ from shared.search.vectors import encode as encode_embedding
 from shared.services import responses
 from shared.services.authorization import require_caller
 from shared.services.context import ServiceContext
+from shared.services.embeddings import with_refreshed_embeddings
 from shared.services.memories import (
     IDENTIFIER_FIELDS,
     SCRUBBED_FIELDS,
@@ -105,9 +106,8 @@ def _update_round(
             results.append(_failure(index, entry, not_found_message(entry.raw_id), "ID"))
             continue
         writes.append((index, entry, _apply(memory, entry, stored_tags, batch, now)))
-    outcomes = (
-        ctx.storage.replace_memories([write for _, _, write in writes], now) if writes else []
-    )
+    changes = with_refreshed_embeddings(ctx, [write for _, _, write in writes])
+    outcomes = ctx.storage.replace_memories(changes, now) if changes else []
     retry: dict[int, MemoryUpdateInput] = {}
     for (index, entry, _), outcome in zip(writes, outcomes, strict=True):
         if outcome is None:

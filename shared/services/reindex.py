@@ -26,6 +26,7 @@ from typing import Final
 
 from shared.domain import CounterName, EntryFailureCode, Memory, MemoryId, MemoryReplace, MemoryType
 from shared.services.context import ServiceContext
+from shared.services.embeddings import embed_missing
 from shared.services.memories import memory_terms
 
 PAGE_SIZE: Final = 100
@@ -34,8 +35,9 @@ _ORDER: Final = (MemoryType.LONGTERM, MemoryType.SHORTTERM)
 _CURSOR = re.compile(r"^(longterm|shortterm):([1-9][0-9]{0,18})$")
 
 # Called with every page of live memories after their words were reindexed.
-IndexHook = Callable[[ServiceContext, str, Sequence[Memory]], None]
-INDEX_HOOKS: list[IndexHook] = []
+IndexHook = Callable[[ServiceContext, str, Sequence[Memory]], object]
+# The vector index: memories without a vector get the configured embedder's.
+INDEX_HOOKS: list[IndexHook] = [embed_missing]
 
 
 @dataclass(frozen=True)
