@@ -53,9 +53,8 @@ class Settings(BaseSettings):
     # AWS backend (DynamoDB + S3). Endpoint, region and credentials come from the standard
     # AWS configuration (AWS_ENDPOINT_URL, AWS_REGION, profiles, ...), not from here.
     table_name: str = "brain"
+    # The S3 Vectors bucket of the embeddings (name or ARN); one index per profile inside.
     bucket_name: str = "brain-embeddings"
-    # S3 Vectors: the vector bucket; one index per embedding profile inside it.
-    vector_bucket_name: str = "brain-vectors"
     # Server-side embeddings (issue 12): none (default, model-free), test (deterministic
     # hashed trigrams, no model), bedrock-titan (Titan Text Embeddings V2: 256/512/1024),
     # bedrock-cohere (Cohere Embed Multilingual v3: 1024). Model + dimension = the profile.
