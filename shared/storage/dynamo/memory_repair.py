@@ -10,8 +10,9 @@ stored it calls `complete_memories`, which re-applies what is missing, idempoten
 1. one BatchGetItem of the memory items (the stored version decides: its terms, its area,
    its embedding key), then one BatchGetItem of all their posting keys;
 2. side by side: BatchWriteItem of the missing postings, PutVectors of the embedding under
-   the key the item names (one call per index) (the same bytes: the entry's fingerprint is unchanged, so it is
-   the same embedding), and the stats `ADD` of the memories whose postings were missing.
+   the key the item names, one call per index (the same values: the entry's fingerprint is
+   unchanged, so it is the same embedding), and the stats `ADD` of the memories whose
+   postings were missing.
 
 Stats: a stage sends a memory's postings before the stats update (the stats tasks come
 last), so a memory whose postings were incomplete is taken as not yet counted. If a kill
