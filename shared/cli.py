@@ -7,7 +7,7 @@ import json
 import signal
 import socket
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
@@ -21,9 +21,10 @@ from shared.auth.principal import ALL_SCOPES, Principal, Scope
 from shared.auth.verifiers import build_verifier, local_issuer
 from shared.config import Settings
 from shared.data_dir import DataDirUnusable
+from shared.domain import Project
 from shared.embedding.factory import build_embedder
 from shared.logs import configure_logging
-from shared.services.areas import add_project_members
+from shared.services.areas import add_project_members, remove_project_members
 from shared.services.context import ServiceContext, utc_now
 from shared.services.expiry import PeriodicSweep, sweep_expired
 from shared.storage.factory import open_storage
@@ -390,13 +391,23 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 
 def cmd_project_add_member(args: argparse.Namespace) -> int:
     """The owner of a project adds members (the same rule the REST API applies)."""
+    return _change_members(args, add_project_members)
+
+
+def cmd_project_remove_member(args: argparse.Namespace) -> int:
+    """The owner of a project removes members (the same rule the REST API applies)."""
+    return _change_members(args, remove_project_members)
+
+
+def _change_members(
+    args: argparse.Namespace,
+    change: Callable[[ServiceContext, str, str, str, Any], Project],
+) -> int:
     settings = _settings(args)
     with open_storage(settings) as storage:
         context = ServiceContext(storage, settings)
         try:
-            project = add_project_members(
-                context, args.tenant, args.owner, args.project, list(args.members)
-            )
+            project = change(context, args.tenant, args.owner, args.project, list(args.members))
         except RequestRejected as rejected:
             for error in rejected.errors:
                 print(f"{error.feld}: {error.meldung}", file=sys.stderr)
@@ -508,6 +519,16 @@ def build_parser() -> argparse.ArgumentParser:
     add_member.add_argument("--data-dir", default=None)
     add_member.add_argument("--backend", choices=["sqlite", "aws"], default=None)
     add_member.set_defaults(handler=cmd_project_add_member)
+    remove_member = project_commands.add_parser(
+        "remove-member", help="as the project's owner, remove members from it"
+    )
+    remove_member.add_argument("project", help="project name (the <p> of projects/<p>)")
+    remove_member.add_argument("members", nargs="+", help="nutzer to remove")
+    remove_member.add_argument("--owner", required=True, help="the owner's nutzer")
+    remove_member.add_argument("--tenant", default="local")
+    remove_member.add_argument("--data-dir", default=None)
+    remove_member.add_argument("--backend", choices=["sqlite", "aws"], default=None)
+    remove_member.set_defaults(handler=cmd_project_remove_member)
     return parser
 
 

@@ -1,5 +1,5 @@
-"""`/api/projects/{projekt}/mitglieder`: a project's owner and members, read by its members
-and extended by its owner (issue 9). Thin like the memory routes: scope dependency, the
+"""`/api/projects/{projekt}/mitglieder`: a project's owner and members, read by its members,
+extended and pruned by its owner (issue 9). Thin like the memory routes: scope dependency, the
 service `shared.services.project_api`, the answer's model. Its own OpenAPI document."""
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ DESCRIPTION: Final = """\
 Projekte sind Bereiche (`projects/<projekt>`) mit Mitgliedern: Nur Mitglieder lesen und
 schreiben dort (Erinnerungen, Ledger). Wer ein Projekt anlegt (`remember` oder
 `POST /api/memory` mit `create_project`), ist sein Eigentümer und erstes Mitglied; weitere
-Mitglieder fügt der Eigentümer hier hinzu (wie `brain project add-member`) oder sie kommen
-aus dem Token (Claim `projects`).
+Mitglieder fügt der Eigentümer hier hinzu (wie `brain project add-member`) und entfernt sie
+wieder, oder sie kommen aus dem Token (Claim `projects`).
 
 Projects are areas with members. The owner (its creator) adds members here; members read
 the member list.
@@ -126,6 +126,34 @@ def add_members(
     return project_api.add_members(
         service_context(request), principal, nutzer, projekt, json_body(body)
     )
+
+
+@router.delete(
+    "/{projekt}/mitglieder/{mitglied}",
+    response_model=ProjektOut,
+    summary="Mitglied entfernen (nur Eigentümer) / remove a member (owner only)",
+    description=(
+        "Der Eigentümer entfernt ein Mitglied (nicht sich selbst); es liest und schreibt dann "
+        "nicht mehr im Projekt. Erneutes Senden ändert nichts. Andere Aufrufer und unbekannte "
+        "Projekte: 403 mit derselben Meldung. The owner removes a member."
+    ),
+    responses=problem_responses(*AUTH_PROBLEMS, 422),
+)
+def remove_member(
+    request: Request,
+    principal: Annotated[Principal, WRITE],
+    projekt: ProjektParam,
+    mitglied: Annotated[
+        str,
+        Path(
+            max_length=rules.IDENTITY_MAX_LEN,
+            description="Der nutzer, der entfernt wird.",
+            examples=["bob"],
+        ),
+    ],
+    nutzer: NutzerParam = None,
+) -> dict[str, Any]:
+    return project_api.remove_member(service_context(request), principal, nutzer, projekt, mitglied)
 
 
 RESOURCE: Final = Resource(

@@ -52,6 +52,7 @@ __all__ = [
     "authorize_write",
     "parse_members",
     "readable_areas",
+    "remove_project_members",
     "user_area",
     "within",
 ]
@@ -241,14 +242,40 @@ def add_project_members(
     """The owner of a project adds members (`parse_members` checks them first); anyone else
     gets the answer a missing project gets. Returns the project with its members."""
     checked = parse_members(members)
-    found = ctx.storage.get_project(tenant, project)
-    if found is None or found.owner != owner:
-        raise _refused(
-            f"nicht berechtigt: Das Projekt '{project}' existiert nicht, oder '{owner}' ist "
-            "nicht sein Eigentümer. Nur der Eigentümer fügt Mitglieder hinzu.",
-            "project",
-        )
+    found = _owned(ctx, tenant, owner, project)
     if not ctx.storage.add_project_members(tenant, project, checked):
         raise _refused(f"Das Projekt '{project}' existiert nicht mehr.", "project")
     updated = ctx.storage.get_project(tenant, project)
     return updated if updated is not None else found
+
+
+def remove_project_members(
+    ctx: ServiceContext, tenant: str, owner: str, project: str, members: Any
+) -> Project:
+    """The owner of a project removes members (never itself: a project keeps its owner);
+    anyone else gets the answer a missing project gets. Returns the project."""
+    checked = parse_members(members)
+    found = _owned(ctx, tenant, owner, project)
+    if owner in checked:
+        index = checked.index(owner)
+        raise _refused(
+            f"Der Eigentümer '{owner}' bleibt Mitglied seines Projekts und kann nicht "
+            "entfernt werden.",
+            rules.index_path(MEMBERS_FIELD, index) if len(checked) > 1 else MEMBERS_FIELD,
+        )
+    if not ctx.storage.remove_project_members(tenant, project, checked):
+        raise _refused(f"Das Projekt '{project}' existiert nicht mehr.", "project")
+    updated = ctx.storage.get_project(tenant, project)
+    return updated if updated is not None else found
+
+
+def _owned(ctx: ServiceContext, tenant: str, owner: str, project: str) -> Project:
+    """The project if `owner` owns it; else the refusal a missing project gets."""
+    found = ctx.storage.get_project(tenant, project)
+    if found is None or found.owner != owner:
+        raise _refused(
+            f"nicht berechtigt: Das Projekt '{project}' existiert nicht, oder '{owner}' ist "
+            "nicht sein Eigentümer. Nur der Eigentümer fügt Mitglieder hinzu oder entfernt sie.",
+            "project",
+        )
+    return found

@@ -9,7 +9,8 @@ Invariants:
   claim); everyone else gets the 404 a missing project gets.
 - The call acts as one nutzer (`acting_caller`: the `nutzer` parameter, default the
   token's own), like every REST call.
-- Adding is idempotent (members already in stay), so a resend is harmless.
+- Adding and removing are idempotent (members already in stay, non-members are ignored), so
+  a resend is harmless. The owner cannot be removed.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, Final
 from shared.auth.principal import Principal
 from shared.domain import Project
 from shared.services import responses
-from shared.services.areas import MEMBERS_FIELD, add_project_members
+from shared.services.areas import MEMBERS_FIELD, add_project_members, remove_project_members
 from shared.services.context import ServiceContext
 from shared.services.memory_api import ApiRefused, Refusal, acting_caller, refusal_of
 from shared.validation import messages, rules
@@ -80,11 +81,31 @@ def add_members(
             ctx, principal.tenant, caller.nutzer, projekt, item[MEMBERS_FIELD]
         )
     except RequestRejected as rejected:
-        # The areas module names the project `project` (the CLI's argument).
-        raise refusal_of(
-            [
-                FieldError(PROJEKT_FIELD if e.feld == "project" else e.feld, e.meldung)
-                for e in rejected.errors
-            ]
-        ) from rejected
+        raise _refusal(rejected) from rejected
     return project_view(ctx, project)
+
+
+def remove_member(
+    ctx: ServiceContext, principal: Principal, nutzer: str | None, projekt: str, member: str
+) -> dict[str, Any]:
+    """DELETE: the owner removes one member (never itself); answers the project."""
+    caller = acting_caller(principal, nutzer)
+    try:
+        project = remove_project_members(ctx, principal.tenant, caller.nutzer, projekt, member)
+    except RequestRejected as rejected:
+        raise _refusal(rejected, member_field="mitglied") from rejected
+    return project_view(ctx, project)
+
+
+def _refusal(rejected: RequestRejected, member_field: str | None = None) -> ApiRefused:
+    """The areas module names the project `project` (the CLI's argument) and the members
+    `mitglieder`; REST names them by its path parameters."""
+
+    def name(feld: str) -> str:
+        if feld == "project":
+            return PROJEKT_FIELD
+        if member_field is not None and feld.startswith(MEMBERS_FIELD):
+            return member_field
+        return feld
+
+    return refusal_of([FieldError(name(e.feld), e.meldung) for e in rejected.errors])

@@ -317,6 +317,12 @@ class StoragePort(LedgerPort, Protocol):
         not exist, and then nothing is written."""
         ...
 
+    def remove_project_members(self, tenant: str, name: str, members: Sequence[str]) -> bool:
+        """Remove members in both directions (idempotent: non-members are ignored); False
+        when the project does not exist, and then nothing is written. The owner rule (the
+        owner stays) is the caller's (`areas.remove_project_members`)."""
+        ...
+
     def projects_of(self, tenant: str, nutzer: str) -> frozenset[str]:
         """Names of the projects whose member `nutzer` is: one read, never a scan
         (DynamoDB: one Query of the nutzer's reverse membership partition)."""

@@ -87,6 +87,29 @@ def test_adding_members_to_a_missing_project_writes_nothing(storage: StoragePort
     assert storage.projects_of(TENANT, "bruno") == frozenset()
 
 
+def test_removed_members_are_gone_in_both_directions(storage: StoragePort) -> None:
+    storage.create_project(project("memory-os", "anna", "bruno", "dora"))
+    storage.create_project(project("billing", "carla", "bruno"))
+    # When bruno is removed (twice: idempotent), with a nutzer who never was a member
+    assert storage.remove_project_members(TENANT, "memory-os", ["bruno", "erik"]) is True
+    assert storage.remove_project_members(TENANT, "memory-os", ["bruno"]) is True
+    # Then the project no longer lists him, and he finds only his other project
+    stored = storage.get_project(TENANT, "memory-os")
+    assert stored is not None and stored.members == {"anna", "dora"}
+    assert storage.projects_of(TENANT, "bruno") == {"billing"}
+    assert storage.projects_of(TENANT, "dora") == {"memory-os"}
+    # And adding him again works
+    assert storage.add_project_members(TENANT, "memory-os", ["bruno"]) is True
+    assert storage.projects_of(TENANT, "bruno") == {"memory-os", "billing"}
+
+
+def test_removing_from_a_missing_project_writes_nothing(storage: StoragePort) -> None:
+    storage.create_project(project("billing", "carla", "bruno"))
+    assert storage.remove_project_members(TENANT, "ghost", ["bruno"]) is False
+    assert storage.get_project(TENANT, "ghost") is None
+    assert storage.projects_of(TENANT, "bruno") == {"billing"}
+
+
 def test_projects_are_per_tenant(storage: StoragePort) -> None:
     storage.create_project(project("memory-os", "anna"))
     # Then another tenant neither sees it nor is blocked from its own of that name

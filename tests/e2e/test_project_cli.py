@@ -67,3 +67,10 @@ def test_owner_adds_members_and_others_are_refused(
             ServiceContext(storage, settings), principal("bob"), parse_search({"query": "Kickoff"})
         )
     assert [hit["ID"] for hit in found["daten"]["treffer"]] == [created["daten"]["ID"]]
+    # When alice removes bob again (and tries to remove herself)
+    herself = main(["project", "remove-member", "memory-os", "alice", "--owner", "alice", *common])
+    assert herself == 1 and "Eigentümer" in capsys.readouterr().err
+    removed = main(["project", "remove-member", "memory-os", "bob", "--owner", "alice", *common])
+    # Then he is no member any more
+    assert removed == 0
+    assert "Mitglieder: alice, carla" in capsys.readouterr().out

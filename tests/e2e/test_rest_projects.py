@@ -102,6 +102,37 @@ async def test_the_owner_adds_members_who_then_read_and_write_the_project(
         assert not_owner.status_code == 403
 
 
+async def test_the_owner_removes_a_member_who_then_loses_access(
+    server: InProcessServer, issuer: LocalTokenIssuer
+) -> None:
+    alice, bob = token(issuer, "alice"), token(issuer, "bob")
+    await create_project(server, issuer)
+    async with server.http() as http:
+        # Given bob and carla are members, and bob wrote into the project
+        await http.post(MEMBERS, json={"mitglieder": ["bob", "carla"]}, headers=alice)
+        assert (await http.post("/api/memory", json=note("von bob"), headers=bob)).is_success
+        # When bob, not the owner, removes carla, and alice removes herself
+        not_owner = await http.delete(f"{MEMBERS}/carla", headers=bob)
+        herself = await http.delete(f"{MEMBERS}/alice", headers=alice)
+        # Then both are refused and nothing changed
+        assert (not_owner.status_code, herself.status_code) == (403, 422)
+        assert herself.json()["fehler"][0]["feld"] == "mitglied"
+        assert "Eigentümer" in herself.json()["detail"]
+        # When alice removes bob (twice: nothing more happens)
+        for _ in range(2):
+            removed = await http.delete(f"{MEMBERS}/bob", headers=alice)
+            assert removed.status_code == 200, removed.text
+            assert removed.json()["mitglieder"] == ["alice", "carla"]
+        # Then bob no longer reads the members nor writes into the project
+        assert (await http.get(MEMBERS, headers=bob)).status_code == 404
+        refused = await http.post("/api/memory", json=note("wieder bob"), headers=bob)
+        assert refused.status_code == 403
+        # And a member name that is no identity is refused with the field named
+        broken = await http.delete(f"{MEMBERS}/{GITHUB_TOKEN}", headers=alice)
+        assert broken.status_code == 422
+        assert broken.json()["fehler"][0]["feld"] == "mitglied"
+
+
 async def test_unknown_and_foreign_projects_get_the_same_answer(
     server: InProcessServer, issuer: LocalTokenIssuer
 ) -> None:

@@ -186,6 +186,9 @@ def test_schemathesis_on_the_ledger_and_project_documents(tmp_path: Path) -> Non
         # (no links between these operations: the stateful phase does not apply)
         assert set(phases.values()) <= {"success", "skip"}, summary
         assert [phases[name] for name in ("examples", "coverage", "fuzzing")] == ["success"] * 3
+        counted = re.search(r"(\d+) generated, (\d+) passed", run.stdout)
+        assert counted is not None and counted.group(1) == counted.group(2), summary
+        print(f"\n{resource}: {counted.group(0)}, {len(exchanges(har))} requests")
         calls += exchanges(har)
     statuses = {status for _, _, status, _ in calls}
     # And no answer was a server error; bookings succeeded and were refused

@@ -387,6 +387,11 @@ class DynamoStorage:
             self._hints.add(tenant, name, frozenset(members))
         return added
 
+    def remove_project_members(self, tenant: str, name: str, members: Sequence[str]) -> bool:
+        # Hints of the removed stay until their next read: a hint never grants (the
+        # membership read of the same stage decides), a stale one costs one stage.
+        return self._projects.remove(tenant, name, members)
+
     def projects_of(self, tenant: str, nutzer: str) -> frozenset[str]:
         projects = self._projects.of(tenant, nutzer)
         self._hints.put(tenant, nutzer, projects)  # searches speculate with it

@@ -119,6 +119,29 @@ class ProjectRecords:
                 return False
         return True
 
+    def remove(self, tenant: str, name: str, members: Sequence[str]) -> bool:
+        """Delete member and membership items together (one transaction per 49 members)."""
+        check = {
+            "ConditionCheck": {
+                "TableName": self._calls.table,
+                "Key": key(project_pk(tenant, name), SK_PROJECT),
+                "ConditionExpression": "attribute_exists(#pk)",
+                "ExpressionAttributeNames": {"#pk": PK},
+            }
+        }
+        for group in chunks(sorted(set(members)), _MEMBERS_PER_TRANSACTION) or [[]]:
+            deletes = [
+                {"Delete": {"TableName": self._calls.table, "Key": item_key}}
+                for nutzer in group
+                for item_key in (
+                    key(project_pk(tenant, name), MEMBER_SK_PREFIX + part(nutzer)),
+                    key(nutzer_pk(tenant, nutzer), MEMBERSHIP_SK_PREFIX + part(name)),
+                )
+            ]
+            if not self._transact([check, *deletes]):
+                return False
+        return True
+
     def get(self, tenant: str, name: str) -> Project | None:
         (items,) = self._calls.query_many([_partition(project_pk(tenant, name))])
         meta = next((i for i in items if get_s(i, SK) == SK_PROJECT), None)

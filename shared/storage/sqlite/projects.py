@@ -64,6 +64,19 @@ class ProjectStore(SqliteBase):
             self._insert_members(conn, tenant, name, sorted(set(members)))
         return True
 
+    def remove_project_members(self, tenant: str, name: str, members: Sequence[str]) -> bool:
+        with self._write() as conn:
+            exists = conn.execute(
+                "SELECT 1 FROM projects WHERE tenant = ? AND name = ?", (tenant, name)
+            ).fetchall()
+            if not exists:
+                return False
+            conn.executemany(
+                "DELETE FROM project_members WHERE tenant = ? AND project = ? AND nutzer = ?",
+                [(tenant, name, nutzer) for nutzer in sorted(set(members))],
+            )
+        return True
+
     def projects_of(self, tenant: str, nutzer: str) -> frozenset[str]:
         return member_projects(self._conn(), tenant, nutzer)
 
