@@ -10,7 +10,8 @@ Invariants:
   Only the REST body's own frame (`eintraege`, `referenzfelder`) is checked here.
 - Retry-safe like `POST /api/memory`: the same body (or the same `Idempotency-Key`) by the
   same nutzer within the idempotency window answers with the first result and books nothing
-  (`tools.idempotency.run_once`); the key also becomes the call's `idempotenz_schluessel`,
+  (the dispatcher's records for the ledger's write actions, `ToolSpec.runs_once`, so there
+  is one record per call, not two); the key also becomes the call's `idempotenz_schluessel`,
   so entries of an interrupted call are recognised per entry by the ledger itself.
 - The call acts as the token's own nutzer, like the tool. Field paths name the REST
   request (`eintraege[0].betrag`, query parameters by name), never `inhalt.…`.
@@ -94,9 +95,13 @@ def write(
     def handler(keyed: ServiceContext) -> dict[str, Any]:
         return call_tool(keyed, principal, TOOL, arguments)
 
-    envelope = idempotency.run_once(
-        ctx, principal, OPERATION_PREFIX + resource, arguments, handler, {}
-    )
+    if TOOLS[TOOL].runs_once(arguments):
+        # The dispatcher already runs this action through the idempotency records.
+        envelope = handler(ctx)
+    else:
+        envelope = idempotency.run_once(
+            ctx, principal, OPERATION_PREFIX + resource, arguments, handler, {}
+        )
     if responses.is_error(envelope):
         raise _refused(envelope)
     answer = {
