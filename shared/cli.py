@@ -476,18 +476,14 @@ def build_parser() -> argparse.ArgumentParser:
         "export", help="write a tenant's brain entries and memories as JSONL (brain import)"
     )
     exporter.add_argument("file", help="output file; - for stdout")
-    exporter.add_argument("--tenant", default="local")
-    exporter.add_argument("--data-dir", default=None)
-    exporter.add_argument("--backend", choices=["sqlite", "aws"], default=None)
+    _store_arguments(exporter)
     exporter.set_defaults(handler=cmd_export)
 
     importer = commands.add_parser(
         "import", help="import brain entries and memories from a JSONL file (brain export)"
     )
     importer.add_argument("file")
-    importer.add_argument("--data-dir", default=None)
-    importer.add_argument("--backend", choices=["sqlite", "aws"], default=None)
-    importer.add_argument("--tenant", default="local")
+    _store_arguments(importer)
     importer.add_argument("--nutzer", default="import")
     importer.add_argument("--agent", default="brain-import")
     importer.set_defaults(handler=cmd_import)
@@ -497,9 +493,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="rebuild a tenant's memory search index from its stored memories (resumable, "
         "safe while serving)",
     )
-    reindexer.add_argument("--tenant", default="local")
-    reindexer.add_argument("--data-dir", default=None)
-    reindexer.add_argument("--backend", choices=["sqlite", "aws"], default=None)
+    _store_arguments(reindexer)
     reindexer.add_argument("--page", type=_page_size, default=100, help="IDs per page (1-100)")
     reindexer.add_argument(
         "--state", default=None, help="file that keeps the cursor: a stopped run resumes there"
@@ -509,27 +503,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     project = commands.add_parser("project", help="project areas and their members")
     project_commands = project.add_subparsers(dest="project_command", required=True)
-    add_member = project_commands.add_parser(
-        "add-member", help="as the project's owner, add members to it"
-    )
-    add_member.add_argument("project", help="project name (the <p> of projects/<p>)")
-    add_member.add_argument("members", nargs="+", help="nutzer to add")
-    add_member.add_argument("--owner", required=True, help="the owner's nutzer")
-    add_member.add_argument("--tenant", default="local")
-    add_member.add_argument("--data-dir", default=None)
-    add_member.add_argument("--backend", choices=["sqlite", "aws"], default=None)
-    add_member.set_defaults(handler=cmd_project_add_member)
-    remove_member = project_commands.add_parser(
-        "remove-member", help="as the project's owner, remove members from it"
-    )
-    remove_member.add_argument("project", help="project name (the <p> of projects/<p>)")
-    remove_member.add_argument("members", nargs="+", help="nutzer to remove")
-    remove_member.add_argument("--owner", required=True, help="the owner's nutzer")
-    remove_member.add_argument("--tenant", default="local")
-    remove_member.add_argument("--data-dir", default=None)
-    remove_member.add_argument("--backend", choices=["sqlite", "aws"], default=None)
-    remove_member.set_defaults(handler=cmd_project_remove_member)
+    for name, help_text, members_help, handler in (
+        (
+            "add-member",
+            "as the project's owner, add members to it",
+            "nutzer to add",
+            cmd_project_add_member,
+        ),
+        (
+            "remove-member",
+            "as the project's owner, remove members from it",
+            "nutzer to remove",
+            cmd_project_remove_member,
+        ),
+    ):
+        member = project_commands.add_parser(name, help=help_text)
+        member.add_argument("project", help="project name (the <p> of projects/<p>)")
+        member.add_argument("members", nargs="+", help=members_help)
+        member.add_argument("--owner", required=True, help="the owner's nutzer")
+        _store_arguments(member)
+        member.set_defaults(handler=handler)
     return parser
+
+
+def _store_arguments(command: argparse.ArgumentParser) -> None:
+    """--tenant, --data-dir and --backend: which tenant of which store a command works on."""
+    command.add_argument("--tenant", default="local")
+    command.add_argument("--data-dir", default=None)
+    command.add_argument("--backend", choices=["sqlite", "aws"], default=None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
