@@ -51,7 +51,7 @@ def with_server_embeddings(ctx: ServiceContext, batch: Sequence[NewMemory]) -> l
         memory = batch[i].memory
         memory.embedding_dim = profile.dimension
         memory.embedding_profil_hash = profile.hash
-        result[i] = NewMemory(memory, encode_embedding(vector))
+        result[i] = replace(batch[i], memory=memory, embedding=encode_embedding(vector))
     return result
 
 

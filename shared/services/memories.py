@@ -133,7 +133,7 @@ def _store_memories(
     stored_tags = ensure_tags(storage, tenant, (entry.tags for _, entry in accepted))
 
     new_memories = []
-    for number, (_, entry) in zip(ids, accepted, strict=True):
+    for number, (index, entry) in zip(ids, accepted, strict=True):
         expires_at = None
         if typ is MemoryType.SHORTTERM:
             ttl = entry.ttl_sekunden or ctx.settings.shortterm_ttl_default_s
@@ -159,7 +159,7 @@ def _store_memories(
         )
         memory.terms, memory.doc_len = memory_terms(memory)
         embedding = encode_embedding(entry.embedding) if entry.embedding is not None else None
-        new_memories.append(NewMemory(memory, embedding))
+        new_memories.append(NewMemory(memory, embedding, fresh=not reserved[index].reused))
 
     outcomes = storage.put_memories(with_server_embeddings(ctx, new_memories))
     for (index, _), new, outcome in zip(accepted, new_memories, outcomes, strict=True):

@@ -142,7 +142,8 @@ def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest
     memory.terms, memory.doc_len = memory_terms(memory)
     # A resend of a remember a crash cut off: what it stored is not stored again.
     if not stored_before(ctx, principal.tenant, MemoryType.LONGTERM, entry_id, now):
-        (failure,) = ctx.storage.put_memories(with_server_embeddings(ctx, [NewMemory(memory)]))
+        new = NewMemory(memory, fresh=not entry_id[0].reused)
+        (failure,) = ctx.storage.put_memories(with_server_embeddings(ctx, [new]))
         if failure is not None:
             raise RequestRejected([FieldError("content", storage_failure_message(failure))])
     daten = {

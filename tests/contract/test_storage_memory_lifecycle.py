@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from shared.domain import (
     CorpusStats,
+    CounterName,
     EmbeddingChange,
     EntryFailure,
     EntryFailureCode,
@@ -17,6 +18,7 @@ from shared.domain import (
     MemoryPosting,
     MemoryReplace,
     MemoryType,
+    NewMemory,
 )
 from shared.storage.port import StoragePort
 from tests.contract.builders import (
@@ -43,8 +45,6 @@ def store(
     storage: StoragePort, *memories: Memory, vectors: dict[MemoryId, bytes] | None = None
 ) -> None:
     vectors = vectors or {}
-    from shared.domain import NewMemory
-
     results = storage.put_memories([NewMemory(m, vectors.get(m.id)) for m in memories])
     assert results == [None] * len(memories)
 
@@ -91,6 +91,40 @@ def test_put_memories_writes_postings_and_stats(storage: StoragePort) -> None:
     # And the terms read back with the memory
     got = storage.get_memories(TENANT, [lt(1)], NOW)[lt(1)]
     assert (got.terms, got.doc_len) == ({"vertrag": 2, "kund": 1}, 3)
+
+
+def test_fresh_memories_are_stored_like_any_other_and_never_overwritten(
+    storage: StoragePort,
+) -> None:
+    # Given two IDs just reserved from the counter
+    first, second = (lt(n) for n in storage.reserve_ids(TENANT, CounterName.LONGTERM, 2))
+    # When they are stored as fresh, one with an embedding, with a second (not fresh) entry
+    # for the first ID in the same batch
+    results = storage.put_memories(
+        [
+            NewMemory(indexed(first, {"frisch": 2}, 2), embedding(1.0, 2.0), fresh=True),
+            NewMemory(indexed(second, {"frisch": 1}, 1, nutzer="anna"), fresh=True),
+            NewMemory(indexed(first, {"doppelt": 1}, 1)),
+        ]
+    )
+    # Then both fresh ones are stored, indexed and counted; the duplicate fails
+    assert results[:2] == [None, None]
+    assert_failure(results[2], EntryFailureCode.STORAGE)
+    assert [p.entry_id for p in postings(storage, TENANT, "frisch", "doppelt")["frisch"]] == [
+        first,
+        second,
+    ]
+    assert postings(storage, TENANT, "doppelt") == {}
+    assert storage.memory_stats(TENANT) == CorpusStats(2, 3)
+    assert storage.get_embedding(TENANT, first) == embedding(1.0, 2.0)
+    # And a later (not fresh) write of a stored ID fails and overwrites nothing
+    assert_failure(
+        storage.put_memories([NewMemory(indexed(second, {"neu": 1}, 1))])[0],
+        EntryFailureCode.STORAGE,
+    )
+    assert storage.get_memories(TENANT, [second], NOW)[second].terms == {"frisch": 1}
+    assert postings(storage, TENANT, "neu") == {}
+    assert storage.memory_stats(TENANT) == CorpusStats(2, 3)
 
 
 def test_memory_index_is_per_tenant_and_separate_from_the_brain(storage: StoragePort) -> None:

@@ -1,5 +1,6 @@
-"""A Lambda that dies mid memory-write on DynamoDB (moto): the item is written, its postings,
-stats (and for another entry its embedding object) are not. The resend of the same call
+"""A Lambda that dies mid memory-write on DynamoDB (moto): before the items (fresh IDs: they
+ride in the postings' BatchWriteItem), then, on the resend (reused IDs: conditional
+PutItems), after the items and before their postings and stats. The next send
 finds the items and completes the writes (`complete_memories`) instead of trusting them;
 a delete resent after dying mid-batch answers what the first call would have answered.
 
@@ -94,8 +95,18 @@ def test_a_resend_completes_memory_writes_cut_off_after_their_items(
 ) -> None:
     ctx = context(storage)
     ids = [MemoryId(MemoryType.LONGTERM, n) for n in (1, 2, 3)]
-    # Given an insert whose Lambda dies when it sends the postings: items and the
-    # embedding object were written, postings and stats not
+    # Given an insert whose Lambda dies at its BatchWriteItem (the items of its fresh IDs
+    # go there with the postings): only the embedding was written
+    death = Death("BatchWriteItem").attach(clients)
+    with pytest.raises(_Killed):
+        call_tool(ctx, PRINCIPAL, INSERT, insert_args())
+    death.detach(clients)
+    assert "PutItem" in death.sent and "PutVectors" in death.sent
+    assert storage.get_memories(PRINCIPAL.tenant, ids, ctx.clock()) == {}
+    # And its resend (after the dead call's in-progress record expired), whose IDs are the
+    # first send's again (not fresh: one conditional PutItem each), dies at the postings:
+    # items and the embedding were written, postings and stats not
+    time.sleep(1.1)
     death = Death("BatchWriteItem").attach(clients)
     with pytest.raises(_Killed):
         call_tool(ctx, PRINCIPAL, INSERT, insert_args())
@@ -104,7 +115,7 @@ def test_a_resend_completes_memory_writes_cut_off_after_their_items(
     assert set(storage.get_memories(PRINCIPAL.tenant, ids, ctx.clock())) == set(ids)
     assert storage.memory_stats(PRINCIPAL.tenant).documents == 0
     assert found_by_search(ctx, "Vormittag") == []
-    # When the call is resent after the dead call's in-progress record expired
+    # When the call is sent a third time
     time.sleep(1.1)
     recorder.reset()
     again = call_tool(ctx, PRINCIPAL, INSERT, insert_args())

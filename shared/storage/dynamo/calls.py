@@ -28,6 +28,8 @@ _log = logging.getLogger(__name__)
 
 BATCH_GET_MAX: Final = 100
 BATCH_WRITE_MAX: Final = 25
+# DynamoDB's item size limit. One item over it fails a whole BatchWriteItem call.
+ITEM_MAX_BYTES: Final = 400 * 1024
 AWS_ERRORS: Final = (ClientError, BotoCoreError)
 
 
@@ -43,6 +45,29 @@ def error_code(exc: BaseException) -> str:
 
 def item_key(item: Mapping[str, Any]) -> tuple[str, str]:
     return str(item[PK]["S"]), str(item[SK]["S"])
+
+
+def item_size_bound(item: Mapping[str, Any]) -> int:
+    """An upper bound of an item's size as DynamoDB counts it (attribute names plus values;
+    a number's digits bound its stored size)."""
+    return sum(len(name.encode()) + _value_size_bound(value) for name, value in item.items())
+
+
+def _value_size_bound(value: Mapping[str, Any]) -> int:
+    ((kind, data),) = value.items()
+    if kind in ("S", "N"):
+        return len(str(data).encode())
+    if kind == "B":
+        return len(data)
+    if kind in ("BOOL", "NULL"):
+        return 1
+    if kind == "M":
+        return 3 + item_size_bound(data)
+    if kind == "L":
+        return 3 + sum(1 + _value_size_bound(v) for v in data)
+    if kind == "BS":
+        return sum(len(v) for v in data)
+    return sum(len(str(v).encode()) for v in data)  # SS, NS
 
 
 def chunks(values: Sequence[Any], size: int) -> list[list[Any]]:

@@ -1,11 +1,20 @@
 """Creating memories (put_memories).
 
-For the whole batch ONE stage: per memory the conditional PutItem, the embeddings (S3 Vectors
-PutVectors, one per index and 500 vectors),
-the postings of all memories (BatchWriteItem, chunks of 25) and one UpdateItem per touched
-memory-stats shard. Only if something failed, an undo stage removes what the failed
-memories wrote (and restores the postings of an existing memory a duplicate ID
-overwrote), so that a failed entry leaves nothing behind. Replace: memory_replace.py.
+For the whole batch ONE stage: per memory whose ID is not fresh the conditional PutItem,
+the embeddings (S3 Vectors PutVectors, one per index and 500 vectors), the items of fresh
+memories and the postings of all memories (BatchWriteItem, chunks of 25, fresh items
+first) and one UpdateItem per touched memory-stats shard. Only if something failed, an
+undo stage removes what the failed memories wrote (and restores the postings of an
+existing memory a duplicate ID overwrote), so that a failed entry leaves nothing behind.
+Replace: memory_replace.py.
+
+Invariants:
+- An item is written unconditionally only if its ID is fresh (`NewMemory.fresh`: straight
+  from the counter, which never hands out an ID twice); every other item is a PutItem
+  conditional on its absence, so a duplicate ID fails its entry and never overwrites.
+- A fresh memory whose BatchWriteItem chunk failed (or stayed unprocessed after the
+  retries) may have been written in part: its undo deletes its item (conditional on this
+  write's `write_id`) and its postings, whatever of them had landed.
 """
 
 from __future__ import annotations
@@ -25,10 +34,12 @@ from shared.domain import (
 )
 from shared.storage.dynamo.calls import (
     AWS_ERRORS,
+    ITEM_MAX_BYTES,
     BatchWrite,
     StorageUnavailable,
     TableCalls,
     error_code,
+    item_size_bound,
     run_groups,
 )
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
@@ -55,6 +66,7 @@ _log = logging.getLogger(__name__)
 
 _CONDITION_FAILED = "ConditionalCheckFailedException"
 _INDEX_FAILED = "search index not updated; send the entry again"
+_BATCH_FAILED = "item or search index not written; send the entry again"
 
 
 @dataclass(frozen=True)
@@ -66,6 +78,8 @@ class _NewWrite:
     s3_key: str | None
     body: bytes | None
     postings: list[Item] = field(default_factory=list)
+    # Fresh, and small enough: the item goes in a BatchWriteItem chunk, unconditionally.
+    fresh: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,11 +119,19 @@ class MemoryWriter:
             body = None if new.embedding is None else bytes(new.embedding)
             s3_key = None if body is None else vector_ref(m, len(body) // 4, write_id)
             item = memory_item(m, write_id=write_id, embedding_key=s3_key)
-            writes.append(_NewWrite(index, m, item, write_id, s3_key, body, posting_puts(m)))
+            postings = posting_puts(m)
+            # An oversized item would fail its whole chunk: it goes alone, and fails alone.
+            batch = new.fresh and item_size_bound(item) <= ITEM_MAX_BYTES
+            writes.append(_NewWrite(index, m, item, write_id, s3_key, body, postings, batch))
         if not writes:
             return results
 
-        postings = BatchWrite(self._calls, [(w.index, r) for w in writes for r in w.postings])
+        checked = [w for w in writes if not w.fresh]
+        batched = BatchWrite(
+            self._calls,
+            [(w.index, {"PutRequest": {"Item": w.item}}) for w in writes if w.fresh]
+            + [(w.index, r) for w in writes for r in w.postings],
+        )
         stats = StatsDelta()
         for w in writes:
             stats.add(w.memory.tenant, w.memory.id, 1, w.memory.doc_len)
@@ -121,16 +143,17 @@ class MemoryWriter:
                 if w.s3_key is not None and w.body is not None
             ]
         )
-        item_steps, vector_steps, posting_outcomes, stats_outcomes = run_groups(
+        item_steps, vector_steps, batch_outcomes, stats_outcomes = run_groups(
             self._calls.round_trips,
             [
-                [partial(self._put_item, w) for w in writes],
+                [partial(self._put_item, w) for w in checked],
                 [partial(self._put_vectors, batch) for batch in vectors],
-                postings.tasks(),
+                batched.tasks(),
                 stats_tasks,
             ],
         )
-        failed_postings = postings.finish(posting_outcomes)
+        failed_batch = batched.finish(batch_outcomes)
+        steps = {w.index: step for w, step in zip(checked, item_steps, strict=True)}
         bad_shards = failed_shards(shards, stats_outcomes)
         by_ref = {
             v.ref: step for batch, step in zip(vectors, vector_steps, strict=True) for v in batch
@@ -138,15 +161,18 @@ class MemoryWriter:
         s3_by_index = {w.index: by_ref[w.s3_key] for w in writes if w.s3_key in by_ref}
 
         failed: list[tuple[_NewWrite, _Step, bool]] = []
-        for w, item_step in zip(writes, item_steps, strict=True):
+        for w in writes:
+            item_step = steps.get(w.index, _OK)
             s3_step = s3_by_index.get(w.index, _OK)
             stats_ok = StatsDelta.shard_of(w.memory.tenant, w.memory.id) not in bad_shards
-            if item_step.ok and s3_step.ok and stats_ok and w.index not in failed_postings:
+            if item_step.ok and s3_step.ok and stats_ok and w.index not in failed_batch:
                 continue
             if not item_step.ok:
                 detail = item_step.detail
             elif not s3_step.ok:
                 detail = s3_step.detail
+            elif w.fresh and w.index in failed_batch:
+                detail = f"memory {w.memory.id}: {_BATCH_FAILED}"
             else:
                 detail = f"memory {w.memory.id}: {_INDEX_FAILED}"
             results[w.index] = EntryFailure(EntryFailureCode.STORAGE, detail)

@@ -1,0 +1,188 @@
+"""Items of fresh memories on DynamoDB (issue 15): an ID straight from the counter needs no
+existence check, so its item goes into the BatchWriteItem chunks of the postings.
+
+Measured on the production pool behind the simulated network (`pooled`, conftest): the
+calls and waves of inserts of 1, 10 and 100 memories and of `remember`. On moto: which IDs
+take the batch and which the conditional PutItem, and that a failed or unprocessed chunk
+leaves nothing of its memories behind (failures injected with botocore hooks).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+import pytest
+from botocore.exceptions import ClientError
+
+from shared.domain import CorpusStats, CounterName, EntryFailure, MemoryId, MemoryType, NewMemory
+from shared.services.memory_os import remember
+from shared.storage.aws import AwsClients
+from shared.storage.dynamo import DynamoStorage
+from shared.storage.dynamo.calls import ITEM_MAX_BYTES
+from shared.storage.dynamo.items import memory_key
+from shared.storage.dynamo.memory_items import memory_stats_shard
+from shared.validation.memory_requests import parse_remember
+from tests.contract.builders import TENANT, at, embedding, lt, make_memory
+from tests.integration.conftest import CallRecorder, Sleeps
+from tests.integration.test_dynamo_batches import first_call_unprocessed
+from tests.integration.test_dynamo_memory_index import found, object_keys, raw_item
+from tests.integration.test_dynamo_round_trips import ANNA, PRINCIPAL, context, insert
+
+
+def reserved(storage: DynamoStorage, count: int) -> list[MemoryId]:
+    return [lt(n) for n in storage.reserve_ids(TENANT, CounterName.LONGTERM, count)]
+
+
+def fresh(memory_id: MemoryId, **overrides: Any) -> NewMemory:
+    return NewMemory(make_memory(memory_id, **overrides), fresh=True)
+
+
+# 100 long-term: test_dynamo_round_trips.py (the exact call count)
+@pytest.mark.parametrize(
+    ("count", "typ"),
+    [
+        (1, MemoryType.LONGTERM),
+        (10, MemoryType.LONGTERM),
+        (1, MemoryType.SHORTTERM),
+        (100, MemoryType.SHORTTERM),
+    ],
+)
+def test_an_insert_writes_its_items_in_the_postings_chunks(
+    pooled: DynamoStorage,
+    recorder: CallRecorder,
+    count: int,
+    typ: MemoryType,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Given the vector index of the profile the entries use
+    first = make_memory(lt(999), tenant=PRINCIPAL.tenant, embedding_profil_hash="profil-1")
+    assert pooled.put_memories([NewMemory(first, embedding(1.0, 2.0, 3.0, 4.0))]) == [None]
+    pooled.delete_memories(PRINCIPAL.tenant, [lt(999)], at(0))
+    # When `count` memories are inserted through the service
+    recorder.start()
+    ids = insert(pooled, typ, count)
+    stages, waves, calls = recorder.stages(), recorder.waves(), len(recorder.calls)
+    # Then no item is a PutItem of its own: counter, tags, then one stage of the items and
+    # postings in chunks of 25, one PutVectors and the stats shards, 3 waves
+    wanted = [mid for raw in ids if (mid := MemoryId.parse(raw)) is not None]
+    stored = pooled.get_memories(PRINCIPAL.tenant, wanted, at(0))
+    assert len(stored) == count
+    postings = sum(len(m.terms) for m in stored.values())
+    shards = {memory_stats_shard(mid) for mid in wanted}
+    chunks = math.ceil((count + postings) / 25)
+    assert stages[0] == Counter({"UpdateItem": 1}) and set(stages[1]) == {"PutItem"}
+    assert stages[2] == Counter(
+        {"BatchWriteItem": chunks, "PutVectors": 1, "UpdateItem": len(shards)}
+    )
+    assert waves == len(stages) == 3
+    with capsys.disabled():
+        before = calls - chunks + count + math.ceil(postings / 25)
+        print(f"\ninsert {count} {typ.value}: {calls} calls ({before} before), {waves} waves")
+
+
+def test_remember_writes_its_item_with_its_postings(
+    pooled: DynamoStorage, recorder: CallRecorder
+) -> None:
+    # Given anna's area
+    recorder.start()
+    # When she remembers a note about a customer
+    request = parse_remember(
+        {"path": "users/anna/kunden/k-1", "content": "K-1 wünscht Rückruf am Vormittag."}
+    )
+    response = remember(context(pooled), ANNA, request)
+    # Then: counter, tag, then item and postings in one BatchWriteItem beside the stats
+    assert response["erfolg"], response
+    assert recorder.stages() == [
+        Counter({"UpdateItem": 1}),
+        Counter({"PutItem": 1}),
+        Counter({"BatchWriteItem": 1, "UpdateItem": 1}),
+    ]
+    assert recorder.waves() == 3
+
+
+def test_only_fresh_ids_skip_the_existence_check(
+    storage: DynamoStorage, recorder: CallRecorder
+) -> None:
+    # Given two IDs from the counter and one that is not (e.g. reused by a resend)
+    ids = reserved(storage, 2)
+    recorder.reset()
+    # When all three are stored
+    batch = [fresh(ids[0]), fresh(ids[1]), NewMemory(make_memory(lt(50)))]
+    assert storage.put_memories(batch) == [None] * 3
+    # Then one conditional PutItem for the one that is not fresh, one BatchWriteItem for
+    # the fresh items and the postings, the stats side by side
+    assert recorder.stages() == [
+        Counter({"PutItem": 1, "BatchWriteItem": 1, "UpdateItem": len(_shards([*ids, lt(50)]))})
+    ]
+
+
+def test_an_oversized_fresh_item_goes_alone_and_fails_alone(
+    storage: DynamoStorage, recorder: CallRecorder
+) -> None:
+    # Given two fresh IDs, one for a memory larger than DynamoDB's item limit
+    small, big = reserved(storage, 2)
+    recorder.reset()
+    # When both are stored
+    results = storage.put_memories([fresh(small), fresh(big, memory="x" * ITEM_MAX_BYTES)])
+    # Then the big one went as a PutItem of its own and failed; the small one is stored
+    assert recorder.stages()[0]["PutItem"] == 1
+    assert results[0] is None and isinstance(results[1], EntryFailure)
+    assert set(storage.get_memories(TENANT, [small, big], at(0))) == {small}
+    assert storage.memory_stats(TENANT).documents == 1
+
+
+def test_a_chunk_written_but_answered_with_an_error_is_undone(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given 30 fresh memories with one term each and an embedding, whose first
+    # BatchWriteItem chunk (the items of the first 25) is written but answered with an error
+    ids = reserved(storage, 30)
+    lost = {"calls": 0}
+
+    def lose_first_answer(**_: Any) -> None:
+        lost["calls"] += 1
+        if lost["calls"] == 1:
+            raise ClientError({"Error": {"Code": "InternalServerError"}}, "BatchWriteItem")
+
+    clients.dynamodb.meta.events.register("after-call.dynamodb.BatchWriteItem", lose_first_answer)
+    batch = [
+        NewMemory(
+            make_memory(i, terms={f"t{i.number}": 1}, doc_len=1, embedding_dim=1),
+            embedding(float(i.number)),
+            fresh=True,
+        )
+        for i in ids
+    ]
+    # When they are stored
+    results = storage.put_memories(batch)
+    clients.dynamodb.meta.events.unregister("after-call.dynamodb.BatchWriteItem", lose_first_answer)
+    # Then the first 25 fail, and nothing of them is left: items, postings, vectors, stats
+    assert [r is None for r in results] == [False] * 25 + [True] * 5
+    for memory_id in ids[:25]:
+        assert raw_item(clients, memory_key(TENANT, memory_id)) is None
+    terms = [f"t{i.number}" for i in ids]
+    assert sorted(found(storage, *terms)) == terms[25:]
+    assert len(object_keys(clients)) == 5
+    assert storage.memory_stats(TENANT) == CorpusStats(5, 5)
+
+
+def test_unprocessed_fresh_items_are_written_in_a_further_stage(
+    storage: DynamoStorage, clients: AwsClients, sleeps: Sleeps
+) -> None:
+    # Given a BatchWriteItem that first leaves every item unprocessed
+    ids = reserved(storage, 2)
+    seen = first_call_unprocessed(clients, "BatchWriteItem", "UnprocessedItems")
+    # When two fresh memories are stored
+    results = storage.put_memories([fresh(i, terms={"rueckruf": 1}, doc_len=1) for i in ids])
+    # Then both are stored after one backoff, items and postings in a further stage
+    assert results == [None, None]
+    assert len(seen) == 2 and len(sleeps.delays) == 1
+    assert set(storage.get_memories(TENANT, ids, at(0))) == set(ids)
+    assert [p[0] for p in found(storage, "rueckruf")["rueckruf"]] == [str(i) for i in ids]
+    assert storage.memory_stats(TENANT) == CorpusStats(2, 2)
+
+
+def _shards(ids: list[MemoryId]) -> set[int]:
+    return {memory_stats_shard(i) for i in ids}
