@@ -140,7 +140,7 @@ def test_insert_of_100_memories_takes_at_most_4_waves(
             {
                 "BatchWriteItem": math.ceil((100 + postings) / 25),
                 "PutVectors": 1,
-                "UpdateItem": len(shards),
+                "TransactWriteItems": len(shards),  # index records + stats
             }
         ),
     ]
@@ -454,7 +454,7 @@ def shard_count(ids: list[MemoryId]) -> int:
 
 
 @pytest.mark.parametrize("change", [EmbeddingChange.KEEP, EmbeddingChange.SET])
-def test_replace_of_100_memories_takes_at_most_3_waves(
+def test_replace_of_100_memories_takes_at_most_4_waves(
     storage: DynamoStorage, recorder: CallRecorder, change: EmbeddingChange
 ) -> None:
     # Given 100 indexed memories with embeddings, as the service reads them
@@ -474,19 +474,24 @@ def test_replace_of_100_memories_takes_at_most_3_waves(
         for m in read.values()
     ]
     assert storage.replace_memories(replaces, at(0)) == [None] * 100
-    # Then: [new vectors: one PutVectors], one conditional UpdateItem per memory, then the
-    # postings diff (3 deletes + 2 puts each: a posting's key sorts by its weight), the stats
-    # deltas and the replaced vectors (one DeleteVectors) side by side
-    last = Counter({"BatchWriteItem": 100 * 5 // 25, "UpdateItem": shard_count(ids)})
-    expected = [Counter({"UpdateItem": 100}), last]
+    # Then: [new vectors: one PutVectors], one conditional UpdateItem per memory beside one
+    # BatchGetItem of their index records, then the postings diff (3 deletes + 2 puts each:
+    # a posting's key sorts by its weight) and the replaced vectors (one DeleteVectors) side
+    # by side, then per stats shard the index records with the stats deltas
+    postings = Counter({"BatchWriteItem": 100 * 5 // 25})
+    expected = [
+        Counter({"UpdateItem": 100, "BatchGetItem": 1}),
+        postings,
+        Counter({"TransactWriteItems": shard_count(ids)}),
+    ]
     if change is EmbeddingChange.SET:
-        last["DeleteVectors"] = 1
+        postings["DeleteVectors"] = 1
         expected.insert(0, Counter({"PutVectors": 1}))
     assert recorder.stages() == expected
-    assert recorder.waves() == len(expected) <= 3
+    assert recorder.waves() == len(expected) <= 4
 
 
-def test_delete_of_100_rated_memories_takes_3_waves(
+def test_delete_of_100_rated_memories_takes_4_waves(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
     # Given 100 indexed memories with embeddings, 10 of them rated (moto copies the whole
@@ -498,9 +503,10 @@ def test_delete_of_100_rated_memories_takes_3_waves(
     recorder.start()
     # When all are deleted
     assert storage.delete_memories(TENANT, ids, at(0)) == ids
-    # Then: one Query per partition (item + ratings), one conditional DeleteItem each, then
-    # 10 ratings with their guards, postings (3 per memory), vectors (one DeleteVectors)
-    # and stats side by side
+    # Then: one Query per partition (item + ratings + index record), one conditional
+    # DeleteItem each, then 10 ratings with their guards, postings (3 per memory) and
+    # vectors (one DeleteVectors) side by side, last per stats shard the index records
+    # with the stats decrement
     assert recorder.stages() == [
         Counter({"Query": 100}),
         Counter({"DeleteItem": 100}),
@@ -508,11 +514,11 @@ def test_delete_of_100_rated_memories_takes_3_waves(
             {
                 "BatchWriteItem": math.ceil((10 * 2 + 100 * 3) / 25),
                 "DeleteVectors": 1,
-                "UpdateItem": shard_count(ids),
             }
         ),
+        Counter({"TransactWriteItems": shard_count(ids)}),
     ]
-    assert recorder.waves() == 3
+    assert recorder.waves() == 4
     assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
 
 
@@ -537,7 +543,7 @@ def test_lookup_and_recent_memories_take_1_wave(
     assert recorder.waves() == 1
 
 
-def test_expiry_sweep_of_100_memories_takes_4_waves(
+def test_expiry_sweep_of_100_memories_takes_5_waves(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
     # Given 100 expired short-term memories with terms and embeddings
@@ -545,14 +551,13 @@ def test_expiry_sweep_of_100_memories_takes_4_waves(
     recorder.start()
     # When the sweep deletes them
     assert len(storage.delete_expired(at(10), 100)) == 100
-    # Then: one Query per expiry shard, then the delete's 3 stages
+    # Then: one Query per expiry shard, then the delete's 4 stages
     ids = [MemoryId(MemoryType.SHORTTERM, i) for i in range(1, 101)]
     assert recorder.stages() == [
         Counter({"Query": EXPIRY_SHARDS}),
         Counter({"Query": 100}),
         Counter({"DeleteItem": 100}),
-        Counter(
-            {"BatchWriteItem": 100 * 3 // 25, "DeleteVectors": 1, "UpdateItem": shard_count(ids)}
-        ),
+        Counter({"BatchWriteItem": 100 * 3 // 25, "DeleteVectors": 1}),
+        Counter({"TransactWriteItems": shard_count(ids)}),
     ]
-    assert recorder.waves() == 4
+    assert recorder.waves() == 5

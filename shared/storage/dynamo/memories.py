@@ -3,10 +3,12 @@
 For the whole batch ONE stage: per memory whose ID is not fresh the conditional PutItem,
 the embeddings (S3 Vectors PutVectors, one per index and 500 vectors), the items of fresh
 memories and the postings of all memories (BatchWriteItem, chunks of 25, fresh items
-first) and one UpdateItem per touched memory-stats shard. Only if something failed, an
-undo stage removes what the failed memories wrote (and restores the postings of an
-existing memory a duplicate ID overwrote), so that a failed entry leaves nothing behind.
-Replace: memory_replace.py.
+first) and, per touched memory-stats shard, one TransactWriteItems of the memories' index
+records (absent before) with the shard's ADD (memory_records.py: counted == recorded, so
+no stats are counted twice). Only if something failed, an undo stage removes what the
+failed memories wrote (and restores the postings of an existing memory a duplicate ID
+overwrote; uncounts a record only if this write put it), so that a failed entry leaves
+nothing behind. Replace: memory_replace.py.
 
 Invariants:
 - An item is written unconditionally only if its ID is fresh (`NewMemory.fresh`: straight
@@ -52,7 +54,6 @@ from shared.storage.dynamo.items import (
     opt_s,
     s,
 )
-from shared.storage.dynamo.memory_index import StatsDelta, failed_shards
 from shared.storage.dynamo.memory_items import (
     key_deletes,
     key_id,
@@ -60,6 +61,15 @@ from shared.storage.dynamo.memory_items import (
     memory_item,
     posting_keys,
     posting_puts,
+)
+from shared.storage.dynamo.memory_records import (
+    Count,
+    Counting,
+    IndexRecord,
+    Outcome,
+    count_delete,
+    count_put,
+    record_of,
 )
 
 _log = logging.getLogger(__name__)
@@ -97,6 +107,15 @@ class _Step:
 _OK = _Step(ok=True)
 
 
+def _new_record(write: _NewWrite) -> IndexRecord:
+    return record_of(write.memory, version=write.memory.version, write_id=write.write_id)
+
+
+def _new_count(write: _NewWrite) -> Count[int]:
+    """The new memory's index record, counted with it (absent before: else REFUSED)."""
+    return count_put(write.index, _new_record(write), 1, write.memory.doc_len, None)
+
+
 class MemoryWriter:
     def __init__(self, calls: TableCalls, objects: EmbeddingVectors) -> None:
         self._calls = calls
@@ -132,10 +151,7 @@ class MemoryWriter:
             [(w.index, {"PutRequest": {"Item": w.item}}) for w in writes if w.fresh]
             + [(w.index, r) for w in writes for r in w.postings],
         )
-        stats = StatsDelta()
-        for w in writes:
-            stats.add(w.memory.tenant, w.memory.id, 1, w.memory.doc_len)
-        shards, stats_tasks = stats.tasks(self._calls)
+        counts = Counting(self._calls, [_new_count(w) for w in writes])
         vectors = self._objects.batches(
             [
                 VectorWrite(w.memory, w.s3_key, w.body)
@@ -143,18 +159,18 @@ class MemoryWriter:
                 if w.s3_key is not None and w.body is not None
             ]
         )
-        item_steps, vector_steps, batch_outcomes, stats_outcomes = run_groups(
+        item_steps, vector_steps, batch_outcomes, count_outcomes = run_groups(
             self._calls.round_trips,
             [
                 [partial(self._put_item, w) for w in checked],
                 [partial(self._put_vectors, batch) for batch in vectors],
                 batched.tasks(),
-                stats_tasks,
+                counts.tasks(),
             ],
         )
         failed_batch = batched.finish(batch_outcomes)
         steps = {w.index: step for w, step in zip(checked, item_steps, strict=True)}
-        bad_shards = failed_shards(shards, stats_outcomes)
+        counted = counts.finish(count_outcomes)
         by_ref = {
             v.ref: step for batch, step in zip(vectors, vector_steps, strict=True) for v in batch
         }
@@ -164,7 +180,10 @@ class MemoryWriter:
         for w in writes:
             item_step = steps.get(w.index, _OK)
             s3_step = s3_by_index.get(w.index, _OK)
-            stats_ok = StatsDelta.shard_of(w.memory.tenant, w.memory.id) not in bad_shards
+            # REFUSED: a record was there (an earlier send of this entry counted it, or
+            # the ID exists, which the item put reports); FAILED: maybe applied, undone.
+            count = counted[w.index].outcome
+            stats_ok = count is not Outcome.FAILED
             if item_step.ok and s3_step.ok and stats_ok and w.index not in failed_batch:
                 continue
             if not item_step.ok:
@@ -176,7 +195,7 @@ class MemoryWriter:
             else:
                 detail = f"memory {w.memory.id}: {_INDEX_FAILED}"
             results[w.index] = EntryFailure(EntryFailureCode.STORAGE, detail)
-            failed.append((w, item_step, stats_ok))
+            failed.append((w, item_step, count is not Outcome.REFUSED))
         if failed:
             self._undo_puts(failed)
         return results
@@ -225,13 +244,13 @@ class MemoryWriter:
 
         calls: list[Callable[[], None]] = []
         requests: list[tuple[int, Item]] = []
-        stats = StatsDelta()
-        for w, step, stats_ok in failed:
+        uncounts: list[Count[int]] = []
+        for w, step, recorded in failed:
             m = w.memory
             if not step.exists:
                 calls.append(partial(self._delete_own_item, w))
-            if stats_ok:
-                stats.add(m.tenant, m.id, -1, -m.doc_len)
+            if recorded:  # our record, if it was written (conditioned on this write)
+                uncounts.append(count_delete(w.index, _new_record(w)))
             ours = posting_keys(m)
             if not ours:
                 continue
@@ -259,14 +278,15 @@ class MemoryWriter:
         if refs:
             calls.append(partial(self._objects.delete, refs))
         postings = BatchWrite(self._calls, requests)
-        shards, stats_tasks = stats.tasks(self._calls)
-        _, posting_outcomes, stats_outcomes = run_groups(
-            self._calls.round_trips, [calls, postings.tasks(), stats_tasks]
+        counting = Counting(self._calls, uncounts)
+        _, posting_outcomes, count_outcomes = run_groups(
+            self._calls.round_trips, [calls, postings.tasks(), counting.tasks()]
         )
         left = postings.finish(posting_outcomes)
         if left:
             _log.error("put_memories: could not undo postings of %d memories", len(left))
-        if failed_shards(shards, stats_outcomes):
+        uncounted = counting.finish(count_outcomes).values()
+        if any(c.outcome is Outcome.FAILED for c in uncounted):
             _log.error("put_memories: memory stats could not be corrected")
 
     def _delete_own_item(self, write: _NewWrite) -> None:

@@ -1,17 +1,23 @@
 """Deleting memories (delete_memories) and the expiry sweep (delete_expired).
 
-A delete of a batch takes three stages:
-1. one consistent Query per memory partition: the memory item and all its rating records;
+A delete of a batch takes four stages:
+1. one consistent Query per memory partition: the memory item, all its rating records and
+   its index record (memory_records.py);
 2. per memory a DeleteItem conditioned on the version just read (ReturnValues ALL_OLD).
    A rating or replace that landed in between moved the version: that memory goes back to
    stage 1 (bounded retries with backoff), so no rating record can be left behind;
-3. side by side: BatchWriteItem deletes of the rating records, their guards and the
-   memory's postings, S3 Vectors DeleteVectors of the embeddings (batched per index), one
-   UpdateItem per stats shard.
+3. side by side: BatchWriteItem deletes of the rating records, their guards and every
+   posting the item or its index record names, S3 Vectors DeleteVectors of the embeddings
+   (batched per index), and for items from before index records one UpdateItem per stats
+   shard;
+4. per stats shard one TransactWriteItems: the index records (condition: as read) with
+   the shard's decrement — only for memories whose postings are all gone.
 
-Side data is only removed once the item is gone (and only by the caller whose DeleteItem
-returned the item, so stats are decremented exactly once). Rating records found in a
-partition whose memory is already gone (a delete that failed in stage 3) are removed too.
+Side data is only removed once the item is gone. The index record outlives the item until
+the postings it names are deleted, and its removal is the decrement: a delete cut off
+anywhere after its DeleteItem is finished by the next delete of that ID (the resend, which
+the write marks send here): stage 1 finds the record (and ratings) without an item and
+stages 3-4 run for them, so postings go and the stats drop exactly once.
 
 The sweep adds a stage 0: the sparse `by_expiry` GSI, one Query per shard
 (`exp_sk <= now`, oldest first, `Limit`), merged oldest first and cut to the limit.
@@ -51,9 +57,18 @@ from shared.storage.dynamo.memory_index import StatsDelta, failed_shards
 from shared.storage.dynamo.memory_items import (
     EXPIRY_SHARDS,
     expiry_pk,
-    is_indexed,
     stored_memory_id,
     stored_posting_keys,
+)
+from shared.storage.dynamo.memory_records import (
+    SK_INDEX,
+    Counting,
+    IndexRecord,
+    Outcome,
+    count_delete,
+    counted_without_record,
+    key_items,
+    record_from_item,
 )
 
 _log = logging.getLogger(__name__)
@@ -69,6 +84,7 @@ class _Found:
 
     item: Item | None = None
     ratings: list[Item] = field(default_factory=list)
+    record: IndexRecord | None = None
 
 
 @dataclass(frozen=True)
@@ -127,7 +143,7 @@ class MemoryDeleter:
     ) -> dict[Ref, Item]:
         """Delete the memories of `refs`; returns the items this call deleted."""
         deleted: dict[Ref, Item] = {}
-        cleanup: list[tuple[Ref, Item | None, list[Item]]] = []
+        cleanup: list[tuple[Ref, Item | None, _Found]] = []
         pending = refs
         for attempt in range(self._max_retries + 1):
             if not pending:
@@ -139,8 +155,8 @@ class MemoryDeleter:
             for ref in pending:
                 partition = found[ref]
                 if partition.item is None:
-                    if partition.ratings:  # left by a delete that failed in stage 3
-                        cleanup.append((ref, None, partition.ratings))
+                    if partition.ratings or partition.record:  # left by a cut-off delete
+                        cleanup.append((ref, None, partition))
                 elif not expired_only or not is_live(partition.item, now_us):
                     targets.append((ref, partition))
             outcomes = self._calls.round_trips.run(
@@ -152,7 +168,7 @@ class MemoryDeleter:
                     pending.append(ref)
                 elif outcome.deleted is not None:
                     deleted[ref] = outcome.deleted
-                    cleanup.append((ref, outcome.deleted, partition.ratings))
+                    cleanup.append((ref, outcome.deleted, partition))
         for tenant, memory_id in pending:
             _log.warning("delete: memory %s of %s kept changing; not deleted", memory_id, tenant)
         self._clean_up(cleanup)
@@ -177,6 +193,8 @@ class MemoryDeleter:
                     partition.item = item
                 elif sk.startswith(RATING_SK_PREFIX):
                     partition.ratings.append(item)
+                elif sk == SK_INDEX:
+                    partition.record = record_from_item(item)
         return found
 
     def _delete_item(self, ref: Ref, item: Item | None) -> _Outcome:
@@ -201,8 +219,9 @@ class MemoryDeleter:
         old = response.get("Attributes")
         return _Outcome(deleted=dict(old)) if old else _Outcome()
 
-    def _clean_up(self, cleanup: list[tuple[Ref, Item | None, list[Item]]]) -> None:
-        """Stage 3: ratings, guards, postings, embedding objects and stats of what went."""
+    def _clean_up(self, cleanup: list[tuple[Ref, Item | None, _Found]]) -> None:
+        """Stage 3: ratings, guards, postings, embeddings (and stats of items without an
+        index record); stage 4: the index records with their stats decrement."""
         requests: dict[tuple[str, str], tuple[Ref, Item]] = {}
 
         def remove(ref: Ref, target: Item) -> None:
@@ -210,17 +229,21 @@ class MemoryDeleter:
 
         stats = StatsDelta()
         objects: list[str] = []
-        for ref, item, ratings in cleanup:
+        for ref, item, partition in cleanup:
             tenant, memory_id = ref
-            for record in ratings:
+            for record in partition.ratings:
                 remove(ref, key(get_s(record, PK), get_s(record, SK)))
                 remove(ref, rating_guard_key(tenant, get_n(record, "insert_id")))
+            if partition.record is not None:
+                for posting_key in key_items(partition.record.posting_keys()):
+                    remove(ref, posting_key)
             if item is None:
                 continue
             for posting_key in stored_posting_keys(item):
                 remove(ref, posting_key)
-            if is_indexed(item):
-                stats.add(tenant, memory_id, -1, -get_n(item, "doc_len"))
+            counted = counted_without_record(item)
+            if partition.record is None and counted >= 0:
+                stats.add(tenant, memory_id, -1, -counted)
             s3_key = opt_s(item, "embedding_key")
             if s3_key is not None:
                 objects.append(s3_key)
@@ -231,7 +254,21 @@ class MemoryDeleter:
             self._calls.round_trips,
             [vector_deletes, write.tasks(), stats_tasks],
         )
-        for tenant, memory_id in sorted(write.finish(outcomes), key=str):
+        left = write.finish(outcomes)
+        for tenant, memory_id in sorted(left, key=str):
             _log.error("delete: ratings/postings of %s (%s) left behind", memory_id, tenant)
         for shard in failed_shards(shards, stats_outcomes):
             _log.error("delete: memory stats shard %s missed its decrement", shard)
+        # The record goes last: until its postings are gone it is what names them.
+        uncounts = [
+            count_delete(ref, partition.record)
+            for ref, _, partition in cleanup
+            if partition.record is not None and ref not in left
+        ]
+        failed = [
+            ref
+            for ref, c in Counting(self._calls, uncounts).run().items()
+            if c.outcome is Outcome.FAILED
+        ]
+        for tenant, memory_id in failed:
+            _log.error("delete: index record of %s (%s) left, not uncounted", memory_id, tenant)

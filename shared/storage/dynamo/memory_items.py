@@ -77,6 +77,9 @@ MEMORY_STATS_SHARDS: Final = 8
 EXPIRY_SHARDS: Final = 16
 # Posting layout of the items written by this code (attribute `plv`); absent: legacy.
 POSTING_LAYOUT: Final = 2
+# On memory items written by this code: their stats and postings are owned by their index
+# record (memory_records.py); without it they are not counted.
+RECORDED: Final = "irec"
 
 # The attributes a replace rewrites (besides version and embedding_key); everything else
 # (created_us, scores, last_call_us, write_id) stays as stored.
@@ -202,6 +205,7 @@ def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
         "doc_len": n(m.doc_len),
         "area": s(m.area),
         "plv": n(POSTING_LAYOUT),
+        RECORDED: n(1),
         TYP_PK: s(memory_typ_pk(m.tenant, typ, m.area)),
         TYP_SK: n(m.id.number),
         AREA_PK: s(memory_area_pk(m.tenant, m.area)),

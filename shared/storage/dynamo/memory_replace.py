@@ -1,18 +1,29 @@
 """Replacing memories (replace_memories, for update_brain_memories).
 
-Per batch, at most three stages:
+Per batch, at most four stages:
 1. only with new embeddings: S3 Vectors PutVectors under fresh keys (the item must never name an
    object that does not exist);
 2. per memory one UpdateItem of the replaced attributes, conditioned on the version the
    caller read and on not being expired (`ReturnValues=ALL_OLD`: the stored old version);
    created time, scores, last_call and write_id are not touched, the version is bumped;
-3. side by side: the postings diff (delete old-only terms, put every new term), one
-   UpdateItem per touched stats shard, DeleteVectors of replaced/removed embeddings (and
-   of the fresh object of a memory whose condition failed).
+   side by side one BatchGetItem of the memories' index records (memory_records.py);
+3. side by side: the postings — delete every key the old item or the index record names
+   that the new version lacks, put every new posting — and DeleteVectors of
+   replaced/removed embeddings (and of the fresh object of a memory whose condition failed);
+4. per stats shard one TransactWriteItems: the new index records (condition: the record
+   as read, or absent) with the stats delta from what the record counted (no record: the
+   legacy rule, `counted_without_record`) to the new version; only for memories whose
+   postings are complete. A refused record is read again and the delta recomputed.
 A memory whose condition fails gets NOT_FOUND (missing or expired) or CONFLICT (version
 moved) and nothing of it is written. If postings still fail after the retries, the memory
-reports STORAGE and the keys of its old-only postings are recorded (`stale_postings`) so the
-next write heals them.
+reports STORAGE, its record stays as it was and the item records `stale_postings`, so the
+resend or the next write heals them.
+
+Cut off anywhere after stage 2, the memory is the new version and its record still says
+what the stats count and (with the old item the resend's UpdateItem returns) which
+postings may exist. The resend re-runs the update (same content, version + 1): it deletes
+what the record or the old item name beyond the new version, puts the new postings and
+applies the stats delta from the record — exactly once, as the record moves with it.
 """
 
 from __future__ import annotations
@@ -28,10 +39,18 @@ from shared.domain import (
     EmbeddingChange,
     EntryFailure,
     EntryFailureCode,
+    Memory,
     MemoryId,
     MemoryReplace,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, BatchWrite, TableCalls, error_code, run_groups
+from shared.storage.dynamo.calls import (
+    AWS_ERRORS,
+    BatchWrite,
+    StorageUnavailable,
+    TableCalls,
+    error_code,
+    run_groups,
+)
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
 from shared.storage.dynamo.items import (
     PK,
@@ -44,10 +63,8 @@ from shared.storage.dynamo.items import (
     opt_s,
     s,
 )
-from shared.storage.dynamo.memory_index import StatsDelta, failed_shards
 from shared.storage.dynamo.memory_items import (
     REPLACED_ATTRIBUTES,
-    is_indexed,
     key_deletes,
     key_id,
     memory_item,
@@ -55,6 +72,18 @@ from shared.storage.dynamo.memory_items import (
     posting_puts,
     stored_posting_keys,
     update_expression,
+)
+from shared.storage.dynamo.memory_records import (
+    Count,
+    Counting,
+    IndexRecord,
+    Outcome,
+    count_put,
+    counted_without_record,
+    key_items,
+    record_from_item,
+    record_key,
+    record_of,
 )
 
 _log = logging.getLogger(__name__)
@@ -114,12 +143,11 @@ class MemoryReplacer:
             if p.s3_key in failures:
                 results[p.index] = EntryFailure(EntryFailureCode.STORAGE, failures[p.s3_key])
         runnable = [p for p in plans if results[p.index] is None]
-        outcomes = self._calls.round_trips.run(
-            [partial(self._update_item, p, now_us) for p in runnable]
-        )
+        updates = [partial(self._update_item, p, now_us) for p in runnable]
+        reads = [partial(self._read_records, [p.change.memory for p in runnable])]
+        outcomes, read = run_groups(self._calls.round_trips, [updates, reads])
+        records = read[0] if read else {}
 
-        requests: list[tuple[int, Item]] = []
-        stats = StatsDelta()
         objects: list[str] = []
         done: list[tuple[_Replace, Item]] = []
         for p, outcome in zip(runnable, outcomes, strict=True):
@@ -129,36 +157,90 @@ class MemoryReplacer:
                 if p.s3_key is not None:
                     objects.append(p.s3_key)
                 continue
-            done.append((p, outcome))
-            new_keys = {key_id(k) for k in posting_keys(m)}
-            old_only = [k for k in stored_posting_keys(outcome) if key_id(k) not in new_keys]
-            requests += [(p.index, r) for r in key_deletes(old_only)]
-            requests += [(p.index, r) for r in posting_puts(m)]
-            if is_indexed(outcome):
-                stats.add(m.tenant, m.id, 0, m.doc_len - get_n(outcome, "doc_len"))
-            else:  # stored before the memory index existed: it joins the index now
-                stats.add(m.tenant, m.id, 1, m.doc_len)
+            if records is None:  # the item is the new version; a resend completes the rest
+                detail = f"memory {m.id}: {_INDEX_FAILED}"
+                results[p.index] = EntryFailure(EntryFailureCode.STORAGE, detail)
+            else:
+                done.append((p, outcome))
             old_key = opt_s(outcome, "embedding_key")
             if old_key is not None and p.change.embedding_change is not EmbeddingChange.KEEP:
                 objects.append(old_key)
+        known: dict[MemoryId, IndexRecord] = records or {}
+        requests: list[tuple[int, Item]] = []
+        for p, old in done:
+            record = known.get(p.change.memory.id)
+            new_keys = {key_id(k) for k in posting_keys(p.change.memory)}
+            possible = {key_id(k) for k in stored_posting_keys(old)}
+            if record is not None:
+                possible |= record.posting_keys()
+            requests += [(p.index, r) for r in key_deletes(key_items(possible - new_keys))]
+            requests += [(p.index, r) for r in posting_puts(p.change.memory)]
         postings = BatchWrite(self._calls, requests)
-        shards, stats_tasks = stats.tasks(self._calls)
         vector_deletes = [partial(self._objects.delete, objects)] if objects else []
-        _, posting_outcomes, stats_outcomes = run_groups(
-            self._calls.round_trips,
-            [vector_deletes, postings.tasks(), stats_tasks],
+        _, posting_outcomes = run_groups(
+            self._calls.round_trips, [vector_deletes, postings.tasks()]
         )
         failed = postings.finish(posting_outcomes)
-        for shard in failed_shards(shards, stats_outcomes):
-            _log.error("replace_memories: memory stats shard %s missed its delta", shard)
+        # The record follows only complete postings: until then it (with the item) names
+        # what a resend or the next write must still delete.
+        indexed = self._record([(p, old) for p, old in done if p.index not in failed], known)
         marks = []
         for p, old in done:
-            if p.index in failed:
+            if p.index in failed or p.index not in indexed:
                 detail = f"memory {p.change.memory.id}: {_INDEX_FAILED}"
                 results[p.index] = EntryFailure(EntryFailureCode.STORAGE, detail)
+            if p.index in failed:
                 marks.append(partial(self._mark_stale_terms, p.change, old))
         self._calls.round_trips.run(marks)
         return results
+
+    def _read_records(self, memories: Sequence[Memory]) -> dict[MemoryId, IndexRecord] | None:
+        """The index records of these memories (None: the read failed)."""
+        try:
+            items = self._calls.batch_get([record_key(m.tenant, m.id) for m in memories])
+        except (*AWS_ERRORS, StorageUnavailable) as exc:
+            _log.warning("replace_memories: index records not read: %s", error_code(exc))
+            return None
+        found = [record_from_item(item) for item in items]
+        return {r.memory_id: r for r in found}
+
+    def _record(
+        self, done: list[tuple[_Replace, Item]], records: dict[MemoryId, IndexRecord]
+    ) -> dict[int, IndexRecord]:
+        """Stage 4: the new index records with their stats deltas (from what the record
+        counted). A refused record (moved since the read) is read again and the delta
+        recomputed; {index: the record now stored} — a newer version's, if one superseded
+        ours. Missing: not recorded (the stats follow with the resend or the next write)."""
+        plans = {p.index: (p, old) for p, old in done}
+        current: dict[int, IndexRecord | None] = {
+            p.index: records.get(p.change.memory.id) for p, _ in done
+        }
+        indexed: dict[int, IndexRecord] = {}
+        pending = list(plans)
+        for _ in range(self._calls.max_attempts):
+            if not pending:
+                break
+            counts = [_recount(*plans[i], current[i]) for i in pending]
+            outcomes = Counting(self._calls, counts).run()
+            retry = []
+            for c in counts:
+                outcome = outcomes[c.owner]
+                new = record_from_item(c.action["Put"]["Item"])
+                if outcome.outcome is Outcome.DONE:
+                    indexed[c.owner] = new
+                elif outcome.outcome is Outcome.REFUSED:
+                    stored = outcome.current or self._read_record(new)
+                    if stored is not None and stored.version >= new.version:
+                        indexed[c.owner] = stored
+                    else:
+                        current[c.owner] = stored
+                        retry.append(c.owner)
+            pending = retry
+        return indexed
+
+    def _read_record(self, record: IndexRecord) -> IndexRecord | None:
+        item = self._calls.get_item(record_key(record.tenant, record.memory_id))
+        return None if item is None else record_from_item(item)
 
     def _update_item(self, plan: _Replace, now_us: int) -> Item | EntryFailure:
         """The conditional UpdateItem of one replace: the old item (ALL_OLD) or why not."""
@@ -237,3 +319,18 @@ class MemoryReplacer:
                 len(stale),
                 type(exc).__name__,
             )
+
+
+def _recount(plan: _Replace, old: Item, record: IndexRecord | None) -> Count[int]:
+    """The new version's index record, conditioned on `record` (as read; None: absent),
+    with the stats delta from what is counted now to the new version."""
+    m = plan.change.memory
+    if record is not None:
+        documents, total, write_id = 1, record.doc_len, record.write_id
+    else:
+        counted = counted_without_record(old)
+        documents, total = (1, counted) if counted >= 0 else (0, 0)
+        write_id = opt_s(old, "write_id") or ""
+    new = record_of(m, version=plan.change.previous.version + 1, write_id=write_id)
+    expected = None if record is None else record.version
+    return count_put(plan.index, new, 1 - documents, m.doc_len - total, expected)

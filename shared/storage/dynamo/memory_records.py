@@ -1,0 +1,323 @@
+"""Index records: what the memory search index and the memory stats hold of one memory.
+
+    index record   T#<t>#MEM#<typ>_<n>   IDX   area, doc_len, terms (JSON), version,
+                                               write_id, expires_at (TTL, as the memory's)
+
+Invariants:
+- **Counted == recorded.** A memory counts in the memory stats exactly when its index
+  record exists, and the record's `doc_len` is what it adds to `total_len`. A record and
+  its stats contribution change only together: one TransactWriteItems per stats shard
+  (`Counting`), the record actions conditioned (absent / the version read / the write
+  that put it) plus one `ADD` on the shard. A resend that meets the condition learns the
+  work is done and never counts twice.
+- **Record and item together name every posting the memory may have.** The record's
+  `terms` (area, doc_len, ID give the keys) are what the index held when the record was
+  written; the item names its own version's. Writers change postings first and the record
+  last: a replace deletes (record's ∪ old item's) − new keys, puts the new ones, then
+  writes the record; a delete removes the postings of both, then the record (which
+  outlives the item). So wherever a crash cut a write off, the record still says what is
+  counted and which postings may be left, and the resend finishes from there.
+- Memory items written by this code carry `irec = 1`: such an item without a record is not
+  counted (an insert cut off before its record). An item without `irec` and without a
+  record was stored before index records existed: it counts iff it has `doc_len` (the rule
+  until then); its first replace (any update, or `brain reindex`) writes its record.
+- Records never take part in searches or listings (no GSI attributes); the delete's
+  partition Query reads them with the item and the ratings.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from collections.abc import Callable, Hashable, Mapping, Sequence, Set
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import partial
+from typing import Any, Final, cast
+
+from shared.domain import Memory, MemoryId
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
+from shared.storage.dynamo.items import (
+    PK,
+    SK,
+    TTL_ATTRIBUTE,
+    Item,
+    get_json,
+    get_n,
+    get_s,
+    js,
+    key,
+    memory_pk,
+    n,
+    opt_n,
+    opt_s,
+    s,
+    to_us,
+    ttl_seconds,
+)
+from shared.storage.dynamo.memory_items import (
+    RECORDED,
+    is_indexed,
+    key_id,
+    memory_posting_key,
+    memory_stats_key,
+    memory_stats_shard,
+    stored_memory_id,
+)
+
+_log = logging.getLogger(__name__)
+
+SK_INDEX: Final = "IDX"
+# A transaction holds at most 100 actions (one is the stats shard) and 4 MB.
+_ACTIONS_MAX: Final = 99
+_BYTES_MAX: Final = 3_000_000
+_CONDITION_FAILED: Final = "ConditionalCheckFailed"
+_TRANSACTION_CONFLICT: Final = "TransactionConflict"
+
+KeyId = tuple[str, str]
+
+
+def record_key(tenant: str, memory_id: MemoryId) -> Item:
+    return key(memory_pk(tenant, memory_id), SK_INDEX)
+
+
+@dataclass(frozen=True)
+class IndexRecord:
+    tenant: str
+    memory_id: MemoryId
+    area: str
+    doc_len: int
+    terms: Mapping[str, int]
+    version: int
+    write_id: str
+    expires_us: int | None = None
+
+    def posting_keys(self) -> set[KeyId]:
+        """The keys of the postings the index held when this record was written."""
+        return {
+            key_id(memory_posting_key(self.tenant, self.area, t, tf, self.doc_len, self.memory_id))
+            for t, tf in self.terms.items()
+            if tf > 0
+        }
+
+
+def record_of(m: Memory, *, version: int, write_id: str) -> IndexRecord:
+    expires = None if m.expires_at is None else to_us(m.expires_at)
+    terms = {t: tf for t, tf in m.terms.items() if tf > 0}
+    return IndexRecord(m.tenant, m.id, m.area, m.doc_len, terms, version, write_id, expires)
+
+
+def record_item(r: IndexRecord) -> Item:
+    item: Item = {
+        **record_key(r.tenant, r.memory_id),
+        "kind": s("memory_index"),
+        "tenant": s(r.tenant),
+        "memory_id": s(str(r.memory_id)),
+        "area": s(r.area),
+        "doc_len": n(r.doc_len),
+        "terms": js(dict(sorted(r.terms.items()))),
+        "version": n(r.version),
+        "write_id": s(r.write_id),
+    }
+    if r.expires_us is not None:
+        item[TTL_ATTRIBUTE] = n(ttl_seconds(r.expires_us))
+        item["expires_us"] = n(r.expires_us)
+    return item
+
+
+def record_from_item(item: Mapping[str, Any]) -> IndexRecord:
+    return IndexRecord(
+        tenant=get_s(item, "tenant"),
+        memory_id=stored_memory_id(item),
+        area=get_s(item, "area"),
+        doc_len=get_n(item, "doc_len"),
+        terms={str(t): int(tf) for t, tf in get_json(item, "terms").items()},
+        version=get_n(item, "version"),
+        write_id=opt_s(item, "write_id") or "",
+        expires_us=opt_n(item, "expires_us"),
+    )
+
+
+def counted_without_record(item: Mapping[str, Any]) -> int:
+    """What a memory item without an index record adds to `total_len`, or -1 when it is
+    not counted (written with `irec` but its record never came, or never indexed)."""
+    if RECORDED in item or not is_indexed(item):
+        return -1
+    return get_n(item, "doc_len")
+
+
+# --- counting: records and stats in one transaction -----------------------------------
+
+
+class Outcome(Enum):
+    DONE = "done"  # the record action and its stats change were applied together
+    REFUSED = "refused"  # its condition failed: nothing of it applied (`current`: the record)
+    FAILED = "failed"  # not applied, outcome of the attempts known to be unapplied
+
+
+@dataclass(frozen=True)
+class Count[Owner: Hashable]:
+    """One record action with the stats change that goes with it."""
+
+    owner: Owner
+    tenant: str
+    memory_id: MemoryId
+    action: Item  # a TransactItem: Put or Delete of the record, with its condition
+    documents: int
+    total_len: int
+
+
+@dataclass(frozen=True)
+class Counted:
+    outcome: Outcome
+    current: IndexRecord | None = None  # with REFUSED: the record as stored, if returned
+
+
+def count_put[Owner: Hashable](
+    owner: Owner, record: IndexRecord, documents: int, total_len: int, expected: int | None
+) -> Count[Owner]:
+    """Put `record`, conditioned on no record (`expected` None) or on the version read."""
+    put: Item = {"TableName": "", "Item": record_item(record)}
+    if expected is None:
+        put["ConditionExpression"] = "attribute_not_exists(#pk)"
+        put["ExpressionAttributeNames"] = {"#pk": PK}
+    else:
+        put["ConditionExpression"] = "#version = :version"
+        put["ExpressionAttributeNames"] = {"#version": "version"}
+        put["ExpressionAttributeValues"] = {":version": n(expected)}
+    put["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
+    return Count(owner, record.tenant, record.memory_id, {"Put": put}, documents, total_len)
+
+
+def count_delete[Owner: Hashable](owner: Owner, record: IndexRecord) -> Count[Owner]:
+    """Delete `record` as it was read or written (version and write) and uncount it."""
+    delete: Item = {
+        "TableName": "",
+        "Key": record_key(record.tenant, record.memory_id),
+        "ConditionExpression": "#version = :version AND #write_id = :write_id",
+        "ExpressionAttributeNames": {"#version": "version", "#write_id": "write_id"},
+        "ExpressionAttributeValues": {
+            ":version": n(record.version),
+            ":write_id": s(record.write_id),
+        },
+        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+    }
+    return Count(owner, record.tenant, record.memory_id, {"Delete": delete}, -1, -record.doc_len)
+
+
+@dataclass
+class Counting[Owner: Hashable]:
+    """Count changes grouped per stats shard into transactions; `tasks()` run in the
+    caller's stage, `finish()` maps the task results to one `Counted` per owner."""
+
+    calls: TableCalls
+    counts: Sequence[Count[Owner]]
+    _groups: list[list[Count[Owner]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        by_shard: dict[tuple[str, int], list[Count[Owner]]] = {}
+        for c in self.counts:
+            by_shard.setdefault((c.tenant, memory_stats_shard(c.memory_id)), []).append(c)
+        for group in by_shard.values():
+            chunk: list[Count[Owner]] = []
+            size = 0
+            for c in group:
+                weight = len(json.dumps(c.action))
+                if chunk and (len(chunk) == _ACTIONS_MAX or size + weight > _BYTES_MAX):
+                    self._groups.append(chunk)
+                    chunk, size = [], 0
+                chunk.append(c)
+                size += weight
+            if chunk:
+                self._groups.append(chunk)
+
+    def tasks(self) -> list[Callable[[], dict[Owner, Counted]]]:
+        return [partial(_transact, self.calls, group) for group in self._groups]
+
+    def finish(self, outcomes: Sequence[dict[Owner, Counted]]) -> dict[Owner, Counted]:
+        merged: dict[Owner, Counted] = {}
+        for outcome in outcomes:
+            merged.update(outcome)
+        return merged
+
+    def run(self) -> dict[Owner, Counted]:
+        """Alone, as one stage."""
+        return self.finish(self.calls.round_trips.run(self.tasks()))
+
+
+def _transact[Owner: Hashable](
+    calls: TableCalls, group: list[Count[Owner]]
+) -> dict[Owner, Counted]:
+    """One shard's transaction: refused actions drop out and the rest is sent again; a
+    conflict with another transaction is retried after a backoff (fresh token each)."""
+    done: dict[Owner, Counted] = {}
+    pending = list(group)
+    for attempt in range(calls.max_attempts):
+        if not pending:
+            break
+        if attempt:
+            calls.backoff.wait(attempt)
+        items = [_with_table(c.action, calls.table) for c in pending]
+        documents = sum(c.documents for c in pending)
+        total = sum(c.total_len for c in pending)
+        if documents or total:
+            first = pending[0]
+            shard = memory_stats_key(first.tenant, memory_stats_shard(first.memory_id))
+            items.append(_stats_update(calls.table, shard, documents, total))
+        try:
+            calls.client.transact_write_items(
+                TransactItems=cast(Any, items), ClientRequestToken=uuid.uuid4().hex
+            )
+        except AWS_ERRORS as exc:
+            reasons = _reasons(exc)
+            if reasons is None:
+                _log.warning("memory index records: %s", error_code(exc))
+                break
+            codes = [str(reason.get("Code", "None")) for reason in reasons]
+            codes += ["None"] * (len(items) - len(codes))
+            refused = [i for i, c in enumerate(pending) if codes[i] == _CONDITION_FAILED]
+            for i in refused:
+                stored = reasons[i].get("Item") if i < len(reasons) else None
+                current = record_from_item(stored) if stored else None
+                done[pending[i].owner] = Counted(Outcome.REFUSED, current)
+            if refused:
+                pending = [c for i, c in enumerate(pending) if i not in set(refused)]
+                continue
+            if _TRANSACTION_CONFLICT not in codes:
+                _log.warning("memory index records: transaction cancelled: %s", codes)
+                break
+            continue
+        for c in pending:
+            done[c.owner] = Counted(Outcome.DONE)
+        pending = []
+    for c in pending:
+        done[c.owner] = Counted(Outcome.FAILED)
+    return done
+
+
+def _with_table(action: Item, table: str) -> Item:
+    ((kind, body),) = action.items()
+    return {kind: {**body, "TableName": table}}
+
+
+def _stats_update(table: str, shard: Item, documents: int, total_len: int) -> Item:
+    return {
+        "Update": {
+            "TableName": table,
+            "Key": shard,
+            "UpdateExpression": "ADD #documents :documents, #total :total",
+            "ExpressionAttributeNames": {"#documents": "documents", "#total": "total_len"},
+            "ExpressionAttributeValues": {":documents": n(documents), ":total": n(total_len)},
+        }
+    }
+
+
+def _reasons(exc: BaseException) -> list[dict[str, Any]] | None:
+    if error_code(exc) != "TransactionCanceledException":
+        return None
+    return list(getattr(exc, "response", {}).get("CancellationReasons", []))
+
+
+def key_items(keys: Set[KeyId]) -> list[Item]:
+    return [{PK: s(pk), SK: s(sk)} for pk, sk in sorted(keys)]
