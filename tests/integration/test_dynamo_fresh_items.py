@@ -65,7 +65,8 @@ def test_an_insert_writes_its_items_in_the_postings_chunks(
     ids = insert(pooled, typ, count)
     stages, waves, calls = recorder.stages(), recorder.waves(), len(recorder.calls)
     # Then no item is a PutItem of its own: counter, tags, then one stage of the items and
-    # postings in chunks of 25, one PutVectors and the stats shards, 3 waves
+    # postings in chunks of 25, one PutVectors and per stats shard the index records with
+    # the stats (one TransactWriteItems), 3 waves
     wanted = [mid for raw in ids if (mid := MemoryId.parse(raw)) is not None]
     stored = pooled.get_memories(PRINCIPAL.tenant, wanted, at(0))
     assert len(stored) == count
@@ -74,7 +75,7 @@ def test_an_insert_writes_its_items_in_the_postings_chunks(
     chunks = math.ceil((count + postings) / 25)
     assert stages[0] == Counter({"UpdateItem": 1}) and set(stages[1]) == {"PutItem"}
     assert stages[2] == Counter(
-        {"BatchWriteItem": chunks, "PutVectors": 1, "UpdateItem": len(shards)}
+        {"BatchWriteItem": chunks, "PutVectors": 1, "TransactWriteItems": len(shards)}
     )
     assert waves == len(stages) == 3
     with capsys.disabled():
@@ -92,12 +93,13 @@ def test_remember_writes_its_item_with_its_postings(
         {"path": "users/anna/kunden/k-1", "content": "K-1 wünscht Rückruf am Vormittag."}
     )
     response = remember(context(pooled), ANNA, request)
-    # Then: counter, tag, then item and postings in one BatchWriteItem beside the stats
+    # Then: counter, tag, then item and postings in one BatchWriteItem beside the index
+    # record with the stats
     assert response["erfolg"], response
     assert recorder.stages() == [
         Counter({"UpdateItem": 1}),
         Counter({"PutItem": 1}),
-        Counter({"BatchWriteItem": 1, "UpdateItem": 1}),
+        Counter({"BatchWriteItem": 1, "TransactWriteItems": 1}),
     ]
     assert recorder.waves() == 3
 
@@ -112,9 +114,10 @@ def test_only_fresh_ids_skip_the_existence_check(
     batch = [fresh(ids[0]), fresh(ids[1]), NewMemory(make_memory(lt(50)))]
     assert storage.put_memories(batch) == [None] * 3
     # Then one conditional PutItem for the one that is not fresh, one BatchWriteItem for
-    # the fresh items and the postings, the stats side by side
+    # the fresh items and the postings, the index records with the stats side by side
+    shards = len(_shards([*ids, lt(50)]))
     assert recorder.stages() == [
-        Counter({"PutItem": 1, "BatchWriteItem": 1, "UpdateItem": len(_shards([*ids, lt(50)]))})
+        Counter({"PutItem": 1, "BatchWriteItem": 1, "TransactWriteItems": shards})
     ]
 
 
