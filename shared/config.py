@@ -1,24 +1,64 @@
-"""Configuration: one validated settings model, read once per process (env prefix BRAIN_)."""
+"""Configuration: one validated settings model, read once per process (env prefix BRAIN_).
+
+The model is a pydantic model whose `__init__` reads the `BRAIN_*` environment the way
+pydantic-settings' environment source does (`environment_values`): variable names
+case-insensitive, list and dict fields as JSON, keyword arguments before the environment,
+unknown variables ignored. Not pydantic-settings itself: importing it costs a Lambda
+function ~30 ms of CPU in its cold start (its sources import asyncio, argparse and dotenv),
+about a tenth of a bare boto3 + pydantic handler (benchmarks/cold_start.py, README).
+"""
 
 from __future__ import annotations
 
+import json
+import os
 from decimal import Decimal
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal, get_origin
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from shared.auth.claims import ClaimMapping
 from shared.scrubbing import ScrubPolicy
-from shared.validation.parsed import ParseOptions
+
+if TYPE_CHECKING:
+    from shared.validation.parsed import ParseOptions
 
 DAY = 24 * 3600
+ENV_PREFIX = "BRAIN_"
+# Fields whose environment value is JSON (pydantic-settings' "complex" fields).
+_JSON_ORIGINS = (list, dict)
 
 
-class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="BRAIN_", extra="ignore", frozen=True)
+def environment_values(model: type[BaseModel], environ: dict[str, str]) -> dict[str, Any]:
+    """The values of `model`'s fields in `environ` (`BRAIN_<FIELD>`, any case): the raw
+    string, or the parsed JSON for a list or dict field (invalid JSON: ValueError naming
+    the variable)."""
+    by_name = {key.lower(): value for key, value in environ.items()}
+    values: dict[str, Any] = {}
+    for name, field in model.model_fields.items():
+        variable = f"{ENV_PREFIX}{name.upper()}"
+        raw = by_name.get(variable.lower())
+        if raw is None:
+            continue
+        if get_origin(field.annotation) in _JSON_ORIGINS:
+            try:
+                values[name] = json.loads(raw)
+            except ValueError as exc:
+                raise ValueError(f"{variable} is not valid JSON: {exc}") from exc
+        else:
+            values[name] = raw
+    return values
+
+
+class Settings(BaseModel):
+    # validate_default as pydantic-settings: a default goes through the same validators.
+    model_config = ConfigDict(extra="ignore", frozen=True, validate_default=True)
+
+    def __init__(self, **values: Any) -> None:
+        """The environment's values, overridden by the keyword arguments given."""
+        super().__init__(**{**environment_values(type(self), dict(os.environ)), **values})
 
     backend: Literal["sqlite", "aws"] = "sqlite"
     data_dir: Path = Path(".brain")
@@ -147,6 +187,8 @@ class Settings(BaseSettings):
         return ZoneInfo(self.timezone)
 
     def parse_options(self) -> ParseOptions:
+        from shared.validation.parsed import ParseOptions  # the validators' module: lazy
+
         return ParseOptions(
             score_min=self.score_min,
             score_max=self.score_max,

@@ -9,19 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from aws_lambda_powertools import Logger, Metrics
-
 from shared.config import Settings
 from shared.embedding.factory import build_embedder
+from shared.lambda_runtime.observability import logger, metrics
 from shared.lambda_runtime.snapstart import aws_session, on_snapshot
 from shared.logs import silence_payload_loggers
 from shared.services.context import ServiceContext
 from shared.storage.aws import AwsClients, build_dynamo_storage, make_clients
 from shared.storage.dynamo.adapter import DynamoStorage
 
-# Powertools reads POWERTOOLS_SERVICE_NAME / _LOG_LEVEL / _METRICS_NAMESPACE from the env.
-logger = Logger(service="brain")
-metrics = Metrics(namespace="Brain", service="brain")
+__all__ = ["Container", "container", "logger", "metrics", "renew", "reset", "use_snapstart"]
+
 silence_payload_loggers()
 
 
@@ -58,6 +56,12 @@ def renew() -> None:
         container()
 
 
+def prime() -> None:
+    """Before the snapshot: the container with every storage part built (their modules
+    imported), so that a restored environment imports nothing on its first call."""
+    container().storage.prime()
+
+
 def use_snapstart() -> None:
     """The calling function's container is part of its snapshot and renewed on restore."""
-    on_snapshot("container", container, renew)
+    on_snapshot("container", prime, renew)

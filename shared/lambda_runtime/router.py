@@ -20,8 +20,8 @@ from shared.auth.principal import Principal
 from shared.auth.verifiers import build_verifier
 from shared.config import Settings
 from shared.lambda_runtime.asgi import LambdaAsgi
-from shared.lambda_runtime.container import logger
 from shared.lambda_runtime.gateway_auth import GatewayClaimsResolver
+from shared.lambda_runtime.observability import logger
 from shared.lambda_runtime.payloads import PrincipalPayload, RouterInvocation
 from shared.lambda_runtime.snapstart import aws_session, on_snapshot
 from shared.logs import silence_payload_loggers

@@ -26,7 +26,7 @@ from shared.services import responses
 from shared.services.context import ServiceContext
 from shared.tools.catalog import TOOLS
 from shared.tools.dispatch import call_tool
-from shared.tools.idempotency import IN_PROGRESS_FIELD
+from shared.tools.idempotency_fields import IN_PROGRESS_FIELD
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.json_body import BodyRejected, check_document
 
@@ -108,9 +108,12 @@ WARMUP_PRINCIPAL = Principal(
 
 def warm_tool(tool: str) -> None:
     """Before the snapshot: load what the tool's first call would load — its parser and
-    service modules, their pydantic validators, the scrubbing patterns — by running its
+    service modules, their pydantic validators, the scrubbing patterns, the idempotency
+    handler of a writing tool (the storage parts: `container.prime`) — by running its
     handler on an empty request, which the parser refuses before any storage call."""
     scrubbing.warm()
+    if TOOLS[tool].idempotent:  # its calls run through Powertools' idempotency handler
+        from shared.tools import idempotency  # noqa: F401
     context = ServiceContext(cast("StoragePort", NoStorage()), container().settings)
     try:
         TOOLS[tool].handler(context, WARMUP_PRINCIPAL, {})

@@ -7,11 +7,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from shared.config import Settings
-from shared.storage.port import StoragePort
-
 if TYPE_CHECKING:
+    from shared.config import Settings
     from shared.embedding.port import Embedder
+    from shared.storage.port import StoragePort
 
 
 def utc_now() -> datetime:

@@ -12,7 +12,6 @@ from shared.services import responses
 from shared.services.budget import BudgetExceeded, budget_exceeded_message, time_budget
 from shared.services.context import ServiceContext
 from shared.services.secrets import clean_value, name_errors
-from shared.tools import idempotency
 from shared.tools.catalog import TOOLS, ToolSpec
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.requests import parse_referenzfelder, wants_help
@@ -72,6 +71,9 @@ def call_tool(
             if not principal.has_scope(needed):
                 return responses.failure([_missing_scope(spec, needed)], echo)
             if spec.runs_once(arguments):
+                # Powertools' idempotency handler: loaded by the writing tools only.
+                from shared.tools import idempotency
+
                 return idempotency.run_once(
                     ctx,
                     principal,

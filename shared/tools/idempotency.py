@@ -38,13 +38,21 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from shared.auth.principal import Principal
 from shared.services import areas, responses
 from shared.services.context import ServiceContext
+from shared.tools.idempotency_fields import IN_PROGRESS_FIELD, KEY_FIELD
 from shared.validation.errors import FieldError
+
+__all__ = [
+    "IN_PROGRESS_FIELD",
+    "KEY_FIELD",
+    "acting_nutzer",
+    "call_key",
+    "in_progress_failure",
+    "run_once",
+    "write_key",
+]
 
 _log = logging.getLogger(__name__)
 
-# The field of the error a duplicate gets while the first call still runs (HTTP: 409).
-IN_PROGRESS_FIELD = "idempotenz"
-KEY_FIELD = "idempotenz_schluessel"
 # One constant prefix: Powertools keeps it on the shared layer, calls run in threads.
 _KEY_PREFIX = "brain"
 

@@ -34,6 +34,36 @@ SERVICES = {
 SERVER_STACK = ("fastmcp", "mcp", "mangum", "starlette", "shared.server")
 # Compiled on first use or before the SnapStart snapshot (tool_handler.warm_tool).
 SCRUB_PATTERNS = {"shared.scrubbing.patterns", "shared.scrubbing.scrubber"}
+# The DynamoDB adapter's parts: built on first use or before the snapshot (container.prime).
+STORAGE_PARTS = {
+    f"shared.storage.dynamo.{part}"
+    for part in (
+        "brain",
+        "embeddings",
+        "ledger",
+        "ledger_items",
+        "memories",
+        "memory_delete",
+        "memory_index",
+        "memory_items",
+        "memory_repair",
+        "memory_replace",
+        "projects",
+        "ratings",
+        "reservations",
+    )
+}
+# Loaded by the calls that need them: Powertools' idempotency handler (writing tools),
+# the stemmers (word index), the ledger's model.
+ON_FIRST_USE = {
+    "shared.tools.idempotency",
+    "aws_lambda_powertools.utilities.idempotency",
+    "snowballstemmer",
+    "shared.search.analyzer",
+    "shared.ledger.model",
+}
+# Not at all: the settings read the environment without it (shared/config.py).
+NEVER = {"pydantic_settings", "dotenv"}
 
 
 def cold_start(function: str) -> tuple[set[str], int]:
@@ -52,7 +82,9 @@ def cold_start(function: str) -> tuple[set[str], int]:
     return set(loaded["modules"]), int(loaded["schemas"])
 
 
-@pytest.mark.parametrize("function", ["fetch_brain_memories", "search_memory"])
+@pytest.mark.parametrize(
+    "function", ["fetch_brain_memories", "search_memory", "insert_brain_longterm_memory"]
+)
 def test_tool_function_cold_start_loads_no_other_tool_and_no_server(function: str) -> None:
     # Given a tool function imported and initialised in a fresh interpreter, as Lambda does
     modules, schemas_read = cold_start(function)
@@ -64,3 +96,8 @@ def test_tool_function_cold_start_loads_no_other_tool_and_no_server(function: st
     assert schemas_read == 0
     # And the scrubbing patterns are not compiled (the settings only name a policy)
     assert not SCRUB_PATTERNS & modules
+    # And of the storage only the adapter's core: no part, no ledger, no idempotency handler
+    assert not STORAGE_PARTS & modules, sorted(STORAGE_PARTS & modules)
+    assert not ON_FIRST_USE & modules, sorted(ON_FIRST_USE & modules)
+    # And no pydantic-settings
+    assert not NEVER & modules, sorted(NEVER & modules)

@@ -5,6 +5,13 @@ One table (keys and items: `items.py`, definition: `schema.py`), embeddings in S
 methods do their I/O in as few sequential round trips as possible: independent calls of
 one step run together as one `RoundTrips` stage (a thread pool in production, serial in
 tests). The data model and every access pattern: docs/dynamodb.md.
+
+Composed lazily: each part (memory writes, ratings, brain index, projects, ledger, ...) is
+built, and its module imported, on first use, so a Lambda function loads only the parts
+its tool calls (a memory fetch never imports the ledger). `prime()` builds them all: before
+a SnapStart snapshot, so that no restored environment imports anything on its first call.
+The parts hold no state of their own (the membership hints, which do, are built eagerly):
+two threads racing on a first use may build one twice, harmlessly.
 """
 
 from __future__ import annotations
@@ -14,40 +21,12 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
-from functools import partial
+from functools import cached_property, partial
 from typing import TYPE_CHECKING
 
-from aws_lambda_powertools.utilities.idempotency.persistence.dynamodb import (
-    DynamoDBPersistenceLayer,
-)
-
-from shared.domain import (
-    BrainEntry,
-    BrainWrite,
-    CorpusStats,
-    CounterName,
-    EntryFailure,
-    ExpiredMemory,
-    Memory,
-    MemoryId,
-    MemoryPosition,
-    MemoryReplace,
-    MemoryTermLookup,
-    MemoryType,
-    NewMemory,
-    Project,
-    Rating,
-    RatingOutcome,
-    ReservedId,
-    TermLookup,
-)
-from shared.ledger.model import AlreadyAppended, LedgerTotal, LedgerView, LedgerWrite
 from shared.logs import silence_payload_loggers
 from shared.search.postings import POSTINGS_PER_AREA_TERM
-from shared.search.vectors import VectorHit, VectorQuery
-from shared.storage.dynamo.brain import BrainIndex
 from shared.storage.dynamo.calls import AWS_ERRORS, Backoff, TableCalls, error_code
-from shared.storage.dynamo.embeddings import EmbeddingVectors
 from shared.storage.dynamo.items import (
     PK,
     counter_key,
@@ -61,26 +40,70 @@ from shared.storage.dynamo.items import (
     tag_key,
     to_us,
 )
-from shared.storage.dynamo.ledger import LedgerTable
 from shared.storage.dynamo.membership_hints import MembershipHints
-from shared.storage.dynamo.memories import MemoryWriter
-from shared.storage.dynamo.memory_delete import MemoryDeleter
-from shared.storage.dynamo.memory_index import MemoryIndexReads
-from shared.storage.dynamo.memory_items import memory_from_item
-from shared.storage.dynamo.memory_repair import MemoryRepair
-from shared.storage.dynamo.memory_replace import MemoryReplacer
 from shared.storage.dynamo.parallel import RoundTrips
-from shared.storage.dynamo.projects import ProjectRecords
-from shared.storage.dynamo.ratings import RatingWriter
-from shared.storage.dynamo.reservations import EntryReservations, WriteMarks
 
 if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.idempotency.persistence.dynamodb import (
+        DynamoDBPersistenceLayer,
+    )
+
+    from shared.domain import (
+        BrainEntry,
+        BrainWrite,
+        CorpusStats,
+        CounterName,
+        EntryFailure,
+        ExpiredMemory,
+        Memory,
+        MemoryId,
+        MemoryPosition,
+        MemoryReplace,
+        MemoryTermLookup,
+        MemoryType,
+        NewMemory,
+        Project,
+        Rating,
+        RatingOutcome,
+        ReservedId,
+        TermLookup,
+    )
+    from shared.ledger.model import AlreadyAppended, LedgerTotal, LedgerView, LedgerWrite
+    from shared.search.vectors import VectorHit, VectorQuery
     from shared.storage.aws import AwsClients
+    from shared.storage.dynamo.brain import BrainIndex
+    from shared.storage.dynamo.embeddings import EmbeddingVectors
+    from shared.storage.dynamo.ledger import LedgerTable
+    from shared.storage.dynamo.memories import MemoryWriter
+    from shared.storage.dynamo.memory_delete import MemoryDeleter
+    from shared.storage.dynamo.memory_index import MemoryIndexReads
+    from shared.storage.dynamo.memory_repair import MemoryRepair
+    from shared.storage.dynamo.memory_replace import MemoryReplacer
+    from shared.storage.dynamo.projects import ProjectRecords
+    from shared.storage.dynamo.ratings import RatingWriter
+    from shared.storage.dynamo.reservations import EntryReservations, WriteMarks
     from shared.storage.port import StoragePort
 
 _log = logging.getLogger(__name__)
 
 _CONDITION_FAILED = "ConditionalCheckFailedException"
+
+# The lazily built parts, in the order `prime()` builds them.
+_PARTS = (
+    "_vectors",
+    "_ratings",
+    "_brain",
+    "_writer",
+    "_replacer",
+    "_deleter",
+    "_index",
+    "_projects",
+    "_ledger",
+    "_reservations",
+    "_marks",
+    "_repair",
+    "_idempotency",
+)
 
 
 class DynamoStorage:
@@ -101,30 +124,107 @@ class DynamoStorage:
     ) -> None:
         # botocore logs every item and object it sends at DEBUG: never let that reach a log.
         silence_payload_loggers()
+        self._clients = clients
         self._dynamodb = clients.dynamodb
         self._table = table_name
         self._bucket = bucket_name
+        self._idempotency_table = idempotency_table or f"{table_name}-idempotency"
+        self._max_retries = rating_max_retries
         self._round_trips = round_trips if round_trips is not None else RoundTrips.serial()
         self._calls = TableCalls(
             clients.dynamodb, table_name, self._round_trips, Backoff(sleep, rng), max_attempts
         )
-        self._ratings = RatingWriter(self._calls, rating_max_retries)
-        self._brain = BrainIndex(self._calls, rating_max_retries)
-        objects = EmbeddingVectors(clients.s3vectors, bucket_name)
-        self._vectors = objects
-        self._writer = MemoryWriter(self._calls, objects)
-        self._replacer = MemoryReplacer(self._calls, objects)
-        self._deleter = MemoryDeleter(self._calls, objects, rating_max_retries)
         self._hints = MembershipHints()
-        self._index = MemoryIndexReads(self._calls, self._hints)
-        self._projects = ProjectRecords(self._calls)
-        self._ledger = LedgerTable(self._calls, rating_max_retries)
-        self._reservations = EntryReservations(clients.dynamodb, table_name)
-        self._marks = WriteMarks(clients.dynamodb, table_name)
-        self._repair = MemoryRepair(self._calls, objects)
-        self._idempotency = DynamoDBPersistenceLayer(
-            table_name=idempotency_table or f"{table_name}-idempotency",
-            boto3_client=clients.dynamodb,
+
+    def prime(self) -> None:
+        """Build every part now (imports included) instead of on first use."""
+        from shared.storage.dynamo import memory_items  # noqa: F401  (get_memories)
+
+        for name in _PARTS:
+            getattr(self, name)
+
+    # --- the parts, each built on first use ----------------------------------------------
+
+    @cached_property
+    def _vectors(self) -> EmbeddingVectors:
+        from shared.storage.dynamo.embeddings import EmbeddingVectors
+
+        return EmbeddingVectors(self._clients.s3vectors, self._bucket)
+
+    @cached_property
+    def _ratings(self) -> RatingWriter:
+        from shared.storage.dynamo.ratings import RatingWriter
+
+        return RatingWriter(self._calls, self._max_retries)
+
+    @cached_property
+    def _brain(self) -> BrainIndex:
+        from shared.storage.dynamo.brain import BrainIndex
+
+        return BrainIndex(self._calls, self._max_retries)
+
+    @cached_property
+    def _writer(self) -> MemoryWriter:
+        from shared.storage.dynamo.memories import MemoryWriter
+
+        return MemoryWriter(self._calls, self._vectors)
+
+    @cached_property
+    def _replacer(self) -> MemoryReplacer:
+        from shared.storage.dynamo.memory_replace import MemoryReplacer
+
+        return MemoryReplacer(self._calls, self._vectors)
+
+    @cached_property
+    def _deleter(self) -> MemoryDeleter:
+        from shared.storage.dynamo.memory_delete import MemoryDeleter
+
+        return MemoryDeleter(self._calls, self._vectors, self._max_retries)
+
+    @cached_property
+    def _index(self) -> MemoryIndexReads:
+        from shared.storage.dynamo.memory_index import MemoryIndexReads
+
+        return MemoryIndexReads(self._calls, self._hints)
+
+    @cached_property
+    def _projects(self) -> ProjectRecords:
+        from shared.storage.dynamo.projects import ProjectRecords
+
+        return ProjectRecords(self._calls)
+
+    @cached_property
+    def _ledger(self) -> LedgerTable:
+        from shared.storage.dynamo.ledger import LedgerTable
+
+        return LedgerTable(self._calls, self._max_retries)
+
+    @cached_property
+    def _reservations(self) -> EntryReservations:
+        from shared.storage.dynamo.reservations import EntryReservations
+
+        return EntryReservations(self._dynamodb, self._table)
+
+    @cached_property
+    def _marks(self) -> WriteMarks:
+        from shared.storage.dynamo.reservations import WriteMarks
+
+        return WriteMarks(self._dynamodb, self._table)
+
+    @cached_property
+    def _repair(self) -> MemoryRepair:
+        from shared.storage.dynamo.memory_repair import MemoryRepair
+
+        return MemoryRepair(self._calls, self._vectors)
+
+    @cached_property
+    def _idempotency(self) -> DynamoDBPersistenceLayer:
+        from aws_lambda_powertools.utilities.idempotency.persistence.dynamodb import (
+            DynamoDBPersistenceLayer,
+        )
+
+        return DynamoDBPersistenceLayer(
+            table_name=self._idempotency_table, boto3_client=self._dynamodb
         )
 
     @property
@@ -292,6 +392,8 @@ class DynamoStorage:
     ) -> dict[MemoryId, Memory]:
         if not ids:
             return {}
+        from shared.storage.dynamo.memory_items import memory_from_item
+
         now_us = to_us(now)
         keys = [memory_key(tenant, memory_id) for memory_id in dict.fromkeys(ids)]
         memories = (
