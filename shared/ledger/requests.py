@@ -44,9 +44,9 @@ from shared.ledger.money import (
 )
 from shared.services.secrets import name_errors
 from shared.validation import messages, rules
+from shared.validation.envelope import parse_referenzfelder
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.memory_requests import _memory_path
-from shared.validation.requests import parse_referenzfelder
 
 AKTIONEN: Final = ("buchen", "storno", "bezahlen", "abfragen")
 TEXT_MAX_LEN: Final = 200

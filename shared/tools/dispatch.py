@@ -13,8 +13,8 @@ from shared.services.budget import BudgetExceeded, budget_exceeded_message, time
 from shared.services.context import ServiceContext
 from shared.services.secrets import clean_value, name_errors
 from shared.tools.catalog import TOOLS, ToolSpec
+from shared.validation.envelope import parse_referenzfelder, wants_help
 from shared.validation.errors import FieldError, RequestRejected
-from shared.validation.requests import parse_referenzfelder, wants_help
 
 
 def help_response(spec: ToolSpec, referenzfelder: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,6 @@ import anyio.to_thread
 
 from shared.auth.principal import Principal
 from shared.services.context import ServiceContext
-from shared.tools.dispatch import call_tool
 
 
 class ToolDispatcher(Protocol):
@@ -25,11 +24,16 @@ class InProcessDispatcher:
     """Runs the tool in this process, off the event loop (storage calls block)."""
 
     def __init__(self, context: ServiceContext) -> None:
+        # The tools' dispatch (envelope checks, idempotency): loaded by the in-process server
+        # only; the router Lambda uses this module's protocol and forwards calls instead.
+        from shared.tools.dispatch import call_tool
+
         self.context = context
+        self._call_tool = call_tool
 
     async def dispatch(
         self, principal: Principal, tool: str, arguments: Mapping[str, Any]
     ) -> dict[str, Any]:
         return await anyio.to_thread.run_sync(
-            partial(call_tool, self.context, principal, tool, arguments)
+            partial(self._call_tool, self.context, principal, tool, arguments)
         )

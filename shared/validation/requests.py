@@ -15,8 +15,8 @@ from typing import Any, Final
 
 from shared.domain import MemoryId, MemoryType, VkTyp
 from shared.validation import messages, rules
+from shared.validation.envelope import check_help, collect_referenzfelder
 from shared.validation.errors import FieldError, RequestRejected
-from shared.validation.help_flag import HELP_FIELD, requests_help, valid_help_value
 from shared.validation.parsed import (
     Batch,
     BrainEntryInput,
@@ -77,44 +77,12 @@ _DETAILS: Final = tuple(detail.value for detail in Detail)
 # --- envelope ------------------------------------------------------------------------------
 
 
-def _check_help(arguments: Mapping[str, Any], errors: list[FieldError]) -> bool:
-    if HELP_FIELD not in arguments:
-        return False
-    if not valid_help_value(arguments[HELP_FIELD]):
-        errors.append(FieldError(HELP_FIELD, messages.help_type(arguments[HELP_FIELD])))
-        return False
-    return requests_help(arguments)
-
-
-def wants_help(arguments: Mapping[str, Any]) -> bool:
-    """True iff `help` is the integer 1; a `help` that is no integer rejects the request."""
-    errors: list[FieldError] = []
-    result = _check_help(arguments, errors)
-    if errors:
-        raise RequestRejected(errors)
-    return result
-
-
-def _referenzfelder(arguments: Mapping[str, Any], errors: list[FieldError]) -> dict[str, Any]:
-    found = Fields(arguments, "", errors).optional("referenzfelder", rules.referenzfelder)
-    return found if found is not None else {}
-
-
-def parse_referenzfelder(arguments: Mapping[str, Any]) -> dict[str, Any]:
-    """The optional `referenzfelder` object (a copy; {} when absent)."""
-    errors: list[FieldError] = []
-    result = _referenzfelder(arguments, errors)
-    if errors:
-        raise RequestRejected(errors)
-    return result
-
-
 def _envelope(
     arguments: Mapping[str, Any], errors: list[FieldError]
 ) -> tuple[Fields | None, Caller | None, dict[str, Any]]:
     """help, referenzfelder, `inhalt` with `nutzer`/`agent`: the Brain tools' envelope."""
-    _check_help(arguments, errors)
-    referenzfelder = _referenzfelder(arguments, errors)
+    check_help(arguments, errors)
+    referenzfelder = collect_referenzfelder(arguments, errors)
     inhalt = Fields(arguments, "", errors).required("inhalt", rules.obj)
     if inhalt is None:
         return None, None, referenzfelder
@@ -304,8 +272,8 @@ def _detailgrad(value: Any, path: str, errors: list[FieldError]) -> frozenset[De
 def parse_select(arguments: Mapping[str, Any]) -> SelectRequest:
     """select_brain: flat arguments (no `inhalt`); every error rejects the request."""
     errors: list[FieldError] = []
-    _check_help(arguments, errors)
-    referenzfelder = _referenzfelder(arguments, errors)
+    check_help(arguments, errors)
+    referenzfelder = collect_referenzfelder(arguments, errors)
     fields = Fields(arguments, "", errors)
     nutzer = fields.required("nutzer", rules.identity_or_list, max_items=SELECT_IDENTITIES_MAX)
     agent = fields.required("agent", rules.identity_or_list, max_items=SELECT_IDENTITIES_MAX)

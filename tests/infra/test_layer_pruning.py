@@ -36,6 +36,8 @@ def test_every_client_the_code_builds_keeps_its_model() -> None:
     assert built and built <= kept, sorted(built - kept)
     models = Path(botocore.__file__).parent / "data"
     assert all((models / name).is_dir() for name in kept)
+    # And nothing else is kept but sts (the credential providers' AssumeRole)
+    assert kept - built == {"sts"}, sorted(kept - built)
 
 
 def test_pruning_keeps_listed_models_and_shared_data(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -66,19 +67,24 @@ ON_FIRST_USE = {
 NEVER = {"pydantic_settings", "dotenv"}
 
 
-def cold_start(function: str) -> tuple[set[str], int]:
-    """The modules loaded and the number of schemas read by import + init."""
-    env = {**os.environ, **LAMBDA_ENV}
+def run_probe(probe: str, function: str, **env: str) -> dict[str, Any]:
+    """What `probe` prints (JSON, last line) in a fresh interpreter with the function's dir."""
     out = subprocess.run(
-        [sys.executable, "-c", PROBE, str(ROOT / "functions" / function)],
+        [sys.executable, "-c", probe, str(ROOT / "functions" / function)],
         capture_output=True,
         text=True,
-        env=env,
+        env={**os.environ, **LAMBDA_ENV, **env},
         cwd=ROOT,
         check=True,
         timeout=60,
     )
-    loaded = json.loads(out.stdout.splitlines()[-1])
+    loaded: dict[str, Any] = json.loads(out.stdout.splitlines()[-1])
+    return loaded
+
+
+def cold_start(function: str) -> tuple[set[str], int]:
+    """The modules loaded and the number of schemas read by import + init."""
+    loaded = run_probe(PROBE, function)
     return set(loaded["modules"]), int(loaded["schemas"])
 
 
@@ -101,3 +107,23 @@ def test_tool_function_cold_start_loads_no_other_tool_and_no_server(function: st
     assert not ON_FIRST_USE & modules, sorted(ON_FIRST_USE & modules)
     # And no pydantic-settings
     assert not NEVER & modules, sorted(NEVER & modules)
+
+
+ROUTER_PROBE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import app
+from shared.lambda_runtime.router import _router
+_router()
+print(json.dumps({"modules": sorted(sys.modules)}))
+"""
+
+
+def test_router_cold_start_loads_no_storage_and_no_tool_code() -> None:
+    # Given the router imported and its app built in a fresh interpreter, as Lambda does
+    loaded = run_probe(ROUTER_PROBE, "mcp_router", BRAIN_TOOL_FUNCTIONS="{}")
+    modules = set(loaded["modules"])
+    # Then it forwards calls without the storage, the tools' dispatch or any service
+    assert not {m for m in modules if m.startswith("shared.storage")}
+    assert "shared.tools.dispatch" not in modules and not SERVICES & modules
+    assert not ON_FIRST_USE & modules, sorted(ON_FIRST_USE & modules)

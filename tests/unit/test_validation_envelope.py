@@ -8,16 +8,15 @@ from typing import Any
 
 import pytest
 
+from shared.validation.envelope import parse_referenzfelder, wants_help
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import ParseOptions
 from shared.validation.requests import (
     parse_fetch,
     parse_insert,
     parse_rate,
-    parse_referenzfelder,
     parse_select,
     parse_upsert,
-    wants_help,
 )
 
 Parse = Callable[[Mapping[str, Any]], object]
