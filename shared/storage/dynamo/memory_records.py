@@ -1,7 +1,8 @@
 """Index records: what the memory search index and the memory stats hold of one memory.
 
     index record   T#<t>#MEM#<typ>_<n>   IDX   area, doc_len, terms (JSON), version,
-                                               write_id, expires_at (TTL, as the memory's)
+                                               write_id, expires_at (TTL, as the memory's),
+                                               short-term: exp_pk/exp_sk as the memory's
 
 Invariants:
 - **Counted == recorded.** A memory counts in the memory stats exactly when its index
@@ -21,8 +22,10 @@ Invariants:
   counted (an insert cut off before its record). An item without `irec` and without a
   record was stored before index records existed: it counts iff it has `doc_len` (the rule
   until then); its first replace (any update, or `brain reindex`) writes its record.
-- Records never take part in searches or listings (no GSI attributes); the delete's
-  partition Query reads them with the item and the ratings.
+- Records never take part in searches or listings; the delete's partition Query reads
+  them with the item and the ratings. Records of short-term memories carry the memory's
+  `by_expiry` keys, so the expiry sweep also finds the record a cut-off sweep left behind
+  (its item, and with it the item's GSI entry, already gone) and finishes that delete.
 """
 
 from __future__ import annotations
@@ -36,9 +39,11 @@ from enum import Enum
 from functools import partial
 from typing import Any, Final, cast
 
-from shared.domain import Memory, MemoryId
+from shared.domain import Memory, MemoryId, MemoryType
 from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
 from shared.storage.dynamo.items import (
+    EXP_PK,
+    EXP_SK,
     PK,
     SK,
     TTL_ATTRIBUTE,
@@ -58,6 +63,8 @@ from shared.storage.dynamo.items import (
 )
 from shared.storage.dynamo.memory_items import (
     RECORDED,
+    expiry_pk,
+    expiry_shard,
     is_indexed,
     key_id,
     memory_posting_key,
@@ -123,6 +130,9 @@ def record_item(r: IndexRecord) -> Item:
     if r.expires_us is not None:
         item[TTL_ATTRIBUTE] = n(ttl_seconds(r.expires_us))
         item["expires_us"] = n(r.expires_us)
+        if r.memory_id.typ is MemoryType.SHORTTERM:
+            item[EXP_PK] = s(expiry_pk(expiry_shard(r.tenant, r.memory_id)))
+            item[EXP_SK] = n(r.expires_us)
     return item
 
 

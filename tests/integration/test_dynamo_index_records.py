@@ -1,0 +1,131 @@
+"""Index records on DynamoDB (moto): memories stored before records existed keep counting
+by the old rule until their first replace writes their record; an insert cut off before
+its record is not counted until a write records it; a transaction that meets another one
+is sent again with a fresh token; the expiry sweep finishes a sweep cut off after its
+DeleteItem (short-term records are in the sweep's GSI too)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from shared.domain import CorpusStats, MemoryReplace, NewMemory
+from shared.storage.aws import AwsClients
+from shared.storage.dynamo import DynamoStorage
+from shared.storage.dynamo.items import memory_key
+from shared.storage.dynamo.memory_items import RECORDED, memory_stats_key, memory_stats_shard
+from shared.storage.dynamo.memory_records import record_key
+from tests.contract.builders import TENANT, at, lt, make_memory, st
+from tests.integration.conftest import TABLE, inject_response
+
+
+def raw(clients: AwsClients, key: dict[str, Any]) -> dict[str, Any] | None:
+    return clients.dynamodb.get_item(TableName=TABLE, Key=key, ConsistentRead=True).get("Item")
+
+
+def as_before_records(clients: AwsClients, storage: DynamoStorage, memory_id: Any) -> None:
+    """Make a stored memory look as this code's predecessor wrote it: no record, no irec."""
+    db = clients.dynamodb
+    db.delete_item(TableName=TABLE, Key=record_key(TENANT, memory_id))
+    db.update_item(
+        TableName=TABLE,
+        Key=memory_key(TENANT, memory_id),
+        UpdateExpression="REMOVE #irec",
+        ExpressionAttributeNames={"#irec": RECORDED},
+    )
+
+
+def test_a_memory_from_before_records_counts_until_its_replace_records_it(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given two memories stored (and counted) before index records existed
+    v1 = [make_memory(lt(n), terms={"alt": 1, "kunde": 1}, doc_len=2) for n in (1, 2)]
+    assert storage.put_memories([NewMemory(m) for m in v1]) == [None, None]
+    for m in v1:
+        as_before_records(clients, storage, m.id)
+    assert storage.memory_stats(TENANT) == CorpusStats(2, 4)
+    # When one is replaced (any update, or brain reindex) by a longer text
+    read = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
+    longer = replace(read, memory="neu", terms={"neu": 2, "kunde": 1}, doc_len=3)
+    assert storage.replace_memories([MemoryReplace(longer, read)], at(0)) == [None]
+    # Then it gets its record and the stats move by the difference only
+    record = raw(clients, record_key(TENANT, lt(1)))
+    assert record is not None and json.loads(record["terms"]["S"]) == {"kunde": 1, "neu": 2}
+    assert storage.memory_stats(TENANT) == CorpusStats(2, 5)
+    # And deleting both (one with a record, one without) uncounts each once
+    assert storage.delete_memories(TENANT, [lt(1), lt(2)], at(0)) == [lt(1), lt(2)]
+    assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
+    assert raw(clients, record_key(TENANT, lt(1))) is None
+
+
+def test_an_insert_cut_off_before_its_record_counts_from_its_next_write(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given a memory whose record transaction never ran (its Lambda died there, and the
+    # client never resent): item and postings stored, no record, not counted
+    m = make_memory(lt(1), terms={"kunde": 1}, doc_len=1)
+    assert storage.put_memories([NewMemory(m)]) == [None]
+    clients.dynamodb.delete_item(TableName=TABLE, Key=record_key(TENANT, lt(1)))
+    clients.dynamodb.update_item(
+        TableName=TABLE,
+        Key=memory_stats_key(TENANT, memory_stats_shard(lt(1))),
+        UpdateExpression="ADD documents :d, total_len :t",
+        ExpressionAttributeValues={":d": {"N": "-1"}, ":t": {"N": "-1"}},
+    )
+    assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
+    # When the memory is replaced
+    read = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
+    v2 = replace(read, memory="v2", terms={"kunde": 2}, doc_len=2)
+    assert storage.replace_memories([MemoryReplace(v2, read)], at(0)) == [None]
+    # Then it is counted once, with its new length, and recorded
+    assert storage.memory_stats(TENANT) == CorpusStats(1, 2)
+    assert raw(clients, record_key(TENANT, lt(1))) is not None
+
+
+def test_a_record_transaction_that_meets_another_is_sent_again_with_a_fresh_token(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given a first TransactWriteItems that DynamoDB cancels for a conflicting transaction
+    tokens: list[str] = []
+
+    def conflict_once(request: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+        tokens.append(json.loads(request["body"])["ClientRequestToken"])
+        if len(tokens) > 1:
+            return None
+        reasons = [{"Code": "TransactionConflict"}, {"Code": "None"}]
+        error = {"Code": "TransactionCanceledException", "Message": "conflict"}
+        return 400, {"Error": error, "CancellationReasons": reasons}
+
+    inject_response(clients.dynamodb, "dynamodb.TransactWriteItems", conflict_once)
+    # When a memory is stored
+    m = make_memory(lt(1), terms={"kunde": 2}, doc_len=2)
+    assert storage.put_memories([NewMemory(m)]) == [None]
+    # Then the transaction went again, with another token, and counted once
+    assert len(tokens) == 2 and tokens[0] != tokens[1]
+    assert storage.memory_stats(TENANT) == CorpusStats(1, 2)
+    assert raw(clients, record_key(TENANT, lt(1))) is not None
+
+
+def test_the_sweep_finishes_a_sweep_cut_off_after_its_delete(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given two expired short-term memories and a sweep that died after its DeleteItems
+    new = [make_memory(st(n), terms={"kunde": 1}, doc_len=1, expires_at=at(5)) for n in (1, 2)]
+    assert storage.put_memories([NewMemory(m) for m in new]) == [None, None]
+    cut = inject_response(
+        clients.dynamodb,
+        "dynamodb.BatchWriteItem",
+        lambda _: (500, {"Error": {"Code": "InternalError", "Message": "cut"}}),
+    )
+    storage.delete_expired(at(10), 100)
+    assert storage.get_memories(TENANT, [st(1), st(2)], at(0)) == {}
+    assert storage.memory_stats(TENANT) == CorpusStats(2, 2)  # records kept: still named
+    cut.active = False
+    # When the next sweep runs
+    storage.delete_expired(at(11), 100)
+    # Then the postings, the records and the count are gone
+    assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
+    assert raw(clients, record_key(TENANT, st(1))) is None
+    postings = storage.lookup_memory_terms(TENANT, ["kunde"], ["users/nutzer-1"]).postings
+    assert postings == {}
