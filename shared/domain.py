@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from shared.search.vectors import VectorRanking
 
 MEMORY_ID_PATTERN = r"^(shortterm|longterm)_[1-9][0-9]*$"
 _MEMORY_ID_RE = re.compile(MEMORY_ID_PATTERN)
@@ -302,6 +305,8 @@ class MemoryTermLookup:
     projects: frozenset[str] | None = None
     # `lookup_memory_terms(recent=n)`: the newest n short-term memories of the areas read.
     recent: list[Memory] = field(default_factory=list)
+    # `lookup_memory_terms(vector=q)`: `search_vectors` over the areas read; None: not asked.
+    vectors: VectorRanking | None = None
 
 
 @dataclass(frozen=True)

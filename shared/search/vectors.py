@@ -17,10 +17,10 @@ import heapq
 import math
 import struct
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Final
+from typing import Final, Self
 
 from shared.domain import MemoryId, MemoryType
 
@@ -63,6 +63,27 @@ class VectorProfileError(Exception):
         self.profil_hash = profil_hash
         self.dimension = dimension
         self.known_dimensions = sorted(set(known_dimensions))
+
+
+@dataclass(frozen=True)
+class VectorRanking:
+    """The vector half of a `lookup_memory_terms(vector=...)`: the hits over the areas the
+    lookup read (best first, at most the query's limit), or why there are none."""
+
+    hits: list[VectorHit]
+    error: VectorProfileError | None = None
+
+    @classmethod
+    def of(cls, search: Callable[[VectorQuery], list[VectorHit]], query: VectorQuery) -> Self:
+        try:
+            return cls(search(query))
+        except VectorProfileError as exc:
+            return cls([], exc)
+
+    def merged(self, other: VectorRanking, limit: int) -> VectorRanking:
+        """Both rankings' hits, best first, at most `limit` (an error of either wins)."""
+        hits = sorted([*self.hits, *other.hits], key=lambda h: (-h.score, h.memory_id))
+        return VectorRanking(hits[:limit], self.error or other.error)
 
 
 def encode(values: Sequence[float]) -> bytes:

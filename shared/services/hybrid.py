@@ -3,8 +3,9 @@ postings, `memory_os.word_candidates`) fused with the vector ranking (cosine ove
 caller's areas, `StoragePort.search_vectors`) by reciprocal rank fusion.
 
 Invariants:
-- Visibility is the words' visibility: vectors are searched only in the caller's readable
-  areas (`Visibility.readable`, bounded by the `path` prefix), and every hit is checked
+- Visibility is the words' visibility: vectors are searched in the same storage lookup as
+  the postings (`lookup_memory_terms(vector=...)`, one round trip), over the same areas —
+  the caller's readable ones, bounded by the `path` prefix — and every hit is checked
   again on the loaded memory (area and path) before it is returned.
 - Without a vector (none sent, no embedder configured) the ranking is the word ranking and
   `relevanz` its BM25 score, as before. With one, `relevanz` is the fused score scaled to
@@ -16,7 +17,6 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -32,10 +32,10 @@ from shared.search.vectors import (
     VectorQuery,
     fuse,
 )
-from shared.services.areas import Visibility, area_may_match
+from shared.services.areas import Visibility
 from shared.services.context import ServiceContext
 from shared.services.embeddings import query_vector
-from shared.services.word_search import OVERREAD, load_ranked
+from shared.services.word_search import OVERREAD, WordHits, load_ranked
 from shared.validation import messages
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import ContextRequest, QueryVector, SearchRequest
@@ -72,36 +72,42 @@ def profile_error(error: VectorProfileError, server_profile: str | None) -> Requ
     return RequestRejected([FieldError("embedding", text)])
 
 
-def _vector_ranking(
+def vector_query(
     ctx: ServiceContext,
     tenant: str,
     request: SearchRequest | ContextRequest,
-    visibility: Visibility,
     only: MemoryType | None,
-) -> list[MemoryId]:
+) -> VectorQuery | None:
+    """The vector half of a search (the request's vector, else the embedder's; None
+    without either), to run in the word lookup: its areas are the lookup's."""
     vector = query_vector(ctx, request.query, request.vector)
     if vector is None:
-        return []
-    areas = frozenset(a for a in visibility.readable() if area_may_match(a, request.path))
+        return None
     exact = request.path is None or request.path.count("/") <= 1
     limit = max(VECTOR_CANDIDATES_MIN, request.limit * (1 if exact else OVERREAD) * 2)
-    query = VectorQuery(
+    return VectorQuery(
         tenant=tenant,
         profil_hash=vector.profil_hash,
         vector=vector.values,
-        areas=areas,
+        areas=frozenset(),
         now=ctx.clock(),
         limit=limit,
         typ=only,
     )
-    try:
-        hits = ctx.storage.search_vectors(query)
-    except VectorProfileError as exc:
+
+
+def _vector_ranking(
+    ctx: ServiceContext, request: SearchRequest | ContextRequest, words: WordHits
+) -> list[MemoryId]:
+    if words.vectors is None:
+        return []
+    error = words.vectors.error
+    if error is not None:
         if request.vector is None:  # the server's own vector: nothing embedded yet
             return []
         server = ctx.embedder.profile.hash if ctx.embedder is not None else None
-        raise profile_error(exc, server) from exc
-    return [hit.memory_id for hit in hits]
+        raise profile_error(error, server) from error
+    return [hit.memory_id for hit in words.vectors.hits]
 
 
 def search(
@@ -109,21 +115,21 @@ def search(
     principal: Principal,
     request: SearchRequest | ContextRequest,
     visibility: Visibility,
-    words: Sequence[tuple[MemoryId, float]],
-    only: MemoryType | None = None,
+    words: WordHits,
 ) -> list[SearchHit]:
     """The best `request.limit` visible memories under `request.path`, fused from the word
-    ranking `words` (`word_search.rank_words`: BM25, best first, already filtered by what
-    postings can decide) and the vector ranking, loaded by `word_search.load_ranked`."""
-    vectors = _vector_ranking(ctx, principal.tenant, request, visibility, only)
+    ranking (`word_search.rank_words`: BM25, best first, already filtered by what postings
+    can decide) and the vector ranking its lookup brought (`vector_query`), loaded by
+    `word_search.load_ranked` (which checks every hit's area and path)."""
+    vectors = _vector_ranking(ctx, request, words)
     if vectors:
         fused: list[Fused] = fuse(
-            [(SIGNAL_WORDS, [mid for mid, _ in words]), (SIGNAL_VECTOR, vectors)]
+            [(SIGNAL_WORDS, [mid for mid, _ in words.ranked]), (SIGNAL_VECTOR, vectors)]
         )
         ranked = [(f.memory_id, f.score / _BEST_FUSED) for f in fused]
         signals = {f.memory_id: f.signals for f in fused}
     else:
-        ranked = list(words)
+        ranked = list(words.ranked)
         signals = {}
     loaded = load_ranked(ctx, principal, visibility, ranked, path=request.path, limit=request.limit)
     return [
@@ -132,4 +138,4 @@ def search(
     ]
 
 
-__all__ = ["QueryVector", "SearchHit", "profile_error", "search"]
+__all__ = ["QueryVector", "SearchHit", "profile_error", "search", "vector_query"]

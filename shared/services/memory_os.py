@@ -177,8 +177,11 @@ def _search(
     """Ranked memories the caller may read (under `request.path`), not expired, best first:
     the word ranking (`word_search.rank_words`) fused with the vector ranking when the
     request has (or the server computes) a query vector."""
-    hits = rank_words(ctx, principal, visibility, request.query, path=request.path, only=only)
-    return hybrid.search(ctx, principal, request, visibility, hits.ranked, only)
+    vector = hybrid.vector_query(ctx, principal.tenant, request, only)
+    hits = rank_words(
+        ctx, principal, visibility, request.query, path=request.path, only=only, vector=vector
+    )
+    return hybrid.search(ctx, principal, request, visibility, hits)
 
 
 def _visibility(ctx: ServiceContext, principal: Principal) -> Visibility:
@@ -243,8 +246,9 @@ def recall_context(
         path=request.path,
         only=MemoryType.LONGTERM,
         recent=request.limit,
+        vector=hybrid.vector_query(ctx, principal.tenant, request, MemoryType.LONGTERM),
     )
-    relevant = hybrid.search(ctx, principal, request, visibility, hits.ranked, MemoryType.LONGTERM)
+    relevant = hybrid.search(ctx, principal, request, visibility, hits)
     recent = hits.recent[: request.limit]
     vk_types = {typ.value for typ in VkTyp}
     references = list(

@@ -24,6 +24,7 @@ from shared.domain import Memory, MemoryId, MemoryPosting, MemoryType, area_may_
 from shared.search.analyzer import query_terms
 from shared.search.postings import POSTINGS_PER_AREA_TERM
 from shared.search.ranking import rank, terms_of
+from shared.search.vectors import VectorQuery, VectorRanking
 from shared.services.areas import Visibility
 from shared.services.context import ServiceContext
 
@@ -39,6 +40,8 @@ class WordHits:
 
     ranked: list[tuple[MemoryId, float]]
     recent: list[Memory] = field(default_factory=list)
+    # With a query vector: the vector ranking over the same areas (same lookup).
+    vectors: VectorRanking | None = None
 
 
 def memory_path(memory: Memory) -> str:
@@ -59,13 +62,14 @@ def rank_words(
     only: MemoryType | None = None,
     recent: int = 0,
     per_area_term: int = POSTINGS_PER_AREA_TERM,
+    vector: VectorQuery | None = None,
 ) -> WordHits:
     """BM25 word hits of `text` among the memories the caller may read under `path`
     (of type `only` when given), best first; one storage lookup. With `recent` > 0 the
-    same lookup brings the newest short-term memories of those areas (also for a text
-    without words)."""
+    same lookup brings the newest short-term memories of those areas, with `vector` the
+    vector ranking over them (both also for a text without words)."""
     groups = query_terms(text)
-    if not groups and recent <= 0:
+    if not groups and recent <= 0 and vector is None:
         return WordHits([])
     now = ctx.clock()
     # Project memberships come with the postings (same round trip) unless the path
@@ -81,6 +85,7 @@ def rank_words(
         per_area_term=per_area_term,
         recent=recent * (1 if path is None or path.count("/") <= 1 else OVERREAD),
         now=now,
+        vector=vector,
     )
     visibility.know_projects(lookup.projects)
     by_id: dict[MemoryId, MemoryPosting] = {
@@ -106,7 +111,7 @@ def rank_words(
         for memory in lookup.recent
         if visibility.may_read(memory.area) and within(memory_path(memory), path)
     ][: max(recent, 0)]
-    return WordHits(ranked, latest)
+    return WordHits(ranked, latest, lookup.vectors)
 
 
 def load_ranked(

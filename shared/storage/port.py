@@ -175,6 +175,7 @@ class StoragePort(LedgerPort, Protocol):
         per_area_term: int = POSTINGS_PER_AREA_TERM,
         recent: int = 0,
         now: datetime | None = None,
+        vector: VectorQuery | None = None,
     ) -> MemoryTermLookup:
         """Postings per analysed term of the memories in the given areas, plus the memory
         corpus stats. Reads only those areas' postings: per (area, term) the at most
@@ -184,9 +185,12 @@ class StoragePort(LedgerPort, Protocol):
         With `member`, also `projects_of(tenant, member)`, and the postings of those
         project areas that may hold memories under `path` (`searched_areas`). With
         `recent` > 0 (and `now`), also `recent_memories(SHORTTERM)` of all areas read.
-        One round trip (DynamoDB: every Query side by side) when the member's projects
-        are known ahead; the projects read tells, so a second stage reads only project
-        areas nobody expected."""
+        With `vector`, also `search_vectors` of it over the areas read (its own `areas`
+        are ignored) in `vectors`, a `VectorProfileError` there instead of raised; hits in
+        an area the member turned out not to have may remain (check loaded memories).
+        One round trip (DynamoDB: every Query and the QueryVectors side by side) when the
+        member's projects are known ahead; the projects read tells, so a second stage
+        reads only project areas nobody expected."""
         ...
 
     def delete_expired(self, now: datetime, limit: int) -> list[ExpiredMemory]:

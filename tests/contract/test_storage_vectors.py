@@ -1,6 +1,7 @@
 """Vector search through the storage port, on both adapters: only the given areas, only
 vectors of the query's profile and dimension, nothing expired, ranked by cosine; a profile
-without vectors of that dimension is a VectorProfileError."""
+without vectors of that dimension is a VectorProfileError. A term lookup brings the vector
+search of the areas it reads along (`lookup_memory_terms(vector=...)`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from shared.domain import MemoryId, MemoryType
+from shared.domain import MemoryId, MemoryType, Project
 from shared.search.vectors import VectorProfileError, VectorQuery
 from shared.storage.port import StoragePort
 from tests.contract.builders import OTHER_TENANT, T0, TENANT, embedding, lt, new_memory
@@ -100,3 +101,30 @@ def test_deleted_vectors_are_not_found(stored: StoragePort) -> None:
     assert stored.delete_memories(TENANT, [lt(1)], T0) == [lt(1)]
     # Then its vector is not found any more; the others still are
     assert ids(stored, query((1.0, 0.0, 0.0), limit=2)) == ["shortterm_2", "longterm_2"]
+
+
+def test_a_term_lookup_searches_the_vectors_of_the_areas_it_reads(stored: StoragePort) -> None:
+    # Given anna's project with a memory near (0, 0, 1)
+    assert stored.create_project(Project(TENANT, "p", "anna", T0))
+    project = new_memory(lt(7), area="projects/p", vector=embedding(0.0, 0.0, 1.0))
+    project.memory.embedding_profil_hash, project.memory.embedding_dim = PROFILE, 3
+    assert stored.put_memories([project]) == [None]
+    # When a term lookup of her area, as member anna, brings a vector query along (its own
+    # areas are the lookup's)
+    lookup = stored.lookup_memory_terms(
+        TENANT, ["kurz"], [ANNA], "anna", now=T0, vector=query((0.0, 0.6, 0.8), areas=frozenset())
+    )
+    # Then the vector hits are those of her area and her project, as search_vectors ranks them
+    assert lookup.projects == {"p"} and lookup.vectors is not None
+    assert lookup.vectors.error is None
+    areas = frozenset({ANNA, "projects/p"})
+    assert lookup.vectors.hits == stored.search_vectors(query((0.0, 0.6, 0.8), areas=areas))
+    assert [str(h.memory_id) for h in lookup.vectors.hits][:2] == ["longterm_7", "shortterm_2"]
+    # And a vector of an unknown profile comes back as the error, with the postings
+    unknown = query((1.0, 0.0, 0.0), profile="nie-gesehen")
+    failed = stored.lookup_memory_terms(TENANT, ["kurz"], [ANNA], vector=unknown)
+    assert failed.vectors is not None and failed.vectors.hits == []
+    assert isinstance(failed.vectors.error, VectorProfileError)
+    assert failed.postings == lookup.postings
+    # And without a vector query there is no vector part
+    assert stored.lookup_memory_terms(TENANT, ["kurz"], [ANNA]).vectors is None

@@ -1,10 +1,14 @@
-"""AWS calls per hybrid search for a caller in 5 teams and 10 projects (issue 12), through
-the real services with the botocore call recorder. QueryVectors is answered from moto's
-vectors (moto lacks it; tests/contract/s3vectors_query.py); its own ListVectors reads are
-the emulation's, not the adapter's, and are left out of the counts."""
+"""AWS calls and waves per hybrid search for a caller in 5 teams and 10 projects (issues 12
+and 15), through the real services with the botocore call recorder, on the production pool
+behind the simulated network. QueryVectors is answered from moto's vectors (moto lacks it;
+tests/contract/s3vectors_query.py); its own ListVectors reads are the emulation's, not the
+adapter's, and are left out of the counts (one round trip inside the QueryVectors: it
+stands in for that call's own)."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections import Counter
 from typing import Any
 
@@ -29,9 +33,11 @@ def hybrid_context(storage: DynamoStorage) -> ServiceContext:
 
 
 def test_hybrid_search_of_a_caller_in_5_teams_and_10_projects(
-    storage: DynamoStorage, clients: AwsClients, recorder: CallRecorder
+    pooled: DynamoStorage, clients: AwsClients, recorder: CallRecorder
 ) -> None:
-    # Given alice's 16 areas with one memory each, embedded by the server
+    # Given alice's 16 areas with one memory each, embedded by the server, on the
+    # production pool behind the simulated network
+    storage = pooled
     ctx = hybrid_context(storage)
     for name in PROJECTS:
         assert storage.create_project(Project(ALICE.tenant, name, "alice", NOW))
@@ -43,26 +49,33 @@ def test_hybrid_search_of_a_caller_in_5_teams_and_10_projects(
     for path in paths:
         content = f"Quarterly planning notes for {path}"
         assert remember(ctx, ALICE, parse_remember({"content": content, "path": path}))["erfolg"]
+    open_calls: dict[int, Call] = {}
 
-    def counted(**_: Any) -> None:
-        recorder.calls.append(Call("s3vectors", "QueryVectors", current_stage()))
+    def counted(**_: Any) -> None:  # the emulation answers before the recorder sees it
+        call = Call("s3vectors", "QueryVectors", current_stage(), time.perf_counter())
+        recorder.calls.append(call)
+        open_calls[threading.get_ident()] = call
+
+    def answered(**_: Any) -> None:
+        open_calls.pop(threading.get_ident()).end = time.perf_counter()
 
     clients.s3vectors.meta.events.register("before-call.s3vectors.QueryVectors", counted)
+    clients.s3vectors.meta.events.register("after-call.s3vectors.QueryVectors", answered)
     emulate_query_vectors(clients.s3vectors)
-    recorder.reset()
+    recorder.start()
     # When alice searches with a server-side query vector
     answer = search_memory(ctx, ALICE, parse_search({"query": "quarterly plans", "limit": 20}))
     # Then all 16 memories come, found by words and by vectors
     hits = answer["daten"]["treffer"]
     assert len(hits) == 16
     assert {tuple(h["treffer_durch"]) for h in hits} == {("woerter", "vektor")}
-    # And it took 3 sequential round trips: the postings of the 3 analysed terms in each of
-    # her 16 areas (48), the stats and her memberships side by side, one QueryVectors over
-    # her 16 areas, one BatchGetItem of the fused candidates
+    # And it took 2 waves: the postings of the 3 analysed terms in each of her 16 areas
+    # (48), the stats, her memberships and one QueryVectors over her 16 areas side by
+    # side, then one BatchGetItem of the fused candidates (the emulation's own ListVectors,
+    # inside the QueryVectors it answers, left out)
     recorder.calls = [c for c in recorder.calls if c.operation != "ListVectors"]
     assert recorder.stages() == [
-        Counter({"Query": 3 * 16 + 2}),
-        Counter({"QueryVectors": 1}),
+        Counter({"Query": 3 * 16 + 2, "QueryVectors": 1}),
         Counter({"BatchGetItem": 1}),
     ]
-    assert recorder.sequential_round_trips() == 3
+    assert recorder.waves() == 2

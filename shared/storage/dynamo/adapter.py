@@ -185,7 +185,7 @@ class DynamoStorage:
     def _index(self) -> MemoryIndexReads:
         from shared.storage.dynamo.memory_index import MemoryIndexReads
 
-        return MemoryIndexReads(self._calls, self._hints)
+        return MemoryIndexReads(self._calls, self._hints, self.search_vectors)
 
     @cached_property
     def _projects(self) -> ProjectRecords:
@@ -380,9 +380,12 @@ class DynamoStorage:
         per_area_term: int = POSTINGS_PER_AREA_TERM,
         recent: int = 0,
         now: datetime | None = None,
+        vector: VectorQuery | None = None,
     ) -> MemoryTermLookup:
         now_us = None if now is None else to_us(now)
-        return self._index.lookup(tenant, terms, areas, member, path, per_area_term, recent, now_us)
+        return self._index.lookup(
+            tenant, terms, areas, member, path, per_area_term, recent, now_us, vector
+        )
 
     def memory_stats(self, tenant: str) -> CorpusStats:
         return self._index.stats(tenant)

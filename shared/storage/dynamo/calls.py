@@ -177,27 +177,8 @@ class TableCalls:
         """Run independent queries side by side; a query whose page ended before its limit
         (`limits[i]`, else `limit`; or before its end, without a limit) continues in a
         further stage."""
-        bounds = list(limits) if limits is not None else [limit] * len(queries)
-        if len(bounds) != len(queries):
-            raise ValueError("query_many: one limit per query")
-        results: list[list[Item]] = [[] for _ in queries]
-        cursors: dict[int, Mapping[str, Any] | None] = dict.fromkeys(range(len(queries)))
-        while cursors:
-            order = list(cursors)
-            pages = self.round_trips.run(
-                [
-                    partial(
-                        self._query_page, queries[i], cursors[i], _remaining(results[i], bounds[i])
-                    )
-                    for i in order
-                ]
-            )
-            cursors = {}
-            for i, (items, last_key) in zip(order, pages, strict=True):
-                results[i] += items
-                if last_key is not None and _remaining(results[i], bounds[i]) != 0:
-                    cursors[i] = last_key
-        return results
+        pages = QueryPages(self, queries, limit, limits=limits)
+        return pages.finish(self.round_trips.run(pages.tasks()))
 
     def _query_page(
         self, query: Mapping[str, Any], start: Mapping[str, Any] | None, limit: int | None
@@ -210,6 +191,57 @@ class TableCalls:
         response = self.client.query(**kwargs)
         items = [dict(i) for i in response.get("Items", [])]
         return items, response.get("LastEvaluatedKey")
+
+
+Page = tuple[list[Item], Mapping[str, Any] | None]
+
+
+class QueryPages:
+    """A `query_many` whose first stage runs side by side with other calls: run `tasks()`
+    in the caller's stage, then `finish(pages)` continues the unfinished queries (further
+    stages) and returns the items per query."""
+
+    def __init__(
+        self,
+        calls: TableCalls,
+        queries: Sequence[Mapping[str, Any]],
+        limit: int | None = None,
+        *,
+        limits: Sequence[int | None] | None = None,
+    ) -> None:
+        self._calls = calls
+        self._queries = queries
+        self._bounds = list(limits) if limits is not None else [limit] * len(queries)
+        if len(self._bounds) != len(queries):
+            raise ValueError("query_many: one limit per query")
+        self._results: list[list[Item]] = [[] for _ in queries]
+
+    def tasks(self) -> list[Callable[[], Page]]:
+        return self._tasks(dict.fromkeys(range(len(self._queries))))
+
+    def _tasks(self, cursors: Mapping[int, Mapping[str, Any] | None]) -> list[Callable[[], Page]]:
+        return [
+            partial(
+                self._calls._query_page,
+                self._queries[i],
+                cursors[i],
+                _remaining(self._results[i], self._bounds[i]),
+            )
+            for i in cursors
+        ]
+
+    def finish(self, pages: Sequence[Page]) -> list[list[Item]]:
+        order = list(range(len(self._queries)))
+        while True:
+            cursors: dict[int, Mapping[str, Any] | None] = {}
+            for i, (items, last_key) in zip(order, pages, strict=True):
+                self._results[i] += items
+                if last_key is not None and _remaining(self._results[i], self._bounds[i]) != 0:
+                    cursors[i] = last_key
+            if not cursors:
+                return self._results
+            order = list(cursors)
+            pages = self._calls.round_trips.run(self._tasks(cursors))
 
 
 class BatchWrite[Owner: Hashable]:

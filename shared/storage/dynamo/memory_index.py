@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -25,7 +25,8 @@ from shared.domain import (
     MemoryType,
     searched_areas,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls
+from shared.search.vectors import VectorHit, VectorQuery, VectorRanking
+from shared.storage.dynamo.calls import AWS_ERRORS, QueryPages, TableCalls, run_groups
 from shared.storage.dynamo.items import (
     AREA_INDEX,
     AREA_PK,
@@ -103,6 +104,11 @@ def failed_shards(shards: Sequence[ShardKey], outcomes: Sequence[bool]) -> set[S
     return {shard for shard, ok in zip(shards, outcomes, strict=True) if not ok}
 
 
+def vector_in(query: VectorQuery, areas: Sequence[str]) -> VectorQuery:
+    """`query` over `areas` (the areas a lookup reads)."""
+    return replace(query, areas=frozenset(areas))
+
+
 def _query(pk: str, **extra: Any) -> Item:
     return {
         "KeyConditionExpression": "#pk = :pk",
@@ -174,9 +180,15 @@ class _Reads:
 
 
 class MemoryIndexReads:
-    def __init__(self, calls: TableCalls, hints: MembershipHints) -> None:
+    def __init__(
+        self,
+        calls: TableCalls,
+        hints: MembershipHints,
+        search: Callable[[VectorQuery], list[VectorHit]],
+    ) -> None:
         self._calls = calls
         self._hints = hints
+        self._search = search
 
     def lookup(
         self,
@@ -188,13 +200,15 @@ class MemoryIndexReads:
         per_area_term: int,
         recent: int,
         now_us: int | None,
+        vector: VectorQuery | None = None,
     ) -> MemoryTermLookup:
         """Stage 1, side by side: per (area, term) one consistent Query of the list's head
         (`Limit` = per_area_term), the stats Query, with `member` its membership Query,
-        with `recent` one by_vk_typ Query per area. The areas are the given ones plus the
-        member's hinted project areas (`MembershipHints`); stage 2 only for project areas
-        the membership read reveals beyond the hint. Postings of hinted areas the read
-        does not confirm are dropped."""
+        with `recent` one by_vk_typ Query per area, with `vector` one QueryVectors over
+        the areas. The areas are the given ones plus the member's hinted project areas
+        (`MembershipHints`); stage 2 only for project areas the membership read reveals
+        beyond the hint. Postings of hinted areas the read does not confirm are dropped
+        (vector hits carry no area: the caller checks every hit on the loaded memory)."""
         wanted = sorted(set(terms))
         recent = recent if now_us is not None else 0
         now = now_us or 0
@@ -204,7 +218,7 @@ class MemoryIndexReads:
         reads.areas(tenant, first, wanted, per_area_term, recent, now)
         stats_at = reads.add(_query(memory_stats_pk(tenant), ConsistentRead=True), None)
         member_at = None if member is None else reads.add(membership_query(tenant, member), None)
-        pages = self._calls.query_many(reads.queries, limits=reads.limits)
+        pages, vectors = self._read(reads, vector, first)
         projects = None if member_at is None else projects_from_items(pages[member_at])
         if member is not None and projects is not None:
             self._hints.put(tenant, member, projects)
@@ -214,7 +228,10 @@ class MemoryIndexReads:
         if missing:
             more = _Reads()
             more.areas(tenant, missing, wanted, per_area_term, recent, now)
-            found.append((more, self._calls.query_many(more.queries, limits=more.limits)))
+            more_pages, more_vectors = self._read(more, vector, missing)
+            found.append((more, more_pages))
+            if vectors is not None and more_vectors is not None and vector is not None:
+                vectors = vectors.merged(more_vectors, vector.limit)
         postings: dict[str, list[MemoryPosting]] = {}
         recent_pages: list[list[Item]] = []
         for stage, stage_pages in found:
@@ -226,7 +243,19 @@ class MemoryIndexReads:
             recent_pages += [stage_pages[i] for area, i in stage.recent if area in final]
         stats = stats_from_items(pages[stats_at])
         latest = _newest(tenant, MemoryType.SHORTTERM, recent_pages, recent) if recent else []
-        return MemoryTermLookup(postings, stats, projects, latest)
+        return MemoryTermLookup(postings, stats, projects, latest, vectors)
+
+    def _read(
+        self, reads: _Reads, vector: VectorQuery | None, areas: Sequence[str]
+    ) -> tuple[list[list[Item]], VectorRanking | None]:
+        """The Queries of `reads` and, with `vector`, its QueryVectors over `areas`: one
+        stage (plus continued pages)."""
+        pages = QueryPages(self._calls, reads.queries, limits=reads.limits)
+        searches = []
+        if vector is not None:
+            searches.append(partial(VectorRanking.of, self._search, vector_in(vector, areas)))
+        first, rankings = run_groups(self._calls.round_trips, [pages.tasks(), searches])
+        return pages.finish(first), (rankings[0] if rankings else None)
 
     def stats(self, tenant: str) -> CorpusStats:
         (items,) = self._calls.query_many([_query(memory_stats_pk(tenant), ConsistentRead=True)])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from shared.domain import (
@@ -24,15 +25,16 @@ from shared.domain import (
     searched_areas,
 )
 from shared.search.postings import POSTINGS_PER_AREA_TERM, posting_impact
+from shared.search.vectors import VectorQuery, VectorRanking
 from shared.storage.sqlite.base import (
     NOT_EXPIRED,
-    SqliteBase,
     memory_key,
     opt_datetime,
     opt_micros,
     to_micros,
 )
 from shared.storage.sqlite.projects import member_projects
+from shared.storage.sqlite.vectors import VectorStore
 
 MEMORY_KEY = "tenant = ? AND typ = ? AND number = ?"
 
@@ -62,7 +64,7 @@ def recent_in_areas(
     return found[:limit]
 
 
-class MemoryIndex(SqliteBase):
+class MemoryIndex(VectorStore):
     """The memory-search part of `StoragePort`, plus the index upkeep for memory writes."""
 
     @classmethod
@@ -132,10 +134,12 @@ class MemoryIndex(SqliteBase):
         per_area_term: int = POSTINGS_PER_AREA_TERM,
         recent: int = 0,
         now: datetime | None = None,
+        vector: VectorQuery | None = None,
     ) -> MemoryTermLookup:
         """Per (area, term) one range of `memory_postings_by_area`, highest impact first,
         cut at `per_area_term`; the member's project areas join the given areas. Stats,
-        memberships, postings and recent memories come from one snapshot."""
+        memberships, postings and recent memories come from one snapshot; the vectors
+        (`VectorStore.search_vectors` over the areas read) after it."""
         wanted_terms = sorted(set(terms))
         with self._snapshot() as conn:
             stats = self._memory_stats(conn, tenant)
@@ -168,7 +172,10 @@ class MemoryIndex(SqliteBase):
                 else []
             )
         postings = {term: found for term, found in result.items() if found}
-        return MemoryTermLookup(postings, stats, projects, latest)
+        vectors = None
+        if vector is not None:
+            vectors = VectorRanking.of(self.search_vectors, replace(vector, areas=frozenset(read)))
+        return MemoryTermLookup(postings, stats, projects, latest, vectors)
 
     def memory_stats(self, tenant: str) -> CorpusStats:
         return self._memory_stats(self._conn(), tenant)
