@@ -10,12 +10,17 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from shared.domain import CorpusStats, MemoryReplace, NewMemory
+from shared.domain import CorpusStats, MemoryId, MemoryReplace, NewMemory
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.items import memory_key
-from shared.storage.dynamo.memory_items import RECORDED, memory_stats_key, memory_stats_shard
-from shared.storage.dynamo.memory_records import record_key
+from shared.storage.dynamo.memory_items import (
+    RECORDED,
+    memory_posting_item,
+    memory_stats_key,
+    memory_stats_shard,
+)
+from shared.storage.dynamo.memory_records import record_item, record_key, record_of
 from tests.contract.builders import TENANT, at, lt, make_memory, st
 from tests.integration.conftest import TABLE, inject_response
 
@@ -67,12 +72,7 @@ def test_an_insert_cut_off_before_its_record_counts_from_its_next_write(
     m = make_memory(lt(1), terms={"kunde": 1}, doc_len=1)
     assert storage.put_memories([NewMemory(m)]) == [None]
     clients.dynamodb.delete_item(TableName=TABLE, Key=record_key(TENANT, lt(1)))
-    clients.dynamodb.update_item(
-        TableName=TABLE,
-        Key=memory_stats_key(TENANT, memory_stats_shard(lt(1))),
-        UpdateExpression="ADD documents :d, total_len :t",
-        ExpressionAttributeValues={":d": {"N": "-1"}, ":t": {"N": "-1"}},
-    )
+    _add(clients, lt(1), -1, -1)
     assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
     # When the memory is replaced
     read = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
@@ -129,3 +129,73 @@ def test_the_sweep_finishes_a_sweep_cut_off_after_its_delete(
     assert raw(clients, record_key(TENANT, st(1))) is None
     postings = storage.lookup_memory_terms(TENANT, ["kunde"], ["users/nutzer-1"]).postings
     assert postings == {}
+
+
+def test_a_delete_removes_a_record_that_a_replace_moved_after_the_delete_read_it(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given a memory whose update recorded its new version just after a delete read the
+    # memory's partition (the update's item write came before the read; its record after)
+    m = make_memory(lt(1), terms={"alt": 1}, doc_len=1)
+    assert storage.put_memories([NewMemory(m)]) == [None]
+    read = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
+    newer = replace(read, memory="neu", terms={"neu": 3}, doc_len=3)
+    landed: list[str] = []
+
+    def replace_lands(**_: Any) -> None:
+        if landed:
+            return
+        landed.append("record")
+        clients.dynamodb.put_item(
+            TableName=TABLE,
+            Item=record_item(record_of(newer, version=read.version + 1, write_id="other")),
+        )
+        _add(clients, lt(1), 0, 2)
+        clients.dynamodb.put_item(TableName=TABLE, Item=memory_posting_item(newer, "neu", 3))
+
+    clients.dynamodb.meta.events.register(
+        "before-call.dynamodb.TransactWriteItems", replace_lands, unique_id="lands"
+    )
+    # When the delete runs into it
+    assert storage.delete_memories(TENANT, [lt(1)], at(0)) == [lt(1)]
+    # Then the moved record went too, with its postings, and the stats count nothing
+    assert landed == ["record"]
+    assert raw(clients, record_key(TENANT, lt(1))) is None
+    assert storage.lookup_memory_terms(TENANT, ["neu", "alt"], ["users/nutzer-1"]).postings == {}
+    assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
+
+
+def _add(clients: AwsClients, memory_id: Any, documents: int, total: int) -> None:
+    clients.dynamodb.update_item(
+        TableName=TABLE,
+        Key=memory_stats_key(TENANT, memory_stats_shard(memory_id)),
+        UpdateExpression="ADD documents :d, total_len :t",
+        ExpressionAttributeValues={":d": {"N": str(documents)}, ":t": {"N": str(total)}},
+    )
+
+
+def test_a_replace_does_not_record_a_memory_a_delete_removed_meanwhile(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given an update whose memory is deleted (item, postings, record, count) after the
+    # update wrote its item and postings, before it records the new version
+    m = make_memory(lt(1), terms={"alt": 1}, doc_len=1)
+    assert storage.put_memories([NewMemory(m)]) == [None]
+    read = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
+    deleted: list[MemoryId] = []
+
+    def delete_lands(**_: Any) -> None:
+        if not deleted:
+            deleted.append(lt(1))
+            assert storage.delete_memories(TENANT, [lt(1)], at(0)) == [lt(1)]
+
+    clients.dynamodb.meta.events.register(
+        "before-call.dynamodb.TransactWriteItems", delete_lands, unique_id="delete"
+    )
+    newer = replace(read, memory="neu", terms={"neu": 3}, doc_len=3)
+    storage.replace_memories([MemoryReplace(newer, read)], at(0))
+    clients.dynamodb.meta.events.unregister("before-call.dynamodb.TransactWriteItems", "delete")
+    # Then the memory stays deleted and uncounted: no record comes back
+    assert deleted == [lt(1)]
+    assert raw(clients, record_key(TENANT, lt(1))) is None
+    assert storage.memory_stats(TENANT) == CorpusStats(0, 0)

@@ -11,7 +11,8 @@ A delete of a batch takes four stages:
    (batched per index), and for items from before index records one UpdateItem per stats
    shard;
 4. per stats shard one TransactWriteItems: the index records (condition: as read) with
-   the shard's decrement — only for memories whose postings are all gone.
+   the shard's decrement — only for memories whose postings are all gone. A record a
+   replace moved after the read is deleted as it is now (its postings, then it).
 
 Side data is only removed once the item is gone. The index record outlives the item until
 the postings it names are deleted, and its removal is the decrement: a delete cut off
@@ -69,6 +70,7 @@ from shared.storage.dynamo.memory_records import (
     counted_without_record,
     key_items,
     record_from_item,
+    record_key,
 )
 
 _log = logging.getLogger(__name__)
@@ -260,15 +262,42 @@ class MemoryDeleter:
         for shard in failed_shards(shards, stats_outcomes):
             _log.error("delete: memory stats shard %s missed its decrement", shard)
         # The record goes last: until its postings are gone it is what names them.
-        uncounts = [
-            count_delete(ref, partition.record)
+        records = {
+            ref: partition.record
             for ref, _, partition in cleanup
             if partition.record is not None and ref not in left
-        ]
-        failed = [
-            ref
-            for ref, c in Counting(self._calls, uncounts).run().items()
-            if c.outcome is Outcome.FAILED
-        ]
-        for tenant, memory_id in failed:
-            _log.error("delete: index record of %s (%s) left, not uncounted", memory_id, tenant)
+        }
+        self._uncount(records)
+
+    def _uncount(self, records: dict[Ref, IndexRecord]) -> None:
+        """Stage 4: delete the records with their stats decrement. A record that moved
+        since the read (a replace of the memory recorded its new version after our read; its
+        item is gone now) is deleted as it is now: its postings first, then the record."""
+        for attempt in range(self._calls.max_attempts):
+            if not records:
+                return
+            if attempt:
+                self._calls.backoff.wait(attempt)
+            counted = Counting(self._calls, [count_delete(r, c) for r, c in records.items()])
+            moved: dict[Ref, IndexRecord] = {}
+            for ref, outcome in counted.run().items():
+                if outcome.outcome is Outcome.FAILED:
+                    tenant, memory_id = ref
+                    _log.error("delete: index record of %s (%s) left", memory_id, tenant)
+                elif outcome.outcome is Outcome.REFUSED:
+                    current = outcome.current or self._read_record(ref)
+                    if current is not None:
+                        moved[ref] = current
+            requests = [
+                (ref, {"DeleteRequest": {"Key": k}})
+                for ref, record in moved.items()
+                for k in key_items(record.posting_keys())
+            ]
+            left = self._calls.batch_write(requests)
+            records = {ref: record for ref, record in moved.items() if ref not in left}
+        for tenant, memory_id in records:
+            _log.error("delete: index record of %s (%s) kept moving", memory_id, tenant)
+
+    def _read_record(self, ref: Ref) -> IndexRecord | None:
+        item = self._calls.get_item(record_key(*ref))
+        return None if item is None else record_from_item(item)

@@ -230,7 +230,11 @@ class MemoryReplacer:
                     indexed[c.owner] = new
                 elif outcome.outcome is Outcome.REFUSED:
                     stored = outcome.current or self._read_record(new)
-                    if stored is not None and stored.version >= new.version:
+                    if stored is None and current[c.owner] is not None:
+                        # Only a delete removes records: the memory is gone, and the
+                        # delete has uncounted it. Recording it again would count it.
+                        indexed[c.owner] = new
+                    elif stored is not None and stored.version >= new.version:
                         indexed[c.owner] = stored
                     else:
                         current[c.owner] = stored
