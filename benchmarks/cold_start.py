@@ -52,6 +52,9 @@ ENV = {
     "BRAIN_TABLE_NAME": "brain",
     "BRAIN_BUCKET_NAME": "brain-embeddings",
     "BRAIN_TOOL_FUNCTIONS": "{}",
+    # As template.yaml sets them: the router and the REST function build the OIDC fallback.
+    "BRAIN_OIDC_ISSUER": "https://cognito-idp.eu-central-1.amazonaws.com/eu-central-1_Cold",
+    "BRAIN_OIDC_AUDIENCE": "brain-client",
     "FASTMCP_ENABLE_RICH_LOGGING": "false",
     "POWERTOOLS_SERVICE_NAME": "brain",
     "POWERTOOLS_METRICS_NAMESPACE": "Brain",

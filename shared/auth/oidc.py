@@ -1,11 +1,15 @@
-"""Verification of JWTs from any OIDC issuer (e.g. Cognito) against its JWKS."""
+"""Verification of JWTs from any OIDC issuer (e.g. Cognito) against its JWKS.
+
+PyJWT (with cryptography, ~70 ms of imports) loads with the first token verified, not when
+the verifier is built: on Lambda, API Gateway's JWT authorizer verifies the tokens and this
+verifier is only the router's and the REST function's fallback for a route without one.
+"""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any, Protocol
-
-import jwt
 
 from shared.auth.claims import ClaimMapping, InvalidToken, principal_from_claims
 from shared.auth.principal import Principal
@@ -16,6 +20,25 @@ JWKS_CACHE_SECONDS = 300
 
 class SigningKeys(Protocol):
     def get_signing_key_from_jwt(self, token: str) -> Any: ...
+
+
+class RemoteSigningKeys:
+    """The issuer's JWKS (PyJWT's `PyJWKClient`, keys cached), built on first use."""
+
+    def __init__(self, jwks_url: str) -> None:
+        self._url = jwks_url
+        self._client: SigningKeys | None = None
+        self._lock = threading.Lock()
+
+    def get_signing_key_from_jwt(self, token: str) -> Any:
+        with self._lock:
+            if self._client is None:
+                import jwt
+
+                self._client = jwt.PyJWKClient(
+                    self._url, cache_keys=True, lifespan=JWKS_CACHE_SECONDS, timeout=5
+                )
+        return self._client.get_signing_key_from_jwt(token)
 
 
 class OidcVerifier:
@@ -40,10 +63,12 @@ class OidcVerifier:
     def from_jwks_url(
         cls, *, jwks_url: str, issuer: str, audience: str, mapping: ClaimMapping
     ) -> OidcVerifier:
-        keys = jwt.PyJWKClient(jwks_url, cache_keys=True, lifespan=JWKS_CACHE_SECONDS, timeout=5)
+        keys = RemoteSigningKeys(jwks_url)
         return cls(issuer=issuer, audience=audience, keys=keys, mapping=mapping)
 
     def verify(self, token: str) -> Principal:
+        import jwt
+
         try:
             signing_key = self._keys.get_signing_key_from_jwt(token)
             claims = jwt.decode(

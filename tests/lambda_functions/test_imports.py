@@ -99,21 +99,37 @@ def test_tool_function_cold_start_loads_no_other_tool_and_no_server(function: st
     assert not NEVER & modules, sorted(NEVER & modules)
 
 
-ROUTER_PROBE = """
+GATEWAY_PROBE = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import app
-from shared.lambda_runtime.router import _router
-_router()
-print(json.dumps({"modules": sorted(sys.modules)}))
+from shared.lambda_runtime.{module} import {build}
+{build}()
+print(json.dumps({{"modules": sorted(sys.modules)}}))
 """
+# As the template configures them: an OIDC issuer for the in-app fallback verifier.
+OIDC = {"BRAIN_OIDC_ISSUER": "https://issuer.example", "BRAIN_OIDC_AUDIENCE": "brain"}
+# API Gateway's JWT authorizer verifies the tokens: the fallback loads PyJWT on first use.
+JWT = {"jwt", "shared.auth.local_tokens"}
 
 
 def test_router_cold_start_loads_no_storage_and_no_tool_code() -> None:
     # Given the router imported and its app built in a fresh interpreter, as Lambda does
-    loaded = run_probe(ROUTER_PROBE, "mcp_router", BRAIN_TOOL_FUNCTIONS="{}")
+    probe = GATEWAY_PROBE.format(module="router", build="_router")
+    loaded = run_probe(probe, "mcp_router", BRAIN_TOOL_FUNCTIONS="{}", **OIDC)
     modules = set(loaded["modules"])
     # Then it forwards calls without the storage, the tools' dispatch or any service
     assert not {m for m in modules if m.startswith("shared.storage")}
     assert "shared.tools.dispatch" not in modules and not SERVICES & modules
     assert not ON_FIRST_USE & modules, sorted(ON_FIRST_USE & modules)
+    # And without PyJWT
+    assert not JWT & modules
+
+
+def test_rest_function_cold_start_loads_no_jwt_library() -> None:
+    # Given the REST function imported and its app built, with an OIDC issuer
+    probe = GATEWAY_PROBE.format(module="rest_api", build="_app")
+    modules = set(run_probe(probe, "memory_api", **OIDC)["modules"])
+    # Then neither PyJWT nor cryptography is loaded before a token needs verifying
+    assert not JWT & modules
+    assert not {m for m in modules if m.startswith("cryptography")}
