@@ -12,13 +12,15 @@ import time
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from shared.domain import Project
 from shared.embedding.hashed import HashedEmbedder
 from shared.services.context import ServiceContext
-from shared.services.memory_os import remember, search_memory
+from shared.services.memory_os import recall_context, remember, search_memory
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage, current_stage
-from shared.validation.memory_requests import parse_remember, parse_search
+from shared.validation.memory_requests import parse_recall_context, parse_remember, parse_search
 from tests.contract.s3vectors_query import emulate_query_vectors
 from tests.integration.conftest import Call, CallRecorder
 from tests.integration.test_dynamo_area_round_trips import ALICE, NOW, PROJECTS, TEAMS
@@ -32,15 +34,16 @@ def hybrid_context(storage: DynamoStorage) -> ServiceContext:
     return ServiceContext(storage, Settings(), lambda: NOW, embedder=EMBEDDER)
 
 
-def test_hybrid_search_of_a_caller_in_5_teams_and_10_projects(
+@pytest.fixture
+def alice_areas(
     pooled: DynamoStorage, clients: AwsClients, recorder: CallRecorder
-) -> None:
-    # Given alice's 16 areas with one memory each, embedded by the server, on the
-    # production pool behind the simulated network
-    storage = pooled
-    ctx = hybrid_context(storage)
+) -> ServiceContext:
+    """Alice's 16 areas with one memory each, embedded by the server, on the production
+    pool behind the simulated network; QueryVectors emulated and recorded with its
+    interval (the emulation answers before the recorder sees the call)."""
+    ctx = hybrid_context(pooled)
     for name in PROJECTS:
-        assert storage.create_project(Project(ALICE.tenant, name, "alice", NOW))
+        assert pooled.create_project(Project(ALICE.tenant, name, "alice", NOW))
     paths = [
         "users/alice/n",
         *(f"teams/{t}/n" for t in TEAMS),
@@ -51,7 +54,7 @@ def test_hybrid_search_of_a_caller_in_5_teams_and_10_projects(
         assert remember(ctx, ALICE, parse_remember({"content": content, "path": path}))["erfolg"]
     open_calls: dict[int, Call] = {}
 
-    def counted(**_: Any) -> None:  # the emulation answers before the recorder sees it
+    def counted(**_: Any) -> None:
         call = Call("s3vectors", "QueryVectors", current_stage(), time.perf_counter())
         recorder.calls.append(call)
         open_calls[threading.get_ident()] = call
@@ -62,9 +65,17 @@ def test_hybrid_search_of_a_caller_in_5_teams_and_10_projects(
     clients.s3vectors.meta.events.register("before-call.s3vectors.QueryVectors", counted)
     clients.s3vectors.meta.events.register("after-call.s3vectors.QueryVectors", answered)
     emulate_query_vectors(clients.s3vectors)
+    return ctx
+
+
+def test_hybrid_search_of_a_caller_in_5_teams_and_10_projects(
+    alice_areas: ServiceContext, recorder: CallRecorder
+) -> None:
+    # Given alice's 16 areas with one memory each, embedded by the server
     recorder.start()
     # When alice searches with a server-side query vector
-    answer = search_memory(ctx, ALICE, parse_search({"query": "quarterly plans", "limit": 20}))
+    query = parse_search({"query": "quarterly plans", "limit": 20})
+    answer = search_memory(alice_areas, ALICE, query)
     # Then all 16 memories come, found by words and by vectors
     hits = answer["daten"]["treffer"]
     assert len(hits) == 16
@@ -79,3 +90,24 @@ def test_hybrid_search_of_a_caller_in_5_teams_and_10_projects(
         Counter({"BatchGetItem": 1}),
     ]
     assert recorder.waves() == 2
+
+
+def test_hybrid_recall_context_takes_3_waves(
+    alice_areas: ServiceContext, recorder: CallRecorder
+) -> None:
+    # Given alice's 16 areas with one memory each, embedded by the server
+    recorder.start()
+    # When she recalls the context of a task
+    request = parse_recall_context({"task": "quarterly plans", "limit": 20})
+    answer = recall_context(alice_areas, ALICE, request)
+    # Then her memories come, found by words and vectors, in 3 waves: the postings, stats,
+    # memberships, the recent short-term Query per area and the QueryVectors side by side;
+    # the BatchGetItem of the fused candidates; one by_reference Query per linked entity
+    assert answer["erfolg"], answer
+    assert len(answer["daten"]["erinnerungen"]) == 16
+    recorder.calls = [c for c in recorder.calls if c.operation != "ListVectors"]
+    stages = recorder.stages()
+    assert stages[0] == Counter({"Query": 3 * 16 + 2 + 16, "QueryVectors": 1})
+    assert stages[1] == Counter({"BatchGetItem": 1})
+    assert stages[2:] == [Counter({"Query": len(PROJECTS)})]  # one per project: an entity
+    assert recorder.waves() == 3
