@@ -22,7 +22,9 @@ the fastest run of each (on a shared machine the least disturbed one: other proc
 ever add to a probe's time). Goal: <= 1.3x for tool functions.
 
 Run: .venv/bin/python benchmarks/cold_start.py [--runs 7] [--layer /tmp/brain-cold-start-layer]
-[--cpu] (--cpu: the probes' CPU time instead of wall time, for a loaded machine).
+[--cpu] [--against DIR] (--cpu: the probes' CPU time instead of wall time, for a loaded
+machine; --against: a checkout of another revision, e.g. `git archive main | tar -x -C DIR`,
+measured in the same run, alternately with this one: rows "<function> @against").
 A measurement, not a test (tests/unit/test_benchmarks.py only smoke-runs the measurement).
 """
 
@@ -144,9 +146,11 @@ def layer_is_current(layer: Path, stamp: str) -> bool:
     return marker.exists() and marker.read_text() == stamp
 
 
-def build_layer(layer: Path) -> None:
-    """Packages (cached while requirements.txt is unchanged), then a fresh copy of shared/."""
-    pins = REQUIREMENTS.read_bytes() + SERVICES.read_bytes()
+def build_layer(layer: Path, root: Path = ROOT) -> None:
+    """Packages (cached while requirements.txt is unchanged), then a fresh copy of shared/,
+    all of the checkout `root`."""
+    pins = (root / REQUIREMENTS.relative_to(ROOT)).read_bytes()
+    pins += (root / SERVICES.relative_to(ROOT)).read_bytes()
     stamp = hashlib.sha256(pins + sys.version.encode()).hexdigest()
     if not layer_is_current(layer, stamp):
         if layer.exists():
@@ -162,14 +166,15 @@ def build_layer(layer: Path) -> None:
                 "--target",
                 str(layer),
                 "-r",
-                str(REQUIREMENTS),
+                str(root / REQUIREMENTS.relative_to(ROOT)),
             ],
             check=True,
         )
-        subprocess.run([sys.executable, str(PRUNE), str(layer), str(SERVICES)], check=True)
+        prune, services = root / PRUNE.relative_to(ROOT), root / SERVICES.relative_to(ROOT)
+        subprocess.run([sys.executable, str(prune), str(layer), str(services)], check=True)
         (layer / ".requirements-sha256").write_text(stamp)
     shutil.rmtree(layer / "shared", ignore_errors=True)
-    shutil.copytree(ROOT / "shared", layer / "shared", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(root / "shared", layer / "shared", ignore=shutil.ignore_patterns("__pycache__"))
 
 
 def install_hook_library(target: Path) -> None:
@@ -197,10 +202,10 @@ def compile_all(*roots: Path) -> None:
     )
 
 
-def template_functions() -> dict[str, str]:
+def template_functions(root: Path = ROOT) -> dict[str, str]:
     """Function directory name -> its init snippet, for every function directory."""
     functions = {}
-    for directory in sorted((ROOT / "functions").iterdir()):
+    for directory in sorted((root / "functions").iterdir()):
         if (directory / "app.py").exists():
             functions[directory.name] = INIT.get(directory.name, CONTAINER_INIT)
     return functions
@@ -249,9 +254,18 @@ def median(timings: list[Timing]) -> Timing:
 
 
 def run(
-    runs: int, layer: Path, only: list[str] | None = None, clock: str = WALL
+    runs: int,
+    layer: Path,
+    only: list[str] | None = None,
+    clock: str = WALL,
+    against: Path | None = None,
 ) -> dict[str, Timing]:
-    build_layer(layer)
+    # (checkout, its layer, the suffix of its rows)
+    checkouts = [(ROOT, layer, "")]
+    if against is not None:
+        checkouts.append((against, layer.with_name(layer.name + "-against"), " @against"))
+    for root, root_layer, _ in checkouts:
+        build_layer(root_layer, root)
     with tempfile.TemporaryDirectory(prefix="brain-cold-start-") as scratch:
         runtime = Path(scratch) / "runtime"
         baseline = Path(scratch) / "baseline"
@@ -259,19 +273,25 @@ def run(
         baseline.mkdir()
         install_hook_library(runtime)
         (baseline / "app.py").write_text(BASELINE)
-        compile_all(layer, ROOT / "functions", runtime, baseline)
-        targets = {"baseline": (baseline, "")}
+        compile_all(layer, runtime, baseline, *(c[0] / "functions" for c in checkouts))
+        for _, root_layer, _ in checkouts[1:]:
+            compile_all(root_layer)
+        # name -> (function directory, init snippet, layer)
+        targets = {"baseline": (baseline, "", layer)}
         for name, init in template_functions().items():
             if only is None or name in only:
-                targets[name] = (ROOT / "functions" / name, init)
+                for root, root_layer, suffix in checkouts:
+                    if (root / "functions" / name / "app.py").exists():
+                        targets[name + suffix] = (root / "functions" / name, init, root_layer)
         results: dict[str, list[Timing]] = {name: [] for name in targets}
         # Interleaved, so that a slower moment of the machine hits every function alike.
         for _ in range(runs):
-            for name, (directory, init) in targets.items():
+            for name, (directory, init, target_layer) in targets.items():
                 hooks = name != "baseline"
-                results[name].append(measure(directory, init, layer, runtime, hooks, clock))
-    for cache in (ROOT / "functions").rglob("__pycache__"):
-        shutil.rmtree(cache)
+                results[name].append(measure(directory, init, target_layer, runtime, hooks, clock))
+    for root, _, _ in checkouts:
+        for cache in (root / "functions").rglob("__pycache__"):
+            shutil.rmtree(cache)
     return {name: median(timings) for name, timings in results.items()}
 
 
@@ -303,9 +323,14 @@ def main() -> None:
         help="the process's CPU time instead of wall time: on a loaded machine the wall time"
         " mostly measures waiting for a core (imports are CPU work; file reads are cached)",
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="a checkout of another revision, measured in the same run (rows '@against')",
+    )
     args = parser.parse_args()
     clock = CPU if args.cpu else WALL
-    results = run(args.runs, args.layer, args.only, clock)
+    results = run(args.runs, args.layer, args.only, clock, args.against)
     if args.json:
         print(json.dumps({name: t.__dict__ for name, t in results.items()}, indent=1))
     else:
