@@ -48,6 +48,18 @@ def nutzer_pk(tenant: str, nutzer: str) -> str:
     return f"{tenant_prefix(tenant)}#NUTZER#{part(nutzer)}"
 
 
+def _project_exists(table: str, tenant: str, name: str) -> dict[str, Any]:
+    """The transaction item that fails it unless the project exists."""
+    return {
+        "ConditionCheck": {
+            "TableName": table,
+            "Key": key(project_pk(tenant, name), SK_PROJECT),
+            "ConditionExpression": "attribute_exists(#pk)",
+            "ExpressionAttributeNames": {"#pk": PK},
+        }
+    }
+
+
 def _member_puts(table: str, tenant: str, name: str, members: Sequence[str]) -> list[Item]:
     puts: list[Item] = []
     for nutzer in members:
@@ -105,14 +117,7 @@ class ProjectRecords:
         return True
 
     def add(self, tenant: str, name: str, members: Sequence[str]) -> bool:
-        check = {
-            "ConditionCheck": {
-                "TableName": self._calls.table,
-                "Key": key(project_pk(tenant, name), SK_PROJECT),
-                "ConditionExpression": "attribute_exists(#pk)",
-                "ExpressionAttributeNames": {"#pk": PK},
-            }
-        }
+        check = _project_exists(self._calls.table, tenant, name)
         unique = sorted(set(members))
         for group in chunks(unique, _MEMBERS_PER_TRANSACTION) or [[]]:
             if not self._transact([check, *_member_puts(self._calls.table, tenant, name, group)]):
@@ -121,14 +126,7 @@ class ProjectRecords:
 
     def remove(self, tenant: str, name: str, members: Sequence[str]) -> bool:
         """Delete member and membership items together (one transaction per 49 members)."""
-        check = {
-            "ConditionCheck": {
-                "TableName": self._calls.table,
-                "Key": key(project_pk(tenant, name), SK_PROJECT),
-                "ConditionExpression": "attribute_exists(#pk)",
-                "ExpressionAttributeNames": {"#pk": PK},
-            }
-        }
+        check = _project_exists(self._calls.table, tenant, name)
         for group in chunks(sorted(set(members)), _MEMBERS_PER_TRANSACTION) or [[]]:
             deletes = [
                 {"Delete": {"TableName": self._calls.table, "Key": item_key}}
