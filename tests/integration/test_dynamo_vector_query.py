@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
 from botocore.stub import Stubber
 
@@ -15,6 +14,7 @@ from shared.domain import MemoryType
 from shared.search.vectors import VectorProfileError, VectorQuery
 from shared.storage.dynamo.embeddings import EmbeddingVectors, index_name
 from tests.contract.builders import T0, lt
+from tests.stubs import stubbed_client
 
 BUCKET = "brain-vectors"
 ARN = "arn:aws:s3vectors:eu-central-1:123456789012:bucket/brain-vectors"
@@ -23,15 +23,8 @@ PROFILE = "amazon-titan-embed-text-v2-256-5f36fcdf8683"
 
 @pytest.fixture
 def stubbed() -> Iterator[tuple[Any, Stubber]]:
-    client = boto3.client(
-        "s3vectors",
-        region_name="eu-central-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-    )
-    with Stubber(client) as stubber:
-        yield client, stubber
-        stubber.assert_no_pending_responses()
+    with stubbed_client("s3vectors") as stub:
+        yield stub
 
 
 def query(typ: MemoryType | None = None) -> VectorQuery:

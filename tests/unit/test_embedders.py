@@ -9,7 +9,6 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
 from botocore.response import StreamingBody
 from botocore.stub import Stubber
@@ -25,6 +24,7 @@ from shared.embedding.bedrock import (
 from shared.embedding.factory import build_embedder
 from shared.embedding.hashed import HashedEmbedder
 from shared.embedding.port import EmbeddingFailed, EmbeddingProfile, Purpose
+from tests.stubs import stubbed_client
 
 
 def cosine(a: list[float], b: list[float]) -> float:
@@ -65,15 +65,8 @@ class Body(StreamingBody):
 
 @pytest.fixture
 def runtime() -> Iterator[tuple[Any, Stubber]]:
-    client = boto3.client(
-        "bedrock-runtime",
-        region_name="eu-central-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-    )
-    with Stubber(client) as stubber:
-        yield client, stubber
-        stubber.assert_no_pending_responses()
+    with stubbed_client("bedrock-runtime") as stub:
+        yield stub
 
 
 def invoke(model: str, body: dict[str, Any]) -> dict[str, Any]:
