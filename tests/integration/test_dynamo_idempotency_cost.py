@@ -1,4 +1,4 @@
-"""What retry safety costs per write on DynamoDB (moto, round trips by botocore hooks):
+"""What retry safety costs per write on DynamoDB (DynamoDB Local, round trips by botocore hooks):
 a write tool through `call_tool` against the same service call without it, and a resend."""
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def test_retry_safety_adds_three_calls_and_three_round_trips_per_write(
         resend = recorder.operations()
         assert sum(resend.values()) <= 2 and set(resend) <= {"PutItem", "GetItem"}, resend
 
-        # Latency on moto (in-process; AWS adds ~3 x a DynamoDB write, ~5-10 ms each)
+        # Latency on DynamoDB Local (loopback; AWS adds ~3 x a DynamoDB write, ~5-10 ms each)
         started = time.perf_counter()
         for n in range(rounds):
             plain(args(100 + n))
@@ -111,7 +111,7 @@ def test_retry_safety_adds_three_calls_and_three_round_trips_per_write(
             print(
                 f"\n{tool}: {sum(bare.values())} calls/{bare_rounds} round trips bare, "
                 f"{sum(safe.values())}/{safe_rounds} retry-safe, resend {dict(resend)}; "
-                f"moto {bare_ms:.1f} ms bare, {safe_ms:.1f} ms retry-safe, "
+                f"DynamoDB Local {bare_ms:.1f} ms bare, {safe_ms:.1f} ms retry-safe, "
                 f"{resend_ms:.1f} ms resend"
             )
 

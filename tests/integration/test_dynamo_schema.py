@@ -1,8 +1,12 @@
-"""The table and bucket definitions and `bootstrap` (on moto)."""
+"""The table and bucket definitions and `bootstrap` (DynamoDB Local; S3 Vectors on moto).
+
+DynamoDB Local implements neither encryption at rest nor point-in-time recovery: what
+bootstrap asks for there is read from its requests."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -24,7 +28,7 @@ from shared.storage.dynamo.schema import (
     bootstrap,
     create_table_kwargs,
 )
-from tests.integration.conftest import BUCKET, TABLE
+from tests.integration.conftest import BUCKET, TABLE, inject_response
 
 
 def test_bootstrap_creates_table_and_bucket_once(clients: AwsClients) -> None:
@@ -42,12 +46,26 @@ def test_bootstrap_creates_table_and_bucket_once(clients: AwsClients) -> None:
     assert BUCKET in [b["vectorBucketName"] for b in buckets]
 
 
-def test_table_matches_the_cloudformation_definition(
-    clients: AwsClients, created: list[str]
-) -> None:
-    # Given a bootstrapped table
-    assert f"table:{TABLE}" in created
-    # When it is described
+def test_table_matches_the_cloudformation_definition(clients: AwsClients) -> None:
+    # Given an engine whose point-in-time recovery reads as off
+    requests: dict[str, dict[str, Any]] = {}
+
+    def seen(params: dict[str, Any], model: Any, **_: Any) -> None:
+        requests[model.name] = params
+
+    clients.dynamodb.meta.events.register("provide-client-params.dynamodb", seen)
+    off = {
+        "ContinuousBackupsStatus": "ENABLED",
+        "PointInTimeRecoveryDescription": {"PointInTimeRecoveryStatus": "DISABLED"},
+    }
+    inject_response(
+        clients.dynamodb,
+        "dynamodb.DescribeContinuousBackups",
+        lambda _request: (200, {"ContinuousBackupsDescription": off}),
+    )
+    inject_response(clients.dynamodb, "dynamodb.UpdateContinuousBackups", lambda _r: (200, {}))
+    # When bootstrap creates the table and it is described
+    assert f"table:{TABLE}" in bootstrap(clients, TABLE, BUCKET)
     table = clients.dynamodb.describe_table(TableName=TABLE)["Table"]
     # Then keys, attribute types and GSIs are those of TABLE_PROPERTIES
     assert table["KeySchema"] == TABLE_PROPERTIES["KeySchema"]
@@ -61,14 +79,14 @@ def test_table_matches_the_cloudformation_definition(
         assert actual["KeySchema"] == expected["KeySchema"]
         assert actual["Projection"] == expected["Projection"]
     assert table["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
-    assert table["SSEDescription"]["Status"] == "ENABLED"
-    # And TTL is on `expires_at`, point-in-time recovery is enabled
+    # And TTL is on `expires_at`
     ttl = clients.dynamodb.describe_time_to_live(TableName=TABLE)["TimeToLiveDescription"]
     assert ttl["AttributeName"] == TTL_ATTRIBUTE == "expires_at"
     assert ttl["TimeToLiveStatus"] in ("ENABLED", "ENABLING")
-    backups = clients.dynamodb.describe_continuous_backups(TableName=TABLE)
-    pitr = backups["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]
-    assert pitr["PointInTimeRecoveryStatus"] == "ENABLED"
+    # And the table was created encrypted, and point-in-time recovery switched on
+    assert requests["CreateTable"]["SSESpecification"] == {"Enabled": True}
+    pitr = requests["UpdateContinuousBackups"]["PointInTimeRecoverySpecification"]
+    assert pitr == {"PointInTimeRecoveryEnabled": True}
 
 
 def test_bootstrap_adds_a_missing_index_to_an_existing_table(clients: AwsClients) -> None:

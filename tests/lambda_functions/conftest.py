@@ -1,5 +1,6 @@
-"""Lambda handlers under moto: environment as the template sets it, a fake Lambda context,
-and a local invoker that runs a tool Lambda in-process with a JSON round trip."""
+"""Lambda handlers on DynamoDB Local (S3 Vectors on moto): environment as the template sets
+it, a fake Lambda context, and a local invoker that runs a tool Lambda in-process with a JSON
+round trip."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from shared.lambda_runtime import container as container_module
 from shared.lambda_runtime.router import InvokeResult
 from shared.storage.aws import make_clients
 from shared.storage.dynamo.schema import bootstrap
+from tests.dynamodb_local import dynamodb_env
 
 TABLE = "brain-lambda-test"
 BUCKET = "brain-lambda-test-embeddings"
@@ -29,7 +31,7 @@ LAMBDA_ENV = {
     "BRAIN_BACKEND": "aws",
     "BRAIN_TABLE_NAME": TABLE,
     "BRAIN_BUCKET_NAME": BUCKET,
-    "BRAIN_AWS_MAX_PARALLEL": "1",  # moto is not thread-safe
+    "BRAIN_AWS_MAX_PARALLEL": "1",  # S3 Vectors on moto is not thread-safe
     "POWERTOOLS_SERVICE_NAME": "brain",
     "POWERTOOLS_METRICS_NAMESPACE": "Brain",
     "POWERTOOLS_DEV": "false",
@@ -58,12 +60,15 @@ def lambda_context() -> FakeLambdaContext:
 
 @pytest.fixture
 def aws_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
-    """moto account with the table and bucket; a fresh Lambda container per test."""
-    with mock.patch.dict(os.environ, LAMBDA_ENV), mock_aws():
-        bootstrap(make_clients(Settings()), TABLE, BUCKET)
-        container_module.reset()
-        yield dict(LAMBDA_ENV)
-        container_module.reset()
+    """The table (DynamoDB Local, a database of the test's own) and the bucket (moto); a
+    fresh Lambda container per test."""
+    with dynamodb_env() as dynamodb, mock_aws():
+        env = {**LAMBDA_ENV, **dynamodb}
+        with mock.patch.dict(os.environ, env):
+            bootstrap(make_clients(Settings()), TABLE, BUCKET)
+            container_module.reset()
+            yield env
+            container_module.reset()
 
 
 Handler = Callable[[dict[str, Any], Any], Any]

@@ -1,26 +1,29 @@
 """Property-based fuzzing of every Lambda handler of template.yaml (issue 11), loaded by the
-template-driven harness on moto: router invocations and HTTP API events with malformed
-arguments, bodies, claims and shapes. No handler raises, no HTTP answer is a 5xx, and a
-refused call writes nothing to the table. Counts are printed (`pytest -s`)."""
+template-driven harness on DynamoDB Local (S3 Vectors on moto): router invocations and HTTP
+API events with malformed arguments, bodies, claims and shapes. No handler raises, no HTTP
+answer is a 5xx, and a refused call writes nothing to the table. Counts are printed
+(`pytest -s`)."""
 
 from __future__ import annotations
 
 import base64
 import copy
+import functools
 import json
+import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import boto3
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from moto.core import DEFAULT_ACCOUNT_ID
-from moto.dynamodb.models import dynamodb_backends
 
 from shared.lambda_runtime import router as router_module
 from shared.tools.catalog import TOOLS
+from tests import dynamodb_local
 from tests.infra.test_template import function_props, functions, load_template
 from tests.lambda_functions.conftest import FakeLambdaContext, LocalInvoker
 from tests.lambda_functions.test_template_functions import (
@@ -49,10 +52,20 @@ def deployed(template: dict[str, Any]) -> Iterator[dict[str, Handler]]:
 LEAKS = ("Traceback", "Exceeds the limit", "RecursionError", "KeyError")
 
 
+@functools.cache
+def _dynamodb(endpoint: str, access_key: str) -> Any:
+    return boto3.client(
+        "dynamodb",
+        endpoint_url=endpoint,
+        aws_access_key_id=access_key,
+        aws_secret_access_key=os.environ["AWS_SECRET_ACCESS_KEY"],
+    )
+
+
 def item_count() -> int:
-    """Items in the moto table, read from moto's backend (a Scan copies every item: far too
-    slow to run around each of hundreds of calls)."""
-    return len(dynamodb_backends[DEFAULT_ACCOUNT_ID]["eu-central-1"].get_table(TABLE))
+    """Items in the table on DynamoDB Local (the deployed functions' database)."""
+    client = _dynamodb(os.environ["AWS_ENDPOINT_URL_DYNAMODB"], os.environ["AWS_ACCESS_KEY_ID"])
+    return dynamodb_local.item_count(client, TABLE)
 
 
 def tool_handlers(template: dict[str, Any], deployed: dict[str, Handler]) -> dict[str, Handler]:

@@ -20,7 +20,10 @@ from shared.config import Settings
 from shared.lambda_runtime import container as container_module
 from shared.lambda_runtime import router as router_module
 from shared.lambda_runtime.tool_handler import make_tool_handler
-from tests.lambda_functions.conftest import FakeLambdaContext
+from shared.storage.aws import make_clients
+from shared.storage.dynamo.schema import bootstrap
+from tests.dynamodb_local import dynamodb_env
+from tests.lambda_functions.conftest import BUCKET, TABLE, FakeLambdaContext
 from tests.lambda_functions.test_tool_handlers import sample
 
 
@@ -56,16 +59,20 @@ def test_tool_function_gets_new_clients_and_storage_after_restore(
     take_snapshot()
     snapshotted = container_module.container()
     assert access_key(snapshotted.clients.dynamodb) == os.environ["AWS_ACCESS_KEY_ID"]
-    # When a new environment is restored from it with credentials of its own
-    with mock.patch.dict(os.environ, {"AWS_ACCESS_KEY_ID": "restored"}):
+    # When a new environment is restored from it with credentials of its own (DynamoDB
+    # Local keeps a database per access key: the restored one gets the tables too)
+    with dynamodb_env() as restored_env, mock.patch.dict(os.environ, restored_env):
+        bootstrap(make_clients(Settings()), TABLE, BUCKET)
         restore()
         restored = container_module.container()
         # Then the clients, their credentials and the storage (thread pool) are new
         assert restored is not snapshotted
         assert restored.clients.dynamodb is not snapshotted.clients.dynamodb
         assert restored.clients.s3vectors is not snapshotted.clients.s3vectors
-        assert access_key(restored.clients.dynamodb) == "restored"
-        assert access_key(restored.clients.s3vectors) == "restored"
+        new_key = restored_env["AWS_ACCESS_KEY_ID"]
+        assert new_key != aws_env["AWS_ACCESS_KEY_ID"]
+        assert access_key(restored.clients.dynamodb) == new_key
+        assert access_key(restored.clients.s3vectors) == new_key
         assert restored.storage is not snapshotted.storage
         # And the settings are those of the function, read again
         assert restored.settings == snapshotted.settings

@@ -23,6 +23,7 @@ from shared.lambda_runtime import container as container_module
 from shared.lambda_runtime import rest_api as rest_module
 from shared.lambda_runtime import router as router_module
 from shared.storage.dynamo.schema import create_table_kwargs
+from tests.dynamodb_local import dynamodb_env
 from tests.infra.test_template import ROOT, function_props, functions, load_template
 from tests.lambda_functions.conftest import FakeLambdaContext, LocalInvoker
 
@@ -38,7 +39,7 @@ AWS_ENV = {
     "AWS_REGION": "eu-central-1",
     "AWS_ACCESS_KEY_ID": "testing",
     "AWS_SECRET_ACCESS_KEY": "testing",
-    "BRAIN_AWS_MAX_PARALLEL": "1",  # moto is not thread-safe; production runs calls in parallel
+    "BRAIN_AWS_MAX_PARALLEL": "1",  # S3 Vectors on moto is not thread-safe
 }
 EVENT_OF = {"McpRouterFunction": "mcp_router", "ExpiryFunction": "expiry"}
 NO_VALUE = object()  # what `!Ref AWS::NoValue` resolves to: the property is left out
@@ -133,13 +134,14 @@ def load_handler(name: str, props: dict[str, Any]) -> Handler:
 def create_storage(template: dict[str, Any]) -> None:
     """Table and bucket from the template's own resource definitions (parameter defaults)."""
     resources = Intrinsics(template).resolve_all(template["Resources"])
-    dynamodb = boto3.client("dynamodb")
+    session = boto3.session.Session()  # not the default one: it keeps the first credentials
+    dynamodb = session.client("dynamodb")
     dynamodb.create_table(**create_table_kwargs(TABLE, resources["BrainTable"]["Properties"]))
     dynamodb.create_table(
         **create_table_kwargs(IDEMPOTENCY_TABLE, resources["IdempotencyTable"]["Properties"])
     )
     encryption = resources["VectorBucket"]["Properties"]["EncryptionConfiguration"]
-    boto3.client("s3vectors").create_vector_bucket(
+    session.client("s3vectors").create_vector_bucket(
         vectorBucketName=BUCKET, encryptionConfiguration={"sseType": encryption["SseType"]}
     )
 
@@ -157,14 +159,20 @@ def deployed(template: dict[str, Any]) -> Iterator[dict[str, Handler]]:
 
 @contextmanager
 def deploy(template: dict[str, Any]) -> Iterator[dict[str, Handler]]:
-    """Every function's handler, loaded with its template environment, on moto."""
+    """Every function's handler, loaded with its template environment, on DynamoDB Local
+    (S3 Vectors on moto)."""
     intrinsics = Intrinsics(template)
     handlers: dict[str, Handler] = {}
     environment: dict[str, str] = {}
     for name in functions(template):
         variables = function_props(template, name).get("Environment", {}).get("Variables", {})
         environment.update({key: str(intrinsics.resolve(v)) for key, v in variables.items()})
-    with mock.patch.dict(os.environ, {**environment, **AWS_ENV}), mock_aws():
+    # moto sets fake credentials of its own when it starts: the environment comes after it
+    with (
+        dynamodb_env() as dynamodb,
+        mock_aws(),
+        mock.patch.dict(os.environ, {**environment, **AWS_ENV, **dynamodb}),
+    ):
         create_storage(template)
         container_module.reset()
         router_module.reset()

@@ -1,17 +1,17 @@
-"""The ledger on DynamoDB: one TransactWriteItems per record, running totals with optimistic
-concurrency (the pattern of ratings.py).
+"""The ledger on DynamoDB: one TransactWriteItems per record, running totals added
+atomically (`ADD`, no version: concurrent bookings never refuse each other).
 
 Each append writes, atomically: the ID item, the record (at its position; a storno or
-zahlung there claims its original once), the running-total shard of its (area, month,
-currency) conditioned on the version the computation started from, and the open-reminder
-copy (put for an open reminder, deleted by its storno or zahlung). A zahlung also checks
-that its original has no storno. A version conflict takes the current total from the
-cancellation reason (ALL_OLD), else a consistent read, and retries with jittered backoff and
-a fresh ClientRequestToken, at most `max_retries` times.
+zahlung there claims its original once), the record's effect `ADD`ed to the running-total
+shard of its (area, month, currency), and the open-reminder copy (put for an open reminder,
+deleted by its storno or zahlung). A zahlung also checks that its original has no storno.
+Only a `TransactionConflict` (another transaction holding one of the items at that instant)
+is retried, with jittered backoff and a fresh ClientRequestToken, at most `max_retries`
+times.
 
-Appends of one total shard in a batch form a chain applied in order; chains run side by
-side (one stage). Totals are read by one Query per area (all months and shards of a
-period), never by summing records.
+Appends of one total shard in a batch form a chain applied in order (they would hold each
+other's total item); chains run side by side (one stage). Totals are read by one Query per
+area (all months and shards of a period), never by summing records.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from functools import partial
 from typing import Any, Final
@@ -27,7 +27,6 @@ from typing import Any, Final
 from shared.domain import EntryFailure, EntryFailureCode
 from shared.ledger.model import (
     AlreadyAppended,
-    LedgerRecord,
     LedgerSatz,
     LedgerTotal,
     LedgerView,
@@ -35,7 +34,7 @@ from shared.ledger.model import (
     attach_followers,
     merge_totals,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, StorageUnavailable, TableCalls, error_code
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
 from shared.storage.dynamo.items import PK, SK, Item, get_n, get_s, key, s
 from shared.storage.dynamo.ledger_items import (
     due_key,
@@ -49,9 +48,9 @@ from shared.storage.dynamo.ledger_items import (
     record_pk,
     schluessel_key,
     total_from_item,
-    total_item,
     total_key,
     total_pk,
+    total_update,
 )
 
 _log = logging.getLogger(__name__)
@@ -65,11 +64,7 @@ ShardKey = tuple[str, str]
 
 
 class _Retry(Exception):
-    """The total moved (or another transaction held an item): retry from `current`."""
-
-    def __init__(self, current: LedgerTotal | None) -> None:
-        super().__init__("version conflict")
-        self.current = current
+    """Another transaction held one of the items: send again after a backoff."""
 
 
 class _Duplicate(Exception):
@@ -91,13 +86,8 @@ class _Indices:
     """Where the optional parts sit in one append's TransactItems (-1: absent)."""
 
     items: int
-    total: int
     key: int
     check: int
-
-
-def _empty_total(record: LedgerRecord) -> LedgerTotal:
-    return LedgerTotal(record.area, record.monat, record.waehrung)
 
 
 class LedgerTable:
@@ -115,40 +105,21 @@ class LedgerTable:
                 index if record.satz is LedgerSatz.ZAHLUNG else item_pk_sk(total_key(record))
             )
             chains.setdefault(chain, []).append(index)
-        shard_keys = [chain for chain in chains if isinstance(chain, tuple)]
-        results: list[EntryFailure | AlreadyAppended | None] = [None] * len(writes)
-        try:
-            found = self._calls.batch_get([key(pk, sk) for pk, sk in shard_keys])
-        except (*AWS_ERRORS, StorageUnavailable):
-            _log.warning("append_ledger: reading %d totals failed", len(shard_keys))
-            for chain in shard_keys:
-                for index in chains.pop(chain):
-                    results[index] = EntryFailure(EntryFailureCode.STORAGE, "totals unreadable")
-            found = []
-        current = {item_pk_sk(item): total_from_item(item) for item in found}
-        runnable = list(chains.items())
+        runnable = list(chains.values())
         outcomes = self._calls.round_trips.run(
-            [
-                partial(
-                    self._chain,
-                    [writes[i] for i in indices],
-                    current.get(chain) if isinstance(chain, tuple) else None,
-                )
-                for chain, indices in runnable
-            ]
+            [partial(self._chain, [writes[i] for i in indices]) for indices in runnable]
         )
-        for (_, indices), chain_results in zip(runnable, outcomes, strict=True):
+        results: list[EntryFailure | AlreadyAppended | None] = [None] * len(writes)
+        for indices, chain_results in zip(runnable, outcomes, strict=True):
             for index, result in zip(indices, chain_results, strict=True):
                 results[index] = result
         return results
 
-    def _chain(
-        self, writes: list[LedgerWrite], total: LedgerTotal | None
-    ) -> list[EntryFailure | AlreadyAppended | None]:
+    def _chain(self, writes: list[LedgerWrite]) -> list[EntryFailure | AlreadyAppended | None]:
         results: list[EntryFailure | AlreadyAppended | None] = []
         for write in writes:
             try:
-                total = self._append_one(write, total)
+                self._append_one(write)
             except _Failed as failed:
                 results.append(failed.failure)
             except _Duplicate as duplicate:
@@ -157,20 +128,21 @@ class LedgerTable:
                 results.append(None)
         return results
 
-    def _append_one(self, write: LedgerWrite, total: LedgerTotal | None) -> LedgerTotal | None:
+    def _append_one(self, write: LedgerWrite) -> None:
         for attempt in range(self._max_retries + 1):
             if attempt:
                 self._calls.backoff.wait(attempt)
             try:
-                return self._attempt(write, total)
-            except _Retry as retry:
-                total = retry.current
+                self._attempt(write)
+                return
+            except _Retry:
+                continue
         raise _Failed(
             EntryFailureCode.CONFLICT,
-            f"totals of {write.record.id} kept changing ({self._max_retries} retries)",
+            f"totals of {write.record.id} busy ({self._max_retries} retries)",
         )
 
-    def _attempt(self, write: LedgerWrite, total: LedgerTotal | None) -> LedgerTotal | None:
+    def _attempt(self, write: LedgerWrite) -> None:
         record, original = write.record, write.original
         table = self._calls.table
         new_only = {
@@ -192,28 +164,8 @@ class LedgerTable:
             },
             {"Put": {"TableName": table, "Item": record_item(record, rkey), **new_only}},
         ]
-        written: LedgerTotal | None = None
-        total_index = -1
         if record.satz is not LedgerSatz.ZAHLUNG:
-            base = total if total is not None else _empty_total(record)
-            written = replace(base.add(record), version=base.version + 1)
-            put: dict[str, Any] = {
-                "TableName": table,
-                "Item": total_item(written, total_key(record)),
-                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-            }
-            if base.version == 0:
-                put.update(new_only)
-            else:
-                put.update(
-                    {
-                        "ConditionExpression": "#version = :version",
-                        "ExpressionAttributeNames": {"#version": "version"},
-                        "ExpressionAttributeValues": {":version": {"N": str(base.version)}},
-                    }
-                )
-            total_index = len(items)
-            items.append({"Put": put})
+            items.append({"Update": total_update(record, table)})
         if record.is_reminder:
             items.append(
                 {"Put": {"TableName": table, "Item": record_item(record, due_key(record))}}
@@ -255,17 +207,9 @@ class LedgerTable:
                 ClientRequestToken=uuid.uuid4().hex,
             )
         except AWS_ERRORS as exc:
-            indices = _Indices(len(items), total_index, key_index, check_index)
-            raise self._classify(exc, write, total, indices) from exc
-        return written
+            raise self._classify(exc, write, _Indices(len(items), key_index, check_index)) from exc
 
-    def _classify(
-        self,
-        exc: BaseException,
-        write: LedgerWrite,
-        total: LedgerTotal | None,
-        at: _Indices,
-    ) -> Exception:
+    def _classify(self, exc: BaseException, write: LedgerWrite, at: _Indices) -> Exception:
         record = write.record
         if error_code(exc) != "TransactionCanceledException":
             _log.warning("ledger record %s: %s", record.id, error_code(exc))
@@ -290,16 +234,8 @@ class LedgerTable:
             return _Failed(EntryFailureCode.STORAGE, f"record {record.id} exists")
         if at.check >= 0 and codes[at.check] == _CONDITION_FAILED:
             return _Failed(EntryFailureCode.CONFLICT, f"{record.bezug} ist storniert")
-        if at.total >= 0 and codes[at.total] == _CONDITION_FAILED:
-            item = reasons[at.total].get("Item")
-            if item is None:  # no ALL_OLD support: read the current total
-                try:
-                    item = self._calls.get_item(total_key(record))
-                except AWS_ERRORS as read_error:
-                    return _Failed(EntryFailureCode.STORAGE, error_code(read_error))
-            return _Retry(None if item is None else total_from_item(item))
         if _TRANSACTION_CONFLICT in codes:  # another transaction held one of the items
-            return _Retry(total)
+            return _Retry()
         _log.warning("ledger record %s: transaction cancelled: %s", record.id, codes)
         return _Failed(EntryFailureCode.STORAGE, ",".join(codes))
 

@@ -3,13 +3,14 @@
     record        T#<t>#LEDGER#<area>    E#<pos datum>#<pos id, 20 digits>[#S | #Z]
     record by ID  T#<t>#LID#<id, 20>     LID        (entry_pk / entry_sk of the record)
     open reminder T#<t>#LDUE#<area>      <faellig_am>#<id, 20>   (a copy of the booking)
-    running total T#<t>#LTOTAL#<area>    <YYYY-MM>#<waehrung>#<shard>
+    running total T#<t>#LTOTAL#<area>    <YYYY-MM>#<waehrung>#<shard>  (numbers, ADDed)
     idempotency   T#<t>#LKEY#<schluessel> LKEY      (id of the record that took the key)
 
 A storno (`#S`) and a zahlung (`#Z`) live at their original's position, so a period query
 returns a booking with its followers, and `attribute_not_exists` on that key allows one of
-each. Record attributes are serialised with boto3's `TypeSerializer`: amounts are DynamoDB
-numbers (exact Decimals), dates ISO strings, referenzfelder a JSON string.
+each. Record attributes are serialised with boto3's `TypeSerializer`: amounts are decimal
+strings (DynamoDB normalises numbers, so `1.00` stored as N reads back as `1`: the scale the
+client sent is part of the record), dates ISO strings, referenzfelder a JSON string.
 """
 
 from __future__ import annotations
@@ -22,13 +23,20 @@ from typing import Any, Final
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
-from shared.ledger.model import LedgerArt, LedgerRecord, LedgerSatz, LedgerStatus, LedgerTotal
+from shared.ledger.model import (
+    KategorieSumme,
+    LedgerArt,
+    LedgerRecord,
+    LedgerSatz,
+    LedgerStatus,
+    LedgerTotal,
+)
+from shared.ledger.money import MINOR_UNITS
 from shared.storage.dynamo.items import (
     PK,
     SK,
     Item,
     from_us,
-    get_n,
     get_s,
     key,
     padded,
@@ -116,8 +124,8 @@ def record_item(record: LedgerRecord, item_key: Item) -> Item:
         "id": record.id,
         "satz": record.satz.value,
         "art": record.art.value,
-        "betrag": record.betrag,
-        "wirkung": record.wirkung,
+        "betrag": str(record.betrag),
+        "wirkung": str(record.wirkung),
         "waehrung": record.waehrung,
         "datum": record.datum.isoformat(),
         "area": record.area,
@@ -186,25 +194,70 @@ def record_from_item(item: Mapping[str, Any]) -> LedgerRecord:
 # --- totals -----------------------------------------------------------------------------
 
 
-def total_item(total: LedgerTotal, item_key: Item) -> Item:
+_BY_ART: Final = {
+    LedgerArt.EINNAHME: "einnahmen",
+    LedgerArt.AUSGABE: "ausgaben",
+    LedgerArt.UMBUCHUNG: "umbuchungen",
+}
+_COUNT, _SUM = "kn:", "ks:"  # a category's count and sum: top-level numbers ADD can reach
+
+
+def total_update(record: LedgerRecord, table: str) -> dict[str, Any]:
+    """The Update of the record's total shard: its effect `ADD`ed (a storno counts -1 and
+    its negated effect), so concurrent bookings never conflict on a version."""
+    step = -1 if record.satz is LedgerSatz.STORNO else 1
+    added = {
+        "anzahl": Decimal(step),
+        "saldo": record.wirkung,
+        _BY_ART[record.art]: record.wirkung,
+        _COUNT + record.kategorie: Decimal(step),
+        _SUM + record.kategorie: record.wirkung,
+    }
+    names = {f"#a{i}": name for i, name in enumerate(added)}
+    values = {f":a{i}": _SERIALIZER.serialize(v) for i, v in enumerate(added.values())}
+    fixed = {"kind": "ledger_total", "area": record.area, "monat": record.monat}
+    fixed["waehrung"] = record.waehrung
+    names.update({f"#f{i}": name for i, name in enumerate(fixed)})
+    values.update({f":f{i}": {"S": v} for i, v in enumerate(fixed.values())})
+    adds = ", ".join(f"#a{i} :a{i}" for i in range(len(added)))
+    sets = ", ".join(f"#f{i} = :f{i}" for i in range(len(fixed)))
     return {
-        **item_key,
-        "kind": {"S": "ledger_total"},
-        "area": {"S": total.area},
-        "monat": {"S": total.monat},
-        "waehrung": {"S": total.waehrung},
-        "summe": {"S": total.dumps()},
-        "version": {"N": str(total.version)},
+        "TableName": table,
+        "Key": total_key(record),
+        "UpdateExpression": f"ADD {adds} SET {sets}",
+        "ExpressionAttributeNames": names,
+        "ExpressionAttributeValues": values,
     }
 
 
 def total_from_item(item: Mapping[str, Any]) -> LedgerTotal:
-    return LedgerTotal.loads(
-        get_s(item, "area"),
-        get_s(item, "monat"),
-        get_s(item, "waehrung"),
-        get_s(item, "summe"),
-        version=get_n(item, "version"),
+    """A total shard as stored; sums at the currency's minor units (DynamoDB normalises
+    numbers: a sum of 1.25 and 1.75 reads back as 3)."""
+    waehrung = get_s(item, "waehrung")
+    digits = MINOR_UNITS.get(waehrung)
+    unit = None if digits is None else Decimal(1).scaleb(-digits)
+
+    def amount(name: str) -> Decimal:
+        value = Decimal(item[name]["N"]) if name in item else Decimal(0)
+        return value if unit is None else value.quantize(unit)
+
+    kategorien = {
+        name[len(_COUNT) :]: KategorieSumme(
+            int(Decimal(item[name]["N"])), amount(_SUM + name[len(_COUNT) :])
+        )
+        for name in item
+        if name.startswith(_COUNT)
+    }
+    return LedgerTotal(
+        area=get_s(item, "area"),
+        monat=get_s(item, "monat"),
+        waehrung=waehrung,
+        anzahl=int(Decimal(item["anzahl"]["N"])),
+        saldo=amount("saldo"),
+        einnahmen=amount("einnahmen"),
+        ausgaben=amount("ausgaben"),
+        umbuchungen=amount("umbuchungen"),
+        kategorien=kategorien,
     )
 
 

@@ -211,8 +211,6 @@ def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
         AREA_PK: s(memory_area_pk(m.tenant, m.area)),
         AREA_SK: s(area_sk(MemoryPosition(m.created_at, m.id))),
     }
-    if m.score_count:
-        item["score_avg"] = n(Decimal(m.score_sum) / m.score_count)
     if m.last_call is not None:
         item["last_call_us"] = n(to_us(m.last_call))
     if m.expires_at is not None:

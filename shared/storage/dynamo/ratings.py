@@ -1,33 +1,37 @@
-"""Ratings: one TransactWriteItems per rating, optimistic concurrency on the memory version.
+"""Ratings: counts and sums added atomically, no version retry.
 
-Each rating writes, atomically: a guard item (insert_ID unique per tenant), the rating
-record (in the memory's partition) and the memory's aggregate, conditioned on the memory
-still having the version the computation started from and not being expired. A version
-conflict re-reads the memory (from the cancellation reasons, else a consistent GetItem)
-and retries with jittered backoff, at most `max_retries` times.
+A rating writes, in one TransactWriteItems: a guard item (insert_ID unique per tenant), the
+rating record (in the memory's partition) and the memory's aggregate, `ADD score_count,
+score_sum, version` — conditioned only on the memory existing and not being expired, so
+concurrent ratings of one memory never conflict on a version: each adds its own. The average
+is derived on read (sum / count, `Memory.score_avg`). `last_call_us` only moves forward: the
+update SETs it with the condition "absent or older"; when a newer one is stored (the
+cancellation's ALL_OLD item says so), the rating is sent once more without it.
 
-Ratings of different memories run in parallel (one stage); ratings of one memory in one
-batch form a chain, applied in order, each starting from the state its predecessor wrote.
+Ratings of one memory in one call go in order into transactions of at most 49 ratings (2
+items each + the one aggregate update: DynamoDB's 100 actions); those of different memories
+run side by side (one stage). A guard or record that exists fails its own rating ("exists")
+and the transaction is sent again without it. Only a `TransactionConflict` (another
+transaction holding one of the items at that instant) is retried with backoff, at most
+`max_retries` times.
+
+The outcome of each rating is the aggregate as this call knew the memory (the caller's
+snapshot, or the ALL_OLD item of a cancelled attempt) plus its ratings up to this one: exact
+without concurrent writers; under concurrency a later read shows the exact total, since every
+acknowledged rating is added exactly once.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
-from typing import Any
+from typing import Any, Final
 
-from shared.domain import (
-    EntryFailure,
-    EntryFailureCode,
-    Memory,
-    MemoryId,
-    Rating,
-    RatingOutcome,
-)
+from shared.domain import EntryFailure, EntryFailureCode, Memory, MemoryId, Rating, RatingOutcome
 from shared.storage.dynamo.calls import AWS_ERRORS, StorageUnavailable, TableCalls, error_code
 from shared.storage.dynamo.items import (
     PK,
@@ -48,25 +52,31 @@ from shared.storage.dynamo.memory_items import memory_from_item
 
 _log = logging.getLogger(__name__)
 
-_GUARD, _RECORD, _MEMORY = 0, 1, 2
+RATINGS_PER_TRANSACTION: Final = 49
 _CONDITION_FAILED = "ConditionalCheckFailed"
 _TRANSACTION_CONFLICT = "TransactionConflict"
 
 MemoryRef = tuple[str, MemoryId]
+Result = RatingOutcome | EntryFailure
 
 
-class _Conflict(Exception):
-    """The memory changed (or another transaction held it): retry from `current`."""
+@dataclass(frozen=True)
+class _Base:
+    """The aggregate a group of ratings is added to, as this call knows it."""
 
-    def __init__(self, current: Memory) -> None:
-        super().__init__("version conflict")
-        self.current = current
+    count: int
+    total: Decimal
+    last_us: int | None
+    expires_us: int | None
 
-
-class _Failed(Exception):
-    def __init__(self, failure: EntryFailure) -> None:
-        super().__init__(failure.detail)
-        self.failure = failure
+    @classmethod
+    def of(cls, memory: Memory) -> _Base:
+        return cls(
+            memory.score_count,
+            Decimal(memory.score_sum),
+            None if memory.last_call is None else to_us(memory.last_call),
+            None if memory.expires_at is None else to_us(memory.expires_at),
+        )
 
 
 class RatingWriter:
@@ -75,17 +85,13 @@ class RatingWriter:
         self._max_retries = max_retries
 
     def record(
-        self,
-        ratings: Sequence[Rating],
-        now_us: int,
-        known: Mapping[MemoryId, Memory] | None,
-    ) -> list[RatingOutcome | EntryFailure]:
+        self, ratings: Sequence[Rating], now_us: int, known: Mapping[MemoryId, Memory] | None
+    ) -> list[Result]:
         for rating in ratings:  # reject naive datetimes before anything is written
             to_us(rating.datum)
         chains: dict[MemoryRef, list[int]] = {}
         for index, rating in enumerate(ratings):
             chains.setdefault((rating.tenant, rating.memory_id), []).append(index)
-
         snapshots: dict[MemoryRef, Memory | None] = {}
         for ref in chains:
             snapshot = known.get(ref[1]) if known is not None else None
@@ -93,21 +99,18 @@ class RatingWriter:
                 snapshots[ref] = snapshot
         unreadable = self._read_missing(list(chains), snapshots)
 
-        results: list[RatingOutcome | EntryFailure | None] = [None] * len(ratings)
-        runnable: list[tuple[list[int], Memory | None]] = []
-        for ref, indices in chains.items():
-            if ref in unreadable:
-                for index in indices:
-                    results[index] = EntryFailure(EntryFailureCode.STORAGE, "memory unreadable")
-            else:
-                runnable.append((indices, snapshots.get(ref)))
+        results: list[Result | None] = [None] * len(ratings)
+        runnable = [(ref, indices) for ref, indices in chains.items() if ref not in unreadable]
+        for ref in unreadable:
+            for index in chains[ref]:
+                results[index] = EntryFailure(EntryFailureCode.STORAGE, "memory unreadable")
         outcomes = self._calls.round_trips.run(
             [
-                partial(self._chain, [ratings[i] for i in indices], snapshot, now_us)
-                for indices, snapshot in runnable
+                partial(self._chain, [ratings[i] for i in indices], snapshots.get(ref), now_us)
+                for ref, indices in runnable
             ]
         )
-        for (indices, _), chain_results in zip(runnable, outcomes, strict=True):
+        for (_, indices), chain_results in zip(runnable, outcomes, strict=True):
             for index, result in zip(indices, chain_results, strict=True):
                 results[index] = result
         done = [r for r in results if r is not None]
@@ -132,145 +135,176 @@ class RatingWriter:
             snapshots[ref] = found.get(ref)
         return set()
 
-    def _chain(
-        self, ratings: list[Rating], snapshot: Memory | None, now_us: int
-    ) -> list[RatingOutcome | EntryFailure]:
-        results: list[RatingOutcome | EntryFailure] = []
-        current = snapshot
-        for rating in ratings:
-            try:
-                outcome, current = self._rate(rating, current, now_us)
-            except _Failed as failed:
-                results.append(failed.failure)
-            else:
-                results.append(outcome)
-        return results
-
-    def _rate(
-        self, rating: Rating, current: Memory | None, now_us: int
-    ) -> tuple[RatingOutcome, Memory]:
-        not_found = _Failed(EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {rating.memory_id}"))
-        if current is None or (
-            current.expires_at is not None and to_us(current.expires_at) <= now_us
+    def _chain(self, ratings: list[Rating], snapshot: Memory | None, now_us: int) -> list[Result]:
+        """One memory's ratings, in order, in transactions of at most 49 (a repeated
+        insert_ID starts a new one: one transaction cannot hold one guard twice)."""
+        if snapshot is None or (
+            snapshot.expires_at is not None and to_us(snapshot.expires_at) <= now_us
         ):
-            raise not_found
-        for attempt in range(self._max_retries + 1):
-            if attempt:
-                self._calls.backoff.wait(attempt)
-            try:
-                return self._attempt(rating, current, now_us)
-            except _Conflict as conflict:
-                current = conflict.current
-        raise _Failed(
-            EntryFailure(
-                EntryFailureCode.CONFLICT,
-                f"memory {rating.memory_id} kept changing ({self._max_retries} retries)",
-            )
-        )
+            gone = EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {ratings[0].memory_id}")
+            return [gone] * len(ratings)
+        base = _Base.of(snapshot)
+        groups: list[list[int]] = [[]]
+        for index, rating in enumerate(ratings):
+            group = groups[-1]
+            if len(group) == RATINGS_PER_TRANSACTION or any(
+                ratings[i].insert_id == rating.insert_id for i in group
+            ):
+                groups.append(group := [])
+            group.append(index)
+        results: list[Result | None] = [None] * len(ratings)
+        for group in groups:
+            base = self._group([ratings[i] for i in group], base, now_us, results, group)
+        return [r for r in results if r is not None]
 
-    def _attempt(
-        self, rating: Rating, current: Memory, now_us: int
-    ) -> tuple[RatingOutcome, Memory]:
-        score = Decimal(rating.score)
-        count = current.score_count + 1
-        total = Decimal(current.score_sum) + score
-        datum_us = to_us(rating.datum)
-        last_us = datum_us if current.last_call is None else max(to_us(current.last_call), datum_us)
-        expires_us = None if current.expires_at is None else to_us(current.expires_at)
-        guard, record = rating_items(rating, expires_us)
-        pk_name = {"#pk": PK}
-        update: dict[str, Any] = {
-            "TableName": self._calls.table,
+    def _group(
+        self,
+        ratings: list[Rating],
+        base: _Base,
+        now_us: int,
+        results: list[Result | None],
+        slots: list[int],
+    ) -> _Base:
+        """Write one group; fill `results` at `slots`; return the base for the next group."""
+        pending = list(range(len(ratings)))
+        attempt = 0
+        # Each pass drops a rating, learns the stored last_call_us or counts a conflict.
+        for _pass in range(len(ratings) + self._max_retries + 2):
+            if not pending:
+                break
+            batch = [ratings[i] for i in pending]
+            move_last = self._newest(batch, base)
+            try:
+                self._calls.client.transact_write_items(
+                    TransactItems=self._actions(batch, base, now_us, move_last),
+                    ClientRequestToken=uuid.uuid4().hex,  # idempotent resend of this attempt
+                )
+            except AWS_ERRORS as exc:
+                verdict = self._cancelled(exc, batch, now_us)
+                if isinstance(verdict, EntryFailure):
+                    for i in pending:
+                        results[slots[i]] = verdict
+                    return base
+                existing, stored, conflict = verdict
+                for position in sorted(existing, reverse=True):
+                    i = pending.pop(position)
+                    results[slots[i]] = EntryFailure(
+                        EntryFailureCode.STORAGE, f"rating {ratings[i].insert_id} exists"
+                    )
+                if stored is not None:
+                    base = stored
+                if conflict:
+                    attempt += 1
+                    if attempt > self._max_retries:
+                        failure = EntryFailure(
+                            EntryFailureCode.CONFLICT,
+                            f"memory {ratings[0].memory_id} busy ({self._max_retries} retries)",
+                        )
+                        for i in pending:
+                            results[slots[i]] = failure
+                        return base
+                    self._calls.backoff.wait(attempt)
+                continue
+            for i in pending:
+                base = _Base(
+                    base.count + 1,
+                    base.total + Decimal(ratings[i].score),
+                    max(base.last_us or 0, to_us(ratings[i].datum)),
+                    base.expires_us,
+                )
+                results[slots[i]] = RatingOutcome(
+                    insert_id=ratings[i].insert_id,
+                    memory_id=ratings[i].memory_id,
+                    score_count=base.count,
+                    score_avg=base.total / base.count,
+                    last_call=from_us(base.last_us or 0),
+                )
+            return base
+        for i in pending:
+            results[slots[i]] = EntryFailure(EntryFailureCode.STORAGE, "rating not written")
+        return base
+
+    @staticmethod
+    def _newest(batch: list[Rating], base: _Base) -> int | None:
+        """The datum to move `last_call_us` to, if it is newer than the known one."""
+        newest = max(to_us(rating.datum) for rating in batch)
+        return newest if base.last_us is None or newest > base.last_us else None
+
+    def _actions(
+        self, batch: list[Rating], base: _Base, now_us: int, move_last: int | None
+    ) -> list[Any]:
+        table = self._calls.table
+        new_only = {
+            "ConditionExpression": "attribute_not_exists(#pk)",
+            "ExpressionAttributeNames": {"#pk": PK},
+        }
+        actions: list[Any] = []
+        for rating in batch:
+            for item in rating_items(rating, base.expires_us):
+                actions.append({"Put": {"TableName": table, "Item": item, **new_only}})
+        names = {
+            "#pk": PK,
+            "#count": "score_count",
+            "#sum": "score_sum",
+            "#version": "version",
+            "#expires": "expires_us",
+        }
+        values = {
+            ":count": n(len(batch)),
+            ":sum": n(sum((Decimal(r.score) for r in batch), Decimal(0))),
+            ":now": n(now_us),
+        }
+        expression = "ADD #count :count, #sum :sum, #version :count"
+        condition = "attribute_exists(#pk) AND (attribute_not_exists(#expires) OR #expires > :now)"
+        if move_last is not None:
+            names["#last"] = "last_call_us"
+            values[":last"] = n(move_last)
+            expression += " SET #last = :last"
+            condition += " AND (attribute_not_exists(#last) OR #last < :last)"
+        rating = batch[0]
+        update = {
+            "TableName": table,
             "Key": memory_key(rating.tenant, rating.memory_id),
-            "UpdateExpression": (
-                "SET #count = :count, #sum = :sum, #avg = :avg, #last = :last, #version = :next"
-            ),
-            "ConditionExpression": (
-                "attribute_exists(#pk) AND #version = :version"
-                " AND (attribute_not_exists(#expires) OR #expires > :now)"
-            ),
-            "ExpressionAttributeNames": {
-                **pk_name,
-                "#count": "score_count",
-                "#sum": "score_sum",
-                "#avg": "score_avg",
-                "#last": "last_call_us",
-                "#version": "version",
-                "#expires": "expires_us",
-            },
-            "ExpressionAttributeValues": {
-                ":count": n(count),
-                ":sum": n(total),
-                ":avg": n(total / count),
-                ":last": n(last_us),
-                ":next": n(current.version + 1),
-                ":version": n(current.version),
-                ":now": n(now_us),
-            },
+            "UpdateExpression": expression,
+            "ConditionExpression": condition,
+            "ExpressionAttributeNames": names,
+            "ExpressionAttributeValues": values,
             "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
         }
-        new_only: dict[str, Any] = {
-            "ConditionExpression": "attribute_not_exists(#pk)",
-            "ExpressionAttributeNames": pk_name,
-        }
-        transact_items: list[Any] = [
-            {"Put": {"TableName": self._calls.table, "Item": guard, **new_only}},
-            {"Put": {"TableName": self._calls.table, "Item": record, **new_only}},
-            {"Update": update},
-        ]
-        try:
-            self._calls.client.transact_write_items(
-                TransactItems=transact_items,
-                # Idempotent if botocore resends after a lost response (same attempt only).
-                ClientRequestToken=uuid.uuid4().hex,
-            )
-        except AWS_ERRORS as exc:
-            raise self._classify(exc, rating, current, now_us) from exc
-        written = dataclasses.replace(
-            current,
-            score_count=count,
-            score_sum=total,
-            last_call=from_us(last_us),
-            version=current.version + 1,
-        )
-        outcome = RatingOutcome(
-            insert_id=rating.insert_id,
-            memory_id=rating.memory_id,
-            score_count=count,
-            score_avg=total / count,
-            last_call=from_us(last_us),
-        )
-        return outcome, written
+        return [*actions, {"Update": update}]
 
-    def _classify(
-        self, exc: BaseException, rating: Rating, current: Memory, now_us: int
-    ) -> Exception:
-        """What a failed transaction means: _Failed (final) or _Conflict (retry)."""
+    def _cancelled(
+        self, exc: BaseException, batch: list[Rating], now_us: int
+    ) -> EntryFailure | tuple[list[int], _Base | None, bool]:
+        """A failed transaction: a final failure of the whole batch, or (positions in the
+        batch whose guard or record exists, the aggregate as stored now, conflict?)."""
         if error_code(exc) != "TransactionCanceledException":
-            _log.warning("rating %s: %s", rating.insert_id, exc)
-            return _Failed(EntryFailure(EntryFailureCode.STORAGE, error_code(exc)))
+            _log.warning("rating %s: %s", batch[0].insert_id, error_code(exc))
+            return EntryFailure(EntryFailureCode.STORAGE, error_code(exc))
         response: dict[str, Any] = getattr(exc, "response", {})
         reasons: list[dict[str, Any]] = list(response.get("CancellationReasons", []))
         codes = [str(reason.get("Code", "None")) for reason in reasons]
-        codes += ["None"] * (3 - len(codes))
-        if _CONDITION_FAILED in (codes[_GUARD], codes[_RECORD]):
-            return _Failed(
-                EntryFailure(EntryFailureCode.STORAGE, f"rating {rating.insert_id} exists")
-            )
-        if codes[_MEMORY] == _CONDITION_FAILED:
-            item = reasons[_MEMORY].get("Item")
+        codes += ["None"] * (2 * len(batch) + 1 - len(codes))
+        existing = sorted(
+            {i // 2 for i, code in enumerate(codes[:-1]) if code == _CONDITION_FAILED}
+        )
+        stored: _Base | None = None
+        if codes[-1] == _CONDITION_FAILED:
+            item = reasons[-1].get("Item") if reasons else None
+            rating = batch[0]
             try:
                 if item is None:  # no ALL_OLD support, or the memory is gone
                     item = self._calls.get_item(memory_key(rating.tenant, rating.memory_id))
             except AWS_ERRORS as read_error:
-                return _Failed(EntryFailure(EntryFailureCode.STORAGE, error_code(read_error)))
+                return EntryFailure(EntryFailureCode.STORAGE, error_code(read_error))
             if item is None or not is_live(item, now_us):
-                return _Failed(EntryFailure(EntryFailureCode.NOT_FOUND, f"{rating.memory_id}"))
-            return _Conflict(memory_from_item(item))
-        if _TRANSACTION_CONFLICT in codes:  # another transaction held one of the items
-            return _Conflict(current)
-        _log.warning("rating %s: transaction cancelled: %s", rating.insert_id, codes)
-        return _Failed(EntryFailure(EntryFailureCode.STORAGE, ",".join(codes)))
+                return EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {rating.memory_id}")
+            stored = _Base.of(memory_from_item(item))  # a newer last_call_us is stored
+        conflict = _TRANSACTION_CONFLICT in codes
+        if not existing and stored is None and not conflict:
+            _log.warning("rating %s: transaction cancelled: %s", batch[0].insert_id, codes)
+            return EntryFailure(EntryFailureCode.STORAGE, ",".join(sorted(set(codes))))
+        return existing, stored, conflict
 
     def list(self, tenant: str, memory_id: MemoryId) -> list[Rating]:
         query: Item = {
