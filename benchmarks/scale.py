@@ -6,8 +6,14 @@ One tenant is filled in steps to each size (default 2,000, 20,000, 200,000 memor
 projects with 10 memories each; everything added later lands in other nutzer's areas and
 other teams. After each step the benchmark times, through the real service functions,
 `search_memory`, `recall_context` and `select_brain` for the caller (median of `--queries`
-calls after a warm-up) and measures the quality effect of the posting cut-off: recall@10 of
-the cut-off word ranking against the exhaustive one (every posting of the caller's areas).
+calls after a warm-up), what the word ranking read (postings and steps per search: the safe
+top-k of `shared/search/topk.py` reads pages of the caller's lists only while a memory not
+yet seen could still enter the top 10) and what its read budget costs: recall@10 of the
+budgeted ranking against the unbounded one, and the share of searches the budget cut.
+
+`--owned-share F` sends that share of every memory added later into the caller's own area
+(the caller grows with the tenant): its common word's list then outgrows the first page,
+so the reads, the steps and the budget's cost show at scale.
 
 `--backend dynamodb` runs the same on moto (smaller default sizes) and reports, per search,
 the AWS calls and the read units, estimated from the response items with DynamoDB's sizing
@@ -52,6 +58,7 @@ from shared.domain import (
     VkTyp,
 )
 from shared.search.analyzer import document_terms
+from shared.search.topk import UNBOUNDED
 from shared.services.areas import Visibility
 from shared.services.brain import select_brain
 from shared.services.context import ServiceContext
@@ -90,6 +97,8 @@ class Scenario:
     brain_entries: int = BRAIN_ENTRIES
     teams: int = 5
     projects: int = 10
+    # Share of the memories added by `grow_to` that land in the caller's own area.
+    owned_share: float = 0.0
 
     @property
     def team_names(self) -> list[str]:
@@ -208,6 +217,9 @@ class Filler:
             batch = min(5000, size - self.count)
             owners = []
             for _ in range(batch):
+                if self.rng.random() < self.scenario.owned_share:
+                    owners.append((CALLER, f"users/{CALLER}"))
+                    continue
                 nutzer = f"n{1 + self.rng.randrange(NUTZER - 1):04d}"
                 in_team = self.rng.random() < 0.2
                 area = f"teams/other{self.rng.randrange(50)}" if in_team else f"users/{nutzer}"
@@ -240,47 +252,55 @@ class Row:
     search_ms: float
     recall_context_ms: float
     select_brain_ms: float
-    recall_at_10: float
-    postings_read: float  # per search: postings the word lookup returned
+    recall_at_10: float  # of the budgeted word ranking against the unbounded one
+    postings_read: float  # per search: postings the word ranking read
+    steps: float = 0.0  # per search: steps (side-by-side page reads) of the word ranking
+    cut: float = 0.0  # share of searches whose reads the budget stopped
+    list_postings: float = 0.0  # per search: postings in the caller's lists (all of them)
     extra: dict[str, float] = field(default_factory=dict)
 
 
-class CountingStorage:
-    """The storage, counting the postings its word lookups return."""
-
-    def __init__(self, storage: StoragePort) -> None:
-        self._storage = storage
-        self.postings = 0
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._storage, name)
-
-    def lookup_memory_terms(self, *args: Any, **kwargs: Any) -> Any:
-        found = self._storage.lookup_memory_terms(*args, **kwargs)
-        self.postings += sum(len(plist) for plist in found.postings.values())
-        return found
+@dataclass(frozen=True)
+class Reads:
+    recall_at_10: float
+    postings: float
+    steps: float
+    cut: float
+    list_postings: float
 
 
-def quality(ctx: ServiceContext, texts: list[str], principal: Principal) -> float:
-    """Mean recall@10 of the cut-off word ranking against the exhaustive one."""
-    scores = []
+def word_reads(
+    ctx: ServiceContext, texts: list[str], principal: Principal, totals: bool = True
+) -> Reads:
+    """What the budgeted top 10 read, and its recall@10 against the unbounded ranking; with
+    `totals`, also how many postings the caller's lists hold (one more exhaustive read)."""
+    scores, postings, steps, cut, total = [], 0, 0, 0, 0
     for text in texts:
-        cut = rank_words(ctx, principal, Visibility(ctx, principal, CALLER), text)
+        bounded = rank_words(ctx, principal, Visibility(ctx, principal, CALLER), text, depth=10)
         full = rank_words(
-            ctx, principal, Visibility(ctx, principal, CALLER), text, per_area_term=10**9
+            ctx, principal, Visibility(ctx, principal, CALLER), text, depth=10, budget=UNBOUNDED
         )
+        assert bounded.reads is not None and full.reads is not None
+        postings += bounded.reads.postings_read
+        steps += bounded.reads.steps
+        cut += not bounded.reads.complete
+        if totals:
+            everything = rank_words(
+                ctx,
+                principal,
+                Visibility(ctx, principal, CALLER),
+                text,
+                depth=10**9,
+                budget=UNBOUNDED,
+            )
+            assert everything.reads is not None
+            total += everything.reads.postings_read
         best = {memory_id for memory_id, _ in full.ranked[:10]}
         if best:
-            scores.append(len(best & {m for m, _ in cut.ranked[:10]}) / len(best))
-    return statistics.mean(scores) if scores else 1.0
-
-
-def postings_per_search(storage: StoragePort, texts: list[str], principal: Principal) -> float:
-    counting = CountingStorage(storage)
-    ctx = ServiceContext(counting, Settings(), lambda: NOW)  # type: ignore[arg-type]
-    for text in texts:
-        search_memory(ctx, principal, parse_search({"query": text, "limit": 10}))
-    return counting.postings / len(texts)
+            scores.append(len(best & {m for m, _ in bounded.ranked[:10]}) / len(best))
+    n = len(texts)
+    recall = statistics.mean(scores) if scores else 1.0
+    return Reads(recall, postings / n, steps / n, cut / n, total / n)
 
 
 def measure(
@@ -301,11 +321,15 @@ def measure(
         return select_brain(ctx, principal, request)
 
     times = [timed(action, texts) for action in (search, context, brain)] if timing else []
+    reads = word_reads(ctx, texts, principal, totals=timing)
     return Row(
         size,
         *(times or [math.nan] * 3),
-        quality(ctx, texts, principal),
-        postings_per_search(ctx.storage, texts, principal),
+        reads.recall_at_10,
+        reads.postings,
+        reads.steps,
+        reads.cut,
+        reads.list_postings,
     )
 
 
@@ -415,20 +439,24 @@ def run_dynamodb(sizes: list[int], count: int, scenario: Scenario | None = None)
     return rows
 
 
-def print_table(rows: list[Row], backend: str, owned: int = OWNED) -> None:
+def print_table(rows: list[Row], backend: str, owned: int = OWNED, share: float = 0.0) -> None:
     extra = rows[0].extra if rows else {}
     head = (
         f"{'memories':>9} {'search ms':>10} {'recall_ctx ms':>14} {'select ms':>10}"
-        f" {'r@10':>6} {'postings':>9}"
+        f" {'r@10':>6} {'postings':>9} {'of lists':>9} {'steps':>6} {'cut':>5}"
     )
     if extra:
         head += f" {'calls/search':>13} {'RCU/search':>11}"
-    print(f"backend {backend}; the caller owns {owned} and reads 5 teams + 10 projects")
+    print(
+        f"backend {backend}; the caller owns {owned} (+ {share:.0%} of what is added) and"
+        " reads 5 teams + 10 projects"
+    )
     print(head)
     for row in rows:
         line = (
             f"{row.size:>9} {row.search_ms:>10.2f} {row.recall_context_ms:>14.2f}"
             f" {row.select_brain_ms:>10.2f} {row.recall_at_10:>6.3f} {row.postings_read:>9.0f}"
+            f" {row.list_postings:>9.0f} {row.steps:>6.2f} {row.cut:>5.2f}"
         )
         if row.extra:
             line += f" {row.extra['calls']:>13.1f} {row.extra['read_units']:>11.1f}"
@@ -448,12 +476,15 @@ def main(argv: list[str] | None = None) -> list[Row]:
     parser.add_argument("--sizes", default=None, help="comma list, ascending")
     parser.add_argument("--queries", type=int, default=30)
     parser.add_argument("--owned", type=int, default=OWNED, help="the caller's own memories")
+    parser.add_argument(
+        "--owned-share", type=float, default=0.0, help="share of added memories the caller owns"
+    )
     args = parser.parse_args(argv)
     default = "2000,20000,200000" if args.backend == "sqlite" else "600,2000,6000"
     sizes = [int(part) for part in (args.sizes or default).split(",")]
     run = run_sqlite if args.backend == "sqlite" else run_dynamodb
-    rows = run(sizes, args.queries, Scenario(owned=args.owned))
-    print_table(rows, args.backend, args.owned)
+    rows = run(sizes, args.queries, Scenario(owned=args.owned, owned_share=args.owned_share))
+    print_table(rows, args.backend, args.owned, args.owned_share)
     return rows
 
 

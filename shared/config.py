@@ -100,6 +100,11 @@ class Settings(BaseModel):
     # bedrock-cohere (Cohere Embed Multilingual v3: 1024). Model + dimension = the profile.
     embedder: Literal["none", "test", "bedrock-titan", "bedrock-cohere"] = "none"
     embedding_dimension: int | None = Field(default=None, ge=16, le=4096)
+    # Hybrid search (docs/search.md): how the word and vector candidates (equal depths) are
+    # fused — convex (the mean of each signal's score over its list's best, default) or
+    # rrf (reciprocal rank fusion, k = 60) — and the vector signal's weight in convex.
+    search_fusion: Literal["convex", "rrf"] = "convex"
+    search_vector_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     # The most AWS calls one round-trip stage runs side by side (threads start on demand:
     # a stage of 5 calls uses 5). Sized to the largest stage of a batch tool call, so
     # that a stage is one wave, not len/16 of them.

@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from shared.search.topk import WordRanking
     from shared.search.vectors import VectorRanking
 
 MEMORY_ID_PATTERN = r"^(shortterm|longterm)_[1-9][0-9]*$"
@@ -307,6 +308,9 @@ class MemoryTermLookup:
     recent: list[Memory] = field(default_factory=list)
     # `lookup_memory_terms(vector=q)`: `search_vectors` over the areas read; None: not asked.
     vectors: VectorRanking | None = None
+    # `lookup_memory_terms(words=q)`: the safe top k of q over the areas read (`topk.py`);
+    # `postings` then stays empty.
+    words: WordRanking | None = None
 
 
 @dataclass(frozen=True)

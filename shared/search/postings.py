@@ -8,14 +8,12 @@ integer. The IDF of a term is the same for every posting of that term, so within
 this is the order BM25 itself would give, except that a fixed reference length stands in
 for the corpus' current average length (which moves with every write).
 
-Cut-off (documented in docs/dynamodb.md and the README): a search reads at most
-`POSTINGS_PER_AREA_TERM` postings per (area, term) — the most impactful ones — so a very
-common term costs the same bounded read however many memories contain it. A memory that is
-ranked only through a long list's low-impact tail can be missed; the scale benchmark
-(`benchmarks/scale.py`) measures recall@10 of the cut-off ranking against the exhaustive
-one. Invariant: the impact of a posting is a pure function of (tf, doc_len), so that the
-key of a stored posting can always be recomputed from the stored memory (delete, replace,
-reindex). Changing the formula needs a `brain reindex`.
+Searches read these lists page by page, highest impact first, only while a memory not yet
+seen could still enter the top k (`topk.py`: exact BM25 top k, a read budget as backstop;
+docs/search.md). `POSTINGS_PER_AREA_TERM` is only the head a plain `lookup_memory_terms`
+(without a word query) reads per list. Invariant: the impact of a posting is a pure function
+of (tf, doc_len), so that the key of a stored posting can always be recomputed from the
+stored memory (delete, replace, reindex). Changing the formula needs a `brain reindex`.
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ IMPACT_REFERENCE_LEN: Final = 40
 IMPACT_SCALE: Final = 10_000
 # The largest impact: tf -> infinity gives k1 + 1.
 IMPACT_MAX: Final = int((K1 + 1.0) * IMPACT_SCALE)
-# At most this many postings per (area, term) are read by a search.
+# A plain lookup (no word query) reads at most this many postings per (area, term).
 POSTINGS_PER_AREA_TERM: Final = 200
 
 

@@ -34,7 +34,7 @@ class PostingLike(Protocol[K_co]):
     def doc_len(self) -> int: ...
 
 
-__all__ = ["rank", "terms_of"]
+__all__ = ["idf", "rank", "terms_of", "tf_factor"]
 
 
 def terms_of(query: list[frozenset[str]]) -> list[str]:
@@ -42,14 +42,22 @@ def terms_of(query: list[frozenset[str]]) -> list[str]:
     return sorted({term for group in query for term in group})
 
 
-def _idf(documents: int, df: int) -> float:
-    # Okapi IDF in its non-negative form. The stats may lag behind the postings (they are
-    # written separately), so N never counts fewer documents than contain the term.
+def idf(documents: int, df: int) -> float:
+    """Okapi IDF in its non-negative form. The stats may lag behind the postings (they are
+    written separately), so N never counts fewer documents than contain the term."""
     n = max(documents, df)
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
-def _average_length[K: _Ordered](
+def tf_factor(tf: int, doc_len: int, avg_len: float, k1: float = 1.2, b: float = 0.75) -> float:
+    """BM25's term-frequency factor of one posting: 0 .. k1 + 1."""
+    if tf <= 0:
+        return 0.0
+    norm = k1 * (1.0 - b + b * max(doc_len, 0) / avg_len)
+    return tf * (k1 + 1.0) / (tf + norm)
+
+
+def average_length[K: _Ordered](
     postings: Mapping[str, Sequence[PostingLike[K]]], stats: CorpusStats
 ) -> float:
     if stats.avg_len > 0:
@@ -81,7 +89,7 @@ def rank[K: _Ordered](
     if not query or not postings:
         return []
 
-    avg_len = _average_length(postings, stats)
+    avg_len = average_length(postings, stats)
     scores: dict[K, float] = {}
     for group in query:
         best: dict[K, float] = {}
@@ -91,12 +99,11 @@ def rank[K: _Ordered](
                 continue
             # An entry is listed once per term; should an adapter repeat it, count it once.
             df = len({p.entry_id for p in plist})
-            idf = _idf(stats.documents, df)
+            weight = idf(stats.documents, df)
             for posting in plist:
                 if posting.tf <= 0:
                     continue
-                norm = k1 * (1.0 - b + b * max(posting.doc_len, 0) / avg_len)
-                contribution = idf * posting.tf * (k1 + 1.0) / (posting.tf + norm)
+                contribution = weight * tf_factor(posting.tf, posting.doc_len, avg_len, k1, b)
                 if contribution > best.get(posting.entry_id, -1.0):
                     best[posting.entry_id] = contribution
         for entry_id, contribution in best.items():

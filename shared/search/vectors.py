@@ -1,5 +1,5 @@
-"""Vector retrieval above the storage port: the query type, exact cosine ranking and the
-reciprocal rank fusion of word and vector rankings.
+"""Vector retrieval above the storage port: the query type and exact cosine ranking (the
+fusion with the word ranking is `fusion.py`).
 
 Invariants:
 - A vector belongs to one profile (`embedding_profil_hash`) and one dimension; vectors are
@@ -7,8 +7,6 @@ Invariants:
   known only with other dimensions, raises `VectorProfileError` — never a silent mismatch.
 - Scores are cosine similarities in [-1, 1]; ties break on the memory ID (ascending), so
   rankings are deterministic on every adapter.
-- Fusion is reciprocal rank fusion: score(d) = sum over rankings of 1 / (RRF_K + rank),
-  rank starting at 1. It needs no score calibration between BM25 and cosine.
 """
 
 from __future__ import annotations
@@ -20,15 +18,9 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Final, Self
+from typing import Self
 
 from shared.domain import MemoryId, MemoryType
-
-RRF_K: Final = 60
-# Vector candidates per search: the fusion looks at this many per signal before `limit`.
-VECTOR_CANDIDATES_MIN: Final = 30
-SIGNAL_WORDS: Final = "woerter"
-SIGNAL_VECTOR: Final = "vektor"
 
 
 @dataclass(frozen=True)
@@ -119,27 +111,3 @@ def top_by_cosine(
             scored.append((math.sumprod(target, values) / norm, memory_id))
     best = heapq.nsmallest(query.limit, scored, key=lambda item: (-item[0], item[1]))
     return [VectorHit(memory_id, score) for score, memory_id in best]
-
-
-@dataclass(frozen=True)
-class Fused:
-    memory_id: MemoryId
-    score: float
-    signals: tuple[str, ...]  # SIGNAL_WORDS and/or SIGNAL_VECTOR, in that order
-
-
-def fuse(rankings: Sequence[tuple[str, Sequence[MemoryId]]], k: int = RRF_K) -> list[Fused]:
-    """Reciprocal rank fusion of named rankings (best first); one result per document,
-    best fused score first, ties by memory ID."""
-    scores: dict[MemoryId, float] = {}
-    signals: dict[MemoryId, list[str]] = {}
-    for name, ranking in rankings:
-        seen: set[MemoryId] = set()
-        for position, memory_id in enumerate(ranking, start=1):
-            if memory_id in seen:
-                continue
-            seen.add(memory_id)
-            scores[memory_id] = scores.get(memory_id, 0.0) + 1.0 / (k + position)
-            signals.setdefault(memory_id, []).append(name)
-    ordered = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
-    return [Fused(mid, score, tuple(signals[mid])) for mid, score in ordered]

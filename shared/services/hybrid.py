@@ -1,6 +1,6 @@
-"""Hybrid retrieval for the Memory OS search tools: the word ranking (BM25 over the area
-postings, `memory_os.word_candidates`) fused with the vector ranking (cosine over the
-caller's areas, `StoragePort.search_vectors`) by reciprocal rank fusion.
+"""Hybrid retrieval for the Memory OS search tools: the word ranking (exact BM25 top k over
+the area postings, `word_search.rank_words`) fused with the vector ranking (cosine over the
+caller's areas, `StoragePort.search_vectors`), both at the same depth (`fusion.py`).
 
 Invariants:
 - Visibility is the words' visibility: vectors are searched in the same storage lookup as
@@ -8,8 +8,8 @@ Invariants:
   the caller's readable ones, bounded by the `path` prefix — and every hit is checked
   again on the loaded memory (area and path) before it is returned.
 - Without a vector (none sent, no embedder configured) the ranking is the word ranking and
-  `relevanz` its BM25 score, as before. With one, `relevanz` is the fused score scaled to
-  (0, 1]: 1 = first in both rankings.
+  `relevanz` its BM25 score, as before. With one, `relevanz` is the fused score in [0, 1]
+  (`Settings.search_fusion`): 1 = best in both rankings.
 - Every hit names the signals that found it: `treffer_durch` ⊆ ["woerter", "vektor"].
 - A vector of an unknown profile or another dimension is the caller's error (German, naming
   the field); for a server-side query vector it only means "no vectors yet": words alone.
@@ -18,29 +18,18 @@ Invariants:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
 from shared.auth.principal import Principal
 from shared.domain import Memory, MemoryId, MemoryType
-from shared.search.vectors import (
-    RRF_K,
-    SIGNAL_VECTOR,
-    SIGNAL_WORDS,
-    VECTOR_CANDIDATES_MIN,
-    Fused,
-    VectorProfileError,
-    VectorQuery,
-    fuse,
-)
+from shared.search.fusion import FUSION_DEPTH, SIGNAL_WORDS, VECTOR_DEPTH_MAX, fuse
+from shared.search.vectors import VectorProfileError, VectorQuery
 from shared.services.areas import Visibility
 from shared.services.context import ServiceContext
 from shared.services.embeddings import query_vector
-from shared.services.word_search import OVERREAD, WordHits, load_ranked
+from shared.services.word_search import OVERREAD, WordHits, load_ranked, word_depth
 from shared.validation import messages
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import ContextRequest, QueryVector, SearchRequest
-
-_BEST_FUSED: Final = 2.0 / (RRF_K + 1)
 
 
 @dataclass(frozen=True)
@@ -83,22 +72,30 @@ def vector_query(
     vector = query_vector(ctx, request.query, request.vector)
     if vector is None:
         return None
-    exact = request.path is None or request.path.count("/") <= 1
-    limit = max(VECTOR_CANDIDATES_MIN, request.limit * (1 if exact else OVERREAD) * 2)
     return VectorQuery(
         tenant=tenant,
         profil_hash=vector.profil_hash,
         vector=vector.values,
         areas=frozenset(),
         now=ctx.clock(),
-        limit=limit,
+        limit=candidate_depth(request, True),
         typ=only,
     )
 
 
+def candidate_depth(request: SearchRequest | ContextRequest, hybrid: bool) -> int:
+    """Candidates per signal: the fusion depth for a hybrid search (each list as deep as
+    the other), else what the limit needs; over-read when the path lies below area level."""
+    if not hybrid:
+        return word_depth(request.limit, request.path)
+    exact = request.path is None or request.path.count("/") <= 1
+    depth = max(FUSION_DEPTH, request.limit) * (1 if exact else OVERREAD)
+    return min(depth, max(VECTOR_DEPTH_MAX, request.limit))
+
+
 def _vector_ranking(
     ctx: ServiceContext, request: SearchRequest | ContextRequest, words: WordHits
-) -> list[MemoryId]:
+) -> list[tuple[MemoryId, float]]:
     if words.vectors is None:
         return []
     error = words.vectors.error
@@ -107,7 +104,7 @@ def _vector_ranking(
             return []
         server = ctx.embedder.profile.hash if ctx.embedder is not None else None
         raise profile_error(error, server) from error
-    return [hit.memory_id for hit in words.vectors.hits]
+    return [(hit.memory_id, hit.score) for hit in words.vectors.hits]
 
 
 def search(
@@ -123,10 +120,15 @@ def search(
     `word_search.load_ranked` (which checks every hit's area and path)."""
     vectors = _vector_ranking(ctx, request, words)
     if vectors:
-        fused: list[Fused] = fuse(
-            [(SIGNAL_WORDS, [mid for mid, _ in words.ranked]), (SIGNAL_VECTOR, vectors)]
+        settings = ctx.settings
+        fused = fuse(
+            words.ranked,
+            vectors,
+            method=settings.search_fusion,
+            depth=candidate_depth(request, True),
+            vector_weight=settings.search_vector_weight,
         )
-        ranked = [(f.memory_id, f.score / _BEST_FUSED) for f in fused]
+        ranked = [(f.memory_id, f.score) for f in fused]
         signals = {f.memory_id: f.signals for f in fused}
     else:
         ranked = list(words.ranked)
@@ -138,4 +140,11 @@ def search(
     ]
 
 
-__all__ = ["QueryVector", "SearchHit", "profile_error", "search", "vector_query"]
+__all__ = [
+    "QueryVector",
+    "SearchHit",
+    "candidate_depth",
+    "profile_error",
+    "search",
+    "vector_query",
+]

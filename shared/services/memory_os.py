@@ -41,8 +41,8 @@ from shared.services.memories import (
     stored_before,
 )
 from shared.services.secrets import clean_value, hinweis, name_errors, rejection
+from shared.services.word_search import WordHits, rank_words
 from shared.services.word_search import memory_path as memory_path
-from shared.services.word_search import rank_words
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import ContextRequest, RememberRequest, SearchRequest
 
@@ -177,11 +177,32 @@ def _search(
     """Ranked memories the caller may read (under `request.path`), not expired, best first:
     the word ranking (`word_search.rank_words`) fused with the vector ranking when the
     request has (or the server computes) a query vector."""
-    vector = hybrid.vector_query(ctx, principal.tenant, request, only)
-    hits = rank_words(
-        ctx, principal, visibility, request.query, path=request.path, only=only, vector=vector
-    )
+    hits = _word_hits(ctx, principal, request, visibility, only)
     return hybrid.search(ctx, principal, request, visibility, hits)
+
+
+def _word_hits(
+    ctx: ServiceContext,
+    principal: Principal,
+    request: SearchRequest | ContextRequest,
+    visibility: Visibility,
+    only: MemoryType | None,
+    recent: int = 0,
+) -> WordHits:
+    """The word lookup of a search: its top k as deep as the fusion needs, with the vector
+    query (the request's or the server's) and `recent` short-term memories alongside."""
+    vector = hybrid.vector_query(ctx, principal.tenant, request, only)
+    return rank_words(
+        ctx,
+        principal,
+        visibility,
+        request.query,
+        depth=hybrid.candidate_depth(request, vector is not None),
+        path=request.path,
+        only=only,
+        recent=recent,
+        vector=vector,
+    )
 
 
 def _visibility(ctx: ServiceContext, principal: Principal) -> Visibility:
@@ -238,16 +259,7 @@ def recall_context(
     visibility = _visibility(ctx, principal)
     # One lookup: the word hits (long-term) and the newest short-term memories of the
     # caller's areas (an index per area, newest first — never a tenant-wide read).
-    hits = rank_words(
-        ctx,
-        principal,
-        visibility,
-        request.task,
-        path=request.path,
-        only=MemoryType.LONGTERM,
-        recent=request.limit,
-        vector=hybrid.vector_query(ctx, principal.tenant, request, MemoryType.LONGTERM),
-    )
+    hits = _word_hits(ctx, principal, request, visibility, MemoryType.LONGTERM, request.limit)
     relevant = hybrid.search(ctx, principal, request, visibility, hits)
     recent = hits.recent[: request.limit]
     vk_types = {typ.value for typ in VkTyp}

@@ -5,11 +5,14 @@ word hits (memory ID and BM25 score, best first) that the caller may see; fusion
 other signals (vectors) happens on top of it, and `load_ranked` turns any ranking into
 loaded memories. Invariants:
 - Only postings of areas the caller may read are read (`lookup_memory_terms` with the
-  token's areas plus the caller's project records), at most `POSTINGS_PER_AREA_TERM` per
-  (area, term), highest impact first — the cost follows what the caller owns, not the
-  tenant (`shared/search/postings.py` documents the cut-off).
-- Visibility, path and expiry are decided from the postings before anything is loaded;
-  what they cannot decide (a path below area level) is checked on the loaded memory.
+  token's areas plus the caller's project records), highest impact first, page by page
+  only while a memory not yet seen could still enter the top `depth`
+  (`shared/search/topk.py`): the ranking is exhaustive BM25's, its cost follows what the
+  caller owns and how clear the answer is, never the tenant; a read budget per search is
+  the backstop.
+- Type and expiry are decided from the postings before anything is loaded; what they
+  cannot decide (a path below area level) is checked on the loaded memory (the depth
+  over-reads for it).
 - Project memberships are read in the same stage as the postings (never a separate read).
 """
 
@@ -20,10 +23,9 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from shared.auth.principal import Principal
-from shared.domain import Memory, MemoryId, MemoryPosting, MemoryType, area_may_match, within
+from shared.domain import Memory, MemoryId, MemoryType, area_may_match, within
 from shared.search.analyzer import query_terms
-from shared.search.postings import POSTINGS_PER_AREA_TERM
-from shared.search.ranking import rank, terms_of
+from shared.search.topk import ReadBudget, WordQuery, WordRanking
 from shared.search.vectors import VectorQuery, VectorRanking
 from shared.services.areas import Visibility
 from shared.services.context import ServiceContext
@@ -42,6 +44,8 @@ class WordHits:
     recent: list[Memory] = field(default_factory=list)
     # With a query vector: the vector ranking over the same areas (same lookup).
     vectors: VectorRanking | None = None
+    # How the word ranking was read (steps, postings; complete = not cut by the budget).
+    reads: WordRanking | None = None
 
 
 def memory_path(memory: Memory) -> str:
@@ -58,16 +62,18 @@ def rank_words(
     visibility: Visibility,
     text: str,
     *,
+    depth: int,
     path: str | None = None,
     only: MemoryType | None = None,
     recent: int = 0,
-    per_area_term: int = POSTINGS_PER_AREA_TERM,
     vector: VectorQuery | None = None,
+    budget: ReadBudget | None = None,
 ) -> WordHits:
-    """BM25 word hits of `text` among the memories the caller may read under `path`
-    (of type `only` when given), best first; one storage lookup. With `recent` > 0 the
-    same lookup brings the newest short-term memories of those areas, with `vector` the
-    vector ranking over them (both also for a text without words)."""
+    """The best `depth` BM25 word hits of `text` among the memories the caller may read
+    in the areas `path` may match (of type `only` when given), best first; one storage
+    lookup. With `recent` > 0 the same lookup brings the newest short-term memories of
+    those areas, with `vector` the vector ranking over them (both also for a text without
+    words)."""
     groups = query_terms(text)
     if not groups and recent <= 0 and vector is None:
         return WordHits([])
@@ -76,42 +82,31 @@ def rank_words(
     # excludes every project area.
     member = visibility.nutzer if path is None or within(path, "projects") else None
     areas = sorted(area for area in visibility.granted if area_may_match(area, path))
+    words = WordQuery(tuple(groups), depth, now, only, budget or ReadBudget())
     lookup = ctx.storage.lookup_memory_terms(
         principal.tenant,
-        terms_of(groups),
+        [],
         areas,
         member,
         path=path,
-        per_area_term=per_area_term,
         recent=recent * (1 if path is None or path.count("/") <= 1 else OVERREAD),
         now=now,
         vector=vector,
+        words=words if groups else None,
     )
     visibility.know_projects(lookup.projects)
-    by_id: dict[MemoryId, MemoryPosting] = {
-        posting.entry_id: posting for term in lookup.postings.values() for posting in term
-    }
-
-    def eligible(memory_id: MemoryId) -> bool:
-        posting = by_id[memory_id]
-        if only is not None and memory_id.typ is not only:
-            return False
-        if posting.expires_at is not None and posting.expires_at <= now:
-            return False
-        area = posting.area
-        return area is None or (area_may_match(area, path) and visibility.may_read(area))
-
-    ranked = [
-        (memory_id, score)
-        for memory_id, score in rank(groups, lookup.postings, lookup.stats)
-        if eligible(memory_id)
-    ]
+    ranked = lookup.words.ranked if lookup.words is not None else []
     latest = [
         memory
         for memory in lookup.recent
         if visibility.may_read(memory.area) and within(memory_path(memory), path)
     ][: max(recent, 0)]
-    return WordHits(ranked, latest, lookup.vectors)
+    return WordHits(ranked, latest, lookup.vectors, lookup.words)
+
+
+def word_depth(limit: int, path: str | None) -> int:
+    """Word hits a words-only search needs for `limit` results under `path`."""
+    return limit * (1 if path is None or path.count("/") <= 1 else OVERREAD)
 
 
 def load_ranked(

@@ -38,6 +38,7 @@ from shared.domain import (
     TermLookup,
 )
 from shared.search.postings import POSTINGS_PER_AREA_TERM
+from shared.search.topk import WordQuery
 from shared.search.vectors import VectorHit, VectorQuery
 from shared.storage.ledger_port import LedgerPort
 
@@ -176,11 +177,18 @@ class StoragePort(LedgerPort, Protocol):
         recent: int = 0,
         now: datetime | None = None,
         vector: VectorQuery | None = None,
+        words: WordQuery | None = None,
     ) -> MemoryTermLookup:
         """Postings per analysed term of the memories in the given areas, plus the memory
         corpus stats. Reads only those areas' postings: per (area, term) the at most
         `per_area_term` postings of highest impact (`shared/search/postings.py`). Postings
         of expired memories may still appear (their `expires_at` tells).
+
+        With `words` (the search path), instead of `terms`' postings: the exact top k of
+        the query over the areas read, in `words` (`shared/search/topk.py`: the first page
+        of every (area, term) list in the first stage, further pages side by side per step
+        only while a memory not yet seen could still enter the top k, within the query's
+        read budget).
 
         With `member`, also `projects_of(tenant, member)`, and the postings of those
         project areas that may hold memories under `path` (`searched_areas`). With

@@ -116,3 +116,34 @@ def test_highest_id_reads_the_sequence_without_reserving(storage: StoragePort) -
     assert storage.highest_id(TENANT, CounterName.LONGTERM) == 3
     assert storage.reserve_ids(TENANT, CounterName.LONGTERM, 1) == range(4, 5)
     assert storage.highest_id(TENANT, CounterName.SHORTTERM) == 0
+
+
+def test_a_word_query_reads_pages_until_its_top_k_is_exact(storage: StoragePort) -> None:
+    from shared.search.ranking import rank
+    from shared.search.topk import ReadBudget, WordQuery
+
+    # Given 40 memories in two areas: a common word in all, a rarer one in every third, an
+    # expired short-term memory among them
+    memories = [
+        make_memory(
+            lt(i),
+            nutzer="anna",
+            area="users/anna" if i % 2 else "teams/ops",
+            terms={"plan": 1 + i % 4, **({"rar": 1 + i % 2} if i % 3 == 0 else {})},
+            doc_len=2 + i % 9,
+        )
+        for i in range(1, 41)
+    ]
+    put(storage, *memories)
+    areas = ["teams/ops", "users/anna"]
+    full = storage.lookup_memory_terms(TENANT, ["plan", "rar"], areas, per_area_term=1000)
+    groups = (frozenset({"plan"}), frozenset({"rar"}))
+    expected = rank(list(groups), full.postings, full.stats)[:5]
+    # When the top 5 is read with pages of 3 postings (the first step then the next ones)
+    query = WordQuery(groups, 5, T0, None, ReadBudget(first_page=3, next_page=3, steps=50))
+    lookup = storage.lookup_memory_terms(TENANT, [], areas, words=query)
+    # Then it is the exhaustive ranking's top 5, found in more than one step
+    assert lookup.words is not None
+    assert [mid for mid, _ in lookup.words.ranked] == [mid for mid, _ in expected]
+    assert lookup.words.steps > 1 and lookup.words.complete
+    assert lookup.words.postings_read <= 40 + 14

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from shared.logs import silence_payload_loggers
 from shared.search.postings import POSTINGS_PER_AREA_TERM
+from shared.search.topk import WordQuery
 from shared.storage.dynamo.calls import AWS_ERRORS, Backoff, TableCalls, error_code
 from shared.storage.dynamo.items import (
     PK,
@@ -381,10 +382,11 @@ class DynamoStorage:
         recent: int = 0,
         now: datetime | None = None,
         vector: VectorQuery | None = None,
+        words: WordQuery | None = None,
     ) -> MemoryTermLookup:
         now_us = None if now is None else to_us(now)
         return self._index.lookup(
-            tenant, terms, areas, member, path, per_area_term, recent, now_us, vector
+            tenant, terms, areas, member, path, per_area_term, recent, now_us, vector, words
         )
 
     def memory_stats(self, tenant: str) -> CorpusStats:

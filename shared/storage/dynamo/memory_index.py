@@ -25,6 +25,7 @@ from shared.domain import (
     MemoryType,
     searched_areas,
 )
+from shared.search.topk import Page, WordQuery, WordRanking, run
 from shared.search.vectors import VectorHit, VectorQuery, VectorRanking
 from shared.storage.dynamo.calls import AWS_ERRORS, QueryPages, TableCalls, run_groups
 from shared.storage.dynamo.items import (
@@ -54,6 +55,7 @@ from shared.storage.dynamo.memory_items import (
     memory_stats_shard,
     memory_typ_pk,
 )
+from shared.storage.dynamo.posting_pages import as_page, page_task, read_step
 from shared.storage.dynamo.projects import membership_query, projects_from_items
 
 _log = logging.getLogger(__name__)
@@ -201,15 +203,20 @@ class MemoryIndexReads:
         recent: int,
         now_us: int | None,
         vector: VectorQuery | None = None,
+        words: WordQuery | None = None,
     ) -> MemoryTermLookup:
         """Stage 1, side by side: per (area, term) one consistent Query of the list's head
-        (`Limit` = per_area_term), the stats Query, with `member` its membership Query,
-        with `recent` one by_vk_typ Query per area, with `vector` one QueryVectors over
-        the areas. The areas are the given ones plus the member's hinted project areas
-        (`MembershipHints`); stage 2 only for project areas the membership read reveals
-        beyond the hint. Postings of hinted areas the read does not confirm are dropped
-        (vector hits carry no area: the caller checks every hit on the loaded memory)."""
-        wanted = sorted(set(terms))
+        (`Limit` = per_area_term; with `words` the first page of the top-k reads), the
+        stats Query, with `member` its membership Query, with `recent` one by_vk_typ Query
+        per area, with `vector` one QueryVectors over the areas. The areas are the given
+        ones plus the member's hinted project areas (`MembershipHints`); stage 2 only for
+        project areas the membership read reveals beyond the hint. Postings of hinted areas
+        the read does not confirm are dropped (vector hits carry no area: the caller checks
+        every hit on the loaded memory). With `words`, further pages of the lists follow
+        (`topk.run`: one stage per step, only while the top k is not certain)."""
+        wanted = [] if words is not None else sorted(set(terms))
+        word_terms = [] if words is None else words.terms
+        first_page = 0 if words is None else words.budget.first_page
         recent = recent if now_us is not None else 0
         now = now_us or 0
         hinted = None if member is None else self._hints.get(tenant, member)
@@ -218,7 +225,8 @@ class MemoryIndexReads:
         reads.areas(tenant, first, wanted, per_area_term, recent, now)
         stats_at = reads.add(_query(memory_stats_pk(tenant), ConsistentRead=True), None)
         member_at = None if member is None else reads.add(membership_query(tenant, member), None)
-        pages, vectors = self._read(reads, vector, first)
+        heads = [(area, term) for area in first for term in word_terms]
+        pages, vectors, head_pages = self._read(reads, vector, first, tenant, heads, first_page)
         projects = None if member_at is None else projects_from_items(pages[member_at])
         if member is not None and projects is not None:
             self._hints.put(tenant, member, projects)
@@ -228,8 +236,12 @@ class MemoryIndexReads:
         if missing:
             more = _Reads()
             more.areas(tenant, missing, wanted, per_area_term, recent, now)
-            more_pages, more_vectors = self._read(more, vector, missing)
+            more_heads = [(area, term) for area in missing for term in word_terms]
+            more_pages, more_vectors, more_head_pages = self._read(
+                more, vector, missing, tenant, more_heads, first_page
+            )
             found.append((more, more_pages))
+            heads, head_pages = heads + more_heads, head_pages + more_head_pages
             if vectors is not None and more_vectors is not None and vector is not None:
                 vectors = vectors.merged(more_vectors, vector.limit)
         postings: dict[str, list[MemoryPosting]] = {}
@@ -243,19 +255,54 @@ class MemoryIndexReads:
             recent_pages += [stage_pages[i] for area, i in stage.recent if area in final]
         stats = stats_from_items(pages[stats_at])
         latest = _newest(tenant, MemoryType.SHORTTERM, recent_pages, recent) if recent else []
-        return MemoryTermLookup(postings, stats, projects, latest, vectors)
+        ranking = None
+        if words is not None:
+            ranking = self._top_k(
+                tenant, words, sorted(final), stats, dict(zip(heads, head_pages, strict=True))
+            )
+        return MemoryTermLookup(postings, stats, projects, latest, vectors, ranking)
+
+    def _top_k(
+        self,
+        tenant: str,
+        words: WordQuery,
+        areas: Sequence[str],
+        stats: CorpusStats,
+        heads: dict[tuple[str, str], Page],
+    ) -> WordRanking:
+        """The top k from the first pages (read in the lookup's stages), then further steps
+        (`posting_pages.read_step`) while the driver asks for them."""
+        lists = [(area, term) for area in areas for term in words.terms]
+        return run(
+            words,
+            lists,
+            stats,
+            partial(read_step, self._calls, tenant),
+            [heads[key] for key in lists],
+        )
 
     def _read(
-        self, reads: _Reads, vector: VectorQuery | None, areas: Sequence[str]
-    ) -> tuple[list[list[Item]], VectorRanking | None]:
-        """The Queries of `reads` and, with `vector`, its QueryVectors over `areas`: one
-        stage (plus continued pages)."""
+        self,
+        reads: _Reads,
+        vector: VectorQuery | None,
+        areas: Sequence[str],
+        tenant: str = "",
+        heads: Sequence[tuple[str, str]] = (),
+        first_page: int = 0,
+    ) -> tuple[list[list[Item]], VectorRanking | None, list[Page]]:
+        """The Queries of `reads`, the first page of each list in `heads` and, with
+        `vector`, its QueryVectors over `areas`: one stage (plus continued pages of the
+        `reads`)."""
         pages = QueryPages(self._calls, reads.queries, limits=reads.limits)
         searches = []
         if vector is not None:
             searches.append(partial(VectorRanking.of, self._search, vector_in(vector, areas)))
-        first, rankings = run_groups(self._calls.round_trips, [pages.tasks(), searches])
-        return pages.finish(first), (rankings[0] if rankings else None)
+        head_tasks = [page_task(self._calls, tenant, key, None, first_page) for key in heads]
+        first, rankings, raw_heads = run_groups(
+            self._calls.round_trips, [pages.tasks(), searches, head_tasks]
+        )
+        heads_read = [as_page(raw) for raw in raw_heads]
+        return pages.finish(first), (rankings[0] if rankings else None), heads_read
 
     def stats(self, tenant: str) -> CorpusStats:
         (items,) = self._calls.query_many([_query(memory_stats_pk(tenant), ConsistentRead=True)])

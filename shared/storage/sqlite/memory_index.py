@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from shared.domain import (
     CorpusStats,
@@ -25,6 +26,7 @@ from shared.domain import (
     searched_areas,
 )
 from shared.search.postings import POSTINGS_PER_AREA_TERM, posting_impact
+from shared.search.topk import Page, PageRequest, WordQuery, run
 from shared.search.vectors import VectorQuery, VectorRanking
 from shared.storage.sqlite.base import (
     NOT_EXPIRED,
@@ -37,6 +39,44 @@ from shared.storage.sqlite.projects import member_projects
 from shared.storage.sqlite.vectors import VectorStore
 
 MEMORY_KEY = "tenant = ? AND typ = ? AND number = ?"
+_LIST = "tenant = ? AND area = ? AND term = ?"
+# After a cursor (impact, typ, number): the list's order is impact DESC, typ, number.
+_AFTER = " AND (impact < ? OR (impact = ? AND (typ > ? OR (typ = ? AND number > ?))))"
+
+
+def _posting(row: Any, area: str) -> MemoryPosting:
+    typ, number, tf, doc_len, nutzer, expires_at = row[:6]
+    return MemoryPosting(
+        MemoryId(MemoryType(typ), number), tf, doc_len, nutzer, opt_datetime(expires_at), area
+    )
+
+
+def read_page(conn: sqlite3.Connection, tenant: str, request: PageRequest) -> Page:
+    """One page of an (area, term) list after its cursor (a range of the covering index
+    `memory_postings_by_area`), with the count of what follows the cursor when asked."""
+    area, term = request.key
+    where, params = _LIST, list[object]([tenant, area, term])
+    if request.cursor is not None:
+        after: tuple[int, str, int] = request.cursor  # type: ignore[assignment]
+        where += _AFTER
+        params += [after[0], after[0], after[1], after[1], after[2]]
+    rows = conn.execute(
+        "SELECT typ, number, tf, doc_len, nutzer, expires_at, impact"
+        " FROM memory_postings INDEXED BY memory_postings_by_area"
+        f" WHERE {where} ORDER BY impact DESC, typ, number LIMIT ?",
+        (*params, request.size + 1),
+    ).fetchall()
+    more = len(rows) > request.size
+    rows = rows[: request.size]
+    cursor = (rows[-1][6], rows[-1][0], rows[-1][1]) if more else None
+    remaining = None if more else len(rows)
+    if request.count and more:
+        (remaining,) = conn.execute(
+            "SELECT COUNT(*) FROM memory_postings INDEXED BY memory_postings_by_area"
+            f" WHERE {where}",
+            params,
+        ).fetchone()
+    return Page([_posting(row, area) for row in rows], cursor, remaining)
 
 
 def recent_in_areas(
@@ -135,17 +175,26 @@ class MemoryIndex(VectorStore):
         recent: int = 0,
         now: datetime | None = None,
         vector: VectorQuery | None = None,
+        words: WordQuery | None = None,
     ) -> MemoryTermLookup:
         """Per (area, term) one range of `memory_postings_by_area`, highest impact first,
-        cut at `per_area_term`; the member's project areas join the given areas. Stats,
-        memberships, postings and recent memories come from one snapshot; the vectors
+        cut at `per_area_term` — or, with `words`, its safe top k read page by page
+        (`topk.run`); the member's project areas join the given areas. Stats, memberships,
+        postings and recent memories come from one snapshot; the vectors
         (`VectorStore.search_vectors` over the areas read) after it."""
         wanted_terms = sorted(set(terms))
+        ranking = None
         with self._snapshot() as conn:
             stats = self._memory_stats(conn, tenant)
             projects = None if member is None else member_projects(conn, tenant, member)
             read = searched_areas(areas, projects, path)
             result: dict[str, list[MemoryPosting]] = {}
+            if words is not None:
+                lists = [(area, term) for area in read for term in words.terms]
+                ranking = run(
+                    words, lists, stats, lambda step: [read_page(conn, tenant, r) for r in step]
+                )
+                wanted_terms = []
             for area in read:
                 for term in wanted_terms:
                     rows = conn.execute(
@@ -175,7 +224,7 @@ class MemoryIndex(VectorStore):
         vectors = None
         if vector is not None:
             vectors = VectorRanking.of(self.search_vectors, replace(vector, areas=frozenset(read)))
-        return MemoryTermLookup(postings, stats, projects, latest, vectors)
+        return MemoryTermLookup(postings, stats, projects, latest, vectors, ranking)
 
     def memory_stats(self, tenant: str) -> CorpusStats:
         return self._memory_stats(self._conn(), tenant)
