@@ -13,6 +13,8 @@ VERSION_IS_MINOR := import sys; sys.exit(sys.version_info[:2] != tuple(map(int, 
 HOST ?= 127.0.0.1
 PORT ?= 8787
 DATA_DIR ?= .brain
+# pytest-xdist workers for `make unit` (CI has 2 cores); 0 runs in one process.
+PYTEST_WORKERS ?= 2
 
 .PHONY: serve test lint typecheck unit template iac browser install tools dynamodb-local java clean
 
@@ -76,7 +78,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP) $(TOOLS_STAMP) $(TS_STAMP) dynamodb-local
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --durations=20
 
 # cfn-lint and `sam validate --lint` in their own venv (.venv-sam): aws-sam-cli pins its own deps.
 template:
