@@ -15,6 +15,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from shared.auth.claims import InvalidToken
+from shared.auth.hints import missing_scope_message
 from shared.auth.principal import Principal, Scope
 from shared.rest.problems import ApiProblem
 from shared.server.auth_middleware import (
@@ -79,7 +80,7 @@ def require(scope_needed: Scope) -> Callable[[Request, Principal], Principal]:
         if principal.has_scope(scope_needed):
             return principal
         challenge = insufficient_scope_challenge(request.scope, MCP_PATH, scope_needed.value)
-        message = f"nicht berechtigt: Dem Token fehlt der Scope '{scope_needed.value}'."
+        message = missing_scope_message(scope_needed.value)
         raise ApiProblem(
             403, [FieldError("Authorization", message)], {"WWW-Authenticate": challenge}
         )

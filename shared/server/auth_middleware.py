@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shared.auth.claims import InvalidToken, TokenVerifier
+from shared.auth.hints import missing_scope_message
 from shared.auth.principal import Principal
 from shared.tools.catalog import TOOLS
 from shared.validation.help_flag import requests_help
@@ -193,7 +194,7 @@ class AuthMiddleware:
         return body
 
     async def _forbidden(self, scope: Scope, receive: Receive, send: Send, needed: str) -> None:
-        description = f"Dem Token fehlt der Scope {needed}."
+        description = missing_scope_message(needed)
         challenge = insufficient_scope_challenge(scope, self.mcp_path, needed)
         response = JSONResponse(
             {"error": "insufficient_scope", "scope": needed, "error_description": description},

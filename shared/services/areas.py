@@ -21,6 +21,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Final
 
+from shared.auth.hints import not_team_member_message
 from shared.auth.principal import ANY, Principal
 from shared.domain import (
     AREA_NAMESPACES,
@@ -160,7 +161,7 @@ def authorize_write(
         return
     if namespace == "teams":
         if name not in principal.teams:
-            raise _refused(f"nicht berechtigt: kein Mitglied im Team '{name}'.")
+            raise _refused(not_team_member_message(name))
         return
     by_record = name in ctx.storage.projects_of(principal.tenant, nutzer)
     member = by_record or name in principal.projects

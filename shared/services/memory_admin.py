@@ -30,6 +30,7 @@ from shared.services.memories import (
     visible_memories,
 )
 from shared.services.secrets import screen
+from shared.services.summary import follows_text, summary_of
 from shared.validation.errors import FieldError
 from shared.validation.parsed import UNSET, Batch, FetchRequest, MemoryUpdateInput
 
@@ -135,6 +136,8 @@ def _apply(
         changed.kurzbeschreibung = entry.kurzbeschreibung
     if entry.memory is not UNSET:
         changed.memory = entry.memory
+        if entry.kurzbeschreibung is UNSET and follows_text(memory.kurzbeschreibung, memory.memory):
+            changed.kurzbeschreibung = summary_of(entry.memory)
     if entry.tags is not UNSET:
         changed.tags = [stored_tags[tag.casefold()] for tag in entry.tags]
     if entry.scope is not UNSET:

@@ -41,12 +41,12 @@ from shared.services.memories import (
     stored_before,
 )
 from shared.services.secrets import clean_value, hinweis, name_errors, rejection
+from shared.services.summary import summary_of
 from shared.services.word_search import WordHits, rank_words
 from shared.services.word_search import memory_path as memory_path
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import ContextRequest, RememberRequest, SearchRequest
 
-SUMMARY_MAX_LEN: Final = 120
 EXCERPT_LEN: Final = 200
 BRAIN_PER_REFERENCE: Final = 3  # recall_context: brain entries per entity of a memory
 
@@ -80,11 +80,6 @@ def _author(principal: Principal, target: Target) -> str:
     if target.namespace == "users" and principal.may_act_as_nutzer(target.name):
         return target.name
     return acting_nutzer(principal)
-
-
-def _summary(content: str) -> str:
-    first = next((line.strip() for line in content.splitlines() if line.strip()), "")
-    return first if len(first) <= SUMMARY_MAX_LEN else first[: SUMMARY_MAX_LEN - 1] + "…"
 
 
 def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest) -> dict[str, Any]:
@@ -124,7 +119,7 @@ def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest
     memory = Memory(
         tenant=principal.tenant,
         id=MemoryId(MemoryType.LONGTERM, number),
-        kurzbeschreibung=_summary(content),
+        kurzbeschreibung=summary_of(content),
         memory=content,
         tags=target.rest[-1:] if target.rest else [],
         scope=target.scope,

@@ -10,12 +10,11 @@ from zoneinfo import ZoneInfo
 
 from shared.validation.errors import FieldError
 
-LOCAL_FORMAT = "%Y-%m-%d %H:%M:%S"
-
 
 def format_local(moment: datetime | None, zone: ZoneInfo) -> str | None:
-    """`Y-m-d H:i:s` in the configured time zone (the format `datum` is given in)."""
-    return None if moment is None else moment.astimezone(zone).strftime(LOCAL_FORMAT)
+    """ISO 8601 in the configured time zone with its offset, to the second
+    (`2026-12-01T11:03:23+01:00`): unambiguous beside UTC logs, and accepted back as `datum`."""
+    return None if moment is None else moment.astimezone(zone).isoformat(timespec="seconds")
 
 
 def number(value: Decimal | None) -> float | int | None:

@@ -263,7 +263,8 @@ TOOLS: dict[str, ToolSpec] = {
                 '"agent":23,"score":8}},{"typ":"longterm","parameter":{"memory_ID":"longterm_45",'
                 '"agent":23,"score":7}}]}. shortterm und longterm duerfen gemischt werden. Pro '
                 "Bewertung werden score2memory, last_call und der durchschnittliche Memory-Score "
-                "aktualisiert. datum ist optional (Y-m-d H:i:s). Maximal 100 Eintraege. Rueckgabe: "
+                "aktualisiert. datum ist optional (Y-m-d H:i:s Ortszeit oder ISO 8601 mit "
+                "Zeitzone). Maximal 100 Eintraege. Rueckgabe: "
                 "erfolg und daten mit index, typ, memory_ID, erfolg und insert_ID je Eintrag. "
                 "Eintraege werden einzeln verarbeitet; erfolgreiche Bewertungen bleiben bei "
                 "Fehlern anderer Eintraege gespeichert. Fehlgeschlagene Eintraege gezielt "

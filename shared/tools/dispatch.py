@@ -7,6 +7,7 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from shared.auth.hints import missing_scope_message
 from shared.auth.principal import Principal, Scope
 from shared.services import responses
 from shared.services.budget import BudgetExceeded, budget_exceeded_message, time_budget
@@ -93,5 +94,5 @@ def call_tool(
 def _missing_scope(spec: ToolSpec, needed: Scope) -> FieldError:
     return FieldError(
         "scope",
-        f"nicht berechtigt: Dem Token fehlt der Scope '{needed.value}' für {spec.name}.",
+        missing_scope_message(needed.value, spec.name),
     )

@@ -10,6 +10,7 @@ from typing import Any, Final
 from shared.domain import MemoryId
 from shared.validation import messages, rules
 from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.help_flag import HELP_FIELD
 from shared.validation.parsed import (
     Batch,
     ContextRequest,
@@ -148,7 +149,8 @@ def _flat(
 ) -> tuple[Fields, list[FieldError]]:
     errors: list[FieldError] = []
     fields = Fields(arguments, "", errors)
-    fields.reject_unknown(allowed)
+    # `help` is the dispatcher's (help_flag): checked there, allowed beside the tool's fields.
+    fields.reject_unknown((*allowed, HELP_FIELD))
     return fields, errors
 
 

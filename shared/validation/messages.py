@@ -74,7 +74,8 @@ NOTHING_TO_CHANGE: Final = (
 )
 NOT_FINITE: Final = "Muss eine endliche Zahl sein (NaN und Infinity sind nicht erlaubt)."
 DATUM_FORMAT: Final = (
-    "Datum muss das Format JJJJ-MM-TT HH:MM:SS haben (Y-m-d H:i:s), z. B. 2026-11-30 14:05:00."
+    "Datum muss das Format JJJJ-MM-TT HH:MM:SS haben (Y-m-d H:i:s, Ortszeit), z. B. "
+    "2026-11-30 14:05:00, oder ISO 8601 mit Zeitzone, z. B. 2026-11-30T14:05:00+01:00."
 )
 VK_REFERENZ_OHNE_TYP: Final = (
     "vk_referenz_id erfordert vk_typ (kunde, produkt, mitarbeiter oder projekt)."

@@ -73,6 +73,10 @@ MEMORY_ID_RE: Final = re.compile(MEMORY_ID_PATTERN)
 _CONTROL_IN_TEXT: Final = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 _CONTROL_IN_NAME: Final = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
 _DATUM_RE: Final = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})")
+# The form answers use (responses.format_local): ISO 8601 with an offset or Z, to the second.
+_DATUM_ISO_RE: Final = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:Z|[+-][0-9]{2}:[0-9]{2})"
+)
 
 # --- paths ---------------------------------------------------------------------------------
 
@@ -535,7 +539,8 @@ def referenzfelder(value: Any, path: str, errors: list[FieldError]) -> dict[str,
 
 
 def datum(value: Any, path: str, errors: list[FieldError], *, timezone: str) -> datetime | None:
-    """`Y-m-d H:i:s` local time in `timezone` -> aware UTC datetime.
+    """`Y-m-d H:i:s` local time in `timezone`, or ISO 8601 with its offset (as the answers
+    give times) -> aware UTC datetime.
 
     A local time that the time zone skips (spring forward) is an error; one that occurs twice
     (fall back) is taken at its first occurrence.
@@ -543,6 +548,12 @@ def datum(value: Any, path: str, errors: list[FieldError], *, timezone: str) -> 
     if not isinstance(value, str):
         errors.append(FieldError(path, datum_format(value)))
         return None
+    if _DATUM_ISO_RE.fullmatch(value):
+        try:
+            return datetime.fromisoformat(value).astimezone(UTC)
+        except (ValueError, OverflowError):
+            errors.append(FieldError(path, datum_invalid(value)))
+            return None
     match = _DATUM_RE.fullmatch(value)
     if match is None:
         errors.append(FieldError(path, datum_format(value)))

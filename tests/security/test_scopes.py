@@ -90,6 +90,8 @@ async def test_each_tool_without_its_scope_is_403(
     assert 'error="insufficient_scope"' in challenge
     assert f'scope="{scope}"' in challenge
     assert response.json()["scope"] == scope
+    # And the description says how to get the right: a token with that scope
+    assert f'--scopes "{scope}' in response.json()["error_description"]
     # And nothing was written
     assert stored_state(backend) == before
 
@@ -143,4 +145,24 @@ def test_dispatcher_refuses_missing_scope_as_tool_error(
     assert envelope["erfolg"] is False
     assert envelope["fehler"][0]["feld"] == "scope"
     assert scope in envelope["fehler"][0]["meldung"]
+    assert f'--scopes "{scope}' in envelope["fehler"][0]["meldung"]
+    assert stored_state(backend) == before
+
+
+def test_a_team_write_without_membership_says_how_to_get_it(
+    backend: StoragePort, settings: Any
+) -> None:
+    principal = Principal(
+        tenant="acme",
+        subject="anna",
+        nutzer=frozenset({"anna"}),
+        agents=frozenset({"bot"}),
+        scopes=frozenset(ALL_SCOPES),
+    )
+    before = stored_state(backend)
+    arguments = {"content": "Retro am Freitag.", "path": "teams/core/prozess"}
+    envelope = call_tool(ServiceContext(backend, settings), principal, "remember", arguments)
+    assert envelope["erfolg"] is False
+    message = envelope["fehler"][0]["meldung"]
+    assert "kein Mitglied im Team 'core'" in message and "--teams core" in message
     assert stored_state(backend) == before

@@ -221,6 +221,20 @@ def test_datum_berlin_to_utc(local: str, utc: datetime) -> None:
     assert result.tzinfo == UTC
 
 
+@pytest.mark.parametrize(
+    ("iso", "utc"),
+    [
+        ("2026-01-15T12:00:00+01:00", datetime(2026, 1, 15, 11, 0, tzinfo=UTC)),
+        ("2026-07-15T12:00:00+02:00", datetime(2026, 7, 15, 10, 0, tzinfo=UTC)),
+        ("2026-07-15T10:00:00Z", datetime(2026, 7, 15, 10, 0, tzinfo=UTC)),
+        ("2026-10-25T02:30:00+01:00", datetime(2026, 10, 25, 1, 30, tzinfo=UTC)),  # 2nd 02:30
+    ],
+)
+def test_datum_in_iso_8601_with_its_offset(iso: str, utc: datetime) -> None:
+    # Given a time as the answers give it (ISO 8601 with offset) / Then the instant it names
+    assert parsed(rating(datum=iso)).datum == utc
+
+
 def test_datum_uses_the_configured_zone() -> None:
     # Given the zone UTC / When parsing a time / Then it is taken as UTC
     result = parsed(rating(datum="2026-07-15 12:00:00"), ParseOptions(timezone="UTC")).datum
@@ -231,7 +245,8 @@ def test_datum_uses_the_configured_zone() -> None:
     "value",
     [
         "2026-11-30",
-        "2026-11-30T14:05:00",
+        "2026-11-30T14:05:00",  # ISO without an offset: which zone?
+        "2026-11-30T14:05:00.5+01:00",
         "30.11.2026 14:05:00",
         "2026-11-30 14:05",
         "2026-11-30 14:05:00+01:00",

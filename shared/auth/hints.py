@@ -1,0 +1,29 @@
+"""The German refusals of authorization, each with the way to the right it lacks.
+
+One place for every surface (MCP tools, the HTTP middleware, REST): a refusal names what is
+missing and how to get it — a token with the scope, with the team, or the project's owner —
+and never echoes anything but the names the caller itself sent (scope, team, tool).
+"""
+
+from __future__ import annotations
+
+WAY_TO_THE_RIGHT = (
+    "Lokal stellt 'brain token --data-dir <daten> --tenant <t> --nutzer <n> --agent <a> "
+    '--scopes "…" [--teams …] [--projects …]\' ein solches Token aus; mit OIDC (z. B. Cognito) '
+    "kommen Scopes und Teams aus den Claims des Identity Providers."
+)
+
+
+def missing_scope_message(scope: str, tool: str | None = None) -> str:
+    where = f" für {tool}" if tool else ""
+    return (
+        f"nicht berechtigt: Dem Token fehlt der Scope '{scope}'{where}. Ein Token mit diesem "
+        f'Scope verwenden (--scopes "{scope} …"). {WAY_TO_THE_RIGHT}'
+    )
+
+
+def not_team_member_message(team: str) -> str:
+    return (
+        f"nicht berechtigt: kein Mitglied im Team '{team}'. Teams kommen aus dem Token (Claim "
+        f"'teams'): ein Token mit --teams {team} verwenden. {WAY_TO_THE_RIGHT}"
+    )
