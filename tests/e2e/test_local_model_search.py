@@ -4,6 +4,10 @@ get the server's, and a query that shares no word with a memory finds it by its 
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,7 +22,6 @@ from tests.e2e.helpers import call, insert_args, memory_entry
 from tests.e2e.test_hybrid_search import token_for
 
 pytestmark = [
-    pytest.mark.anyio,
     pytest.mark.skipif(packaged_archive(DEFAULT_MODEL) is None, reason="make install"),
 ]
 
@@ -42,6 +45,7 @@ async def model_server(
         yield running
 
 
+@pytest.mark.anyio
 async def test_a_query_without_shared_words_finds_by_meaning(
     model_server: InProcessServer, dev_token: str, issuer: LocalTokenIssuer
 ) -> None:
@@ -63,3 +67,27 @@ async def test_a_query_without_shared_words_finds_by_meaning(
     assert hits[0]["memory"] == texts[0]
     assert "vektor" in hits[0]["treffer_durch"]
     assert hits[0]["embedding_profil_hash"].startswith("all-minilm-l6-v2-384-")
+
+
+def test_brain_serve_uses_the_installed_model_with_auto(tmp_path: Path) -> None:
+    # Given the model package installed, When `brain serve` starts as `make serve` starts it
+    env = {**os.environ, "BRAIN_EMBEDDER": "auto", "BRAIN_LOG_LEVEL": "WARNING"}
+    command = [sys.executable, "-m", "shared.cli", "serve", "--port", "0"]
+    process = subprocess.Popen(
+        [*command, "--data-dir", str(tmp_path)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert process.stdout is not None
+        lines = []
+        while not lines or not lines[-1].startswith("REST-API"):
+            line = process.stdout.readline()
+            assert line, lines
+            lines.append(line.strip())
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+    # Then it embeds with the local model's profile, fetched from nowhere but the package
+    assert any(line.startswith("Embeddings: auto, Profil all-minilm-l6-v2-384-") for line in lines)
+    assert (
+        tmp_path / "models" / "sentence-transformers__all-MiniLM-L6-v2" / "config.json"
+    ).is_file()
