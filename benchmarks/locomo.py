@@ -301,10 +301,9 @@ def local_embedder() -> Embedder:
     """The server's local model as `brain serve` builds it (settings from the environment)."""
     from shared.embedding.factory import build_embedder
 
-    settings = Settings.from_env() if hasattr(Settings, "from_env") else Settings()
-    embedder = build_embedder(settings)
+    embedder = build_embedder(Settings(embedder="local"))
     if embedder is None:
-        raise SystemExit("no local model: set BRAIN_EMBEDDER=local (see docs/search.md)")
+        raise SystemExit("no local model (see docs/search.md)")
     return embedder
 
 

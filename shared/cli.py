@@ -73,7 +73,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if args.expiry_interval > 0:
             sweep.start()
         try:
-            _run_server(app, args.host, args.port, settings, verifier)
+            profile = None if context.embedder is None else context.embedder.profile.hash
+            _run_server(app, args.host, args.port, settings, verifier, profile)
         finally:
             sweep.stop()
     print("Brain gestoppt.", flush=True)
@@ -81,7 +82,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _run_server(
-    app: ASGIApp, host_arg: str, port_arg: int, settings: Settings, verifier: TokenVerifier
+    app: ASGIApp,
+    host_arg: str,
+    port_arg: int,
+    settings: Settings,
+    verifier: TokenVerifier,
+    profile: str | None = None,
 ) -> None:
     import uvicorn
 
@@ -102,8 +108,8 @@ def _run_server(
             f"Daten: DynamoDB {settings.table_name}, S3 Vectors {settings.bucket_name}",
             flush=True,
         )
-    if settings.embedder != "none":
-        print(f"Embeddings: {settings.embedder} (serverseitig)", flush=True)
+    if profile is not None:
+        print(f"Embeddings: {settings.embedder}, Profil {profile} (serverseitig)", flush=True)
     base = f"http://{shown_host}:{port}"
     print(f"REST-API: {base}/api/memory (Dokumentation: {base}/docs/api/memory)", flush=True)
 

@@ -97,8 +97,14 @@ class Settings(BaseModel):
     bucket_name: str = "brain-embeddings"
     # Server-side embeddings (issue 12): none (default, model-free), test (deterministic
     # hashed trigrams, no model), bedrock-titan (Titan Text Embeddings V2: 256/512/1024),
-    # bedrock-cohere (Cohere Embed Multilingual v3: 1024). Model + dimension = the profile.
-    embedder: Literal["none", "test", "bedrock-titan", "bedrock-cohere"] = "none"
+    # bedrock-cohere (Cohere Embed Multilingual v3: 1024), local (a sentence-embedding model
+    # in-process on the CPU, extra `local`: `embedding_model`, docs/search.md), auto (local
+    # when the extra and a model are installed, else none: what `make serve` sets).
+    # Model + dimension = the profile.
+    embedder: Literal["none", "test", "bedrock-titan", "bedrock-cohere", "local", "auto"] = "none"
+    # The local model: a Hugging Face name, and optionally the directory it is loaded from.
+    embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"
+    embedding_model_dir: Path | None = None
     embedding_dimension: int | None = Field(default=None, ge=16, le=4096)
     # Hybrid search (docs/search.md): how the word and vector candidates (equal depths) are
     # fused — convex (the mean of each signal's score over its list's best, default) or

@@ -31,6 +31,10 @@ def build_embedder(
     kind = settings.embedder
     if kind == "none":
         return None
+    if kind in ("local", "auto"):
+        from shared.embedding.local import build_local
+
+        return build_local(settings, auto=kind == "auto")
     if kind == "test":
         from shared.embedding.hashed import DEFAULT_DIMENSION, HashedEmbedder
 

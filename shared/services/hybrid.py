@@ -26,6 +26,7 @@ from shared.search.vectors import VectorProfileError, VectorQuery
 from shared.services.areas import Visibility
 from shared.services.context import ServiceContext
 from shared.services.embeddings import query_vector
+from shared.services.profiles import ProfileCheck, Refused
 from shared.services.word_search import OVERREAD, WordHits, load_ranked, word_depth
 from shared.validation import messages
 from shared.validation.errors import FieldError, RequestRejected
@@ -72,6 +73,11 @@ def vector_query(
     vector = query_vector(ctx, request.query, request.vector)
     if vector is None:
         return None
+    if not vector.profil_hash:
+        profile = ProfileCheck(ctx, tenant, []).resolve(len(vector.values), None, fix=False)
+        if isinstance(profile, Refused):
+            raise RequestRejected([FieldError(profile.field, profile.message)])
+        vector = QueryVector(vector.values, profile)
     return VectorQuery(
         tenant=tenant,
         profil_hash=vector.profil_hash,

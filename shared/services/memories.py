@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,6 +28,7 @@ from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
 from shared.services.embeddings import with_server_embeddings
 from shared.services.entry_ids import reserve_entry_ids
+from shared.services.profiles import ProfileCheck, Refused
 from shared.services.secrets import screen
 from shared.services.tags import ensure_tags
 from shared.validation.errors import FieldError
@@ -100,9 +102,37 @@ def insert_memories(
         if any(notes):
             hinweise[index] = " ".join(note for note in notes if note)
 
+    accepted = _with_profiles(ctx, principal.tenant, typ, accepted, results)
     if accepted:
         results += _store_memories(ctx, principal, batch, typ, accepted, area)
     return responses.batch(responses.with_hinweise(results, hinweise), batch.referenzfelder)
+
+
+def _with_profiles(
+    ctx: ServiceContext,
+    tenant: str,
+    typ: MemoryType,
+    accepted: list[tuple[int, MemoryInput]],
+    results: list[dict[str, Any]],
+) -> list[tuple[int, MemoryInput]]:
+    """The entries whose vectors keep the profile rule (`profiles.py`), each with the profile
+    it goes under; the others' refusals go to `results`."""
+    with_vectors = [entry for _, entry in accepted if entry.embedding is not None]
+    if not with_vectors:
+        return accepted
+    check = ProfileCheck(ctx, tenant, (entry.embedding_profil_hash for entry in with_vectors))
+    kept: list[tuple[int, MemoryInput]] = []
+    for index, entry in accepted:
+        if entry.embedding is None:
+            kept.append((index, entry))
+            continue
+        profile = check.resolve(len(entry.embedding), entry.embedding_profil_hash)
+        if isinstance(profile, Refused):
+            error = FieldError(f"inhalt.memories[{index}].{profile.field}", profile.message)
+            results.append(responses.entry_failure(index, [error], typ=typ.value))
+        else:
+            kept.append((index, replace(entry, embedding_profil_hash=profile)))
+    return kept
 
 
 def _store_memories(

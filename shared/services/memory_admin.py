@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -29,6 +30,7 @@ from shared.services.memories import (
     storage_failure_message,
     visible_memories,
 )
+from shared.services.profiles import ProfileCheck, Refused
 from shared.services.secrets import screen
 from shared.services.summary import follows_text, summary_of
 from shared.validation.errors import FieldError
@@ -101,11 +103,18 @@ def _update_round(
     ids = list(dict.fromkeys(entry.memory_id for entry in pending.values()))
     current = visible_memories(ctx, principal, batch.caller.nutzer, ids, now)
     writes: list[tuple[int, MemoryUpdateInput, MemoryReplace]] = []
+    check = _profile_check(ctx, principal.tenant, pending, current)
     for index, entry in pending.items():
         memory = current.get(entry.memory_id)
         if memory is None:
             results.append(_failure(index, entry, not_found_message(entry.raw_id), "ID"))
             continue
+        if entry.embedding is not UNSET and entry.embedding is not None:
+            profile = check.resolve(len(entry.embedding), _new_profile(entry, memory))
+            if isinstance(profile, Refused):
+                results.append(_failure(index, entry, profile.message, profile.field))
+                continue
+            entry = replace(entry, embedding_profil_hash=profile)
         writes.append((index, entry, _apply(memory, entry, stored_tags, batch, now)))
     changes = with_refreshed_embeddings(ctx, [write for _, _, write in writes])
     outcomes = ctx.storage.replace_memories(changes, now) if changes else []
@@ -120,6 +129,27 @@ def _update_round(
         else:
             results.append(_failure(index, entry, storage_failure_message(outcome)))
     return retry
+
+
+def _new_profile(entry: MemoryUpdateInput, memory: Memory) -> str | None:
+    """The profile a new vector of an update goes under: the entry's, else the stored one."""
+    if entry.embedding_profil_hash is UNSET:
+        return memory.embedding_profil_hash
+    return entry.embedding_profil_hash
+
+
+def _profile_check(
+    ctx: ServiceContext,
+    tenant: str,
+    pending: dict[int, MemoryUpdateInput],
+    current: Mapping[MemoryId, Memory],
+) -> ProfileCheck:
+    profiles = [
+        _new_profile(entry, current[entry.memory_id])
+        for entry in pending.values()
+        if entry.embedding not in (UNSET, None) and entry.memory_id in current
+    ]
+    return ProfileCheck(ctx, tenant, profiles)
 
 
 def _apply(

@@ -216,6 +216,13 @@ class StoragePort(LedgerPort, Protocol):
         """The stored little-endian float32 embedding of a memory, if it has one."""
         ...
 
+    def profile_dimensions(self, tenant: str, profiles: Sequence[str]) -> dict[str, int]:
+        """The dimension of each of `profiles` that has a stored vector: fixed by its first
+        (should a store hold several, the smallest). SQLite: the tenant's memories
+        (`memories_by_profile`); AWS: the profile's S3 Vectors index in the bucket, shared by
+        its tenants (one ListIndexes per profile, remembered by the process)."""
+        ...
+
     def search_vectors(self, query: VectorQuery) -> list[VectorHit]:
         """The memories of `query.areas` whose embedding has the query's profile and
         dimension, not expired at `query.now` (of `query.typ` when given), by cosine

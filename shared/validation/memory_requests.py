@@ -171,10 +171,6 @@ def _search_prefix(value: Any, path: str, errors: list[FieldError]) -> str | Non
 
 
 # A query embedding needs its profile (seed 001's fields), and the profile a vector.
-VECTOR_NEEDS_PROFILE: Final = (
-    "Pflichtfeld, wenn embedding gesetzt ist: der Profil-Hash des Embedding-Modells, mit "
-    "dem der Suchvektor berechnet wurde (wie beim Einfügen der Erinnerungen)."
-)
 PROFILE_NEEDS_VECTOR: Final = (
     "embedding fehlt: embedding_profil_hash allein sucht nichts. Den Suchvektor als "
     "embedding mitsenden oder beide Felder weglassen."
@@ -188,15 +184,14 @@ def _query_vector(fields: Fields) -> QueryVector | None:
     profil_hash = _profil_hash(fields)
     if len(fields.errors) > before:
         return None
-    if values is not None and not profil_hash:
-        fields.errors.append(FieldError(fields.path(PROFIL_HASH), VECTOR_NEEDS_PROFILE))
-        return None
     if values is None and profil_hash:
         fields.errors.append(FieldError(fields.path("embedding"), PROFILE_NEEDS_VECTOR))
         return None
-    if values is None or profil_hash is None:
+    if values is None:
         return None
-    return QueryVector(tuple(values), profil_hash)
+    # Without a profile hash: the server's profile if its dimension fits, else refused
+    # (services/profiles.py: one rule for insert, update and search).
+    return QueryVector(tuple(values), profil_hash or "")
 
 
 def _search(

@@ -417,6 +417,12 @@ class DynamoStorage:
         ref = opt_s(response.get("Item", {}), "embedding_key")
         return None if ref is None else self._vectors.get(ref)
 
+    def profile_dimensions(self, tenant: str, profiles: Sequence[str]) -> dict[str, int]:
+        """The bucket's index per profile (S3 Vectors indexes are per profile and dimension,
+        shared by the tenants of a bucket)."""
+        del tenant
+        return self._vectors.profile_dimensions(profiles)
+
     def search_vectors(self, query: VectorQuery) -> list[VectorHit]:
         """One QueryVectors (S3 Vectors) with a tenant/area/type/expiry filter."""
         if not query.areas or query.limit <= 0:

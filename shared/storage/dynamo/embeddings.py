@@ -91,6 +91,28 @@ class EmbeddingVectors:
     def __init__(self, client: S3VectorsClient, bucket: str) -> None:
         self._client = client
         self._bucket = bucket
+        # Profile -> dimension, once an index of it is known to exist (written to, listed):
+        # a profile's dimension is fixed, so a warm process asks S3 Vectors once per profile.
+        self._fixed: dict[str, int] = {}
+
+    def _seen(self, profil_hash: str | None, dimension: int) -> None:
+        """An index of (profile, dimension) exists: the process knows the profile's dimension
+        without a ListIndexes (the first one it meets stays, as the profile rule says)."""
+        if profil_hash:
+            self._fixed.setdefault(profil_hash, dimension)
+
+    def profile_dimensions(self, profiles: Sequence[str]) -> dict[str, int]:
+        """Each profile's dimension: its index in the bucket (one ListIndexes per profile
+        not seen before; the smallest should there be several)."""
+        found: dict[str, int] = {}
+        for profil_hash in dict.fromkeys(profiles):
+            if profil_hash not in self._fixed:
+                dimensions = self._dimensions(profil_hash)
+                if dimensions:
+                    self._fixed[profil_hash] = min(dimensions)
+            if profil_hash in self._fixed:
+                found[profil_hash] = self._fixed[profil_hash]
+        return found
 
     def _index(self, index: str) -> dict[str, Any]:
         if self._bucket.startswith("arn:"):
@@ -136,6 +158,9 @@ class EmbeddingVectors:
         for attempt in range(2):
             try:
                 self._client.put_vectors(**self._index(index), vectors=vectors)
+                self._seen(
+                    writes[0].memory.embedding_profil_hash, len(vectors[0]["data"]["float32"])
+                )
                 return None
             except AWS_ERRORS as exc:
                 if error_code(exc) == _NOT_FOUND and attempt == 0:

@@ -12,12 +12,31 @@ lookup through `memories_by_profile` tells an unknown profile from a wrong dimen
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from shared.domain import MemoryId, MemoryType
 from shared.search.vectors import VectorHit, VectorProfileError, VectorQuery, top_by_cosine
 from shared.storage.sqlite.base import NOT_EXPIRED, SqliteBase, dump, to_micros
 
 
 class VectorStore(SqliteBase):
+    def profile_dimensions(self, tenant: str, profiles: Sequence[str]) -> dict[str, int]:
+        wanted = sorted(set(profiles))
+        if not wanted:
+            return {}
+        rows = (
+            self._conn()
+            .execute(
+                "SELECT embedding_profil_hash, MIN(embedding_dim) FROM memories"
+                " INDEXED BY memories_by_profile"
+                " WHERE tenant = ? AND embedding_profil_hash IN (SELECT value FROM json_each(?))"
+                " AND embedding_dim IS NOT NULL GROUP BY embedding_profil_hash",
+                (tenant, dump(wanted)),
+            )
+            .fetchall()
+        )
+        return {str(profile): int(dimension) for profile, dimension in rows}
+
     def search_vectors(self, query: VectorQuery) -> list[VectorHit]:
         if not query.areas or query.limit <= 0:
             return []
