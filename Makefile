@@ -83,6 +83,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Each xdist worker starts its own DynamoDB Local (tests/dynamodb_local) on first use.
 unit: $(STAMP) $(TOOLS_STAMP) $(TS_STAMP) dynamodb-local
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --durations=20
 

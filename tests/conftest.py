@@ -105,3 +105,26 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     engine = sys.modules.get("tests.dynamodb_local")
     if engine is not None:
         engine.stop()
+
+
+# Tests of more than ~5 s each on the CI machine (`--durations`): `-m "not slow"` skips them.
+SLOW = (
+    "tests/conformance/",
+    "tests/e2e/test_aws_backend.py",
+    "tests/e2e/test_docs_page_browser.py",
+    "tests/e2e/test_rest_schemathesis.py",
+    "tests/integration/test_dynamo_ledger_concurrency.py::test_twelve_writers",
+    "tests/integration/test_dynamo_rating_concurrency.py::test_12_clients",
+    "tests/lambda_functions/test_fuzz_handlers.py",
+    "tests/lambda_functions/test_router.py::test_hundred_warm_invocations",
+    "tests/security/test_fuzz_http.py",
+    "tests/security/test_time_budget.py",
+    "tests/unit/test_scale_benchmark.py",
+    "tests/unit/test_scrub_hardening.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)

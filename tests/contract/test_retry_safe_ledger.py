@@ -68,7 +68,8 @@ def test_an_identical_ledger_resend_without_a_key_books_nothing_twice(
 def test_a_ledger_batch_cut_off_by_a_crash_is_completed_by_the_resend(
     storage: StoragePort, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ctx = ServiceContext(storage, Settings(idempotency_in_progress_s=1))
+    # In progress for 3 s: long enough that a loaded machine still resends within it.
+    ctx = ServiceContext(storage, Settings(idempotency_in_progress_s=3))
     arguments = book("1.00", "2.00", "3.00", "4.00", "5.00")
     append = storage.append_ledger
 
@@ -89,7 +90,7 @@ def test_a_ledger_batch_cut_off_by_a_crash_is_completed_by_the_resend(
     assert busy["fehler"][0]["feld"] == idempotency.IN_PROGRESS_FIELD
     assert len(query(ctx)["eintraege"]) == 2
     # When it is resent after the in-progress record expired (on Lambda: the deadline)
-    time.sleep(1.1)
+    time.sleep(3.1)
     again = call_tool(ctx, ANNA, "ledger", arguments)
     # Then all 5 succeed, the 2 booked before under their first IDs, each booked once
     assert again["erfolg"] is True and again["anzahl_erfolgreich"] == 5, again

@@ -8,8 +8,9 @@ kernel if the test process dies: parent-death signal). Telemetry is off: it neve
 anything anywhere.
 
 Isolation without a restart: DynamoDB Local without `-sharedDb` keeps one database per access
-key and region, so `AwsClients` from `aws_clients()` get an access key of their own, that is
-an empty database; its tables are deleted when the block ends. S3 Vectors has no local engine:
+key and region (so does 3.3.1 with `-inMemory`, as observed here), so `AwsClients` from
+`aws_clients()` get an access key of their own, that is an empty database; its tables are
+deleted when the block ends. S3 Vectors has no local engine:
 those calls go to moto in-process (`mock_aws`; its `QueryVectors` from
 `tests/contract/s3vectors_query.py`). moto lets every request to DynamoDB Local pass (no moto
 service claims a loopback URL).

@@ -23,8 +23,7 @@ from shared.services.memory_os import recall, recall_context, remember, search_m
 from shared.services.reindex import reindex
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
-from shared.storage.dynamo.items import memory_key
-from shared.storage.dynamo.memory_items import legacy_posting_key, posting_keys
+from shared.storage.dynamo.memory_items import posting_keys
 from shared.validation.memory_requests import (
     parse_recall,
     parse_recall_context,
@@ -184,72 +183,37 @@ def test_reads_of_a_caller_in_5_teams_and_10_projects(
     assert rounds == 4
 
 
-def as_legacy_item(clients: AwsClients, storage: DynamoStorage, memory_id: MemoryId) -> None:
-    """Turn a stored memory into what the code before areas and the area posting layout
-    wrote: no `area`/`plv`, a tenant-wide type partition, tenant-wide postings."""
-    memory = storage.get_memories(ALICE.tenant, [memory_id], NOW)[memory_id]
-    table = storage.table_name
-    for posting_key in posting_keys(memory):
-        clients.dynamodb.delete_item(TableName=table, Key=posting_key)
-    for term, tf in memory.terms.items():
-        item = {
-            **legacy_posting_key(ALICE.tenant, term, memory_id),
-            "memory_id": {"S": str(memory_id)},
-            "tf": {"N": str(tf)},
-            "doc_len": {"N": str(memory.doc_len)},
-            "nutzer": {"S": memory.nutzer},
-        }
-        clients.dynamodb.put_item(TableName=table, Item=item)
-    clients.dynamodb.update_item(
-        TableName=table,
-        Key=memory_key(ALICE.tenant, memory_id),
-        UpdateExpression="REMOVE area, plv SET typ_pk = :typ",
-        ExpressionAttributeValues={":typ": {"S": f"T#{ALICE.tenant}#MTYP#longterm"}},
-    )
-
-
-def test_items_from_before_areas_are_found_after_a_reindex(
+def test_memories_whose_postings_were_lost_are_found_again_after_a_reindex(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
-    # Given a team memory of alice and a private one, both as the code before areas and
-    # before the area posting layout stored them
+    # Given a team memory of alice and a private one whose postings were lost
     ids = []
     for path in ("teams/team-1/notes", "users/alice/notes"):
         stored = remember(
-            context(storage), ALICE, parse_remember({"content": "Legacy roadmap", "path": path})
+            context(storage), ALICE, parse_remember({"content": "Lost roadmap", "path": path})
         )
         memory_id = MemoryId.parse(stored["daten"]["ID"])
         assert memory_id is not None
         ids.append(memory_id)
-        as_legacy_item(clients, storage, memory_id)
-    # Then they read as the path's area and the nutzer's area
-    found = storage.get_memories(ALICE.tenant, ids, NOW)
-    assert sorted(m.area for m in found.values()) == ["teams/team-1", "users/alice"]
+        memory = storage.get_memories(ALICE.tenant, [memory_id], NOW)[memory_id]
+        for posting_key in posting_keys(memory):
+            clients.dynamodb.delete_item(TableName=storage.table_name, Key=posting_key)
     ctx = context(storage)
     mate = caller("mate", ("team-1",))
 
     def hits(reader: Principal) -> int:
-        answer = search_memory(ctx, reader, parse_search({"query": "legacy roadmap"}))
+        answer = search_memory(ctx, reader, parse_search({"query": "lost roadmap"}))
         return int(answer["daten"]["anzahl"])
 
-    # And the search (which reads postings by area only) does not see their legacy postings
     assert hits(ALICE) == 0
-    # When the tenant is reindexed
+    stats = storage.memory_stats(ALICE.tenant)
+    # When the tenant is reindexed (the repair path)
     progress = reindex(ctx, ALICE.tenant)
     assert (progress.reindexed, progress.failed, progress.cursor) == (2, [], None)
     # Then search finds them for alice, the team memory for a team member, nothing for bob
     assert [hits(reader) for reader in (ALICE, mate, BOB)] == [2, 1, 0]
-    # And the legacy postings are gone, the items carry area, layout and area type key
-    for memory_id in ids:
-        memory = storage.get_memories(ALICE.tenant, [memory_id], NOW)[memory_id]
-        for term in memory.terms:
-            key = legacy_posting_key(ALICE.tenant, term, memory_id)
-            assert "Item" not in clients.dynamodb.get_item(TableName=storage.table_name, Key=key)
-        item = clients.dynamodb.get_item(
-            TableName=storage.table_name, Key=memory_key(ALICE.tenant, memory_id)
-        )["Item"]
-        assert item["area"]["S"] == memory.area and item["plv"] == {"N": "2"}
-        assert item["typ_pk"]["S"].endswith(f"#{memory.area}")
+    # And the stats counted them once, before and after
+    assert storage.memory_stats(ALICE.tenant) == stats
     # And a second run changes nothing that search sees
     assert reindex(ctx, ALICE.tenant).reindexed == 2
     assert [hits(reader) for reader in (ALICE, mate, BOB)] == [2, 1, 0]

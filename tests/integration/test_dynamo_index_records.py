@@ -1,8 +1,7 @@
-"""Index records on DynamoDB (moto): memories stored before records existed keep counting
-by the old rule until their first replace writes their record; an insert cut off before
-its record is not counted until a write records it; a transaction that meets another one
-is sent again with a fresh token; the expiry sweep finishes a sweep cut off after its
-DeleteItem (short-term records are in the sweep's GSI too)."""
+"""Index records on DynamoDB Local: an insert cut off before its record is not counted until
+a write records it; a transaction that meets another one is sent again with a fresh token;
+the expiry sweep finishes a sweep cut off after its DeleteItem (short-term records are in
+the sweep's GSI too); updates racing deletes count nothing twice."""
 
 from __future__ import annotations
 
@@ -13,9 +12,7 @@ from typing import Any
 from shared.domain import CorpusStats, MemoryId, MemoryReplace, NewMemory
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
-from shared.storage.dynamo.items import memory_key
 from shared.storage.dynamo.memory_items import (
-    RECORDED,
     memory_posting_item,
     memory_stats_key,
     memory_stats_shard,
@@ -27,41 +24,6 @@ from tests.integration.conftest import TABLE, inject_response
 
 def raw(clients: AwsClients, key: dict[str, Any]) -> dict[str, Any] | None:
     return clients.dynamodb.get_item(TableName=TABLE, Key=key, ConsistentRead=True).get("Item")
-
-
-def as_before_records(clients: AwsClients, storage: DynamoStorage, memory_id: Any) -> None:
-    """Make a stored memory look as this code's predecessor wrote it: no record, no irec."""
-    db = clients.dynamodb
-    db.delete_item(TableName=TABLE, Key=record_key(TENANT, memory_id))
-    db.update_item(
-        TableName=TABLE,
-        Key=memory_key(TENANT, memory_id),
-        UpdateExpression="REMOVE #irec",
-        ExpressionAttributeNames={"#irec": RECORDED},
-    )
-
-
-def test_a_memory_from_before_records_counts_until_its_replace_records_it(
-    storage: DynamoStorage, clients: AwsClients
-) -> None:
-    # Given two memories stored (and counted) before index records existed
-    v1 = [make_memory(lt(n), terms={"alt": 1, "kunde": 1}, doc_len=2) for n in (1, 2)]
-    assert storage.put_memories([NewMemory(m) for m in v1]) == [None, None]
-    for m in v1:
-        as_before_records(clients, storage, m.id)
-    assert storage.memory_stats(TENANT) == CorpusStats(2, 4)
-    # When one is replaced (any update, or brain reindex) by a longer text
-    read = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
-    longer = replace(read, memory="neu", terms={"neu": 2, "kunde": 1}, doc_len=3)
-    assert storage.replace_memories([MemoryReplace(longer, read)], at(0)) == [None]
-    # Then it gets its record and the stats move by the difference only
-    record = raw(clients, record_key(TENANT, lt(1)))
-    assert record is not None and json.loads(record["terms"]["S"]) == {"kunde": 1, "neu": 2}
-    assert storage.memory_stats(TENANT) == CorpusStats(2, 5)
-    # And deleting both (one with a record, one without) uncounts each once
-    assert storage.delete_memories(TENANT, [lt(1), lt(2)], at(0)) == [lt(1), lt(2)]
-    assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
-    assert raw(clients, record_key(TENANT, lt(1))) is None
 
 
 def test_an_insert_cut_off_before_its_record_counts_from_its_next_write(

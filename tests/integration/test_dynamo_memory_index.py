@@ -23,6 +23,7 @@ from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.items import TTL_ATTRIBUTE, memory_key, rating_guard_key
 from shared.storage.dynamo.memory_items import memory_posting_key
+from shared.storage.dynamo.memory_records import record_key
 from tests.contract.builders import TENANT, at, embedding, lt, make_memory, make_rating, st
 from tests.integration.conftest import BUCKET, TABLE, CallRecorder, inject_failure
 
@@ -110,16 +111,13 @@ def test_failed_postings_of_a_replace_report_storage_and_heal_on_the_next_replac
     # When it is replaced by a text with the terms neu and bleibt
     v2 = replace(read, memory="v2", terms={"neu": 1, "bleibt": 2}, doc_len=3)
     storage_failure(storage.replace_memories([MemoryReplace(v2, read)], at(0))[0])
-    # Then the memory is the new version, the stats stay what its index record counts (v1:
-    # they follow complete postings); the keys of the old postings the new version does not
-    # have are recorded (alt, and bleibt with its old weight)
+    # Then the memory is the new version, the stats and the index record stay v1's (they
+    # follow complete postings): the record still names the old postings (alt, and bleibt
+    # with its old weight), which the next write deletes
     stored = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
     assert (stored.memory, stored.version, stored.terms) == ("v2", 1, {"neu": 1, "bleibt": 2})
-    item = raw_item(clients, memory_key(TENANT, lt(1)))
-    assert item is not None
-    stale = json.loads(item["stale_postings"]["S"])
-    old_keys = [memory_posting_key(TENANT, "users/nutzer-1", t, 1, 2, lt(1)) for t in v1.terms]
-    assert sorted(stale) == sorted([k["pk"]["S"], k["sk"]["S"]] for k in old_keys)
+    record = raw_item(clients, record_key(TENANT, lt(1)))
+    assert record is not None and json.loads(record["terms"]["S"]) == v1.terms
     assert storage.memory_stats(TENANT) == CorpusStats(1, 2)
     assert set(found(storage, "alt", "neu")) == {"alt"}
     # When the index works again and the memory is replaced from what the service reads

@@ -13,11 +13,7 @@ import pytest
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo.items import (
     AREA_INDEX,
-    AREA_PK,
-    AREA_SK,
     EXP_INDEX,
-    EXP_PK,
-    EXP_SK,
     REF_INDEX,
     TTL_ATTRIBUTE,
     TYP_INDEX,
@@ -87,41 +83,6 @@ def test_table_matches_the_cloudformation_definition(clients: AwsClients) -> Non
     assert requests["CreateTable"]["SSESpecification"] == {"Enabled": True}
     pitr = requests["UpdateContinuousBackups"]["PointInTimeRecoverySpecification"]
     assert pitr == {"PointInTimeRecoveryEnabled": True}
-
-
-def test_bootstrap_adds_a_missing_index_to_an_existing_table(clients: AwsClients) -> None:
-    # Given a table from before the by_expiry and by_area indexes existed
-    kwargs = create_table_kwargs(TABLE)
-    kwargs["GlobalSecondaryIndexes"] = [
-        gsi
-        for gsi in kwargs["GlobalSecondaryIndexes"]
-        if gsi["IndexName"] not in (EXP_INDEX, AREA_INDEX)
-    ]
-    kwargs["AttributeDefinitions"] = [
-        a
-        for a in kwargs["AttributeDefinitions"]
-        if a["AttributeName"] not in (EXP_PK, EXP_SK, AREA_PK, AREA_SK)
-    ]
-    clients.dynamodb.create_table(**kwargs)
-    # When bootstrap runs twice
-    first = bootstrap(clients, TABLE, BUCKET)
-    second = bootstrap(clients, TABLE, BUCKET)
-    # Then the first run adds the indexes (one at a time) and the bucket, the second nothing
-    assert first == [
-        f"index:{TABLE}/{EXP_INDEX}",
-        f"index:{TABLE}/{AREA_INDEX}",
-        f"vector-bucket:{BUCKET}",
-        f"table:{TABLE}-idempotency",
-    ]
-    assert second == []
-    table = clients.dynamodb.describe_table(TableName=TABLE)["Table"]
-    indexes = {gsi["IndexName"]: gsi for gsi in table["GlobalSecondaryIndexes"]}
-    assert set(indexes) == {REF_INDEX, TYP_INDEX, EXP_INDEX, AREA_INDEX}
-    assert indexes[EXP_INDEX]["IndexStatus"] == "ACTIVE"
-    assert indexes[AREA_INDEX]["IndexStatus"] == "ACTIVE"
-    assert {a["AttributeName"] for a in table["AttributeDefinitions"]} == {
-        a["AttributeName"] for a in TABLE_PROPERTIES["AttributeDefinitions"]
-    }
 
 
 def test_vector_bucket_is_encrypted_with_kms(clients: AwsClients, created: list[str]) -> None:

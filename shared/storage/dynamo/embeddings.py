@@ -194,8 +194,7 @@ class EmbeddingVectors:
         by_index: dict[str, list[str]] = {}
         for ref in refs:
             index, key = _split(ref)
-            if key:  # an S3 object key from before S3 Vectors: nothing to delete here
-                by_index.setdefault(index, []).append(key)
+            by_index.setdefault(index, []).append(key)
         for index, keys in by_index.items():
             for start in range(0, len(keys), BATCH_MAX):
                 chunk = keys[start : start + BATCH_MAX]
@@ -209,8 +208,6 @@ class EmbeddingVectors:
 
     def get(self, ref: str) -> bytes | None:
         index, key = _split(ref)
-        if not key:
-            return None
         try:
             response = self._client.get_vectors(**self._index(index), keys=[key], returnData=True)
         except AWS_ERRORS as exc:

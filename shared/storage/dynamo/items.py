@@ -16,7 +16,7 @@ Item types (pk / sk):
     brain entry   T#<t>#BRAIN#<id>                BRAIN      (+ by_reference and by_vk_typ GSIs)
     posting       T#<t>#TERM#<term>               P#<entry id, 20 digits>
     stats shard   T#<t>#STATS                     STATS#<shard>
-    mem. posting  T#<t>#MTERM#<term>              M#<typ>_<n, 20 digits>
+    mem. posting  T#<t>#MPOST#<area>#<term>       <rank>#<typ>_<n, 20 digits>  (memory_items.py)
     mem. stats    T#<t>#MSTATS                    STATS#<shard>
 
 The one key that does not start with a tenant is the partition of the `by_expiry` GSI
@@ -76,7 +76,6 @@ SK_RATING_GUARD: Final = "RATING"
 SK_BRAIN: Final = "BRAIN"
 RATING_SK_PREFIX: Final = "R#"
 POSTING_SK_PREFIX: Final = "P#"
-MEMORY_POSTING_SK_PREFIX: Final = "M#"
 STATS_SK_PREFIX: Final = "STATS#"
 
 # The brain stats are spread over a few items so that parallel entry transactions of one
@@ -234,16 +233,6 @@ def brain_ref_pk(tenant: str, vk_typ: str, vk_referenz_id: str) -> str:
 def brain_typ_pk(tenant: str, vk_typ: str) -> str:
     """by_vk_typ partition of the brain entries of one vk_typ."""
     return f"{tenant_prefix(tenant)}#BTYP#{part(vk_typ)}"
-
-
-def embedding_s3_key(tenant: str, memory_id: MemoryId, nonce: str) -> str:
-    """A fresh object key per write: a failed or duplicate write can delete its own object
-    without ever touching the object of an existing memory with the same ID."""
-    return f"{part_s3(tenant)}/embeddings/{memory_id}/{nonce}.f32"
-
-
-def part_s3(value: str) -> str:
-    return value.replace("%", "%25").replace("/", "%2F")
 
 
 # --- memories (the item itself: memory_items.py) ------------------------------------

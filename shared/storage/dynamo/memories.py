@@ -263,11 +263,7 @@ class MemoryWriter:
                 continue
             # Where our posting overwrote one of the existing memory's, put that one back.
             other = memory_from_item(stored)
-            theirs = (
-                {key_id(p["PutRequest"]["Item"]): p for p in posting_puts(other)}
-                if "plv" in stored
-                else {}
-            )
+            theirs = {key_id(p["PutRequest"]["Item"]): p for p in posting_puts(other)}
             for posting_key in ours:
                 restore = theirs.get(key_id(posting_key))
                 if restore is not None:

@@ -7,9 +7,8 @@ A delete of a batch takes four stages:
    A rating or replace that landed in between moved the version: that memory goes back to
    stage 1 (bounded retries with backoff), so no rating record can be left behind;
 3. side by side: BatchWriteItem deletes of the rating records, their guards and every
-   posting the item or its index record names, S3 Vectors DeleteVectors of the embeddings
-   (batched per index), and for items from before index records one UpdateItem per stats
-   shard;
+   posting the item or its index record names, and S3 Vectors DeleteVectors of the
+   embeddings (batched per index);
 4. per stats shard one TransactWriteItems: the index records (condition: as read) with
    the shard's decrement — only for memories whose postings are all gone. A record a
    replace moved after the read is deleted as it is now (its postings, then it).
@@ -54,7 +53,6 @@ from shared.storage.dynamo.items import (
     rating_guard_key,
     s,
 )
-from shared.storage.dynamo.memory_index import StatsDelta, failed_shards
 from shared.storage.dynamo.memory_items import (
     EXPIRY_SHARDS,
     expiry_pk,
@@ -67,7 +65,6 @@ from shared.storage.dynamo.memory_records import (
     IndexRecord,
     Outcome,
     count_delete,
-    counted_without_record,
     key_items,
     record_from_item,
     record_key,
@@ -222,14 +219,13 @@ class MemoryDeleter:
         return _Outcome(deleted=dict(old)) if old else _Outcome()
 
     def _clean_up(self, cleanup: list[tuple[Ref, Item | None, _Found]]) -> None:
-        """Stage 3: ratings, guards, postings, embeddings (and stats of items without an
-        index record); stage 4: the index records with their stats decrement."""
+        """Stage 3: ratings, guards, postings, embeddings; stage 4: the index records with
+        their stats decrement."""
         requests: dict[tuple[str, str], tuple[Ref, Item]] = {}
 
         def remove(ref: Ref, target: Item) -> None:
             requests[(target[PK]["S"], target[SK]["S"])] = (ref, {"DeleteRequest": {"Key": target}})
 
-        stats = StatsDelta()
         objects: list[str] = []
         for ref, item, partition in cleanup:
             tenant, memory_id = ref
@@ -243,24 +239,15 @@ class MemoryDeleter:
                 continue
             for posting_key in stored_posting_keys(item):
                 remove(ref, posting_key)
-            counted = counted_without_record(item)
-            if partition.record is None and counted >= 0:
-                stats.add(tenant, memory_id, -1, -counted)
             s3_key = opt_s(item, "embedding_key")
             if s3_key is not None:
                 objects.append(s3_key)
         write = BatchWrite(self._calls, list(requests.values()))
         vector_deletes = [partial(self._objects.delete, objects)] if objects else []
-        shards, stats_tasks = stats.tasks(self._calls)
-        _, outcomes, stats_outcomes = run_groups(
-            self._calls.round_trips,
-            [vector_deletes, write.tasks(), stats_tasks],
-        )
+        _, outcomes = run_groups(self._calls.round_trips, [vector_deletes, write.tasks()])
         left = write.finish(outcomes)
         for tenant, memory_id in sorted(left, key=str):
             _log.error("delete: ratings/postings of %s (%s) left behind", memory_id, tenant)
-        for shard in failed_shards(shards, stats_outcomes):
-            _log.error("delete: memory stats shard %s missed its decrement", shard)
         # The record goes last: until its postings are gone it is what names them.
         records = {
             ref: partition.record

@@ -1,11 +1,5 @@
-"""The memory search index (postings per area and term, sharded memory stats) and the
-index reads.
-
-Writers (memories.py, memory_delete.py) put their postings and stats changes into the same
-stage as their other calls: postings through `calls.BatchWrite`, stats through
-`StatsDelta.tasks()` — one plain `UpdateItem ADD` per touched stats shard, never inside a
-transaction, so that parallel writers of one tenant never cancel each other.
-"""
+"""The memory index reads: postings per area and term, the sharded memory stats, recent
+memories, listings by area and by scope (the writers: memory_records.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +12,6 @@ from typing import Any
 from shared.domain import (
     CorpusStats,
     Memory,
-    MemoryId,
     MemoryPosition,
     MemoryPosting,
     MemoryTermLookup,
@@ -27,7 +20,7 @@ from shared.domain import (
 )
 from shared.search.topk import Page, WordQuery, WordRanking, run
 from shared.search.vectors import VectorHit, VectorQuery, VectorRanking
-from shared.storage.dynamo.calls import AWS_ERRORS, QueryPages, TableCalls, run_groups
+from shared.storage.dynamo.calls import QueryPages, TableCalls, run_groups
 from shared.storage.dynamo.items import (
     AREA_INDEX,
     AREA_PK,
@@ -50,60 +43,13 @@ from shared.storage.dynamo.memory_items import (
     memory_from_item,
     memory_posting_from_item,
     memory_posting_pk,
-    memory_stats_key,
     memory_stats_pk,
-    memory_stats_shard,
     memory_typ_pk,
 )
 from shared.storage.dynamo.posting_pages import as_page, page_task, read_step
 from shared.storage.dynamo.projects import membership_query, projects_from_items
 
 _log = logging.getLogger(__name__)
-
-ShardKey = tuple[str, int]  # (tenant, stats shard)
-
-
-@dataclass
-class StatsDelta:
-    """Changes of the memory stats, summed per (tenant, shard)."""
-
-    changes: dict[ShardKey, list[int]] = field(default_factory=dict)
-
-    @staticmethod
-    def shard_of(tenant: str, memory_id: MemoryId) -> ShardKey:
-        return tenant, memory_stats_shard(memory_id)
-
-    def add(self, tenant: str, memory_id: MemoryId, documents: int, total_len: int) -> None:
-        change = self.changes.setdefault(self.shard_of(tenant, memory_id), [0, 0])
-        change[0] += documents
-        change[1] += total_len
-
-    def tasks(self, calls: TableCalls) -> tuple[list[ShardKey], list[Callable[[], bool]]]:
-        """One UpdateItem per shard that changes; each task returns whether it succeeded."""
-        shards = [shard for shard, (docs, total) in self.changes.items() if docs or total]
-        tasks: list[Callable[[], bool]] = [
-            partial(_update_stats, calls, shard, *self.changes[shard]) for shard in shards
-        ]
-        return shards, tasks
-
-
-def _update_stats(calls: TableCalls, shard: ShardKey, documents: int, total_len: int) -> bool:
-    try:
-        calls.client.update_item(
-            TableName=calls.table,
-            Key=memory_stats_key(*shard),
-            UpdateExpression="ADD #documents :documents, #total :total",
-            ExpressionAttributeNames={"#documents": "documents", "#total": "total_len"},
-            ExpressionAttributeValues={":documents": n(documents), ":total": n(total_len)},
-        )
-    except AWS_ERRORS as exc:
-        _log.warning("memory stats %s (%+d, %+d): %s", shard, documents, total_len, exc)
-        return False
-    return True
-
-
-def failed_shards(shards: Sequence[ShardKey], outcomes: Sequence[bool]) -> set[ShardKey]:
-    return {shard for shard, ok in zip(shards, outcomes, strict=True) if not ok}
 
 
 def vector_in(query: VectorQuery, areas: Sequence[str]) -> VectorQuery:

@@ -3,7 +3,6 @@
     memory         T#<t>#MEM#<typ>_<n>          MEM
     memory posting T#<t>#MPOST#<area>#<term>    <rank, 5 digits>#<typ>_<n, 20 digits>
     memory stats   T#<t>#MSTATS                 STATS#<0..7>
-    (legacy)       T#<t>#MTERM#<term>           M#<typ>_<n, 20 digits>
 
 (rank = IMPACT_MAX - impact: ascending sort key = descending impact.)
 
@@ -11,18 +10,14 @@ Postings are partitioned by area and term and sorted by descending impact
 (`shared/search/postings.py`): a search reads the head of each (area, term) list of the
 caller's areas and nothing else. A posting's key is a pure function of the stored memory
 (area, term, tf, doc_len, ID), so writers recompute the keys of the postings a stored
-version has (`stored_posting_keys`). Items written in this layout carry `plv = 2`; items
-without it have their postings in the legacy tenant-wide layout (`T#<t>#MTERM#<term>`,
-not read by searches any more) until `brain reindex` moves them; a failed postings write
-of a replace records the keys it could not delete in `stale_postings` for the next write.
+version has (`stored_posting_keys`).
 
 A memory item is also in the `by_vk_typ` GSI (`typ_pk = T#<t>#MTYP#<typ>#<area>`, `typ_sk` =
 its number: recent_memories per area, newest first), long-term ones in `by_reference`
 (`SCOPE#...`) and short-term
 ones in the sparse `by_expiry` GSI (`exp_pk = EXP#<0..15>` from a hash of tenant and ID,
 `exp_sk = expires_us`: the expiry sweep). The memory stores its analysed `terms` (JSON) and
-`doc_len`; a term with tf 0 marks a posting that may still exist (a failed postings write)
-and is hidden from the domain object.
+`doc_len`.
 """
 
 from __future__ import annotations
@@ -39,7 +34,6 @@ from shared.storage.dynamo.items import (
     AREA_SK,
     EXP_PK,
     EXP_SK,
-    MEMORY_POSTING_SK_PREFIX,
     PK,
     REF_PK,
     REF_SK,
@@ -75,11 +69,6 @@ MEMORY_STATS_SHARDS: Final = 8
 # Partitions of the by_expiry GSI. Only ever increase it: the sweep queries 0..N-1, so
 # items keyed with a smaller N stay reachable.
 EXPIRY_SHARDS: Final = 16
-# Posting layout of the items written by this code (attribute `plv`); absent: legacy.
-POSTING_LAYOUT: Final = 2
-# On memory items written by this code: their stats and postings are owned by their index
-# record (memory_records.py); without it they are not counted.
-RECORDED: Final = "irec"
 
 # The attributes a replace rewrites (besides version and embedding_key); everything else
 # (created_us, scores, last_call_us, write_id) stays as stored.
@@ -100,8 +89,6 @@ REPLACED_ATTRIBUTES: Final[tuple[str, ...]] = (
     TTL_ATTRIBUTE,
     "embedding_dim",
     "embedding_profil_hash",
-    "plv",
-    "stale_postings",
     REF_PK,
     REF_SK,
     TYP_PK,
@@ -147,12 +134,6 @@ def memory_posting_key(
     return key(
         memory_posting_pk(tenant, area, term), f"{rank:05d}#{typ}_{padded(memory_id.number)}"
     )
-
-
-def legacy_posting_key(tenant: str, term: str, memory_id: MemoryId) -> Item:
-    """Where postings lived before the area layout (one tenant-wide list per term)."""
-    sk = f"{MEMORY_POSTING_SK_PREFIX}{MemoryType(memory_id.typ).value}_{padded(memory_id.number)}"
-    return key(f"{tenant_prefix(tenant)}#MTERM#{part(term)}", sk)
 
 
 def memory_stats_pk(tenant: str) -> str:
@@ -204,8 +185,6 @@ def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
         "terms": js(dict(m.terms)),
         "doc_len": n(m.doc_len),
         "area": s(m.area),
-        "plv": n(POSTING_LAYOUT),
-        RECORDED: n(1),
         TYP_PK: s(memory_typ_pk(m.tenant, typ, m.area)),
         TYP_SK: n(m.id.number),
         AREA_PK: s(memory_area_pk(m.tenant, m.area)),
@@ -239,19 +218,6 @@ def stored_memory_id(item: Mapping[str, Any]) -> MemoryId:
     return memory_id
 
 
-def stored_terms(item: Mapping[str, Any]) -> dict[str, int]:
-    """Every term the item records, including tf-0 markers (postings that may exist)."""
-    if "terms" not in item:
-        return {}
-    return {str(term): int(tf) for term, tf in get_json(item, "terms").items()}
-
-
-def is_indexed(item: Mapping[str, Any]) -> bool:
-    """Whether the memory counts in the memory stats (items from before the memory index
-    have no `doc_len`; a replace indexes them, a delete does not uncount them)."""
-    return "doc_len" in item
-
-
 def memory_from_item(item: Mapping[str, Any]) -> Memory:
     return Memory(
         tenant=get_s(item, "tenant"),
@@ -273,9 +239,9 @@ def memory_from_item(item: Mapping[str, Any]) -> Memory:
         score_sum=get_decimal(item, "score_sum"),
         last_call=opt_dt(item, "last_call_us"),
         version=get_n(item, "version"),
-        terms={term: tf for term, tf in stored_terms(item).items() if tf > 0},
-        doc_len=opt_n(item, "doc_len") or 0,
-        area=opt_s(item, "area") or "",  # items from before areas: derived by Memory
+        terms=get_json(item, "terms"),
+        doc_len=get_n(item, "doc_len"),
+        area=get_s(item, "area"),
     )
 
 
@@ -350,20 +316,14 @@ def posting_keys(m: Memory) -> list[Item]:
 
 
 def stored_posting_keys(item: Mapping[str, Any]) -> list[Item]:
-    """Every posting key a stored memory item may have in the table: its postings in the
-    area layout (plus `stale_postings` a failed write left), or its legacy postings."""
+    """The keys of every posting a stored memory item has."""
     tenant, memory_id = get_s(item, "tenant"), stored_memory_id(item)
-    if "plv" not in item:
-        return [legacy_posting_key(tenant, term, memory_id) for term in sorted(stored_terms(item))]
     area, doc_len = get_s(item, "area"), get_n(item, "doc_len")
-    keys = [
+    return [
         memory_posting_key(tenant, area, term, tf, doc_len, memory_id)
-        for term, tf in sorted(stored_terms(item).items())
+        for term, tf in sorted(get_json(item, "terms").items())
         if tf > 0
     ]
-    if "stale_postings" in item:
-        keys += [key(pk, sk) for pk, sk in get_json(item, "stale_postings")]
-    return keys
 
 
 def key_deletes(keys: list[Item]) -> list[Item]:

@@ -18,10 +18,8 @@ Invariants:
   writes the record; a delete removes the postings of both, then the record (which
   outlives the item). So wherever a crash cut a write off, the record still says what is
   counted and which postings may be left, and the resend finishes from there.
-- Memory items written by this code carry `irec = 1`: such an item without a record is not
-  counted (an insert cut off before its record). An item without `irec` and without a
-  record was stored before index records existed: it counts iff it has `doc_len` (the rule
-  until then); its first replace (any update, or `brain reindex`) writes its record.
+- A memory item without a record is not counted (an insert cut off before its record):
+  the resend completes it (memory_repair.py), any replace records it.
 - Records never take part in searches or listings; the delete's partition Query reads
   them with the item and the ratings. Records of short-term memories carry the memory's
   `by_expiry` keys, so the expiry sweep also finds the record a cut-off sweep left behind
@@ -62,10 +60,8 @@ from shared.storage.dynamo.items import (
     ttl_seconds,
 )
 from shared.storage.dynamo.memory_items import (
-    RECORDED,
     expiry_pk,
     expiry_shard,
-    is_indexed,
     key_id,
     memory_posting_key,
     memory_stats_key,
@@ -147,14 +143,6 @@ def record_from_item(item: Mapping[str, Any]) -> IndexRecord:
         write_id=opt_s(item, "write_id") or "",
         expires_us=opt_n(item, "expires_us"),
     )
-
-
-def counted_without_record(item: Mapping[str, Any]) -> int:
-    """What a memory item without an index record adds to `total_len`, or -1 when it is
-    not counted (written with `irec` but its record never came, or never indexed)."""
-    if RECORDED in item or not is_indexed(item):
-        return -1
-    return get_n(item, "doc_len")
 
 
 # --- counting: records and stats in one transaction -----------------------------------

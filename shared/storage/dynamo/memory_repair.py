@@ -16,10 +16,8 @@ it calls `complete_memories`, which re-applies what is missing, idempotently:
    the memories that have none (condition: still none).
 
 Stats are counted exactly once: a memory counts iff its record exists, and the record is
-written together with the stats in one transaction. An item from before index records
-(no `irec`) without a record counts only when its postings were incomplete (its stats went
-last in the stage then). A memory whose postings and record are there costs the two reads
-and the PutVectors of its embedding, nothing else.
+written together with the stats in one transaction. A memory whose postings and record are
+there costs the two reads and the PutVectors of its embedding, nothing else.
 """
 
 from __future__ import annotations
@@ -33,7 +31,6 @@ from shared.storage.dynamo.calls import BatchWrite, TableCalls, item_key, run_gr
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite
 from shared.storage.dynamo.items import SK, SK_MEMORY, Item, get_n, key, memory_key, opt_s
 from shared.storage.dynamo.memory_items import (
-    RECORDED,
     memory_from_item,
     posting_puts,
     stored_memory_id,
@@ -85,10 +82,9 @@ class MemoryRepair:
         vectors: list[VectorWrite] = []
         for memory, item in memories:
             ref, body = opt_s(item, "embedding_key"), embeddings.get(memory.id)
-            if ref is not None and "|" in ref and body is not None:
+            if ref is not None and body is not None:
                 vectors.append(VectorWrite(memory, ref, body))
-            legacy = RECORDED not in item
-            if memory.id not in recorded and (not legacy or memory.id in incomplete):
+            if memory.id not in recorded:
                 record = record_of(
                     memory, version=get_n(item, "version"), write_id=opt_s(item, "write_id") or ""
                 )

@@ -11,13 +11,13 @@ Per batch, at most four stages:
    that the new version lacks, put every new posting — and DeleteVectors of
    replaced/removed embeddings (and of the fresh object of a memory whose condition failed);
 4. per stats shard one TransactWriteItems: the new index records (condition: the record
-   as read, or absent) with the stats delta from what the record counted (no record: the
-   legacy rule, `counted_without_record`) to the new version; only for memories whose
-   postings are complete. A refused record is read again and the delta recomputed.
+   as read, or absent) with the stats delta from what the record counted (no record:
+   nothing) to the new version; only for memories whose postings are complete. A refused
+   record is read again and the delta recomputed.
 A memory whose condition fails gets NOT_FOUND (missing or expired) or CONFLICT (version
 moved) and nothing of it is written. If postings still fail after the retries, the memory
-reports STORAGE, its record stays as it was and the item records `stale_postings`, so the
-resend or the next write heals them.
+reports STORAGE and its record stays as it was: it still names the postings the old
+version had, so the resend or the next write deletes them.
 
 Cut off anywhere after stage 2, the memory is the new version and its record still says
 what the stats count and (with the old item the resend's UpdateItem returns) which
@@ -57,7 +57,6 @@ from shared.storage.dynamo.items import (
     Item,
     get_n,
     is_live,
-    js,
     memory_key,
     n,
     opt_s,
@@ -79,7 +78,6 @@ from shared.storage.dynamo.memory_records import (
     IndexRecord,
     Outcome,
     count_put,
-    counted_without_record,
     key_items,
     record_from_item,
     record_key,
@@ -184,14 +182,10 @@ class MemoryReplacer:
         # The record follows only complete postings: until then it (with the item) names
         # what a resend or the next write must still delete.
         indexed = self._record([(p, old) for p, old in done if p.index not in failed], known)
-        marks = []
-        for p, old in done:
+        for p, _ in done:
             if p.index in failed or p.index not in indexed:
                 detail = f"memory {p.change.memory.id}: {_INDEX_FAILED}"
                 results[p.index] = EntryFailure(EntryFailureCode.STORAGE, detail)
-            if p.index in failed:
-                marks.append(partial(self._mark_stale_terms, p.change, old))
-        self._calls.round_trips.run(marks)
         return results
 
     def _read_records(self, memories: Sequence[Memory]) -> dict[MemoryId, IndexRecord] | None:
@@ -295,35 +289,6 @@ class MemoryReplacer:
             return EntryFailure(EntryFailureCode.CONFLICT, detail)
         return dict(response.get("Attributes", {}))
 
-    def _mark_stale_terms(self, change: MemoryReplace, old: Item) -> None:
-        """Best effort: record the old version's posting keys the new one does not have
-        (`stale_postings`), so that the next write deletes them even though this one
-        could not."""
-        m = change.memory
-        new_keys = {key_id(k) for k in posting_keys(m)}
-        stale = sorted({key_id(k) for k in stored_posting_keys(old) if key_id(k) not in new_keys})
-        if not stale:
-            return
-        try:
-            self._calls.client.update_item(
-                TableName=self._calls.table,
-                Key=memory_key(m.tenant, m.id),
-                UpdateExpression="SET #stale = :stale",
-                ConditionExpression="#version = :version",
-                ExpressionAttributeNames={"#stale": "stale_postings", "#version": "version"},
-                ExpressionAttributeValues={
-                    ":stale": js([list(pair) for pair in stale]),
-                    ":version": n(change.previous.version + 1),
-                },
-            )
-        except AWS_ERRORS as exc:
-            _log.error(  # the count only: posting keys hold stems of the memory text
-                "memory %s: stale postings left for %d keys: %s",
-                m.id,
-                len(stale),
-                type(exc).__name__,
-            )
-
 
 def _recount(plan: _Replace, old: Item, record: IndexRecord | None) -> Count[int]:
     """The new version's index record, conditioned on `record` (as read; None: absent),
@@ -332,9 +297,7 @@ def _recount(plan: _Replace, old: Item, record: IndexRecord | None) -> Count[int
     if record is not None:
         documents, total, write_id = 1, record.doc_len, record.write_id
     else:
-        counted = counted_without_record(old)
-        documents, total = (1, counted) if counted >= 0 else (0, 0)
-        write_id = opt_s(old, "write_id") or ""
+        documents, total, write_id = 0, 0, opt_s(old, "write_id") or ""
     new = record_of(m, version=plan.change.previous.version + 1, write_id=write_id)
     expected = None if record is None else record.version
     return count_put(plan.index, new, 1 - documents, m.doc_len - total, expected)

@@ -2,17 +2,17 @@
 
 `TABLE_PROPERTIES` is the `Properties` of an `AWS::DynamoDB::Table` (without TableName) and
 `VECTOR_BUCKET_PROPERTIES` those of an `AWS::S3Vectors::VectorBucket` (without its name);
-template.yaml embeds exactly these dicts. `create_table_kwargs` and `bootstrap` derive the API calls
-from them for local stacks, moto and tests. Key shapes: see `items.py` and docs/dynamodb.md.
+template.yaml embeds exactly these dicts. `create_table_kwargs` and `bootstrap` derive the API
+calls from them for local stacks (DynamoDB Local) and tests. Key shapes: see `items.py` and
+docs/dynamodb.md.
 """
 
 from __future__ import annotations
 
 import copy
 import logging
-import time
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Final, cast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -38,9 +38,6 @@ if TYPE_CHECKING:
     from shared.storage.aws import AwsClients
 
 _log = logging.getLogger(__name__)
-
-_INDEX_WAIT_DELAY_S = 5.0
-_INDEX_WAIT_ATTEMPTS = 720  # an hour: a GSI backfill scans the whole table
 
 TABLE_PROPERTIES: Final[dict[str, Any]] = {
     "BillingMode": "PAY_PER_REQUEST",
@@ -168,8 +165,8 @@ def bootstrap(
 ) -> list[str]:
     """Create the table (waiting until it is active) and the vector bucket when missing.
 
-    Returns what was created (`table:<name>`, `vector-bucket:<name>`, and `index:<table>/<name>`
-    for a GSI added to an existing table that lacked it); a second call returns [].
+    Returns what was created (`table:<name>`, `vector-bucket:<name>`); a second call returns
+    []. An existing table is taken as it is (its indexes come from the same definitions).
     TTL and point-in-time recovery are (re-)applied when they are off, also on an existing
     table, so that a bootstrap interrupted after `create_table` heals on the next run;
     emulators that lack those APIs are tolerated with a warning.
@@ -177,10 +174,6 @@ def bootstrap(
     created: list[str] = []
     if _create_table_if_missing(clients, table_name):
         created.append(f"table:{table_name}")
-    else:
-        created += [
-            f"index:{table_name}/{name}" for name in _add_missing_indexes(clients, table_name)
-        ]
     _ensure_ttl(clients, table_name)
     _ensure_point_in_time_recovery(clients, table_name)
     if _create_vector_bucket_if_missing(clients, bucket_name):
@@ -213,51 +206,6 @@ def _create_table_if_missing(
         TableName=table_name, WaiterConfig={"Delay": 2, "MaxAttempts": 90}
     )
     return created
-
-
-def _add_missing_indexes(
-    clients: AwsClients, table_name: str, sleep: Callable[[float], None] = time.sleep
-) -> list[str]:
-    """Add the GSIs of TABLE_PROPERTIES an existing table lacks (a table from before an
-    index existed), one `update_table` at a time (DynamoDB creates one GSI per call), each
-    waited for until ACTIVE (backfilling a large table takes a while)."""
-    dynamodb = clients.dynamodb
-    table = dynamodb.describe_table(TableName=table_name)["Table"]
-    existing = {gsi["IndexName"] for gsi in table.get("GlobalSecondaryIndexes", [])}
-    added: list[str] = []
-    for gsi in copy.deepcopy(TABLE_PROPERTIES["GlobalSecondaryIndexes"]):
-        name = gsi["IndexName"]
-        if name in existing:
-            continue
-        # The table's own definitions plus the new index's keys (moto replaces the list).
-        definitions = {a["AttributeName"]: dict(a) for a in table["AttributeDefinitions"]}
-        for part in gsi["KeySchema"]:
-            (definition,) = (
-                a
-                for a in TABLE_PROPERTIES["AttributeDefinitions"]
-                if a["AttributeName"] == part["AttributeName"]
-            )
-            definitions[part["AttributeName"]] = dict(definition)
-        dynamodb.update_table(
-            TableName=table_name,
-            AttributeDefinitions=cast(Any, list(definitions.values())),
-            GlobalSecondaryIndexUpdates=[{"Create": gsi}],
-        )
-        _log.info("bootstrap: adding index %s to %s", name, table_name)
-        for _ in range(_INDEX_WAIT_ATTEMPTS):
-            described = dynamodb.describe_table(TableName=table_name)["Table"]
-            statuses = {
-                g["IndexName"]: g.get("IndexStatus")
-                for g in described.get("GlobalSecondaryIndexes", [])
-            }
-            if statuses.get(name) == "ACTIVE" and described.get("TableStatus") == "ACTIVE":
-                break
-            sleep(_INDEX_WAIT_DELAY_S)
-        else:
-            raise TimeoutError(f"index {name} of {table_name} did not become ACTIVE")
-        added.append(name)
-        table = described
-    return added
 
 
 def _ensure_ttl(
