@@ -154,13 +154,13 @@ def authorize_write(
     if namespace == "users":
         if name != nutzer:
             raise _refused(
-                f"nicht berechtigt: {area} ist nicht der Bereich des Nutzers '{nutzer}'; "
-                "nur der eigene Bereich users/<nutzer> ist erlaubt."
+                "nicht berechtigt: Das ist nicht der Bereich des handelnden Nutzers; nur "
+                "der eigene Bereich users/<nutzer> ist erlaubt."
             )
         return
     if namespace == "teams":
         if name not in principal.teams:
-            raise _refused(f"nicht berechtigt: kein Mitglied im Team '{name}'.")
+            raise _refused("nicht berechtigt: kein Mitglied dieses Teams.")
         return
     by_record = name in ctx.storage.projects_of(principal.tenant, nutzer)
     member = by_record or name in principal.projects
@@ -176,7 +176,7 @@ def authorize_write(
     if not member:
         # Same answer whether the project exists or not: names must not leak.
         raise _refused(
-            f"nicht berechtigt: In das Projekt '{name}' darf der Nutzer '{nutzer}' nicht "
+            "nicht berechtigt: In dieses Projekt darf der handelnde Nutzer nicht "
             "schreiben (es existiert nicht, oder er ist kein Mitglied). Ein neues Projekt "
             "mit create_project=true anlegen; in bestehende Projekte schreiben nur Mitglieder."
         )
@@ -244,7 +244,7 @@ def add_project_members(
     checked = parse_members(members)
     found = _owned(ctx, tenant, owner, project)
     if not ctx.storage.add_project_members(tenant, project, checked):
-        raise _refused(f"Das Projekt '{project}' existiert nicht mehr.", "project")
+        raise _refused("Das Projekt existiert nicht mehr.", "project")
     updated = ctx.storage.get_project(tenant, project)
     return updated if updated is not None else found
 
@@ -259,12 +259,11 @@ def remove_project_members(
     if owner in checked:
         index = checked.index(owner)
         raise _refused(
-            f"Der Eigentümer '{owner}' bleibt Mitglied seines Projekts und kann nicht "
-            "entfernt werden.",
+            "Der Eigentümer bleibt Mitglied seines Projekts und kann nicht entfernt werden.",
             rules.index_path(MEMBERS_FIELD, index) if len(checked) > 1 else MEMBERS_FIELD,
         )
     if not ctx.storage.remove_project_members(tenant, project, checked):
-        raise _refused(f"Das Projekt '{project}' existiert nicht mehr.", "project")
+        raise _refused("Das Projekt existiert nicht mehr.", "project")
     updated = ctx.storage.get_project(tenant, project)
     return updated if updated is not None else found
 
@@ -274,7 +273,7 @@ def _owned(ctx: ServiceContext, tenant: str, owner: str, project: str) -> Projec
     found = ctx.storage.get_project(tenant, project)
     if found is None or found.owner != owner:
         raise _refused(
-            f"nicht berechtigt: Das Projekt '{project}' existiert nicht, oder '{owner}' ist "
+            "nicht berechtigt: Das Projekt existiert nicht, oder der handelnde Nutzer ist "
             "nicht sein Eigentümer. Nur der Eigentümer fügt Mitglieder hinzu oder entfernt sie.",
             "project",
         )
