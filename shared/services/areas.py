@@ -11,6 +11,10 @@ Invariants:
   and one that does not exist are refused with the same answer, so project names do not
   leak. `create_project` creates a missing project (the nutzer becomes owner and first
   member, a brain entry about it is created too); plugin profiles may not.
+- Projects granted by the token's `projects` claim are governed by their claims: the first
+  write of a member by claim gives the project a record (that member its owner), and a
+  project area that already holds memories or ledger records counts as existing even
+  without a record - so no non-member can create, own or read such a project.
 - Project memberships are read from storage lazily (`Visibility`): only when a project
   area that the token does not grant is in question — one read per call at most, no cache;
   searches read them in the same round trip as the postings.
@@ -162,17 +166,17 @@ def authorize_write(
         if name not in principal.teams:
             raise _refused("nicht berechtigt: kein Mitglied dieses Teams.")
         return
-    by_record = name in ctx.storage.projects_of(principal.tenant, nutzer)
-    member = by_record or name in principal.projects
-    if create_project and not by_record:
-        # Also for a member by token claim: the project gets its record (if it has none).
-        created = Project(
-            tenant=principal.tenant,
-            name=name,
-            owner=nutzer,
-            created_at=now or ctx.clock(),
-        )
-        member = ctx.storage.create_project(created) or member
+    tenant = principal.tenant
+    by_record = name in ctx.storage.projects_of(tenant, nutzer)
+    by_claim = name in principal.projects
+    if by_claim and not by_record and ctx.storage.get_project(tenant, name) is None:
+        # A project the token's `projects` claim grants: its first write by a member gives
+        # it a record (that member its owner), so that nobody else can create and own it.
+        ctx.storage.create_project(Project(tenant, name, nutzer, now or ctx.clock()))
+    member = by_record or by_claim
+    if create_project and not member and not _in_use(ctx, tenant, area_of_path(area), now):
+        # A new project: the caller becomes its owner (unless someone created it just now).
+        member = ctx.storage.create_project(Project(tenant, name, nutzer, now or ctx.clock()))
     if not member:
         # Same answer whether the project exists or not: names must not leak.
         raise _refused(
@@ -182,6 +186,15 @@ def authorize_write(
         )
     if create_project:
         _ensure_brain_entry(ctx, principal, nutzer, name, now or ctx.clock())
+
+
+def _in_use(ctx: ServiceContext, tenant: str, area: str, now: datetime | None) -> bool:
+    """Whether a project area without a record already holds memories or ledger records
+    (written by members by claim, or before project records existed): then the project
+    exists, and `create_project` must not hand it to someone else."""
+    if ctx.storage.list_memories(tenant, [area], None, now or ctx.clock(), 1):
+        return True
+    return any(ctx.storage.find_ledger(tenant, [area], None, None, 1).values())
 
 
 def _ensure_brain_entry(
