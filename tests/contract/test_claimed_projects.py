@@ -8,25 +8,17 @@ from typing import Any
 
 import pytest
 
-from shared.auth.principal import ALL_SCOPES, Principal
+from shared.auth.principal import Principal
 from shared.config import Settings
 from shared.services.context import ServiceContext
 from shared.storage.port import StoragePort
 from shared.tools.dispatch import call_tool
-from tests.contract.builders import lt, new_memory
+from tests.contract.builders import lt, new_memory, service_principal
 
 TENANT = "acme"
 
 
-def principal(nutzer: str, *projects: str) -> Principal:
-    return Principal(
-        tenant=TENANT,
-        subject=f"sub-{nutzer}",
-        nutzer=frozenset({nutzer}),
-        agents=frozenset({"bot"}),
-        scopes=ALL_SCOPES,
-        projects=frozenset(projects),
-    )
+principal = service_principal
 
 
 @pytest.fixture
