@@ -119,7 +119,12 @@ def _run_server(
         app,
         log_level="warning",
         lifespan="on",
-        http=guarded_protocol(settings.http_header_timeout_s, settings.http_max_connections),
+        http=guarded_protocol(
+            settings.http_header_timeout_s,
+            settings.http_max_connections,
+            idle_timeout_s=settings.http_idle_timeout_s,
+            max_per_client=settings.http_max_connections_per_client,
+        ),
         proxy_headers=False,  # forwarded headers are validated by the app, not trusted here
     )
     server = uvicorn.Server(config)

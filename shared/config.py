@@ -135,6 +135,13 @@ class Settings(BaseModel):
     http_header_timeout_s: float = Field(default=10.0, gt=0)
     http_body_timeout_s: float = Field(default=30.0, gt=0)
     http_max_connections: int = Field(default=200, ge=1)
+    # A connection without a request must send its first byte within this time, and one
+    # client address holds at most this many connections (its oldest idle one makes room).
+    http_idle_timeout_s: float = Field(default=5.0, gt=0)
+    http_max_connections_per_client: int = Field(default=64, ge=1)
+    # Addresses (IPs or CIDR networks) of reverse proxies whose X-Forwarded-Host, -Proto and
+    # -For headers are believed; from anyone else they are dropped. Default: none.
+    trusted_proxies: list[str] = Field(default_factory=list)
     # Lambda behind a named API Gateway stage: the path prefix to strip (e.g. "/prod").
     api_base_path: str = "/"
 
@@ -145,6 +152,18 @@ class Settings(BaseModel):
             ZoneInfo(value)
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"unknown time zone {value!r}") from exc
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        import ipaddress
+
+        for entry in value:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError as exc:
+                raise ValueError(f"trusted_proxies: {entry!r} is no IP address or network") from exc
         return value
 
     @model_validator(mode="after")

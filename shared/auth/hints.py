@@ -2,7 +2,7 @@
 
 One place for every surface (MCP tools, the HTTP middleware, REST): a refusal names what is
 missing and how to get it — a token with the scope, with the team, or the project's owner —
-and never echoes anything but the names the caller itself sent (scope, team, tool).
+and never echoes a value the caller was refused for (only scope and tool names).
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ def missing_scope_message(scope: str, tool: str | None = None) -> str:
     )
 
 
-def not_team_member_message(team: str) -> str:
+def not_team_member_message() -> str:
+    # The team is not named: a refusal never repeats a value the caller was refused for.
     return (
-        f"nicht berechtigt: kein Mitglied im Team '{team}'. Teams kommen aus dem Token (Claim "
-        f"'teams'): ein Token mit --teams {team} verwenden. {WAY_TO_THE_RIGHT}"
+        "nicht berechtigt: kein Mitglied dieses Teams. Teams kommen aus dem Token (Claim "
+        f"'teams'): ein Token mit --teams <team> verwenden. {WAY_TO_THE_RIGHT}"
     )

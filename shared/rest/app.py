@@ -17,10 +17,10 @@ from shared.rest.common import BASE_PATH_STATE, CONTEXT_STATE, Resource
 from shared.rest.docs_page import assets_router, docs_router
 from shared.rest.problems import install_problem_handlers, problem_response
 from shared.rest.security import RESOLVER_STATE
-from shared.server.auth_middleware import PrincipalResolver
+from shared.server.auth_middleware import PrincipalResolver, read_body_within, replay_body
 from shared.services.context import ServiceContext
 from shared.validation.errors import FieldError
-from shared.validation.json_body import MAX_BODY_BYTES
+from shared.validation.json_body import MAX_BODY_BYTES, BodyRejected
 
 # The paths the REST app owns next to /mcp in `brain serve`.
 REST_PREFIXES: Final = ("/api/", "/docs/api/")
@@ -95,10 +95,12 @@ def build_rest_app(
 class DeclaredSizeLimit:
     """Wraps the REST app (outside FastAPI's own stack): a body whose Content-Length exceeds
     the limit gets the 413 as a problem document at once; bodies without a length are cut
-    by FastAPI's `max_body_size` (plain 413)."""
+    by FastAPI's `max_body_size` (plain 413). With `body_timeout_s` (`brain serve`) a body
+    must arrive within that time, else 408 (a slow client holds no connection for long)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, body_timeout_s: float | None = None) -> None:
         self.app = app
+        self.body_timeout_s = body_timeout_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -108,15 +110,31 @@ class DeclaredSizeLimit:
                 response = problem_response(413, [FieldError("", message)])
                 await response(scope, receive, send)
                 return
+            if self.body_timeout_s is not None and scope["method"] in _WITH_BODY:
+                try:
+                    body = await read_body_within(scope, receive, self.body_timeout_s)
+                except BodyRejected as rejected:
+                    problem = problem_response(rejected.status, [FieldError("", rejected.message)])
+                    await problem(scope, receive, send)
+                    return
+                receive = replay_body(body, receive)
         await self.app(scope, receive, send)
+
+
+_WITH_BODY: Final = frozenset({"POST", "PUT", "PATCH"})
 
 
 class PrefixRoute(BaseRoute):
     """Hands every request whose path starts with one of `prefixes` to `app`, path unchanged
     (a Mount would strip it): the REST app routes on full paths, locally and on Lambda."""
 
-    def __init__(self, app: ASGIApp, prefixes: tuple[str, ...] = REST_PREFIXES) -> None:
-        self.app = DeclaredSizeLimit(app)
+    def __init__(
+        self,
+        app: ASGIApp,
+        prefixes: tuple[str, ...] = REST_PREFIXES,
+        body_timeout_s: float | None = None,
+    ) -> None:
+        self.app = DeclaredSizeLimit(app, body_timeout_s)
         self.prefixes = prefixes
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:

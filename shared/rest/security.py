@@ -19,6 +19,7 @@ from shared.auth.hints import missing_scope_message
 from shared.auth.principal import Principal, Scope
 from shared.rest.problems import ApiProblem
 from shared.server.auth_middleware import (
+    AmbiguousCredentials,
     MissingCredentials,
     PrincipalResolver,
     insufficient_scope_challenge,
@@ -59,15 +60,20 @@ def current_principal(
         return _resolver(request).resolve(scope)
     except MissingCredentials:
         error, description = "invalid_request", "Bearer-Token fehlt."
+    except AmbiguousCredentials:
+        # As the MCP endpoint: two Authorization headers are no credentials (401, not 500).
+        error, description = "invalid_request", "Mehrere Authorization-Header."
     except InvalidToken as exc:
         logger.info("token rejected", extra={"reason": str(exc)})
         error, description = "invalid_token", "Token ungueltig oder abgelaufen."
     challenge = unauthorized_challenge(scope, MCP_PATH, error, description)
-    message = (
-        "Bearer-Token fehlt: Header 'Authorization: Bearer <token>' senden."
-        if error == "invalid_request"
-        else "Token ungültig oder abgelaufen."
-    )
+    message = {
+        "Bearer-Token fehlt.": "Bearer-Token fehlt: Header 'Authorization: Bearer <token>' senden.",
+        "Mehrere Authorization-Header.": (
+            "Mehrere Authorization-Header: genau einen Header 'Authorization: Bearer <token>' "
+            "senden."
+        ),
+    }.get(description, "Token ungültig oder abgelaufen.")
     raise ApiProblem(401, [FieldError("Authorization", message)], {"WWW-Authenticate": challenge})
 
 

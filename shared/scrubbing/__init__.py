@@ -22,8 +22,13 @@ What is NOT treated as a secret (left alone on purpose):
   `sk_live_xxx`, `****`, `op://...`, documentation keys ending in EXAMPLE, our own markers;
 * talk about passwords without one ("Passwort wurde zurückgesetzt", "muss 12 Zeichen haben").
 Weak but real passwords in an assignment ("Passwort: changeme", "pw: geheim") ARE secrets.
-A high-entropy value counts only under a secret-ish key (`secret=`, `token:`, `API-Key ist`,
-`Schlüssel:`); bare random strings without such context are left alone.
+A random value without a provider prefix counts only in a credential context (CONTRACT §8): under
+a secret-ish key (`secret=`, `token:`, `API-Key ist`, `Schlüssel:`; then a UUID is a secret too),
+or with a credential word near it (`checks.credential_context`: in the line before it or right
+after it) and no identifier label right before it (`Datei-ID`, `upload id`, `trace`). Bare random
+strings - hex digests, dash-less UUIDs, `token_urlsafe` ids, base64 images, product codes - are
+content and stay. A card number counts when it is written in groups or named as a card or a
+payment; a bare Luhn-valid run of digits (a phone number, an IMEI) stays.
 """
 
 from __future__ import annotations

@@ -165,11 +165,11 @@ def generic_value(value: str, match: re.Match[str]) -> bool:
     key = key_before(match)
     if _NON_SECRET_KEY.search(key.lower()) or _inside_colon_chain(match):
         return False
-    if _TRAILING_PUNCT.sub("", key).lower() == "key" and "key" in match.re.groupindex:
+    if "key" in match.re.groupindex and match.group("key").lower().startswith("key"):
         before = match.string[max(0, match.start("key") - 20) : match.start("key")]
         if _NON_SECRET_KEY_WORD.search(before.lower()):
             return False
-    return looks_random(value)
+    return looks_random(value) or bool(_UUID.fullmatch(value))
 
 
 def token_body(value: str, _match: re.Match[str]) -> bool:
@@ -253,11 +253,43 @@ def password_like(value: str, match: re.Match[str]) -> bool:
 _STRONG_SYMBOL = re.compile(r"[!@#$%^&*+=?~/\\|§€<>]")
 
 
+_JOINED_WORDS = re.compile(
+    r"[A-Za-zÄÖÜäöüß]{3,}(?:([-.])[A-Za-zÄÖÜäöüß]{3,})(?:\1[A-Za-zÄÖÜäöüß]{3,}){1,6}"
+)
+
+
 def password_bare(value: str, match: re.Match[str]) -> bool:
-    """Value right after the keyword (`Passwort Sommer2024!`): digit or symbol required."""
+    """Value right after the keyword (`Passwort Sommer2024!`): digit or symbol required, or
+    three or more words joined by `-` or `.` (a passphrase: `birke-cobalt-falke`)."""
+    if _JOINED_WORDS.fullmatch(value):
+        return password_value(value, match)
     return password_like(value, match) and bool(
         _STRONG_SYMBOL.search(value) or any(c.isdigit() for c in value)
     )
+
+
+def strong_password(value: str, match: re.Match[str]) -> bool:
+    """Without a key word: upper and lower case letters, a digit and a symbol - a password's
+    shape, not a word, path, date or fraction."""
+    v = _TRAILING_PUNCT_SENTENCE.sub("", value)
+    if len(v) < 8 or not _STRONG_SYMBOL.search(v) or _PATHLIKE.fullmatch(v):
+        return False
+    if not (any(map(str.isupper, v)) and any(map(str.islower, v)) and any(map(str.isdigit, v))):
+        return False
+    return password_value(v, match)
+
+
+_TRAILING_PUNCT_SENTENCE = re.compile(r"[.,;:)]+$")
+_WIFI_WORD = re.compile(r"ssid|wlan|wi-?fi|wpa|hotspot|netzwerk|network")
+
+
+def wifi_value(value: str, match: re.Match[str]) -> bool:
+    """`SSID Gast, key X`: a password-like value after `key`, on a line that names a Wi-Fi."""
+    start = match.start("key")
+    line_start = match.string.rfind("\n", 0, start) + 1
+    if not _WIFI_WORD.search(match.string[max(line_start, start - 80) : start].lower()):
+        return False
+    return password_bare(value, match)
 
 
 def pin_value(value: str, _match: re.Match[str]) -> bool:
@@ -309,16 +341,34 @@ _CARD_WORD = re.compile(
 )
 
 
+_PAYMENT_WORD = re.compile(
+    r"\b(?:cvc|cvv|cvv2|exp|expires|expiry|gültig bis|valid thru|ablauf|bezahlt|paid|pay"
+    r"|zahlung|payment|charge|kartennummer|card number)\b",
+    re.IGNORECASE,
+)
+
+
 def credit_card(value: str, match: re.Match[str]) -> bool:
+    """A Luhn-valid number with a card issuer's prefix that is written like a card (in groups
+    of four) or named as one (a card or payment word before or after it). A bare run of
+    digits without such a word is an identifier - a phone number, an IMEI, a contract
+    number, of which one in ten passes Luhn - and stays (CONTRACT §8)."""
     digits = re.sub(r"[ -]", "", value)
     if not (13 <= len(digits) <= 19 and _CARD_PREFIX.fullmatch(digits) and luhn(digits)):
         return False
     if len(set(digits)) < 4:
         return False
-    before = match.string[max(0, match.start() - 25) : match.start()]
-    if _CARD_WORD.search(match.string, max(0, match.start() - 48), match.start()):
+    text, start = match.string, match.start()
+    if start and text[start - 1] == "+":
+        return False  # `+4915…`: a phone number in E.164
+    if _CARD_WORD.search(text, max(0, start - 48), start):
         return True  # "Firmenkreditkarte für AWS-Rechnungen: 4…": named as a card, it is one
-    return not _NOT_A_CARD_CONTEXT.search(before)
+    if _NOT_A_CARD_CONTEXT.search(text[max(0, start - 25) : start]):
+        return False
+    if digits != value:
+        return True  # grouped like a card: `4111 1111 1111 1111`
+    near = text[max(0, start - 48) : start] + " " + text[match.end() : match.end() + 40]
+    return bool(_PAYMENT_WORD.search(near) or _CARD_WORD.search(near))
 
 
 def _b64url_json(part: str) -> object:
@@ -423,11 +473,21 @@ def _public_block(text: str, start: int) -> bool:
     return "PRIVATE" not in text[begin:label_end] and "-----END" not in text[begin:start]
 
 
+# The head of a password hash in crypt format (bcrypt, argon2, sha-crypt, pbkdf2): the value
+# after it is a digest of a password, not the password.
+_CRYPT_HEAD = re.compile(
+    r"\$(?:2[abxy]?\$\d{2}|argon2(?:id|i|d)(?:\$[^\s$]{0,60}){1,4}|[156]\$(?:rounds=\d+\$)?"
+    r"[^\s$]{0,16}|pbkdf2[^\s$]{0,20}\$\d+\$[^\s$]{0,40})\$$"
+)
+
+
 def _bare_guarded(value: str, match: re.Match[str]) -> bool:
     """Context that makes a random-looking value public or an identifier, not a secret."""
     text, start, end = match.string, match.start("v"), match.end("v")
     before = text[max(0, start - 48) : start].lower()
     if _PUBLIC_PREFIX.search(before) or _DIGEST_CONTEXT.search(before):
+        return True
+    if _CRYPT_HEAD.search(text, max(0, start - 120), start):
         return True
     if _HEXISH.fullmatch(value) and (
         _FILE_AFTER.match(text, end) or _DIGEST_AFTER.match(text[end : end + 80].lower())
@@ -451,8 +511,46 @@ def _pronounceable(run: str) -> bool:
     return sum(c in _VOWELS for c in run) * 4 >= len(run)
 
 
+# Words that make the text around a value about a credential (lowercased text). Without one
+# of them near it, a random-looking value is an identifier - content, not a secret.
+_CREDENTIAL_CONTEXT = re.compile(
+    r"passw|kennw|\bpwd?\b|secret|geheim|token|credential|\bcreds?\b|zugang|schl(?:ü|ue)ssel"
+    r"|\bkeys?\b|apikey|api-?key|\bauth|login|anmelde|bearer|signing|signier|vault|\b[2m]fa\b"
+    r"|totp|\botp\b|passphrase|private|webhook",
+)
+# The words right before a value that name it an identifier: `Datei-ID`, `upload id`, `trace`.
+_IDENTIFIER_LABEL = re.compile(
+    r"(?:\bids?|[a-z]-?id|nummer|\bnr\.?|\bno\.?|number|hash(?:wert)?|digest|commit|link|url"
+    r"|record|datensatz|\bjob|upload|trace|span|request|anfrage|event|ticket|vorgang|dokument"
+    r"|document|datei|\bfile|folder|ordner|message|nachricht|delivery|\bcid|sku|artikel"
+    r"|\border|bestellung|sendung|tracking|serial|serien|uuid|guid|etag|image|container|build"
+    r"|release|version|kennung|referenz|reference|\bref|address|adresse|wallet|queued as"
+    r"|pinned|payload|anhang|attachment|screenshot|avatar|thumbnail|bild|foto|photo)"
+    r"\W{0,4}(?:\w+\W{1,4}){0,4}$",
+)
+_CONTEXT_BEFORE: Final = 80
+_CONTEXT_AFTER: Final = 40
+
+
+def credential_context(text: str, start: int, end: int) -> bool:
+    """The words around text[start:end] speak of a credential and do not name it an identifier:
+    a credential word in the line before it (up to 80 characters, reaching into the previous
+    line) or in the 40 characters after it on its line; the identifier test looks at the few
+    words right before the value."""
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[max(0, start - _CONTEXT_BEFORE) : start].lower()
+    label = text[max(line_start, start - 48) : start].lower()
+    if _IDENTIFIER_LABEL.search(label):
+        return False
+    line_end = text.find("\n", end)
+    after = text[end : min(end + _CONTEXT_AFTER, len(text) if line_end < 0 else line_end)]
+    return bool(_CREDENTIAL_CONTEXT.search(before) or _CREDENTIAL_CONTEXT.search(after.lower()))
+
+
 def bare_credential(value: str, match: re.Match[str]) -> bool:
-    """A bare base64/base64url/base62/hex token of 32+ characters that looks random.
+    """A bare base64/base64url/base62/hex token of 32+ characters that looks random, in a
+    credential context (`credential_context`): without one it is an identifier (a digest, a
+    dash-less UUID, a `token_urlsafe` id, a piece of a base64 image) and stays.
 
     All conditions must hold; the cheap ones (length, shape, entropy) are tried first, the
     regex-heavy ones (placeholder, guards) last: most candidates fail early."""
@@ -477,7 +575,9 @@ def bare_credential(value: str, match: re.Match[str]) -> bool:
             return False
         if _decodes_to_prose(value):
             return False
-    return not is_placeholder(core) and not _bare_guarded(value, match)
+    if is_placeholder(core) or _bare_guarded(value, match):
+        return False
+    return credential_context(match.string, match.start("v"), match.end("v"))
 
 
 def bare_aws_secret(value: str, match: re.Match[str]) -> bool:

@@ -42,7 +42,9 @@ PW_KEY: Final = (
 SECRETISH_KEY: Final = (
     r"(?P<key>(?:secret|token|api[-_. ]?key|apikey|api[-_. ]?schl(?:ü|ue)ssel|access[-_. ]?key"
     r"|private[-_. ]?key|signing[-_. ]?key|encryption[-_. ]?key|master[-_. ]?key|auth[-_. ]?key"
-    r"|app[-_. ]?key|subscription[-_. ]?key|credentials?|(?<![A-Za-z])schl(?:ü|ue)ssel"
+    r"|app[-_. ]?key|subscription[-_. ]?key|credentials?"
+    r"|(?:(?<![A-Za-z])|(?<=ungs)|(?<=geheim)|(?<=signatur)|(?<=master)|(?<=privat))"
+    r"schl(?:ü|ue)ssel|(?<![A-Za-z])(?:2fa|mfa|totp|otp)[-_. ]?(?:seed|secret|key)"
     r"|zugangsschl(?:ü|ue)ssel|api[-_. ]?secret|sas[-_. ]?key|shared[-_. ]?key|(?<![A-Za-z])key)"
     r"[A-Za-z0-9_\-]{0,24}+)"
 )
@@ -130,13 +132,24 @@ CREDENTIAL_PAIR: Final = (
     r"(?<![A-Za-z])(?P<key>zugangs?(?:daten)?|credentials|creds|login(?:[- ]?daten)?"
     rf"|anmelde(?:daten|infos?)|user{_OSP}/{_OSP}pass(?:word)?"
     rf"|benutzer{_OSP}/{_OSP}(?:passwort|pw))"
-    rf"(?:{_SP}[\w.-]{{1,30}}+(?={_OSP}[:=]))?"  # "Login Lieferantenportal: max / X"
+    rf"(?:(?:{_SP}[\w.-]{{1,30}}+){{1,3}}(?={_OSP}[:=]))?"  # "Login Lieferantenportal: max / X"
     rf"(?:{QUALIFIER}{_OSP}(?:[:=]|->|→){_OSP}|{_SP})[^\s/:,;]{{1,64}}+{_OSP}(?:/|:|\s\|\s){_OSP}"
     rf"(?P<v>{_UNQUOTED_BODY}{{1,200}}+)"
 )
+ACCOUNT_SLASH_VALUE: Final = (
+    r"(?<![^\s(„\"'])(?P<key>[A-Za-z][\w.@-]{1,40}+) / (?P<v>[^\s/\"'`<>„“”«»]{8,64}+)"
+)
+"""`jana.k / Kx9#mP2qL`: an account and a password without a key word; the validator wants a
+value no prose has (letters of both cases, a digit and a symbol)."""
+WIFI_KEY: Final = (
+    r"(?P<key>(?<![A-Za-z])(?:key|schl(?:ü|ue)ssel|psk))"
+    rf"(?:{STRONG_SEP}|{STRONG_WORD_SEP}|{WEAK_SEP}|{_SP}){VALUE}"
+)
+"""`SSID Gast, key X`: the validator wants a Wi-Fi word before the key on its line."""
 PASSPHRASE: Final = (
     rf"(?P<key>passphrase|pass{_SP}phrase|passsatz|merksatz|kennsatz)"
-    rf"{QUALIFIER}{_OSP}[\"']?{_OSP}[:=]{_OSP}{PHRASE_VALUE}"
+    rf"{QUALIFIER}(?:{_OSP}[\"']?{_OSP}[:=]{_OSP}{PHRASE_VALUE}"
+    rf"|{WEAK_SEP}(?:\"(?P<v1>[^\"\n]{{8,200}}+)\"|„(?P<v2>[^“”\"\n]{{8,200}}+)[“”\"]))"
 )
 SEED_PHRASE: Final = (
     r"(?P<key>seed[-\s]?phrase|recovery[-\s]?phrase|mnemonic|wiederherstellungs(?:phrase|satz)"
@@ -188,7 +201,7 @@ PW_ANCHORS: Final = (
 SECRET_ANCHORS: Final = (
     "secret", "token", "api", "access", "private", "signing", "encryption", "master", "auth",
     "app", "subscription", "credential", "schlüssel", "schluessel", "zugangsschl", "sas",
-    "shared", "key",
+    "shared", "key", "2fa", "mfa", "totp", "otp",
 )  # fmt: skip
 PAIR_ANCHORS: Final = ("zugang", "credential", "creds", "login", "anmelde", "user", "benutzer")
 PIN_ANCHORS: Final = (

@@ -308,6 +308,10 @@ PATTERNS: tuple[SecretPattern, ...] = (
         check=checks.password_like, flags=_I, window=(120, 12)),
     row("password", c.CREDENTIAL_PAIR, "Zugangsdaten: admin / ⟦Sommer2024!⟧", c.PAIR_ANCHORS,
         check=checks.password_bare, flags=_I, anchored=True),
+    row("password", c.ACCOUNT_SLASH_VALUE, "Für Jira: jana.k / ⟦Kx9#mP2qL⟧ bis SSO geht",
+        (" / ",), check=checks.strong_password, window=(44, 70)),
+    row("password", c.WIFI_KEY, "Gast-WLAN: SSID Buero-Gast, key ⟦Falke#2291⟧",
+        ("key", "schl", "psk"), check=checks.wifi_value, flags=_I, anchored=True),
     row("password", c.PASSPHRASE, "Passphrase: ⟦correct horse battery staple⟧.",
         c.PASSPHRASE_ANCHORS, check=checks.passphrase_value, flags=_I, anchored=True),
     row("seed_phrase", c.SEED_PHRASE,
@@ -326,13 +330,15 @@ PATTERNS: tuple[SecretPattern, ...] = (
         check=checks.generic_value, flags=_I, anchored=True, follow=c.RANDOM_FOLLOW),
     row("generic_secret", c.GENERIC_WEAK, "Der API-Key für das Portal ist ⟦{a32}⟧.", _GEN,
         check=checks.generic_value, flags=_I, anchored=True, follow=c.RANDOM_FOLLOW),
-    # --- bare high-entropy credentials (no key word): shape, entropy and guards -----------
+    # --- bare high-entropy credentials (no key word right before them): shape, entropy,
+    # guards, and a credential word near them (`checks.credential_context`) -----------------
     row("aws_secret_key", rf"(?<![A-Za-z0-9/+=_\-])(?P<v>[A-Za-z0-9/+]{{40}}){_B64_END}",
-        "Von Tom für den Export: ⟦{b40}⟧ (bitte rotieren)", check=checks.bare_aws_secret,
+        "Von Tom der Zugang für den Export: ⟦{b40}⟧ (bitte rotieren)", check=checks.bare_aws_secret,
         fallback=True, min_run=40),
     row("high_entropy",
         rf"(?<![A-Za-z0-9/+=_\-.~])(?P<v>[A-Za-z0-9/+_\-]{{32,1024}}+={{0,2}}){_B64_END}",
-        "Von Lisa per Chat: ⟦{a24}{b20}⟧ - gilt für das Portal", check=checks.bare_credential,
+        "Von Lisa per Chat: ⟦{a24}{b20}⟧ - der Zugang für das Portal",
+        check=checks.bare_credential,
         fallback=True, min_run=32),
 )
 # fmt: on

@@ -32,6 +32,7 @@ from shared.server.auth_middleware import (
     PrincipalResolver,
     public_root,
 )
+from shared.server.forwarded import TrustedForwarding
 from shared.server.subscriptions import install_subscriptions
 from shared.services import responses
 from shared.services.context import ServiceContext
@@ -183,12 +184,13 @@ def build_app(
         allowed_hosts=settings.allowed_hosts or None,
         allowed_origins=settings.allowed_origins or None,
         middleware=[
+            Middleware(TrustedForwarding, trusted_proxies=settings.trusted_proxies),
             Middleware(
                 AuthMiddleware,
                 resolver=resolver,
                 mcp_path=MCP_PATH,
                 body_timeout_s=settings.http_body_timeout_s,
-            )
+            ),
         ],
     )
     if context is not None:
@@ -197,5 +199,6 @@ def build_app(
         # REST API has its own function.)
         from shared.rest.app import PrefixRoute, build_rest_app
 
-        app.router.routes.append(PrefixRoute(build_rest_app(context, resolver)))
+        rest = build_rest_app(context, resolver)
+        app.router.routes.append(PrefixRoute(rest, body_timeout_s=settings.http_body_timeout_s))
     return app

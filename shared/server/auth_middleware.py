@@ -182,16 +182,7 @@ class AuthMiddleware:
         await self.app(scope, _replay(body, receive), send)
 
     async def _read_body(self, scope: Scope, receive: Receive) -> bytes:
-        """The whole body: refused when declared or found too large, or too slow to arrive."""
-        declared = Headers(scope=scope).get("content-length", "")
-        if declared.isdigit():
-            check_size(int(declared))
-        body: bytes | None = None
-        with anyio.move_on_after(self.body_timeout_s):
-            body = await _read_limited(receive)
-        if body is None:
-            raise BodyRejected(BODY_TIMEOUT, status=408)
-        return body
+        return await read_body_within(scope, receive, self.body_timeout_s)
 
     async def _forbidden(self, scope: Scope, receive: Receive, send: Send, needed: str) -> None:
         description = missing_scope_message(needed)
@@ -213,6 +204,25 @@ class AuthMiddleware:
             headers={"WWW-Authenticate": challenge},
         )
         await response(scope, receive, send)
+
+
+async def read_body_within(scope: Scope, receive: Receive, timeout_s: float) -> bytes:
+    """The whole body: refused when declared or found too large (BodyRejected 413), or when it
+    has not arrived within `timeout_s` (BodyRejected 408: a slow client holds no connection)."""
+    declared = Headers(scope=scope).get("content-length", "")
+    if declared.isdigit():
+        check_size(int(declared))
+    body: bytes | None = None
+    with anyio.move_on_after(timeout_s):
+        body = await _read_limited(receive)
+    if body is None:
+        raise BodyRejected(BODY_TIMEOUT, status=408)
+    return body
+
+
+def replay_body(body: bytes, receive: Receive) -> Receive:
+    """`receive` that hands out `body` (read already) first."""
+    return _replay(body, receive)
 
 
 async def _read_limited(receive: Receive) -> bytes:

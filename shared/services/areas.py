@@ -11,6 +11,10 @@ Invariants:
   and one that does not exist are refused with the same answer, so project names do not
   leak. `create_project` creates a missing project (the nutzer becomes owner and first
   member, a brain entry about it is created too); plugin profiles may not.
+- Projects granted by the token's `projects` claim are governed by their claims: the first
+  write of a member by claim gives the project a record (that member its owner), and a
+  project area that already holds memories or ledger records counts as existing even
+  without a record - so no non-member can create, own or read such a project.
 - Project memberships are read from storage lazily (`Visibility`): only when a project
   area that the token does not grant is in question — one read per call at most, no cache;
   searches read them in the same round trip as the postings.
@@ -155,34 +159,43 @@ def authorize_write(
     if namespace == "users":
         if name != nutzer:
             raise _refused(
-                f"nicht berechtigt: {area} ist nicht der Bereich des Nutzers '{nutzer}'; "
-                "nur der eigene Bereich users/<nutzer> ist erlaubt."
+                "nicht berechtigt: Das ist nicht der Bereich des handelnden Nutzers; nur "
+                "der eigene Bereich users/<nutzer> ist erlaubt."
             )
         return
     if namespace == "teams":
         if name not in principal.teams:
-            raise _refused(not_team_member_message(name))
+            raise _refused(not_team_member_message())
         return
-    by_record = name in ctx.storage.projects_of(principal.tenant, nutzer)
-    member = by_record or name in principal.projects
-    if create_project and not by_record:
-        # Also for a member by token claim: the project gets its record (if it has none).
-        created = Project(
-            tenant=principal.tenant,
-            name=name,
-            owner=nutzer,
-            created_at=now or ctx.clock(),
-        )
-        member = ctx.storage.create_project(created) or member
+    tenant = principal.tenant
+    by_record = name in ctx.storage.projects_of(tenant, nutzer)
+    by_claim = name in principal.projects
+    if by_claim and not by_record and ctx.storage.get_project(tenant, name) is None:
+        # A project the token's `projects` claim grants: its first write by a member gives
+        # it a record (that member its owner), so that nobody else can create and own it.
+        ctx.storage.create_project(Project(tenant, name, nutzer, now or ctx.clock()))
+    member = by_record or by_claim
+    if create_project and not member and not _in_use(ctx, tenant, area_of_path(area), now):
+        # A new project: the caller becomes its owner (unless someone created it just now).
+        member = ctx.storage.create_project(Project(tenant, name, nutzer, now or ctx.clock()))
     if not member:
         # Same answer whether the project exists or not: names must not leak.
         raise _refused(
-            f"nicht berechtigt: In das Projekt '{name}' darf der Nutzer '{nutzer}' nicht "
+            "nicht berechtigt: In dieses Projekt darf der handelnde Nutzer nicht "
             "schreiben (es existiert nicht, oder er ist kein Mitglied). Ein neues Projekt "
             "mit create_project=true anlegen; in bestehende Projekte schreiben nur Mitglieder."
         )
     if create_project:
         _ensure_brain_entry(ctx, principal, nutzer, name, now or ctx.clock())
+
+
+def _in_use(ctx: ServiceContext, tenant: str, area: str, now: datetime | None) -> bool:
+    """Whether a project area without a record already holds memories or ledger records
+    (written by members by claim, or before project records existed): then the project
+    exists, and `create_project` must not hand it to someone else."""
+    if ctx.storage.list_memories(tenant, [area], None, now or ctx.clock(), 1):
+        return True
+    return any(ctx.storage.find_ledger(tenant, [area], None, None, 1).values())
 
 
 def _ensure_brain_entry(
@@ -245,7 +258,7 @@ def add_project_members(
     checked = parse_members(members)
     found = _owned(ctx, tenant, owner, project)
     if not ctx.storage.add_project_members(tenant, project, checked):
-        raise _refused(f"Das Projekt '{project}' existiert nicht mehr.", "project")
+        raise _refused("Das Projekt existiert nicht mehr.", "project")
     updated = ctx.storage.get_project(tenant, project)
     return updated if updated is not None else found
 
@@ -260,12 +273,11 @@ def remove_project_members(
     if owner in checked:
         index = checked.index(owner)
         raise _refused(
-            f"Der Eigentümer '{owner}' bleibt Mitglied seines Projekts und kann nicht "
-            "entfernt werden.",
+            "Der Eigentümer bleibt Mitglied seines Projekts und kann nicht entfernt werden.",
             rules.index_path(MEMBERS_FIELD, index) if len(checked) > 1 else MEMBERS_FIELD,
         )
     if not ctx.storage.remove_project_members(tenant, project, checked):
-        raise _refused(f"Das Projekt '{project}' existiert nicht mehr.", "project")
+        raise _refused("Das Projekt existiert nicht mehr.", "project")
     updated = ctx.storage.get_project(tenant, project)
     return updated if updated is not None else found
 
@@ -275,7 +287,7 @@ def _owned(ctx: ServiceContext, tenant: str, owner: str, project: str) -> Projec
     found = ctx.storage.get_project(tenant, project)
     if found is None or found.owner != owner:
         raise _refused(
-            f"nicht berechtigt: Das Projekt '{project}' existiert nicht, oder '{owner}' ist "
+            "nicht berechtigt: Das Projekt existiert nicht, oder der handelnde Nutzer ist "
             "nicht sein Eigentümer. Nur der Eigentümer fügt Mitglieder hinzu oder entfernt sie.",
             "project",
         )

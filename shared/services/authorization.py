@@ -5,24 +5,32 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from shared.auth.principal import Principal
+from shared.services.areas import acting_agent, acting_nutzer
 from shared.services.secrets import name_errors
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import Caller
+
+# The refused identity is never repeated (it may be anything, a secret too).
+NOT_AS_NUTZER = "nicht berechtigt: Das Token darf nicht als dieser nutzer handeln."
+NOT_AS_AGENT = "nicht berechtigt: Das Token darf nicht als dieser agent handeln."
 
 
 def identity_errors(
     principal: Principal, *, nutzer: Iterable[tuple[str, str]], agents: Iterable[tuple[str, str]]
 ) -> list[FieldError]:
-    """Errors for every (field path, value) the principal may not act as."""
+    """Errors for every (field path, value) the principal may not act as. Its own default
+    identity (`areas.acting_nutzer`/`acting_agent`, what the Memory OS tools and REST act as)
+    is always allowed, also for a token that names several nutzer."""
+    own_nutzer, own_agent = acting_nutzer(principal), acting_agent(principal)
     errors = [
-        FieldError(path, f"nicht berechtigt: Das Token darf nicht als nutzer '{value}' handeln.")
+        FieldError(path, NOT_AS_NUTZER)
         for path, value in nutzer
-        if not principal.may_act_as_nutzer(value)
+        if value != own_nutzer and not principal.may_act_as_nutzer(value)
     ]
     errors += [
-        FieldError(path, f"nicht berechtigt: Das Token darf nicht als agent '{value}' handeln.")
+        FieldError(path, NOT_AS_AGENT)
         for path, value in agents
-        if not principal.may_act_as_agent(value)
+        if value != own_agent and not principal.may_act_as_agent(value)
     ]
     if errors:
         return errors

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from shared.auth.principal import Principal
-from shared.domain import BrainEntry, BrainWrite, CounterName, EntryFailureCode, Memory, Posting
+from shared.domain import (
+    BrainEntry,
+    BrainWrite,
+    CounterName,
+    EntryFailureCode,
+    Memory,
+    Posting,
+    VkTyp,
+)
 from shared.search.analyzer import document_terms, query_terms
 from shared.search.ranking import rank, terms_of
 from shared.services import responses
@@ -149,9 +158,12 @@ def select_brain(
     if errors:
         raise RequestRejected(errors)
 
-    hits, scores = _find_entries(ctx, principal.tenant, request)
+    views = [Visibility(ctx, principal, name) for name in request.nutzer]
+    hits, scores = _find_entries(
+        ctx, principal.tenant, request, _EntryVisibility(ctx, principal.tenant, views)
+    )
     linked = (
-        _linked_memories(ctx, principal, request.nutzer, hits)
+        _linked_memories(ctx, principal, views, hits)
         if Detail.ERINNERUNGEN in request.detailgrad
         else {}
     )
@@ -162,22 +174,61 @@ def select_brain(
 
 
 def _linked_memories(
-    ctx: ServiceContext, principal: Principal, nutzer: list[str], hits: list[BrainEntry]
+    ctx: ServiceContext, principal: Principal, views: list[Visibility], hits: list[BrainEntry]
 ) -> dict[tuple[str, str], list[Memory]]:
     """The long-term memories about every hit's entity in the areas the call's nutzer may
     read: one batched lookup for all hits (one round trip on DynamoDB), at most
-    MEMORIES_PER_HIT each."""
+    MEMORIES_PER_HIT each - the areas filter comes before that limit, so other nutzer's
+    private memories never push the caller's own out."""
     if not hits:
         return {}
     pairs = list(dict.fromkeys(_reference(entry) for entry in hits))
-    found = ctx.storage.find_memories_by_scopes(
-        principal.tenant, pairs, ctx.clock(), MEMORIES_PER_HIT
+    areas = sorted({area for view in views for area in view.readable()})
+    return ctx.storage.find_memories_by_scopes(
+        principal.tenant, pairs, ctx.clock(), MEMORIES_PER_HIT, areas
     )
-    views = [Visibility(ctx, principal, name) for name in nutzer]
-    return {
-        pair: [m for m in memories if any(view.may_read(m.area) for view in views)]
-        for pair, memories in found.items()
-    }
+
+
+class _EntryVisibility:
+    """Which brain entries a call may see: all, except the entry about a project (vk_typ
+    projekt) that has a record and none of the call's nutzer may read (its name would leak,
+    as `remember` with create_project writes "Projekt <name>"). One project read per
+    distinct project name at most."""
+
+    def __init__(self, ctx: ServiceContext, tenant: str, views: list[Visibility]) -> None:
+        self._ctx = ctx
+        self._tenant = tenant
+        self._views = views
+        self._known: dict[str, bool] = {}
+
+    def __call__(self, vk_typ: str, vk_referenz_id: str) -> bool:
+        if vk_typ != VkTyp.PROJEKT.value:
+            return True
+        shown = self._known.get(vk_referenz_id)
+        if shown is None:
+            area = f"projects/{vk_referenz_id}"
+            shown = any(view.may_read(area) for view in self._views) or (
+                self._ctx.storage.get_project(self._tenant, vk_referenz_id) is None
+            )
+            self._known[vk_referenz_id] = shown
+        return shown
+
+    def of(self, entries: list[BrainEntry]) -> list[BrainEntry]:
+        return [e for e in entries if self(e.vk_typ.value, e.vk_referenz_id)]
+
+
+def _visible_first(
+    fetch: Callable[[int], list[BrainEntry]], visible: _EntryVisibility, limit: int
+) -> list[BrainEntry]:
+    """The first `limit` visible entries of an ordered read: read more while hidden ones
+    took places (the filter comes before the limit)."""
+    size = limit
+    while True:
+        found = fetch(size)
+        shown = visible.of(found)
+        if len(shown) >= limit or len(found) < size:
+            return shown[:limit]
+        size *= 4
 
 
 def _reference(entry: BrainEntry) -> tuple[str, str]:
@@ -186,7 +237,7 @@ def _reference(entry: BrainEntry) -> tuple[str, str]:
 
 
 def _find_entries(
-    ctx: ServiceContext, tenant: str, request: SelectRequest
+    ctx: ServiceContext, tenant: str, request: SelectRequest, visible: _EntryVisibility
 ) -> tuple[list[BrainEntry], dict[int, float]]:
     storage = ctx.storage
     if request.query is not None:
@@ -202,6 +253,7 @@ def _find_entries(
             for entry_id, score in rank(groups, lookup.postings, lookup.stats)
             if (wanted_ids is None or entry_id in wanted_ids)
             and _posting_matches_reference(by_entry[entry_id], request)
+            and visible(by_entry[entry_id].vk_typ, by_entry[entry_id].vk_referenz_id)
         ][: request.limit]
         entries = storage.get_brain_entries(tenant, [entry_id for entry_id, _ in ranked])
         found = [entries[entry_id] for entry_id, _ in ranked if entry_id in entries]
@@ -210,13 +262,20 @@ def _find_entries(
     if request.ids is not None:
         by_id = storage.get_brain_entries(tenant, request.ids)
         found = [by_id[entry_id] for entry_id in request.ids if entry_id in by_id]
-        found = [entry for entry in found if _matches_reference(entry, request)]
+        found = visible.of([entry for entry in found if _matches_reference(entry, request)])
     elif request.vk_typ is not None:
-        found = storage.find_brain_by_reference(
-            tenant, request.vk_typ.value, request.vk_referenz_id, request.limit
+        vk_typ, ref = request.vk_typ.value, request.vk_referenz_id
+        if ref is not None and not visible(vk_typ, ref):
+            return [], {}
+        found = _visible_first(
+            lambda size: storage.find_brain_by_reference(tenant, vk_typ, ref, size),
+            visible,
+            request.limit,
         )
     else:
-        found = storage.list_brain_entries(tenant, request.limit)
+        found = _visible_first(
+            lambda size: storage.list_brain_entries(tenant, size), visible, request.limit
+        )
     return found[: request.limit], {}
 
 

@@ -26,11 +26,12 @@ from shared.auth.principal import Principal
 from shared.domain import Memory, MemoryId, MemoryType, area_of_path
 from shared.services import responses
 from shared.services.areas import acting_agent, acting_nutzer, authorize_write
+from shared.services.authorization import identity_errors
 from shared.services.context import ServiceContext
 from shared.services.memories import insert_memories, memory_view, visible_memories
 from shared.services.memory_admin import delete_memories, update_memories
 from shared.services.memory_os import memory_path
-from shared.services.secrets import clean_value
+from shared.services.secrets import name_errors, screen_referenzfelder
 from shared.tools import idempotency
 from shared.validation import rules
 from shared.validation.errors import FieldError, RequestRejected
@@ -144,8 +145,10 @@ def _entry_errors(result: Mapping[str, Any]) -> list[FieldError]:
 
 
 def acting_caller(principal: Principal, nutzer: str | None, agent: Any = None) -> Caller:
-    """Who a REST call acts as: the `nutzer` parameter or the token's own nutzer
-    (`acting_nutzer`); the `agent` field or the token's own agent (`acting_agent`)."""
+    """Who a REST call acts as: the `nutzer` parameter, which the token must be allowed to act
+    as, or without it the token's own nutzer (`areas.acting_nutzer`, as for the Memory OS
+    tools: also for a token that may act as several); the same for `agent`. Identities are
+    checked as every tool checks them (`identity_errors`: allowed, and no secret in them)."""
     errors: list[FieldError] = []
     name = acting_nutzer(principal) if nutzer is None else nutzer
     checked_nutzer = rules.identity(name, "nutzer", errors)
@@ -154,22 +157,11 @@ def acting_caller(principal: Principal, nutzer: str | None, agent: Any = None) -
     if errors:
         raise ApiRefused(Refusal.INVALID, errors)
     caller = Caller(nutzer=rules.present(checked_nutzer), agent=rules.present(checked_agent))
-    if not principal.may_act_as_nutzer(caller.nutzer):
-        errors.append(
-            FieldError(
-                "nutzer",
-                f"nicht berechtigt: Das Token darf nicht als nutzer '{caller.nutzer}' handeln.",
-            )
-        )
-    if not principal.may_act_as_agent(caller.agent):
-        errors.append(
-            FieldError(
-                "agent",
-                f"nicht berechtigt: Das Token darf nicht als agent '{caller.agent}' handeln.",
-            )
-        )
-    if errors:
-        raise ApiRefused(Refusal.FORBIDDEN, errors)
+    problems = identity_errors(
+        principal, nutzer=[("nutzer", caller.nutzer)], agents=[("agent", caller.agent)]
+    )
+    if problems:
+        raise refusal_of(problems)
     return caller
 
 
@@ -253,6 +245,9 @@ def _quelle(value: Any, path: str, errors: list[FieldError]) -> dict[str, str] |
     system = fields.required("system", rules.string_or_int, max_len=QUELLE_SYSTEM_MAX_LEN)
     art = fields.optional("art", rules.enum_member, QuelleArt)
     referenz = fields.optional("referenz", rules.text, max_len=QUELLE_REFERENZ_MAX_LEN)
+    errors += name_errors(
+        [(rules.key_path(path, "system"), system), (rules.key_path(path, "referenz"), referenz)]
+    )
     result = {"quelle": system or ""}
     if art is not None:
         result["quelle_art"] = art.value
@@ -273,8 +268,15 @@ def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateReques
     if fields.has("ttl_sekunden") and bucket is not Bucket.KURZZEIT:
         errors.append(FieldError("ttl_sekunden", "Nur mit bucket 'kurzzeit' erlaubt."))
     raw_path = fields.optional("pfad", _memory_path)
+    # The path and the provenance are stored as they are (the path also becomes the area):
+    # they cannot hold a marker, so a secret in them refuses the write, as in `remember`.
+    errors += name_errors([("pfad", raw_path)])
     quelle = fields.optional("quelle", _quelle)
     referenzfelder = fields.optional("referenzfelder", rules.referenzfelder) or {}
+    try:
+        referenzfelder = screen_referenzfelder(referenzfelder)
+    except RequestRejected as rejected:
+        errors += rejected.errors
     for key in referenzfelder:
         if key in RESERVED_REFERENZFELDER:
             errors.append(
@@ -347,9 +349,6 @@ def _create_memory(
     """One memory, stored by the insert tools' service."""
     agent = body.get("agent") if isinstance(body, Mapping) else None
     caller = acting_caller(principal, nutzer, agent)
-    if isinstance(body, Mapping) and isinstance(body.get("referenzfelder"), Mapping):
-        # Provenance is stored: secrets in it are redacted first, as in every tool call.
-        body = {**body, "referenzfelder": clean_value(dict(body["referenzfelder"])).value}
     request = parse_create(ctx, body, caller)
     area = area_of_path(request.path)
     try:

@@ -40,10 +40,9 @@ def project_view(ctx: ServiceContext, project: Project) -> dict[str, Any]:
     }
 
 
-def _not_found(projekt: str) -> ApiRefused:
+def _not_found() -> ApiRefused:
     message = (
-        f"nicht_gefunden: Das Projekt '{projekt[:60]}' existiert nicht, oder der Nutzer ist "
-        "kein Mitglied."
+        "nicht_gefunden: Das Projekt existiert nicht, oder der handelnde Nutzer ist kein Mitglied."
     )
     return ApiRefused(Refusal.NOT_FOUND, [FieldError(PROJEKT_FIELD, message)])
 
@@ -55,9 +54,9 @@ def get_project(
     caller = acting_caller(principal, nutzer)
     found = ctx.storage.get_project(principal.tenant, projekt)
     if found is None:
-        raise _not_found(projekt)
+        raise _not_found()
     if caller.nutzer not in found.members and projekt not in principal.projects:
-        raise _not_found(projekt)
+        raise _not_found()
     return project_view(ctx, found)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from shared.scrubbing import ScrubPolicy, scan, scrub
 from shared.services.budget import check_budget
-from shared.validation.errors import FieldError
+from shared.validation.errors import FieldError, RequestRejected
 
 
 @dataclass(frozen=True)
@@ -130,3 +130,16 @@ def screen[T](
     if policy is ScrubPolicy.REJECT:
         return Screened(None, errors=(rejection(path, cleaned.kinds),))
     return Screened(cleaned.value, hinweis(cleaned.kinds))
+
+
+def screen_referenzfelder(
+    referenzfelder: Mapping[str, Any], path: str = "referenzfelder"
+) -> dict[str, Any]:
+    """Caller reference data as every write stores it: a key with a secret refuses the whole
+    call (RequestRejected; keys cannot hold a marker), secrets in values are redacted.
+    The one implementation for tools, REST and import."""
+    refused = name_errors([(path, referenzfelder)])
+    if refused:
+        raise RequestRejected(refused)
+    cleaned: dict[str, Any] = clean_value(dict(referenzfelder)).value
+    return cleaned

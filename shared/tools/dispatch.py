@@ -12,7 +12,7 @@ from shared.auth.principal import Principal, Scope
 from shared.services import responses
 from shared.services.budget import BudgetExceeded, budget_exceeded_message, time_budget
 from shared.services.context import ServiceContext
-from shared.services.secrets import clean_value, name_errors
+from shared.services.secrets import screen_referenzfelder
 from shared.tools.catalog import TOOLS, ToolSpec
 from shared.validation.envelope import parse_referenzfelder, wants_help
 from shared.validation.errors import FieldError, RequestRejected
@@ -58,12 +58,8 @@ def call_tool(
     try:
         with time_budget(seconds):
             # Limits before scrubbing: a 4 KB check costs nothing, scrubbing 4 MB does.
-            referenzfelder = parse_referenzfelder(arguments)
-            refused = name_errors([("referenzfelder", referenzfelder)])
-            if refused:
-                raise RequestRejected(refused)
-            # Stored as provenance and echoed: secrets in values are redacted first.
-            echo = clean_value(referenzfelder).value
+            # Stored as provenance and echoed: secrets in keys refuse, in values are redacted.
+            echo = screen_referenzfelder(parse_referenzfelder(arguments))
             if "referenzfelder" in arguments:
                 arguments = {**arguments, "referenzfelder": echo}
             if wants_help(arguments):

@@ -1,13 +1,16 @@
-"""Every German message of request validation, and the safe echo of input values in them.
+"""Every German message of request validation, and what of the input they may show.
 
-Messages name the rule and never echo more than `ECHO_MAX` characters of input
-(`echo`, `shorten`). `rules` applies them; nothing else words a validation error.
+Messages name the field and the rule and never repeat a refused value (issue 20: refusals
+echoed secrets): `echo` describes a value by its type and size only. A key the client sent
+is named only when it is a plain field name without a secret in it (`safe_key`), otherwise
+by "…". `rules` applies them; nothing else words a validation error.
 """
 
 from __future__ import annotations
 
-import json
+import functools
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Final
 
@@ -41,10 +44,10 @@ def type_name(value: object) -> str:
 
 
 def echo(value: object) -> str:
-    """A short, safe rendering of an input value for a message (at most ECHO_MAX chars)."""
+    """What a message says about a refused input value: its type and size, never the value
+    (NaN and the infinities by name: they are the rule's subject, not content)."""
     if isinstance(value, str):
-        escaped = json.dumps(shorten(value), ensure_ascii=False)[1:-1]
-        return f"'{escaped}'"
+        return f"Zeichenkette mit {len(value)} Zeichen"
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -54,13 +57,31 @@ def echo(value: object) -> str:
             return "NaN"
         if math.isinf(value):
             return "Infinity" if value > 0 else "-Infinity"
-        return shorten(repr(value))
+        return "Zahl"
     if isinstance(value, int):
-        try:
-            return shorten(str(value))
-        except ValueError:  # more digits than Python will convert
-            return "sehr große Ganzzahl"
+        return "Ganzzahl"
     return type_name(value)
+
+
+_PLAIN_KEY: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,39}")
+_WORD_KEY: Final = re.compile(r"[A-Za-z_][A-Za-z_.-]{0,39}")  # no digit: no token shape
+
+
+def safe_key(key: object) -> str:
+    """A key for a message or field path: the key itself when it is a plain field name (at
+    most 40 characters of letters, digits, `_.-`) that holds no secret, else "…". Names
+    without a digit (every field name of the contract) need no scan."""
+    text = str(key)
+    if _WORD_KEY.fullmatch(text):
+        return text
+    return _scanned_key(text) if _PLAIN_KEY.fullmatch(text) else "…"
+
+
+@functools.lru_cache(maxsize=1024)
+def _scanned_key(text: str) -> str:
+    from shared.scrubbing import scan  # lazy: the pattern table compiles on first use
+
+    return "…" if scan(text) else text
 
 
 # --- messages (the only place their wording lives) -----------------------------------------
@@ -110,7 +131,7 @@ def too_long(maximum: int, received: int | None) -> str:
 
 def unknown_field(key: object, allowed: Sequence[str]) -> str:
     return (
-        f"Unbekanntes Feld {echo(str(key))} ist nicht erlaubt "
+        f"Unbekanntes Feld '{safe_key(key)}' ist nicht erlaubt "
         f"(erlaubte Felder: {', '.join(allowed)})."
     )
 
@@ -120,23 +141,24 @@ def pattern_mismatch(pattern: str, value: str) -> str:
 
 
 def out_of_range(minimum: object, maximum: object, value: object) -> str:
-    return f"Muss zwischen {minimum} und {maximum} liegen (erhalten: {echo(value)})."
+    return f"Muss zwischen {minimum} und {maximum} liegen."
 
 
 def below_minimum(minimum: object, value: object) -> str:
-    return f"Muss mindestens {minimum} sein (erhalten: {echo(value)})."
+    return f"Muss mindestens {minimum} sein."
 
 
 def float32_range(maximum: float, value: object) -> str:
-    return f"Betrag darf höchstens {maximum} sein (Wertebereich float32; erhalten: {echo(value)})."
+    return f"Betrag darf höchstens {maximum} sein (Wertebereich float32)."
 
 
 def one_of(allowed: Sequence[str], value: object) -> str:
     return f"Muss einer der Werte {', '.join(allowed)} sein (erhalten: {echo(value)})."
 
 
-def unknown_value(allowed: Sequence[str], value: object) -> str:
-    return f"Unbekannter Wert {echo(value)} (erlaubt: {', '.join(allowed)})."
+def unknown_value(allowed: Sequence[str], value: object, position: int | None = None) -> str:
+    where = "" if position is None else f" an Position {position + 1} der Liste"
+    return f"Unbekannter Wert{where}: {echo(value)} (erlaubt: {', '.join(allowed)})."
 
 
 def only_value(allowed: str, value: object) -> str:
@@ -171,7 +193,8 @@ def path_segment(segment: str) -> str:
 
 
 def typ_mismatch(typ: str, memory_id: str) -> str:
-    return f"typ {echo(typ)} passt nicht zur memory_ID {echo(memory_id)}."
+    # Both passed their rules (an enum value, an ID of the ID pattern): safe to name.
+    return f"typ '{typ}' passt nicht zur memory_ID '{memory_id}'."
 
 
 def alias_conflict(canonical: str, alias: str) -> str:

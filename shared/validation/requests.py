@@ -263,9 +263,9 @@ def _detailgrad(value: Any, path: str, errors: list[FieldError]) -> frozenset[De
     if not parts:
         errors.append(FieldError(path, messages.one_of(_DETAILS, value)))
         return None
-    unknown = [part for part in parts if part not in _DETAILS]
-    for part in dict.fromkeys(unknown):
-        errors.append(FieldError(path, messages.unknown_value(_DETAILS, part)))
+    unknown = {part: n for n, part in reversed(list(enumerate(parts))) if part not in _DETAILS}
+    for part, position in sorted(unknown.items(), key=lambda item: item[1]):
+        errors.append(FieldError(path, messages.unknown_value(_DETAILS, part, position)))
     return None if unknown else frozenset(Detail(part) for part in parts)
 
 

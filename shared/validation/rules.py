@@ -41,8 +41,8 @@ from shared.validation.messages import (
     only_value,
     out_of_range,
     pattern_mismatch,
+    safe_key,
     scalar_only,
-    shorten,
     too_few_items,
     too_long,
     too_many_bytes,
@@ -82,8 +82,9 @@ _DATUM_ISO_RE: Final = re.compile(
 
 
 def key_path(parent: str, key: object) -> str:
-    """`inhalt` + `nutzer` -> `inhalt.nutzer`; a top-level key has no parent."""
-    name = shorten(str(key))
+    """`inhalt` + `nutzer` -> `inhalt.nutzer`; a top-level key has no parent. A key that is
+    no plain field name (or holds a secret) is named "…" (`messages.safe_key`)."""
+    name = safe_key(key)
     return f"{parent}.{name}" if parent else name
 
 

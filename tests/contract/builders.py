@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from shared.auth.principal import ALL_SCOPES, Principal
 from shared.domain import (
     BrainEntry,
     Memory,
@@ -109,3 +110,15 @@ def make_entry(entry_id: int, *, tenant: str = TENANT, **overrides: Any) -> Brai
     }
     fields.update(overrides)
     return BrainEntry(**fields)
+
+
+def service_principal(nutzer: str, *projects: str, tenant: str = "acme") -> Principal:
+    """A token of one nutzer (agent `bot`, all scopes), granted `projects` by claim."""
+    return Principal(
+        tenant=tenant,
+        subject=f"sub-{nutzer}",
+        nutzer=frozenset({nutzer}),
+        agents=frozenset({"bot"}),
+        scopes=ALL_SCOPES,
+        projects=frozenset(projects),
+    )

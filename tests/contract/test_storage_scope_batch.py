@@ -202,3 +202,19 @@ def test_the_batch_equals_the_single_pair_method(storage: StoragePort) -> None:
             for scope, scope_vk in pairs:
                 single = storage.find_memories_by_scope(TENANT, scope, scope_vk, now, limit)
                 assert found.get((scope, scope_vk), []) == single, (scope, scope_vk, now, limit)
+
+
+def test_an_areas_filter_comes_before_the_limit(storage: StoragePort) -> None:
+    # Given one visible memory about K1 and five newer ones in an area the caller cannot read
+    store(storage, scoped(1, K1, area="users/anna"))
+    store(storage, *(scoped(n, K1, area="users/bob") for n in range(2, 7)))
+    store(storage, scoped(7, K2, area="teams/core"))
+    # When the lookup is limited to 2 per pair and to anna's and her team's areas
+    found = storage.find_memories_by_scopes(
+        TENANT, [K1, K2], NOW, 2, areas=["users/anna", "teams/core"]
+    )
+    # Then the filter came first: her memory is found, none of bob's
+    assert ids(found) == {K1: [lt(1)], K2: [lt(7)]}
+    # And no areas at all find nothing, None means no filter
+    assert storage.find_memories_by_scopes(TENANT, [K1], NOW, 2, areas=[]) == {}
+    assert ids(storage.find_memories_by_scopes(TENANT, [K1], NOW, 2)) == {K1: [lt(6), lt(5)]}

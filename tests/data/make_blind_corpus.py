@@ -445,6 +445,12 @@ def fillers(rng: R) -> dict[str, str]:
     }
 
 
+# Templates whose value has no word of credential context around it: an identifier by
+# CONTRACT §8, content and not a secret (relabelled in issue 20; the template stays so that the
+# random sequence and every other text stay the same).
+NOT_A_SECRET = frozenset({"{who} sent this over chat for the {sys} integration: {0}"})
+
+
 def positive(rng: R, lang: str, kinds: tuple[str, ...], template: str) -> dict[str, object]:
     values = [BUILDERS[k](rng) for k in kinds]
     shown = [
@@ -452,7 +458,7 @@ def positive(rng: R, lang: str, kinds: tuple[str, ...], template: str) -> dict[s
     ]
     text = template.format(*shown, **fillers(rng))
     secrets = [{"kind": k, "value": v} for k, v in zip(kinds, shown, strict=True)]
-    return {"text": text, "secrets": secrets, "lang": lang}
+    return {"text": text, "secrets": [] if template in NOT_A_SECRET else secrets, "lang": lang}
 
 
 def build() -> list[dict[str, object]]:

@@ -203,7 +203,7 @@ Builder = Callable[[Rng], str]
 
 # --- positive templates: (lang, kind, builder, template); {s} is the secret -----------------
 
-POSITIVE: list[tuple[str, str, Builder, str]] = [
+POSITIVE: list[tuple[str, str | None, Builder, str]] = [
     # passwords, prose
     ("de", "password", human_password, "Notiz aus dem Call: Das Passwort für den NAS ist {s}"),
     ("de", "password", human_password, "Neues Kennwort vom Router: {s} (bitte nicht weitergeben)"),
@@ -315,7 +315,7 @@ POSITIVE: list[tuple[str, str, Builder, str]] = [
         aws_secret,
         "here's the secret half of the key pair {s} - rotate after use",
     ),
-    ("en", "aws_secret_key", aws_secret, "{s}"),
+    ("en", None, aws_secret, "{s}"),  # a bare random value: content (see below)
     ("en", "aws_secret_key", aws_secret, "AWS creds pasted by Tom:\n{s}\nregion eu-central-1"),
     ("en", "aws_secret_key", aws_secret, "SecretAccessKey: {s}"),
     # provider tokens
@@ -356,28 +356,31 @@ POSITIVE: list[tuple[str, str, Builder, str]] = [
     ("en", "generic_secret", base62, 'config.json: {{\\"apiKey\\": \\"{s}\\"}}'),
     ("en", "generic_secret", base62, "X-Api-Key: {s}"),
     ("de", "bearer_token", base62, "Header gesetzt: Authorization: Bearer {s}"),
-    # generic secrets: bare (no key word at all)
+    # random values without a word of credential context: identifiers by CONTRACT §8, so
+    # content, not secrets (kind None: the text is a negative; relabelled in issue 20, the
+    # templates stay so that the generator's random sequence and every other text stay)
     (
         "de",
-        "generic_secret",
+        None,
         base62,
         "Schick mir das nochmal, ich hab nur noch {s} in der Zwischenablage.",
     ),
-    ("de", "generic_secret", hex_key, "Kopiert aus der Admin-Konsole: {s}"),
+    ("de", None, hex_key, "Kopiert aus der Admin-Konsole: {s}"),
     (
         "de",
-        "generic_secret",
+        None,
         b64_key,
         "Von Lisa per Chat bekommen: {s} – gilt für das Partner-Portal.",
     ),
     (
         "en",
-        "generic_secret",
+        None,
         base62,
         "the value Sam sent over is {s}, paste it into the integration settings",
     ),
+    # generic secrets: bare, a credential word near them
     ("en", "generic_secret", lambda r: hex_key(r, 40), "For the webhook integration use {s}"),
-    ("en", "generic_secret", lambda r: b64_key(r, 48), "got this from the vendor portal: {s}"),
+    ("en", None, lambda r: b64_key(r, 48), "got this from the vendor portal: {s}"),
     (
         "en",
         "generic_secret",
@@ -522,7 +525,8 @@ def positives(rng: Rng, rounds: int) -> list[dict[str, object]]:
             text = template.format(s=secret)
             if "\n" not in template and template != "{s}":
                 text = rng.choice(CHAT_PREFIX[lang]) + text + rng.choice(CHAT_SUFFIX[lang])
-            out.append({"text": text, "secrets": [{"kind": kind, "value": secret}], "lang": lang})
+            secrets = [{"kind": kind, "value": secret}] if kind else []
+            out.append({"text": text, "secrets": secrets, "lang": lang})
     return out
 
 

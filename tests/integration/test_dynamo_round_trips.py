@@ -269,7 +269,7 @@ def test_search_memory_takes_2_waves(storage: DynamoStorage, recorder: CallRecor
     assert recorder.waves() == 2
 
 
-def test_select_brain_with_erinnerungen_takes_3_waves(
+def test_select_brain_with_erinnerungen_takes_4_waves(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
     # Given 7 brain entries about 6 customers (K-5 twice) and 2 long-term memories about
@@ -310,14 +310,17 @@ def test_select_brain_with_erinnerungen_takes_3_waves(
         numbers = [MemoryId.parse(m["ID"]) for m in linked]
         assert len(linked) == 2 and numbers == sorted(numbers, key=_number, reverse=True)
         assert {m["scope_vk"] for m in linked} == {hit["vk_referenz_id"]}
-    # And it takes 3 waves: the term and stats Queries, the BatchGetItem
-    # of the ranked entries, then one by_reference Query per distinct customer side by side
+    # And it takes 4 waves: the term and stats Queries, the BatchGetItem of the ranked
+    # entries, the caller's project memberships (issue 20: the linked memories are filtered
+    # by the readable areas before their limit, in the Query), then one by_reference Query
+    # per distinct customer side by side
     assert recorder.stages() == [
         Counter({"Query": 4}),
         Counter({"BatchGetItem": 1}),
+        Counter({"Query": 1}),
         Counter({"Query": 6}),
     ]
-    assert recorder.waves() == 3
+    assert recorder.waves() == 4
 
 
 def test_recall_context_takes_3_waves(storage: DynamoStorage, recorder: CallRecorder) -> None:

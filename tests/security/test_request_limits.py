@@ -214,10 +214,11 @@ async def test_duplicate_authorization_headers_are_401(
     ],
 )
 async def test_forwarded_headers_are_validated_before_use(
-    secure_server: InProcessServer, forwarded: dict[str, str]
+    behind_proxy: InProcessServer, forwarded: dict[str, str]
 ) -> None:
-    # Given a request without token but with malformed forwarded headers
-    async with secure_server.http() as http:
+    # Given a request without token but with malformed forwarded headers (from the proxy:
+    # anyone else's are dropped anyway)
+    async with behind_proxy.http() as http:
         response = await http.post("/mcp", json=insert_body(), headers=forwarded)
     # Then the challenge carries a well-formed http(s) URL and no injected quote
     assert response.status_code == 401
@@ -229,12 +230,42 @@ async def test_forwarded_headers_are_validated_before_use(
     assert "evil" not in challenge and "javascript" not in challenge
 
 
-async def test_well_formed_forwarded_proto_is_used(secure_server: InProcessServer) -> None:
+@pytest.fixture
+async def behind_proxy(
+    settings: Settings, backend: StoragePort, issuer: LocalTokenIssuer
+) -> AsyncIterator[InProcessServer]:
+    """The app behind a reverse proxy at 127.0.0.1 (the in-process client's address)."""
+    proxied = settings.model_copy(update={"trusted_proxies": ["127.0.0.0/8"]})
+    async with running_app(backend, proxied, issuer) as running:
+        yield running
+
+
+FORWARDED = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "brain.example.com"}
+
+
+async def test_well_formed_forwarded_headers_of_a_trusted_proxy_are_used(
+    behind_proxy: InProcessServer,
+) -> None:
+    async with behind_proxy.http() as http:
+        response = await http.post("/mcp", json=insert_body(), headers=FORWARDED)
+        metadata = await http.get("/.well-known/oauth-protected-resource", headers=FORWARDED)
+    expected = "https://brain.example.com/.well-known/oauth-protected-resource/mcp"
+    assert f'resource_metadata="{expected}"' in response.headers["www-authenticate"]
+    assert metadata.json()["resource"] == "https://brain.example.com/mcp"
+
+
+async def test_forwarded_headers_of_anyone_else_are_ignored(
+    secure_server: InProcessServer,
+) -> None:
+    # Given no trusted proxy (the default), When a client sends forwarded headers
     async with secure_server.http() as http:
-        response = await http.post(
-            "/mcp", json=insert_body(), headers={"X-Forwarded-Proto": "https"}
-        )
-    assert 'resource_metadata="https://' in response.headers["www-authenticate"]
+        response = await http.post("/mcp", json=insert_body(), headers=FORWARDED)
+        metadata = await http.get("/.well-known/oauth-protected-resource", headers=FORWARDED)
+    # Then the challenge and the protected-resource metadata name the Host it addressed
+    # (issue 20: X-Forwarded-Host steered resource_metadata from any client)
+    assert "brain.example.com" not in response.headers["www-authenticate"]
+    assert 'resource_metadata="http://127.0.0.1:8787/' in response.headers["www-authenticate"]
+    assert metadata.json()["resource"] == "http://127.0.0.1:8787/mcp"
 
 
 @pytest.fixture

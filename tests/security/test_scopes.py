@@ -164,5 +164,6 @@ def test_a_team_write_without_membership_says_how_to_get_it(
     envelope = call_tool(ServiceContext(backend, settings), principal, "remember", arguments)
     assert envelope["erfolg"] is False
     message = envelope["fehler"][0]["meldung"]
-    assert "kein Mitglied im Team 'core'" in message and "--teams core" in message
+    assert "kein Mitglied dieses Teams" in message and "--teams <team>" in message
+    assert "core" not in message  # a refusal never repeats the refused value
     assert stored_state(backend) == before

@@ -130,8 +130,26 @@ def test_issue_reproductions_are_removed_over_their_whole_span(text: str, expect
     ],
 )
 def test_bare_high_entropy_credentials_are_caught(secret: str) -> None:
-    result = scrub(f"Von Lisa per Chat bekommen: {secret} - bitte eintragen")
+    result = scrub(f"Von Lisa per Chat den Zugang bekommen: {secret} - bitte eintragen")
     assert secret[:8] not in result.text and result.found
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "I5xhU2Q8dN0tRz+7Lk3Vb9Wq1Yc4Xe6Ff8Gg0Hh2",
+        "7ysUahZjuogQZDT6PXTdZLuJ/QrBNyjfKNHhTfHfxfo=",
+        "cec895cc9d70bca25617b6647be86e21b8d9d8398b251762f7959e664f120d53",
+        "Fy5SdvQg6LZ5X6Txdpp1j8dIpYjaVBwyYbt3BGVt",
+    ],
+)
+def test_random_values_without_credential_context_are_content(secret: str) -> None:
+    """CONTRACT §8: an identifier without a credential word around it stays (issue 20: random
+    ids, digests and token_urlsafe strings were redacted as secrets). This test used to expect
+    the same values removed after "Von Lisa per Chat bekommen:", a sentence with no word of a
+    credential in it."""
+    text = f"Von Lisa per Chat bekommen: {secret} - bitte eintragen"
+    assert scrub(text).text == text
 
 
 @pytest.mark.parametrize(

@@ -130,8 +130,10 @@ def test_detailgrad_every_unknown_value_is_named() -> None:
     # Given two unknown values / When parsing / Then one error each
     errors = rejected(detailgrad="alles,texte,nichts")
     assert [e.feld for e in errors] == ["detailgrad", "detailgrad"]
-    assert "'alles'" in errors[0].meldung
-    assert "'nichts'" in errors[1].meldung
+    # named by their position, never repeated
+    assert "an Position 1 der Liste" in errors[0].meldung
+    assert "an Position 3 der Liste" in errors[1].meldung
+    assert "alles" not in errors[0].meldung and "nichts" not in errors[1].meldung
 
 
 def test_ids_deduplicated_and_empty_list_is_no_filter() -> None:

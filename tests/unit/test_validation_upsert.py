@@ -172,7 +172,7 @@ def test_stammdaten_scalars_accepted() -> None:
         ({f"k{i}": i for i in range(51)}, "stammdaten", "50"),
         ({"": 1}, "stammdaten", "Schlüssel"),
         ({"  ": 1}, "stammdaten", "Schlüssel"),
-        ({"k" * 101: 1}, "stammdaten." + "k" * 40 + "…", "100"),
+        ({"k" * 101: 1}, "stammdaten.…", "100"),  # a refused key is not repeated
         ({"adresse": {"plz": 1}}, "stammdaten.adresse", "einfache Werte"),
         ({"liste": [1]}, "stammdaten.liste", "einfache Werte"),
         ({"text": "x" * 2001}, "stammdaten.text", "2000"),

@@ -436,10 +436,15 @@ class DynamoStorage:
         return found.get((scope, scope_vk), [])
 
     def find_memories_by_scopes(
-        self, tenant: str, scopes: Sequence[tuple[str, str]], now: datetime, limit: int
+        self,
+        tenant: str,
+        scopes: Sequence[tuple[str, str]],
+        now: datetime,
+        limit: int,
+        areas: Sequence[str] | None = None,
     ) -> dict[tuple[str, str], list[Memory]]:
         """One by_reference Query per distinct pair, all in one stage (memory_index.py)."""
-        return self._index.by_scopes(tenant, scopes, to_us(now), limit)
+        return self._index.by_scopes(tenant, scopes, to_us(now), limit, areas)
 
     # --- ratings ------------------------------------------------------------------------
 

@@ -311,24 +311,45 @@ class MemoryIndexReads:
         return memories[:limit]
 
     def by_scopes(
-        self, tenant: str, scopes: Sequence[tuple[str, str]], now_us: int, limit: int
+        self,
+        tenant: str,
+        scopes: Sequence[tuple[str, str]],
+        now_us: int,
+        limit: int,
+        areas: Sequence[str] | None = None,
     ) -> dict[tuple[str, str], list[Memory]]:
         """Per distinct (scope, scope_vk) one Query of its by_reference partition
         `SCOPE#<scope>#<scope_vk>`, all side by side in one stage, newest number first.
-        Expired memories are filtered server-side; only a pair whose page filtered some
-        out continues (a further stage) until `limit` live memories or the partition end."""
+        Expired memories (and with `areas` those outside them: items from before areas,
+        without the attribute, are checked on their derived area) are filtered server-side;
+        only a pair whose page filtered some out continues (a further stage) until `limit`
+        live memories or the partition end."""
         pairs = list(dict.fromkeys(scopes))
-        if not pairs or limit <= 0:
+        if not pairs or limit <= 0 or (areas is not None and not areas):
             return {}
+        live_filter = "(attribute_not_exists(#expires) OR #expires > :now)"
+        names = {"#pk": REF_PK, "#expires": "expires_us"}
+        values: dict[str, Any] = {":now": n(now_us)}
+        if areas is not None:
+            wanted = sorted(set(areas))
+            values |= {f":a{i}": s(area) for i, area in enumerate(wanted)}
+            groups = [
+                "#area IN ("
+                + ", ".join(f":a{i}" for i in range(at, min(at + 100, len(wanted))))
+                + ")"
+                for at in range(0, len(wanted), 100)  # IN takes at most 100 operands
+            ]
+            live_filter += f" AND (attribute_not_exists(#area) OR {' OR '.join(groups)})"
+            names["#area"] = "area"
         queries: list[Item] = [
             {
                 "IndexName": REF_INDEX,
                 "KeyConditionExpression": "#pk = :pk",
-                "FilterExpression": "attribute_not_exists(#expires) OR #expires > :now",
-                "ExpressionAttributeNames": {"#pk": REF_PK, "#expires": "expires_us"},
+                "FilterExpression": live_filter,
+                "ExpressionAttributeNames": names,
                 "ExpressionAttributeValues": {
                     ":pk": s(scope_ref_pk(tenant, scope, scope_vk)),
-                    ":now": n(now_us),
+                    **values,
                 },
                 "ScanIndexForward": False,
             }
@@ -338,6 +359,8 @@ class MemoryIndexReads:
         for pair, items in zip(pairs, self._calls.query_many(queries, limit), strict=True):
             memories = [memory_from_item(item) for item in items]
             live = [m for m in memories if m.tenant == tenant and m.id.typ is MemoryType.LONGTERM]
+            if areas is not None:
+                live = [m for m in live if m.area in areas]
             if live:
                 found[pair] = live[:limit]
         return found

@@ -332,31 +332,45 @@ class MemoryStore(MemoryIndex):
         )
 
     def find_memories_by_scopes(
-        self, tenant: str, scopes: Sequence[tuple[str, str]], now: datetime, limit: int
+        self,
+        tenant: str,
+        scopes: Sequence[tuple[str, str]],
+        now: datetime,
+        limit: int,
+        areas: Sequence[str] | None = None,
     ) -> dict[tuple[str, str], list[Memory]]:
         pairs = list(dict.fromkeys(scopes))
-        if not pairs or limit <= 0:
+        if not pairs or limit <= 0 or (areas is not None and not areas):
             return {}
         now_us = to_micros(now)
         found: dict[tuple[str, str], list[Memory]] = {}
         with self._snapshot() as conn:  # all pairs from one snapshot
             for pair in pairs:
-                memories = self._memories_in_scope(conn, tenant, pair, now_us, limit)
+                memories = self._memories_in_scope(conn, tenant, pair, now_us, limit, areas)
                 if memories:
                     found[pair] = memories
         return found
 
     @staticmethod
     def _memories_in_scope(
-        conn: sqlite3.Connection, tenant: str, pair: tuple[str, str], now_us: int, limit: int
+        conn: sqlite3.Connection,
+        tenant: str,
+        pair: tuple[str, str],
+        now_us: int,
+        limit: int,
+        areas: Sequence[str] | None = None,
     ) -> list[Memory]:
-        """One pair, newest first: a range of memories_by_scope walked backwards."""
+        """One pair, newest first: a range of memories_by_scope walked backwards; with
+        `areas` only the rows in them (before the LIMIT)."""
         scope, scope_vk = pair
+        in_areas = "" if areas is None else " AND area IN (SELECT value FROM json_each(?))"
+        params: list[Any] = [tenant, scope, scope_vk, MemoryType.LONGTERM.value, now_us]
+        params += [] if areas is None else [dump(sorted(set(areas)))]
         rows = conn.execute(
             f"SELECT {MEMORY_COLUMNS} FROM memories"
             " WHERE tenant = ? AND scope = ? AND scope_vk = ? AND typ = ?"
-            f" AND {NOT_EXPIRED} ORDER BY number DESC LIMIT ?",
-            (tenant, scope, scope_vk, MemoryType.LONGTERM.value, now_us, limit),
+            f" AND {NOT_EXPIRED}{in_areas} ORDER BY number DESC LIMIT ?",
+            [*params, limit],
         ).fetchall()
         return [memory_from_row(row) for row in rows]
 

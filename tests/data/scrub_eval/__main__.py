@@ -1,0 +1,88 @@
+"""Build the evaluation corpora: `python -m tests.data.scrub_eval [--check]`.
+
+Writes `tests/data/scrub_eval_dev.jsonl` (development templates, seed 20251) and
+`tests/data/scrub_eval_heldout.jsonl` (held-out templates, seed 90357): different seeds and
+different templates. Each line: `text`, `secrets` ([{kind, value}], kind = the value maker),
+`keep` (content values that must survive), `group` (the template group), `lang`.
+`--check` rebuilds in memory and fails if a committed file differs.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from tests.data.scrub_eval import content, dev_templates, heldout_templates, values
+
+HERE = Path(__file__).resolve().parents[1]
+SPLITS = {
+    "dev": (dev_templates, 20251, HERE / "scrub_eval_dev.jsonl"),
+    "heldout": (heldout_templates, 90357, HERE / "scrub_eval_heldout.jsonl"),
+}
+REPEATS = 4
+_SLOT = re.compile(r"\{([skf]):(\w+)\}")
+
+FILLERS = {
+    "svc": ["Jira", "das Lohnportal", "Grafana", "the staging cluster", "Nextcloud", "den Shop"],
+    "user": ["jana.k", "deploy", "svc_backup", "admin", "m.weber", "reporting"],
+    "host": ["db01.internal", "10.0.4.12", "pg.prod.acme.example", "cache-2.lan", "erp.local"],
+}
+
+
+def maker(name: str) -> values.Maker:
+    found = getattr(values, name, None) or getattr(content, name, None)
+    if found is None:
+        raise SystemExit(f"unknown maker {name}")
+    return found  # type: ignore[no-any-return]
+
+
+def instantiate(template: str, group: str, rng: random.Random) -> dict[str, object]:
+    lang, text = template.split("|", 1)
+    secrets: list[dict[str, str]] = []
+    keep: list[str] = []
+
+    def fill(m: re.Match[str]) -> str:
+        role, name = m.group(1), m.group(2)
+        if role == "f":
+            return content.person(rng) if name == "person" else rng.choice(FILLERS[name])
+        value = maker(name)(rng)
+        (secrets.append({"kind": name, "value": value}) if role == "s" else keep.append(value))
+        return value
+
+    body = _SLOT.sub(fill, text)
+    return {"text": body, "secrets": secrets, "keep": keep, "group": group, "lang": lang}
+
+
+def build(module: ModuleType, seed: int) -> list[dict[str, object]]:
+    rng = random.Random(seed)
+    entries = []
+    groups = [("secret:" + g, t) for g, ts in module.SECRETS.items() for t in ts]
+    groups += [("content:" + g, t) for g, ts in module.CONTENT.items() for t in ts]
+    for group, template in groups:
+        for _ in range(REPEATS):
+            entry = instantiate(template, group, rng)
+            prefix, suffix = rng.choice(module.FRAMES)
+            entry["text"] = prefix + str(entry["text"]) + suffix
+            entries.append(entry)
+    rng.shuffle(entries)
+    return entries
+
+
+def main() -> None:
+    check = "--check" in sys.argv
+    for name, (module, seed, path) in SPLITS.items():
+        lines = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in build(module, seed))
+        if check:
+            if path.read_text(encoding="utf-8") != lines:
+                raise SystemExit(f"{path.name} is not what the generator builds")
+            continue
+        path.write_text(lines, encoding="utf-8")
+        print(f"{name}: {lines.count(chr(10))} texts -> {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""Quality gate of the secret scrubber on the evaluation corpora of issue 20.
+
+`tests/data/scrub_eval/` is a generator written from scratch (it shares nothing with the older
+`make_*_corpus.py`): values from the providers' and standards' shapes, a development template
+set (seed 20251) and a held-out template set (seed 90357, other wording, layouts and kinds).
+Figures, with the first measurement before any change: docs/security.md.
+
+* recall: a secret counts as caught only if no 8-character piece of it survives;
+* false positives: texts without a secret that were changed at all;
+* content kept: identifiers and personal data a text marks as `keep` survive unchanged, also in
+  texts that hold a secret (the scrubber takes the secret, not the order number beside it).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared.scrubbing import scrub
+from tests.unit.test_scrub_corpus import leaks
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+SPLITS = ("dev",)
+MIN_RECALL = 0.98
+MAX_FALSE_POSITIVE_RATE = 0.01
+MIN_KEPT = 0.99
+
+
+@cache
+def corpus(split: str) -> tuple[dict[str, Any], ...]:
+    path = DATA / f"scrub_eval_{split}.jsonl"
+    return tuple(json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
+
+
+@cache
+def figures(split: str) -> tuple[float, float, float]:
+    caught = total = changed = negatives = kept = keep_total = 0
+    for e in corpus(split):
+        out = scrub(e["text"]).text
+        for s in e["secrets"]:
+            total += 1
+            caught += not leaks(s["value"], out)
+        if not e["secrets"]:
+            negatives += 1
+            changed += out != e["text"]
+        keep_total += len(e["keep"])
+        kept += sum(v in out for v in e["keep"])
+    return caught / total, changed / negatives, kept / keep_total
+
+
+def test_the_generator_reproduces_the_committed_corpora() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.data.scrub_eval", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("split", ["dev", "heldout"])
+def test_the_corpora_have_secrets_and_content_in_both_languages(split: str) -> None:
+    entries = corpus(split)
+    negatives = [e for e in entries if not e["secrets"]]
+    assert len(entries) >= 500 and 0.4 <= len(negatives) / len(entries) <= 0.6
+    assert {e["lang"] for e in entries} == {"de", "en"}
+    assert len({s["kind"] for e in entries for s in e["secrets"]}) >= 35
+    for e in entries:
+        assert all(s["value"] in e["text"] for s in e["secrets"])
+        assert all(v in e["text"] for v in e["keep"])
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_quality_gate(split: str) -> None:
+    recall, fp_rate, kept = figures(split)
+    assert recall >= MIN_RECALL, f"{split}: recall {recall:.4f}"
+    assert fp_rate <= MAX_FALSE_POSITIVE_RATE, f"{split}: false positives {fp_rate:.4f}"
+    assert kept >= MIN_KEPT, f"{split}: content kept {kept:.4f}"
