@@ -137,7 +137,7 @@ class Page:
         html = (
             f'<!doctype html><html lang="{self.lang}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width,initial-scale=1">'
-            '<meta name="referrer" content="no-referrer">'
+            '<meta name="referrer" content="same-origin">'
             f"<title>{escape(self.title)} · Brain</title>"
             f'<style nonce="{nonce}">{_STYLE}</style></head>'
             f"<body><main>{self.body}</main></body></html>"
@@ -149,7 +149,7 @@ class Page:
                 "Content-Security-Policy": policy,
                 "X-Frame-Options": "DENY",
                 "Cache-Control": "no-store",
-                "Referrer-Policy": "no-referrer",
+                "Referrer-Policy": "same-origin",
                 "X-Content-Type-Options": "nosniff",
             },
         )
