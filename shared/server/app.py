@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
 from fastmcp import FastMCP
@@ -22,8 +22,6 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp
 
 from shared.auth.claims import TokenVerifier
-from shared.auth.oauth.routes import oauth_routes
-from shared.auth.oauth.server import OAuthServer
 from shared.auth.principal import ALL_SCOPES, Principal
 from shared.config import Settings
 from shared.server.auth_middleware import (
@@ -50,6 +48,9 @@ INSTRUCTIONS = (
     "und Kontextwissen durchsuchen (select_brain) oder pflegen (upsert_brain). Jedes "
     'Brain-Tool erklärt sich mit {"inhalt": {}, "help": 1}.'
 )
+
+if TYPE_CHECKING:  # the authorization server's modules load only where it runs
+    from shared.auth.oauth.server import OAuthServer
 
 logger = logging.getLogger("brain.tools")
 
@@ -209,6 +210,8 @@ def build_app(
     )
     if oauth is not None:
         # Before the REST API's prefix route: /api/oauth/... belongs to the OAuth server.
+        from shared.auth.oauth.routes import oauth_routes
+
         app.router.routes.extend(oauth_routes(oauth))
     if context is not None:
         # The REST API (/api/..., /docs/api/...) on the same port, behind the same Host/Origin

@@ -32,6 +32,22 @@ CLAUDE_CODE_DOCUMENT: dict[str, Any] = {
     "token_endpoint_auth_method": "none",
 }
 CLAUDE_AI_CALLBACK = "https://claude.ai/api/mcp/auth_callback"
+
+
+def provider_user(sub: str, team: str) -> Any:
+    """A user of the upstream provider mock whose claims carry Brain's identity model."""
+    from oidc_provider_mock import User
+
+    claims = {
+        "email": "anna@acme.example",
+        "tenant": "acme",
+        "nutzer": ["anna"],
+        "teams": [team],
+        "agent": ["*"],
+    }
+    return User(sub=sub, claims=claims)
+
+
 CHATGPT_CALLBACK = "https://chatgpt.com/connector/oauth/abc123"
 
 

@@ -17,23 +17,14 @@ from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
 from mcp.client.auth import OAuthClientProvider
 from mcp.shared.auth import OAuthClientMetadata
-from oidc_provider_mock import User, run_server_in_thread
+from oidc_provider_mock import run_server_in_thread
 
-from tests.e2e.oauth_helpers import form_fields
+from tests.e2e.oauth_helpers import form_fields, provider_user
 from tests.e2e.test_local_server import serve
 from tests.e2e.test_oauth_claude_code import MemoryStorage, loopback_callback
 
 pytestmark = pytest.mark.anyio
-ANNA = User(
-    sub="anna-0815",
-    claims={
-        "email": "anna@acme.example",
-        "tenant": "acme",
-        "nutzer": ["anna"],
-        "teams": ["kern"],
-        "agent": ["*"],
-    },
-)
+ANNA = provider_user("anna-0815", "kern")
 
 
 async def user_at_the_provider_then_consent(url: str, subject: str) -> str:

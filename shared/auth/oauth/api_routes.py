@@ -25,7 +25,8 @@ from shared.auth.oauth.cimd import CimdRefused
 from shared.auth.oauth.clients import RegistrationRefused, secret_matches
 from shared.auth.oauth.grants import OAuthError, TokenAnswer
 from shared.auth.oauth.records import ClientRecord, GrantRecord
-from shared.auth.oauth.server import MAX_FORM_BYTES, OAuthServer, issuer_of, resources_of
+from shared.auth.oauth.resource import resources_of
+from shared.auth.oauth.server import MAX_FORM_BYTES, OAuthServer, issuer_of
 from shared.auth.principal import ALL_SCOPES
 from shared.server.auth_middleware import MissingCredentials, unauthorized_challenge
 

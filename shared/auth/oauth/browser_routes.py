@@ -41,13 +41,13 @@ from shared.auth.oauth.pages import (
 )
 from shared.auth.oauth.records import ClientRecord, Identity, PendingAuthorization
 from shared.auth.oauth.redirects import origin, redirect_allowed, redirect_host
+from shared.auth.oauth.resource import resources_of
 from shared.auth.oauth.server import (
     BROWSER_COOKIE,
     BROWSER_COOKIE_S,
     MAX_FORM_BYTES,
     OAuthServer,
     issuer_of,
-    resources_of,
 )
 from shared.auth.oauth.upstream import CALLBACK_PATH
 

@@ -9,16 +9,43 @@ other token (local HS256, OIDC/Cognito) goes to the verifier configured before, 
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Final
 
 from starlette.datastructures import Headers
 from starlette.types import Scope
 
 from shared.auth.claims import TokenVerifier
-from shared.auth.oauth.server import resources_of
-from shared.auth.oauth.tokens import AccessTokenSigner, is_access_token
 from shared.auth.principal import Principal
 from shared.server.auth_middleware import AmbiguousCredentials, MissingCredentials, public_root
+
+if TYPE_CHECKING:  # PyJWT loads with the first token verified, not with this module
+    from shared.auth.oauth.tokens import AccessTokenSigner
+
+ACCESS_TOKEN_TYPE: Final = "at+jwt"  # noqa: S105 (a media type, not a secret)
+MCP_RESOURCE_PATH: Final = "/mcp"
+REST_RESOURCE_PATH: Final = "/api"
+
+
+def resources_of(root: str) -> tuple[str, str]:
+    """This server's resources (RFC 8707) as a request addressed it: MCP first."""
+    return f"{root}{MCP_RESOURCE_PATH}", f"{root}{REST_RESOURCE_PATH}"
+
+
+def is_access_token(token: str) -> bool:
+    """Whether `token` claims to be one of Brain's access tokens (JOSE header `typ: at+jwt`);
+    unverified, read without PyJWT."""
+    head = token.split(".", 1)[0]
+    if not head or len(head) > 2000:
+        return False
+    try:
+        header = json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(header, dict) and str(header.get("typ", "")).lower() == ACCESS_TOKEN_TYPE
 
 
 def bearer_token(scope: Scope) -> str:

@@ -28,8 +28,6 @@ from shared.auth.oauth.tokens import SessionSigner
 from shared.auth.oauth.upstream import UpstreamProvider
 from shared.server.auth_middleware import PrincipalResolver, public_root
 
-MCP_RESOURCE_PATH: Final = "/mcp"
-REST_RESOURCE_PATH: Final = "/api"
 BROWSER_COOKIE: Final = "brain_oauth_browser"
 SESSION_COOKIE: Final = "brain_oauth_session"
 BROWSER_COOKIE_S: Final = 24 * 3600
@@ -38,10 +36,6 @@ MAX_FORM_BYTES: Final = 64 * 1024
 
 def issuer_of(request: Request) -> str:
     return public_root(request.scope)
-
-
-def resources_of(root: str) -> tuple[str, str]:
-    return f"{root}{MCP_RESOURCE_PATH}", f"{root}{REST_RESOURCE_PATH}"
 
 
 @dataclass

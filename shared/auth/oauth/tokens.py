@@ -18,9 +18,9 @@ import jwt
 
 from shared.auth.claims import ClaimMapping, InvalidToken, principal_from_claims
 from shared.auth.oauth.records import GrantRecord
+from shared.auth.oauth.resource import ACCESS_TOKEN_TYPE, is_access_token
 from shared.auth.principal import Principal
 
-ACCESS_TOKEN_TYPE: Final = "at+jwt"  # noqa: S105
 ALGORITHM: Final = "HS256"
 KEY_FILE: Final = "oauth-signing.key"
 MIN_KEY_BYTES: Final = 32
@@ -29,15 +29,6 @@ MIN_KEY_BYTES: Final = 32
 def new_secret(prefix: str) -> str:
     """A fresh code, refresh token, client secret or transaction id (256 random bits)."""
     return f"{prefix}{secrets.token_urlsafe(32)}"
-
-
-def is_access_token(token: str) -> bool:
-    """Whether `token` claims to be one of ours (header `typ: at+jwt`); unverified."""
-    try:
-        header = jwt.get_unverified_header(token)
-    except jwt.PyJWTError:
-        return False
-    return str(header.get("typ", "")).lower() == ACCESS_TOKEN_TYPE
 
 
 class AccessTokenSigner:
