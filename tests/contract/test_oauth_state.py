@@ -1,19 +1,15 @@
 """The OAuth state port's contract (shared/auth/oauth/state.py), once per adapter: SQLite
-and DynamoDB (moto, as the storage contract suite). Expiry, single-use codes, refresh
+and DynamoDB (DynamoDB Local, as the storage contract suite). Expiry, single-use codes, refresh
 rotation and reuse, connections per user, local users."""
 
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from unittest import mock
 
-import boto3
 import pytest
-from moto import mock_aws
 
 from shared.auth.oauth.dynamo_state import DynamoOAuthState, create_table
 from shared.auth.oauth.records import (
@@ -27,7 +23,7 @@ from shared.auth.oauth.records import (
 )
 from shared.auth.oauth.sqlite_state import SqliteOAuthState
 from shared.auth.oauth.state import OAuthState
-from tests.contract.conftest import _MOTO_ENV, _MOTO_UNSET
+from tests.dynamodb_local import local_aws
 
 NOW = 1_800_000_000
 IDENTITY = Identity("acme", "acme:anna", ("anna",), ("*",), ("memory:read",), ("kern",))
@@ -44,12 +40,10 @@ def _sqlite(tmp_path: Path) -> Iterator[OAuthState]:
 
 @contextmanager
 def _dynamodb(tmp_path: Path) -> Iterator[OAuthState]:
-    with mock.patch.dict(os.environ, _MOTO_ENV), mock_aws():
-        for name in _MOTO_UNSET:
-            os.environ.pop(name, None)
-        client = boto3.client("dynamodb")
-        create_table(client, "brain-oauth-contract")
-        yield DynamoOAuthState(client, "brain-oauth-contract")
+    """DynamoDB Local, an empty database of its own (as the storage contract suite)."""
+    with local_aws() as clients:
+        create_table(clients.dynamodb, "brain-oauth-contract")
+        yield DynamoOAuthState(clients.dynamodb, "brain-oauth-contract")
 
 
 @pytest.fixture(params=["sqlite", "dynamodb"])
