@@ -165,6 +165,7 @@ def user_signs_in_and_allows(profile: Path, url: str, token: str) -> dict[str, A
     return {**shown, "german": german, "done": done, "shot": english}
 
 
+@pytest.mark.timeout(300)  # a server, a browser or a provider to start
 async def test_claude_code_adds_a_fresh_brain_serve_by_url_alone(tmp_path: Path) -> None:
     with (
         document_server(CLAUDE_CODE_DOCUMENT) as document_url,

@@ -57,6 +57,7 @@ async def user_at_the_provider_then_consent(url: str, subject: str) -> str:
         return location
 
 
+@pytest.mark.timeout(300)  # a server, a browser or a provider to start
 async def test_sign_in_through_the_upstream_provider(tmp_path: Path) -> None:
     with (
         run_server_in_thread(user_claims=[ANNA]) as provider_server,

@@ -96,6 +96,7 @@ def upstream() -> Iterator[str]:
         yield f"http://localhost:{server.server_port}"
 
 
+@pytest.mark.timeout(300)  # a server, a browser or a provider to start
 def test_a_connector_signs_in_through_the_upstream_and_calls_router_and_rest(
     upstream: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
