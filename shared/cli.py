@@ -1,4 +1,4 @@
-"""`brain` command line: serve, token, expire, import, export, reindex, project."""
+"""`brain` command line: serve, token, expire, import, export, reindex, project, user, oauth."""
 
 from __future__ import annotations
 
@@ -17,8 +17,11 @@ from starlette.types import ASGIApp
 
 from shared.auth.claims import TokenVerifier
 from shared.auth.local_tokens import LocalTokenIssuer
+from shared.auth.oauth.server import OAuthServer
 from shared.auth.principal import ALL_SCOPES, Principal, Scope
 from shared.auth.verifiers import build_verifier, local_issuer
+from shared.cli_oauth import register as register_oauth_commands
+from shared.cli_oauth import serving_auth, startup_lines
 from shared.config import Settings
 from shared.data_dir import DataDirUnusable
 from shared.domain import Project
@@ -68,15 +71,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
             layer.release_in_progress()
         context = ServiceContext(storage, settings, embedder=build_embedder(settings))
         verifier = build_verifier(settings)
-        app = build_app(context, verifier, settings)
+        resolver, oauth = serving_auth(settings, verifier, args.bootstrap)
+        app = build_app(context, resolver, settings, oauth=oauth)
         sweep = PeriodicSweep(storage, context.clock, args.expiry_interval)
         if args.expiry_interval > 0:
             sweep.start()
         try:
             profile = None if context.embedder is None else context.embedder.profile.hash
-            _run_server(app, args.host, args.port, settings, verifier, profile)
+            _run_server(app, args.host, args.port, settings, verifier, oauth, profile)
         finally:
             sweep.stop()
+            if oauth is not None:
+                oauth.close()
     print("Brain gestoppt.", flush=True)
     return 0
 
@@ -87,6 +93,7 @@ def _run_server(
     port_arg: int,
     settings: Settings,
     verifier: TokenVerifier,
+    oauth: OAuthServer | None,
     profile: str | None = None,
 ) -> None:
     import uvicorn
@@ -112,6 +119,8 @@ def _run_server(
         print(f"Embeddings: {settings.embedder}, Profil {profile} (serverseitig)", flush=True)
     base = f"http://{shown_host}:{port}"
     print(f"REST-API: {base}/api/memory (Dokumentation: {base}/docs/api/memory)", flush=True)
+    for line in startup_lines(settings, oauth, base):
+        print(line, flush=True)
 
     from shared.server.http_limits import guarded_protocol
 
@@ -534,6 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
         member.add_argument("--owner", required=True, help="the owner's nutzer")
         _store_arguments(member)
         member.set_defaults(handler=handler)
+    register_oauth_commands(commands, _settings)
     return parser
 
 

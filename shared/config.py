@@ -144,6 +144,24 @@ class Settings(BaseModel):
     trusted_proxies: list[str] = Field(default_factory=list)
     # Lambda behind a named API Gateway stage: the path prefix to strip (e.g. "/prod").
     api_base_path: str = "/"
+    # Brain as the OAuth 2.1 authorization server of its MCP endpoint and REST API
+    # (docs/connect.md). Sign-in: the upstream OIDC provider when configured, else local
+    # users (`brain user add`) and Brain tokens.
+    oauth_enabled: bool = True
+    oauth_access_token_ttl_s: int = Field(default=900, ge=60, le=3600)
+    oauth_refresh_token_ttl_s: int = Field(default=30 * DAY, ge=3600, le=365 * DAY)
+    oauth_grant_max_age_s: int = Field(default=90 * DAY, ge=3600, le=365 * DAY)
+    oauth_session_ttl_s: int = Field(default=8 * 3600, ge=60, le=DAY)
+    oauth_upstream_issuer: str | None = None
+    oauth_upstream_client_id: str | None = None
+    oauth_upstream_client_secret: str = ""
+    oauth_upstream_scopes: str = "openid email profile"
+    # DynamoDB table of the OAuth state (backend aws); empty: "<table_name>-oauth".
+    oauth_table_name: str = ""
+    # AWS: the Secrets Manager secret holding the token signing key (else the data dir's).
+    oauth_signing_secret_arn: str = ""
+    # Tests only: client id -> loopback URL its metadata document is fetched from.
+    oauth_cimd_test_documents: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("timezone")
     @classmethod
@@ -181,6 +199,8 @@ class Settings(BaseModel):
             raise ValueError("embedding_dimension of bedrock-titan must be 256, 512 or 1024")
         if self.embedder == "bedrock-cohere" and self.embedding_dimension not in (None, 1024):
             raise ValueError("embedding_dimension of bedrock-cohere must be 1024")
+        if bool(self.oauth_upstream_issuer) != bool(self.oauth_upstream_client_id):
+            raise ValueError("oauth_upstream_issuer and oauth_upstream_client_id go together")
         if self.shortterm_ttl_default_s > self.shortterm_ttl_max_s:
             raise ValueError("shortterm_ttl_default_s must not exceed shortterm_ttl_max_s")
         return self
@@ -211,6 +231,10 @@ class Settings(BaseModel):
     @property
     def idempotency_table(self) -> str:
         return self.idempotency_table_name or f"{self.table_name}-idempotency"
+
+    @property
+    def oauth_table(self) -> str:
+        return self.oauth_table_name or f"{self.table_name}-oauth"
 
     @property
     def zone(self) -> ZoneInfo:

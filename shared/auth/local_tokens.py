@@ -21,9 +21,9 @@ AUDIENCE = "brain"
 ALGORITHM = "HS256"
 
 
-def load_or_create_key(data_dir: Path) -> bytes:
-    """The signing key of this data directory, created (mode 0600) on first use."""
-    path = prepare_data_dir(data_dir) / KEY_FILE
+def load_or_create_key(data_dir: Path, file_name: str = KEY_FILE) -> bytes:
+    """A signing key of this data directory (`file_name`), created (mode 0600) on first use."""
+    path = prepare_data_dir(data_dir) / file_name
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

@@ -1,6 +1,7 @@
 """The REST Lambda: the same FastAPI app as `brain serve`'s `/api/...`, under Mangum, on the
-container's DynamoDB storage, with the principal from API Gateway's JWT authorizer. The
-documentation page and the OpenAPI document are public routes of the same function.
+container's DynamoDB storage, with the caller's bearer token verified in the function
+(`oauth_keys`). The documentation page and the OpenAPI document are public routes of the same
+function.
 
 SnapStart: the app (FastAPI, routes, models) and the container are built before the
 snapshot; the app reads the container per request, so the container's renewal after a
@@ -23,13 +24,11 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from mangum import Mangum
 from pydantic import StrictBool, ValidationError, model_validator
 
-from shared.auth.verifiers import build_verifier
 from shared.lambda_runtime.container import container, logger, use_snapstart
-from shared.lambda_runtime.gateway_auth import GatewayClaimsResolver
+from shared.lambda_runtime.oauth_keys import bearer_resolver
 from shared.lambda_runtime.snapstart import on_snapshot
 from shared.rest.app import DeclaredSizeLimit, build_rest_app
 from shared.rest.problems import PROBLEM_MEDIA_TYPE, problem_body
-from shared.server.auth_middleware import BearerTokenResolver
 from shared.services.context import ServiceContext
 from shared.validation.errors import FieldError
 
@@ -73,9 +72,7 @@ def _context() -> ServiceContext:
 @cache
 def _app() -> Mangum:
     settings = container().settings
-    fallback = BearerTokenResolver(build_verifier(settings)) if settings.oidc_issuer else None
-    resolver = GatewayClaimsResolver(settings.claim_mapping, fallback)
-    app = build_rest_app(_context, resolver, settings.api_base_path)
+    app = build_rest_app(_context, bearer_resolver(settings), settings.api_base_path)
     # Starlette's and Mangum's ASGI type aliases differ only in spelling.
     asgi_app: Any = DeclaredSizeLimit(app)
     return Mangum(asgi_app, lifespan="off", api_gateway_base_path=settings.api_base_path)

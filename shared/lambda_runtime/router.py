@@ -1,6 +1,7 @@
 """The MCP router Lambda: fastmcp (stateless, JSON responses) under Mangum. It answers the
 protocol itself and forwards each `tools/call` to that tool's Lambda (synchronous invoke)
-with the principal from API Gateway's JWT authorizer."""
+with the caller's bearer token verified here (`oauth_keys`: Brain's OAuth tokens and the
+OIDC provider's), or the claims of a JWT authorizer in front of it."""
 
 from __future__ import annotations
 
@@ -17,16 +18,14 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
 from shared.auth.principal import Principal
-from shared.auth.verifiers import build_verifier
 from shared.config import Settings
 from shared.lambda_runtime.asgi import LambdaAsgi
-from shared.lambda_runtime.gateway_auth import GatewayClaimsResolver
+from shared.lambda_runtime.oauth_keys import bearer_resolver, self_authorizing
 from shared.lambda_runtime.observability import logger
 from shared.lambda_runtime.payloads import PrincipalPayload, RouterInvocation
 from shared.lambda_runtime.snapstart import aws_session, on_snapshot
 from shared.logs import silence_payload_loggers
 from shared.server.app import build_app
-from shared.server.auth_middleware import BearerTokenResolver
 from shared.services import responses
 from shared.validation.errors import FieldError
 
@@ -154,13 +153,13 @@ class LambdaDispatcher:
 
 
 def build_router(settings: Settings, invoker: Invoker) -> LambdaAsgi:
-    fallback = BearerTokenResolver(build_verifier(settings)) if settings.oidc_issuer else None
     app = build_app(
         LambdaDispatcher(
             invoker, settings.tool_functions, max_attempts=settings.tool_invoke_max_attempts
         ),
-        GatewayClaimsResolver(settings.claim_mapping, fallback),
+        bearer_resolver(settings),
         settings,
+        self_authorizing=self_authorizing(settings),
     )
     # The app's lifespan (fastmcp's session manager) runs once per environment, not per call.
     return LambdaAsgi(app, api_gateway_base_path=settings.api_base_path)

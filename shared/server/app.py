@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
 from fastmcp import FastMCP
@@ -49,6 +49,9 @@ INSTRUCTIONS = (
     "und Kontextwissen durchsuchen (select_brain) oder pflegen (upsert_brain). Jedes "
     'Brain-Tool erklärt sich mit {"inhalt": {}, "help": 1}.'
 )
+
+if TYPE_CHECKING:  # the authorization server's modules load only where it runs
+    from shared.auth.oauth.server import OAuthServer
 
 logger = logging.getLogger("brain.tools")
 
@@ -142,12 +145,18 @@ def build_mcp(dispatcher: ToolDispatcher) -> FastMCP:
     return mcp
 
 
-def protected_resource_metadata(request: Request, authorization_servers: list[str]) -> Response:
+def protected_resource_metadata(
+    request: Request, authorization_servers: list[str] | None
+) -> Response:
+    """RFC 9728: the resource is the MCP URL as the client addressed it; the authorization
+    server is this server itself (its own root) when it is one, else the configured issuer."""
     base = public_root(request.scope)
     return JSONResponse(
         {
             "resource": f"{base}{MCP_PATH}",
-            "authorization_servers": authorization_servers,
+            "authorization_servers": [base]
+            if authorization_servers is None
+            else authorization_servers,
             "scopes_supported": sorted(ALL_SCOPES),
             "bearer_methods_supported": ["header"],
             "resource_name": "Brain MCP",
@@ -160,14 +169,22 @@ def build_app(
     auth: TokenVerifier | PrincipalResolver,
     settings: Settings,
     authorization_servers: list[str] | None = None,
+    oauth: OAuthServer | None = None,
+    self_authorizing: bool = False,
 ) -> ASGIApp:
+    """`oauth`: this server is also the OAuth authorization server of its MCP endpoint and
+    REST API (its routes are served here). `self_authorizing` (implied by `oauth`): the
+    metadata names this server's own root as authorization server (the router Lambda, whose
+    OAuth routes another function serves)."""
     context = dispatcher if isinstance(dispatcher, ServiceContext) else None
     if isinstance(dispatcher, ServiceContext):
         dispatcher = InProcessDispatcher(dispatcher)
     resolver = auth if isinstance(auth, PrincipalResolver) else BearerTokenResolver(auth)
     mcp = build_mcp(dispatcher)
-    servers = authorization_servers
-    if servers is None:
+    servers: list[str] | None = authorization_servers
+    if oauth is not None or self_authorizing:
+        servers = None  # this server's own root, per request
+    elif servers is None:
         servers = [settings.oidc_issuer] if settings.oidc_issuer else []
 
     async def metadata(request: Request) -> Response:
@@ -193,6 +210,11 @@ def build_app(
             ),
         ],
     )
+    if oauth is not None:
+        # Before the REST API's prefix route: /api/oauth/... belongs to the OAuth server.
+        from shared.auth.oauth.routes import oauth_routes
+
+        app.router.routes.extend(oauth_routes(oauth))
     if context is not None:
         # The REST API (/api/..., /docs/api/...) on the same port, behind the same Host/Origin
         # checks, with the same resolver. (On Lambda the router forwards tool calls only; the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -43,12 +44,14 @@ def brain(*args: str) -> list[str]:
 
 
 @contextmanager
-def serve(data_dir: Path) -> Iterator[RunningServer]:
+def serve(data_dir: Path, env: dict[str, str] | None = None) -> Iterator[RunningServer]:
+    """`brain serve` on a free port; `env`: further environment (BRAIN_* settings)."""
     process = subprocess.Popen(
         brain("serve", "--port", "0", "--data-dir", str(data_dir)),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, **(env or {})},
     )
     try:
         assert process.stdout is not None

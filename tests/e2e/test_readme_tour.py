@@ -35,6 +35,15 @@ def tour_blocks() -> list[str]:
     return [block for block in blocks if not block.lstrip().startswith("make serve")]
 
 
+def startup_labels() -> list[str]:
+    """The labels ("MCP endpoint", "Token", ...) of the startup lines the tour shows."""
+    section = README.read_text(encoding="utf-8").split("## Five-minute tour", 1)[1]
+    fences = re.findall(r"^```(\w*)\n(.*?)^```", section, flags=re.DOTALL | re.MULTILINE)
+    shown = [body for language, body in fences if not language]
+    assert shown, "the tour shows what `make serve` prints"
+    return [line.split(": ", 1)[0] for line in shown[0].splitlines()]
+
+
 def test_readme_is_short_and_opens_with_the_two_commands() -> None:
     text = README.read_text(encoding="utf-8")
     assert len(text.encode("utf-8")) <= 12 * 1024
@@ -61,8 +70,11 @@ def test_the_tour_runs_as_written(tmp_path: Path) -> None:
     )
     try:
         assert server.stdout is not None
-        first = server.stdout.readline().strip()
-        url = first.split(": ", 1)[1].removesuffix("/mcp")
+        labels = startup_labels()
+        printed = [server.stdout.readline().strip() for _ in labels]
+        # the README shows the startup lines the server prints, in its order
+        assert [line.split(": ", 1)[0] for line in printed] == labels
+        url = printed[0].split(": ", 1)[1].removesuffix("/mcp")
         venv_bin = str(Path(sys.executable).parent) + "/"
         script = "set -euo pipefail\n" + "\n".join(
             block.replace(README_URL, url)

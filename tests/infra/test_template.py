@@ -14,11 +14,13 @@ import tomllib
 from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import yaml
 
+from shared.auth.oauth.dynamo_state import OAUTH_TABLE_PROPERTIES
+from shared.auth.oauth.routes import oauth_routes
 from shared.config import Settings
 from shared.embedding.bedrock import COHERE_MULTILINGUAL, TITAN_V2
 from shared.embedding.port import EmbeddingProfile
@@ -37,6 +39,13 @@ REQUIREMENTS = ROOT / "layers" / "dependencies" / "requirements.txt"
 
 ROUTER = "McpRouterFunction"
 REST = "MemoryApiFunction"
+OAUTH = "OAuthFunction"
+SECRET_STATEMENT = {
+    "Sid": "ReadOAuthSigningKey",
+    "Effect": "Allow",
+    "Action": "secretsmanager:GetSecretValue",
+    "Resource": {"Ref": "OAuthSigningSecret"},
+}
 EXPIRY = "ExpiryFunction"
 API = "BrainHttpApi"
 METADATA_PATHS = {
@@ -54,7 +63,9 @@ WRITE_POLICIES = re.compile(r"Crud|Write|FullAccess|Invoke", re.IGNORECASE)
 # Shipped to Lambda only, not needed by the tests (zoneinfo data for runtimes without it).
 LAMBDA_ONLY = {"tzdata"}
 # Needed only by the local server, not in Lambda.
-LOCAL_ONLY = {"uvicorn"}
+# The local server only: uvicorn, and the built-in login's password hashing (on AWS the
+# OAuth function signs users in through the OIDC provider).
+LOCAL_ONLY = {"uvicorn", "argon2-cffi"}
 # Part of Lambda's Python runtime: the SnapStart hook registry must be the runtime's own.
 RUNTIME_PROVIDED = {"snapshot-restore-py"}
 # The layer ships the code of these without the meta package's extras (CLI, OpenAPI, ...).
@@ -325,6 +336,7 @@ def test_every_tool_has_exactly_one_function(template: dict[str, Any]) -> None:
     # And there is no other function than the tools, the router and the expiry sweep
     expected = {f"functions/{tool}/" for tool in TOOLS}
     expected |= {"functions/mcp_router/", "functions/expiry/", "functions/memory_api/"}
+    expected |= {"functions/oauth/"}
     assert set(by_code) == expected
 
 
@@ -346,33 +358,40 @@ def test_every_tool_function_has_its_post_route_behind_the_jwt_authorizer(
         assert props.get("Auth", {}).get("Authorizer", default) == default, tool
 
 
-def test_rest_function_serves_every_memory_route_behind_the_authorizer(
+def test_rest_function_serves_every_memory_route_verifying_tokens_itself(
     template: dict[str, Any],
 ) -> None:
-    # Given the routes of the REST function and the API's default authorizer
+    # Given the routes of the REST function
     default = template["Resources"][API]["Properties"]["Auth"]["DefaultAuthorizer"]
     routes = {
         route: props.get("Auth", {}).get("Authorizer", default)
         for function, route, props in http_routes(template)
         if function == REST
     }
-    # Then it serves exactly the operations of the resources' OpenAPI documents, all with the
-    # JWT authorizer, plus the public documentation routes
+    # Then it serves exactly the operations of the resources' OpenAPI documents plus the
+    # public documentation routes, all without the JWT authorizer: the function verifies
+    # Brain's OAuth tokens and the OIDC provider's itself (lambda_runtime/oauth_keys.py)
     operations = {
         f"{method.upper()} {path}"
         for resource, _, _ in RESOURCES
         for path, item in resource.document()["paths"].items()
         for method in item
     }
-    assert {r for r, auth in routes.items() if auth == default} == operations
-    assert {r for r, auth in routes.items() if auth == "NONE"} == {
-        f"GET {path}" for path in DOCS_PATHS
-    }
+    assert set(routes) == operations | {f"GET {path}" for path in DOCS_PATHS}
+    assert set(routes.values()) == {"NONE"}
+    env = function_props(template, REST)["Environment"]["Variables"]
+    assert env["BRAIN_OAUTH_SIGNING_SECRET_ARN"] == {"Ref": "OAuthSigningSecret"}
     # And it runs app.handler from functions/memory_api/ with CRUD on our table and bucket
     props = function_props(template, REST)
     assert (props["CodeUri"], props["Handler"]) == ("functions/memory_api/", "app.handler")
     granted = policies(template["Resources"][REST])
-    assert sorted(name for name, _ in granted) == ["DynamoDBCrudPolicy", "Statement", "Statement"]
+    assert sorted(name for name, _ in granted) == [
+        "DynamoDBCrudPolicy",
+        "Statement",
+        "Statement",
+        "Statement",
+    ]
+    assert ("Statement", [SECRET_STATEMENT]) in granted
     # And, its POST being retry-safe, exactly get/put/update/delete on the idempotency records
     assert ("Statement", [IDEMPOTENCY_STATEMENT]) in granted
     # And it writes, searches and deletes vectors, embedding with the configured model
@@ -588,9 +607,11 @@ def test_every_function_publishes_snapstart_versions_behind_an_alias(
 def test_router_may_only_invoke_the_tool_aliases(template: dict[str, Any]) -> None:
     # Given the router's policies
     granted = policies(template["Resources"][ROUTER])
-    # Then there is exactly one inline statement, allowing lambda:InvokeFunction
-    assert [name for name, _ in granted] == ["Statement"]
-    ((_, statements),) = granted
+    # Then there are two inline statements: reading the OAuth signing key, and
+    # lambda:InvokeFunction
+    assert [name for name, _ in granted] == ["Statement", "Statement"]
+    assert granted[0] == ("Statement", [SECRET_STATEMENT])
+    (_, statements) = granted[1]
     (statement,) = statements
     assert statement["Effect"] == "Allow"
     assert statement["Action"] == "lambda:InvokeFunction"
@@ -640,9 +661,12 @@ def test_api_authorizes_with_the_oidc_issuer_by_default(template: dict[str, Any]
     assert api["Properties"]["StageName"] == {"Ref": "StageName"}
 
 
-def test_only_the_metadata_routes_are_public(template: dict[str, Any]) -> None:
+def test_only_tool_routes_use_the_jwt_authorizer_the_rest_verify_in_the_function(
+    template: dict[str, Any],
+) -> None:
     # Given every HttpApi route and the API's default authorizer
     default = template["Resources"][API]["Properties"]["Auth"]["DefaultAuthorizer"]
+    oauth_paths = {route.path for route in oauth_routes(cast(Any, None))}
     seen = set()
     for function, route, props in http_routes(template):
         method, path = route.split(" ", 1)
@@ -657,13 +681,52 @@ def test_only_the_metadata_routes_are_public(template: dict[str, Any]) -> None:
         elif path in DOCS_PATHS:
             # And the API documentation is a public GET on the REST function
             assert (method, function, authorizer) == ("GET", REST, "NONE"), route
-        else:
-            # And everything else needs a token
+        elif path.startswith("/v1/tools/"):
+            # And the plain tool routes keep the JWT authorizer (OIDC tokens)
             assert authorizer == default, route
-    # And the MCP endpoint and both metadata URLs exist
+        elif path in oauth_paths:
+            # And the authorization server's routes are public, on its own function
+            assert (function, authorizer) == (OAUTH, "NONE"), route
+        else:
+            # And the MCP endpoint and the REST API verify tokens in their function
+            assert function in (ROUTER, REST) and authorizer == "NONE", route
+    # And the MCP endpoint and both metadata URLs exist, and every OAuth route
     assert {"POST /mcp"} | {f"GET {path}" for path in METADATA_PATHS} <= seen
+    assert oauth_paths == {
+        route.split(" ", 1)[1] for f, route, _ in http_routes(template) if f == OAUTH
+    }
     mcp_routes = [(f, r) for f, r, _ in http_routes(template) if r.endswith(" /mcp")]
     assert {f for f, _ in mcp_routes} == {ROUTER}
+
+
+def test_oauth_function_owns_its_state_table_and_the_signing_key(
+    template: dict[str, Any],
+) -> None:
+    resources = template["Resources"]
+    # Given the OAuth state table: exactly OAUTH_TABLE_PROPERTIES, kept on deletion
+    table = resources["OAuthStateTable"]
+    assert without_kms_key(table["Properties"]) == OAUTH_TABLE_PROPERTIES, yaml_of(
+        OAUTH_TABLE_PROPERTIES
+    )
+    assert table["DeletionPolicy"] == table["UpdateReplacePolicy"] == "Retain"
+    # And the signing key: a generated secret, read by the OAuth, router and REST functions
+    secret = resources["OAuthSigningSecret"]
+    assert secret["Type"] == "AWS::SecretsManager::Secret"
+    assert secret["Properties"]["GenerateSecretString"]["PasswordLength"] >= 32
+    readers = {
+        name
+        for name in functions(template)
+        if ("Statement", [SECRET_STATEMENT]) in policies(resources[name])
+    }
+    assert readers == {OAUTH, ROUTER, REST}
+    # And the OAuth function signs users in through the OIDC issuer's app client
+    props = function_props(template, OAUTH)
+    env = props["Environment"]["Variables"]
+    assert env["BRAIN_OAUTH_TABLE_NAME"] == {"Ref": "OAuthStateTable"}
+    assert env["BRAIN_OAUTH_UPSTREAM_ISSUER"] == {"Ref": "OidcIssuer"}
+    assert env["BRAIN_OAUTH_UPSTREAM_CLIENT_ID"] == {"Ref": "OidcAudience"}
+    (table_grant,) = [s for name, s in policies(resources[OAUTH]) if s != [SECRET_STATEMENT]]
+    assert {s["Resource"]["Fn::GetAtt"][0] for s in table_grant} == {"OAuthStateTable"}
 
 
 # --- Layers -------------------------------------------------------------------------------------

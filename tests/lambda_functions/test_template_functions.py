@@ -20,6 +20,8 @@ import pytest
 from moto import mock_aws
 
 from shared.lambda_runtime import container as container_module
+from shared.lambda_runtime import oauth_api as oauth_module
+from shared.lambda_runtime import oauth_keys as oauth_keys_module
 from shared.lambda_runtime import rest_api as rest_module
 from shared.lambda_runtime import router as router_module
 from shared.storage.dynamo.schema import create_table_kwargs
@@ -29,6 +31,8 @@ from tests.lambda_functions.conftest import FakeLambdaContext, LocalInvoker
 
 TABLE = "BrainTable-test"
 IDEMPOTENCY_TABLE = "IdempotencyTable-test"
+OAUTH_TABLE = "OAuthStateTable-test"
+OAUTH_SECRET = "OAuthSigningSecret-test"
 BUCKET = "embeddingsbucket-test"
 TEST_PARAMETERS = {
     "OidcIssuer": "https://cognito-idp.eu-central-1.amazonaws.com/eu-central-1_Example",
@@ -44,6 +48,7 @@ AWS_ENV = {
 EVENT_OF = {"McpRouterFunction": "mcp_router", "ExpiryFunction": "expiry"}
 NO_VALUE = object()  # what `!Ref AWS::NoValue` resolves to: the property is left out
 Handler = Callable[[dict[str, Any], Any], Any]
+RESETTABLE = (container_module, router_module, rest_module, oauth_module, oauth_keys_module)
 
 
 class Intrinsics:
@@ -58,6 +63,8 @@ class Intrinsics:
             "BrainTable": TABLE,
             "VectorBucket": BUCKET,
             "IdempotencyTable": IDEMPOTENCY_TABLE,
+            "OAuthStateTable": OAUTH_TABLE,
+            "OAuthSigningSecret": OAUTH_SECRET,
         }
         self.conditions = template.get("Conditions", {})
         self.mappings = template.get("Mappings", {})
@@ -140,6 +147,12 @@ def create_storage(template: dict[str, Any]) -> None:
     dynamodb.create_table(
         **create_table_kwargs(IDEMPOTENCY_TABLE, resources["IdempotencyTable"]["Properties"])
     )
+    dynamodb.create_table(
+        **create_table_kwargs(OAUTH_TABLE, resources["OAuthStateTable"]["Properties"])
+    )
+    # The generated signing key (GenerateSecretString: letters and digits)
+    length = resources["OAuthSigningSecret"]["Properties"]["GenerateSecretString"]["PasswordLength"]
+    boto3.client("secretsmanager").create_secret(Name=OAUTH_SECRET, SecretString="k" * length)
     encryption = resources["VectorBucket"]["Properties"]["EncryptionConfiguration"]
     session.client("s3vectors").create_vector_bucket(
         vectorBucketName=BUCKET, encryptionConfiguration={"sseType": encryption["SseType"]}
@@ -174,15 +187,13 @@ def deploy(template: dict[str, Any]) -> Iterator[dict[str, Handler]]:
         mock.patch.dict(os.environ, {**environment, **AWS_ENV, **dynamodb}),
     ):
         create_storage(template)
-        container_module.reset()
-        router_module.reset()
-        rest_module.reset()
+        for module in RESETTABLE:
+            module.reset()
         for name in functions(template):
             handlers[name] = load_handler(name, function_props(template, name))
         yield handlers
-        container_module.reset()
-        router_module.reset()
-        rest_module.reset()
+        for module in RESETTABLE:
+            module.reset()
 
 
 def event(name: str) -> dict[str, Any]:
