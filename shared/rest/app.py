@@ -12,7 +12,7 @@ from starlette.datastructures import Headers, URLPath
 from starlette.routing import BaseRoute, Match, NoMatchFound
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from shared.rest import ledger_routes, memory_routes, project_routes
+from shared.rest import ledger_routes, memory_resource, project_routes, team_routes
 from shared.rest.common import BASE_PATH_STATE, CONTEXT_STATE, Resource
 from shared.rest.docs_page import assets_router, docs_router
 from shared.rest.problems import install_problem_handlers, problem_response
@@ -22,8 +22,9 @@ from shared.services.context import ServiceContext
 from shared.validation.errors import FieldError
 from shared.validation.json_body import MAX_BODY_BYTES
 
-# The paths the REST app owns next to /mcp in `brain serve`.
+# The paths the REST app owns next to /mcp in `brain serve`, and exact paths it owns.
 REST_PREFIXES: Final = ("/api/", "/docs/api/")
+REST_PATHS: Final[tuple[str, ...]] = ()
 
 MEMORY_INTRO = (
     "<p>Erinnerungen über REST speichern, filtern, seitenweise lesen, ändern und löschen — "
@@ -48,12 +49,19 @@ LEDGER_INTRO = (
     "query.</p>"
 )
 
+TEAMS_INTRO = (
+    "<p>Wer ein Aufruf ist (handelnder <code>nutzer</code>, Scopes, lesbare Bereiche) und "
+    "in welchen Teams (Claim <code>teams</code> des Tokens). Oben rechts <b>Authorize</b>: "
+    "das Bearer-Token eintragen, dann <b>Try it out</b>.</p>"
+    "<p>Who a call acts as, and the token's teams.</p>"
+)
 
 # Each resource: its routes and OpenAPI document, and its page /docs/api/<page>.
 RESOURCES: Final[tuple[tuple[Resource, str, str], ...]] = (
-    (memory_routes.RESOURCE, "memory", MEMORY_INTRO),
+    (memory_resource.RESOURCE, "memory", MEMORY_INTRO),
     (project_routes.RESOURCE, "projects", PROJECTS_INTRO),
     (ledger_routes.RESOURCE, "ledger", LEDGER_INTRO),
+    (team_routes.RESOURCE, "teams", TEAMS_INTRO),
 )
 
 
@@ -112,15 +120,24 @@ class DeclaredSizeLimit:
 
 
 class PrefixRoute(BaseRoute):
-    """Hands every request whose path starts with one of `prefixes` to `app`, path unchanged
+    """Hands every request whose path starts with one of `prefixes` (or is one of `paths`)
+    to `app`, path unchanged
     (a Mount would strip it): the REST app routes on full paths, locally and on Lambda."""
 
-    def __init__(self, app: ASGIApp, prefixes: tuple[str, ...] = REST_PREFIXES) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        prefixes: tuple[str, ...] = REST_PREFIXES,
+        paths: tuple[str, ...] = REST_PATHS,
+    ) -> None:
         self.app = DeclaredSizeLimit(app)
         self.prefixes = prefixes
+        self.paths = paths
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
-        if scope["type"] == "http" and scope["path"].startswith(self.prefixes):
+        if scope["type"] == "http" and (
+            scope["path"].startswith(self.prefixes) or scope["path"] in self.paths
+        ):
             return Match.FULL, {}
         return Match.NONE, {}
 

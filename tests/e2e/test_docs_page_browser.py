@@ -45,6 +45,11 @@ OPERATIONS = {
     ("GET", "/api/memory/{memory_id}"),
     ("PATCH", "/api/memory/{memory_id}"),
     ("DELETE", "/api/memory/{memory_id}"),
+    ("GET", "/api/memory/suche"),
+    ("GET", "/api/memory/loeschvorschau"),
+    ("POST", "/api/memory/loeschungen"),
+    ("GET", "/api/memory/{memory_id}/bewertungen"),
+    ("GET", "/api/memory/{memory_id}/brain"),
 }
 
 
