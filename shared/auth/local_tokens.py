@@ -21,9 +21,10 @@ AUDIENCE = "brain"
 ALGORITHM = "HS256"
 
 
-def load_or_create_key(data_dir: Path) -> bytes:
-    """The signing key of this data directory, created (mode 0600) on first use."""
-    path = prepare_data_dir(data_dir) / KEY_FILE
+def load_or_create_key(data_dir: Path, name: str = KEY_FILE) -> bytes:
+    """The key `name` (default: the token signing key) of this data directory, 32 random
+    bytes created (mode 0600) on first use."""
+    path = prepare_data_dir(data_dir) / name
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

@@ -12,6 +12,7 @@ from starlette.datastructures import Headers, URLPath
 from starlette.routing import BaseRoute, Match, NoMatchFound
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from shared.console import app as console
 from shared.rest import ledger_routes, memory_resource, project_routes, team_routes
 from shared.rest.common import BASE_PATH_STATE, CONTEXT_STATE, Resource
 from shared.rest.docs_page import assets_router, docs_router
@@ -22,9 +23,10 @@ from shared.services.context import ServiceContext
 from shared.validation.errors import FieldError
 from shared.validation.json_body import MAX_BODY_BYTES
 
-# The paths the REST app owns next to /mcp in `brain serve`, and exact paths it owns.
-REST_PREFIXES: Final = ("/api/", "/docs/api/")
-REST_PATHS: Final[tuple[str, ...]] = ()
+# The paths the REST app owns next to /mcp in `brain serve` (the console included), and
+# the exact paths: `/` leads to the console.
+REST_PREFIXES: Final = ("/api/", "/docs/api/", "/console")
+REST_PATHS: Final = ("/",)
 
 MEMORY_INTRO = (
     "<p>Erinnerungen über REST speichern, filtern, seitenweise lesen, ändern und löschen — "
@@ -97,6 +99,7 @@ def build_rest_app(
         spec_url = "../.." + resource.openapi_path
         app.include_router(docs_router(page, resource.title, spec_url, intro))
     app.include_router(assets_router())
+    console.install(app)
     return app
 
 

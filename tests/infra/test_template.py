@@ -50,6 +50,8 @@ DOCS_PATHS = {
     *(f"/docs/api/{page}" for _, page, _ in RESOURCES),
     *(resource.openapi_path for resource, _, _ in RESOURCES),
 }
+# The console's public routes on the REST function: it signs people in itself (issue 24).
+CONSOLE_ROUTES = {"GET /", "GET /console", "GET /console/{proxy+}", "POST /console/{proxy+}"}
 WRITE_POLICIES = re.compile(r"Crud|Write|FullAccess|Invoke", re.IGNORECASE)
 # Shipped to Lambda only, not needed by the tests (zoneinfo data for runtimes without it).
 LAMBDA_ONLY = {"tzdata"}
@@ -367,7 +369,7 @@ def test_rest_function_serves_every_memory_route_behind_the_authorizer(
     assert {r for r, auth in routes.items() if auth == default} == operations
     assert {r for r, auth in routes.items() if auth == "NONE"} == {
         f"GET {path}" for path in DOCS_PATHS
-    }
+    } | CONSOLE_ROUTES
     # And it runs app.handler from functions/memory_api/ with CRUD on our table and bucket
     props = function_props(template, REST)
     assert (props["CodeUri"], props["Handler"]) == ("functions/memory_api/", "app.handler")
@@ -657,6 +659,9 @@ def test_only_the_metadata_routes_are_public(template: dict[str, Any]) -> None:
         elif path in DOCS_PATHS:
             # And the API documentation is a public GET on the REST function
             assert (method, function, authorizer) == ("GET", REST, "NONE"), route
+        elif route in CONSOLE_ROUTES:
+            # And the console, which signs people in itself, is public on the REST function
+            assert (function, authorizer) == (REST, "NONE"), route
         else:
             # And everything else needs a token
             assert authorizer == default, route
