@@ -13,7 +13,9 @@ VERSION_IS_MINOR := import sys; sys.exit(sys.version_info[:2] != tuple(map(int, 
 HOST ?= 127.0.0.1
 PORT ?= 8787
 DATA_DIR ?= .brain
-# pytest-xdist workers for `make unit` (CI has 2 cores); 0 runs in one process.
+# pytest-xdist workers for `make unit` (CI has 2 cores); 0 runs in one process. --dist
+# loadfile: a module's tests stay on one worker, in order (the console's browser tests share
+# one server and one browser and build on each other's sign-in).
 PYTEST_WORKERS ?= 2
 
 .PHONY: serve test lint typecheck unit template iac browser install tools dynamodb-local java clean
@@ -90,7 +92,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP) $(TOOLS_STAMP) $(CONSOLE_STAMP) $(TS_STAMP) dynamodb-local
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --durations=20
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=20
 
 # cfn-lint and `sam validate --lint` in their own venv (.venv-sam): aws-sam-cli pins its own deps.
 template:

@@ -31,6 +31,7 @@ from tests.e2e.test_local_server import RunningServer, serve
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("BRAIN_TEST_ARTIFACTS", ROOT / "test-artifacts")) / "console"
 SCOPES = ("memory:read", "memory:write", "brain:read", "brain:write")
+# One worker runs the whole module, in file order: make unit uses --dist loadfile.
 
 
 @dataclass
