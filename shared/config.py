@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_origin
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 from shared.auth.claims import ClaimMapping
 from shared.scrubbing import ScrubPolicy
@@ -79,6 +79,9 @@ class Settings(BaseModel):
     oidc_issuer: str | None = None
     oidc_audience: str | None = None
     oidc_jwks_url: str | None = None  # default: <issuer>/.well-known/jwks.json
+    # The web console's session cookies are sealed with a key from this secret (at least 32
+    # characters); unset: a random key in the data directory (local server only).
+    console_session_key: SecretStr | None = Field(default=None, min_length=32)
     # Claim names of the principal, for every entry point (local, OIDC, API Gateway claims).
     claim_tenant: str = "tenant"
     claim_subject: str = "sub"

@@ -12,7 +12,8 @@ from starlette.datastructures import Headers, URLPath
 from starlette.routing import BaseRoute, Match, NoMatchFound
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from shared.rest import ledger_routes, memory_routes, project_routes
+from shared.console import app as console
+from shared.rest import ledger_routes, memory_resource, project_routes, team_routes
 from shared.rest.common import BASE_PATH_STATE, CONTEXT_STATE, Resource
 from shared.rest.docs_page import assets_router, docs_router
 from shared.rest.problems import install_problem_handlers, problem_response
@@ -22,8 +23,10 @@ from shared.services.context import ServiceContext
 from shared.validation.errors import FieldError
 from shared.validation.json_body import MAX_BODY_BYTES, BodyRejected
 
-# The paths the REST app owns next to /mcp in `brain serve`.
-REST_PREFIXES: Final = ("/api/", "/docs/api/")
+# The paths the REST app owns next to /mcp in `brain serve` (the console included), and
+# the exact paths: `/` leads to the console.
+REST_PREFIXES: Final = ("/api/", "/docs/api/", "/console")
+REST_PATHS: Final = ("/",)
 
 MEMORY_INTRO = (
     "<p>Erinnerungen über REST speichern, filtern, seitenweise lesen, ändern und löschen — "
@@ -48,12 +51,19 @@ LEDGER_INTRO = (
     "query.</p>"
 )
 
+TEAMS_INTRO = (
+    "<p>Wer ein Aufruf ist (handelnder <code>nutzer</code>, Scopes, lesbare Bereiche) und "
+    "in welchen Teams (Claim <code>teams</code> des Tokens). Oben rechts <b>Authorize</b>: "
+    "das Bearer-Token eintragen, dann <b>Try it out</b>.</p>"
+    "<p>Who a call acts as, and the token's teams.</p>"
+)
 
 # Each resource: its routes and OpenAPI document, and its page /docs/api/<page>.
 RESOURCES: Final[tuple[tuple[Resource, str, str], ...]] = (
-    (memory_routes.RESOURCE, "memory", MEMORY_INTRO),
+    (memory_resource.RESOURCE, "memory", MEMORY_INTRO),
     (project_routes.RESOURCE, "projects", PROJECTS_INTRO),
     (ledger_routes.RESOURCE, "ledger", LEDGER_INTRO),
+    (team_routes.RESOURCE, "teams", TEAMS_INTRO),
 )
 
 
@@ -89,6 +99,7 @@ def build_rest_app(
         spec_url = "../.." + resource.openapi_path
         app.include_router(docs_router(page, resource.title, spec_url, intro))
     app.include_router(assets_router())
+    console.install(app)
     return app
 
 
@@ -125,7 +136,8 @@ _WITH_BODY: Final = frozenset({"POST", "PUT", "PATCH"})
 
 
 class PrefixRoute(BaseRoute):
-    """Hands every request whose path starts with one of `prefixes` to `app`, path unchanged
+    """Hands every request whose path starts with one of `prefixes` (or is one of `paths`)
+    to `app`, path unchanged
     (a Mount would strip it): the REST app routes on full paths, locally and on Lambda."""
 
     def __init__(
@@ -133,12 +145,16 @@ class PrefixRoute(BaseRoute):
         app: ASGIApp,
         prefixes: tuple[str, ...] = REST_PREFIXES,
         body_timeout_s: float | None = None,
+        paths: tuple[str, ...] = REST_PATHS,
     ) -> None:
         self.app = DeclaredSizeLimit(app, body_timeout_s)
         self.prefixes = prefixes
+        self.paths = paths
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
-        if scope["type"] == "http" and scope["path"].startswith(self.prefixes):
+        if scope["type"] == "http" and (
+            scope["path"].startswith(self.prefixes) or scope["path"] in self.paths
+        ):
             return Match.FULL, {}
         return Match.NONE, {}
 

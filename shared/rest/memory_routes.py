@@ -7,10 +7,9 @@ document (`/api/memory/openapi.json`) is built from this router alone.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Final
 
-from fastapi import APIRouter, Body, Header, Path, Query, Request, Response
+from fastapi import APIRouter, Body, Header, Path, Request, Response
 
 from shared.auth.principal import Principal
 from shared.domain import MEMORY_ID_PATTERN
@@ -25,16 +24,14 @@ from shared.rest.common import (
     request_body,
     service_context,
 )
+from shared.rest.memory_filters import Filters, PageCursor, PageLimit
 from shared.rest.memory_models import MemoryCreate, MemoryOut, MemoryPage, MemoryPatch
 from shared.rest.problems import problem_responses
 from shared.services import memory_api, memory_listing
-from shared.services.memory_api import Bucket
 from shared.validation import rules
-from shared.validation.requests import QUERY_MAX_LEN
 
 PREFIX: Final = "/api/memory"
 MERGE_PATCH: Final = "application/merge-patch+json"
-NAME_PATTERN: Final = r"^[a-z0-9._-]+$"  # a team or project name (a path segment)
 
 DESCRIPTION: Final = """\
 Erinnerungen von Brain über REST: speichern, filtern, seitenweise lesen, ändern, löschen —
@@ -173,70 +170,12 @@ def create_memory(
 def list_memories(
     request: Request,
     principal: Annotated[Principal, READ],
+    filters: Filters,
     nutzer: NutzerParam = None,
-    pfad: Annotated[
-        str | None,
-        Query(
-            max_length=300,
-            pattern=r"^/?(users|teams|projects)(/[a-z0-9._-]+)*/?$",
-            description="Bereich oder Pfad-Präfix, z. B. projects/memory-os oder "
-            "projects/memory-os/decisions; area or path prefix.",
-            examples=["projects/memory-os"],
-        ),
-    ] = None,
-    bucket: Annotated[Bucket | None, Query(description="kurzzeit oder langzeit.")] = None,
-    team: Annotated[
-        str | None,
-        Query(max_length=200, pattern=NAME_PATTERN, description="Nur der Bereich teams/<team>."),
-    ] = None,
-    projekt: Annotated[
-        str | None,
-        Query(
-            max_length=200, pattern=NAME_PATTERN, description="Nur der Bereich projects/<projekt>."
-        ),
-    ] = None,
-    agent: Annotated[str | None, Query(max_length=200, description="Verfassender Agent.")] = None,
-    konto: Annotated[str | None, Query(max_length=200, description="Konto (account).")] = None,
-    geraet: Annotated[str | None, Query(max_length=200, description="Gerät (device).")] = None,
-    quelle: Annotated[
-        str | None, Query(max_length=100, description="Quellsystem (quelle.system).")
-    ] = None,
-    tag: Annotated[
-        list[str] | None,
-        Query(max_length=20, description="Tags; mehrfach angeben = alle müssen passen."),
-    ] = None,
-    erstellt_ab: Annotated[
-        datetime | None,
-        Query(description="Erstellt ab (RFC 3339, inklusive), z. B. 2026-11-01T00:00:00Z."),
-    ] = None,
-    erstellt_bis: Annotated[
-        datetime | None, Query(description="Erstellt vor (RFC 3339, exklusive).")
-    ] = None,
-    q: Annotated[
-        str | None,
-        Query(max_length=QUERY_MAX_LEN, description="Suchtext; text query (German/English)."),
-    ] = None,
-    limit: Annotated[int, Query(ge=1, le=100, description="Einträge pro Seite (1–100).")] = 20,
-    cursor: Annotated[
-        str | None, Query(max_length=2000, description="naechster_cursor der vorigen Seite.")
-    ] = None,
+    limit: PageLimit = 20,
+    cursor: PageCursor = None,
 ) -> dict[str, Any]:
     context = service_context(request)
-    filters = memory_listing.ListFilters.of(
-        pfad=pfad,
-        bucket=bucket,
-        team=team,
-        projekt=projekt,
-        agent=agent,
-        konto=konto,
-        geraet=geraet,
-        quelle=quelle,
-        tags=tag or [],
-        erstellt_ab=erstellt_ab,
-        erstellt_bis=erstellt_bis,
-        q=q,
-        zone=context.settings.zone,
-    )
     return memory_listing.list_memories(context, principal, nutzer, filters, cursor, limit)
 
 

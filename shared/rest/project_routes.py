@@ -69,6 +69,22 @@ class ProjektOut(BaseModel):
     angelegt: str = Field(description="Angelegt am (lokale Zeit der Instanz).")
 
 
+class ProjektEintrag(BaseModel):
+    """Ein Projekt des Aufrufers; aus dem Token-Claim allein ohne Eigentümer und Liste."""
+
+    projekt: str
+    bereich: str
+    eigentuemer: str | None
+    mitglieder: list[str]
+    angelegt: str | None
+
+
+class ProjektListe(BaseModel):
+    projekte: list[ProjektEintrag]
+    anzahl: int
+    weitere: bool = Field(description=f"Mehr als {project_api.LIST_MAX} Projekte.")
+
+
 ProjektParam = Annotated[
     str,
     Path(
@@ -86,6 +102,22 @@ ADD_EXAMPLES: Final = {
 }
 
 router = APIRouter(prefix=PREFIX, tags=["projekte"])
+
+
+@router.get(
+    "",
+    response_model=ProjektListe,
+    summary="Meine Projekte / my projects",
+    description=(
+        "Die Projekte, deren Mitglied der nutzer ist (Eintrag oder Token-Claim projects), "
+        "mit Eigentümer und Mitgliedern, nach Namen. The projects you are a member of."
+    ),
+    responses=problem_responses(*AUTH_PROBLEMS, 422),
+)
+def list_projects(
+    request: Request, principal: Annotated[Principal, READ], nutzer: NutzerParam = None
+) -> dict[str, Any]:
+    return project_api.list_projects(service_context(request), principal, nutzer)
 
 
 @router.get(

@@ -9,6 +9,8 @@ Invariants:
   claim); everyone else gets the 404 a missing project gets.
 - The call acts as one nutzer (`acting_caller`: the `nutzer` parameter, default the
   token's own), like every REST call.
+- The list of one's projects (`list_projects`) shows only projects the acting nutzer is a
+  member of, as the member list does.
 - Adding and removing are idempotent (members already in stay, non-members are ignored), so
   a resend is harmless. The owner cannot be removed.
 """
@@ -28,6 +30,7 @@ from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.rules import Fields
 
 PROJEKT_FIELD: Final = "projekt"
+LIST_MAX: Final = 100
 
 
 def project_view(ctx: ServiceContext, project: Project) -> dict[str, Any]:
@@ -58,6 +61,32 @@ def get_project(
     if caller.nutzer not in found.members and projekt not in principal.projects:
         raise _not_found()
     return project_view(ctx, found)
+
+
+def list_projects(ctx: ServiceContext, principal: Principal, nutzer: str | None) -> dict[str, Any]:
+    """GET /api/projects: the projects the acting nutzer is a member of (by record or by the
+    token's `projects` claim), by name, at most `LIST_MAX`; one read per project record.
+    A claimed project without a record has no owner and lists no members."""
+    caller = acting_caller(principal, nutzer)
+    names = sorted(ctx.storage.projects_of(principal.tenant, caller.nutzer) | principal.projects)
+    views = []
+    for name in names[:LIST_MAX]:
+        found = ctx.storage.get_project(principal.tenant, name)
+        if found is not None and (caller.nutzer in found.members or name in principal.projects):
+            views.append(project_view(ctx, found))
+        elif found is None and name in principal.projects:
+            views.append(_claimed_view(name))
+    return {"projekte": views, "anzahl": len(views), "weitere": len(names) > LIST_MAX}
+
+
+def _claimed_view(name: str) -> dict[str, Any]:
+    return {
+        "projekt": name,
+        "bereich": f"projects/{name}",
+        "eigentuemer": None,
+        "mitglieder": [],
+        "angelegt": None,
+    }
 
 
 def add_members(

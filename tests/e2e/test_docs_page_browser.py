@@ -10,49 +10,33 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
-import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import count
 from pathlib import Path
 from typing import Any
 
-import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
+from tests.e2e.console_driver import FLAGS, chromium, devtools
 from tests.e2e.test_local_server import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("BRAIN_TEST_ARTIFACTS", ROOT / "test-artifacts"))
 SCREENSHOT = ARTIFACTS / "docs-api-memory.png"
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--hide-scrollbars",
-    "--window-size=1280,1800",
-)
 OPERATIONS = {
     ("POST", "/api/memory"),
     ("GET", "/api/memory"),
     ("GET", "/api/memory/{memory_id}"),
     ("PATCH", "/api/memory/{memory_id}"),
     ("DELETE", "/api/memory/{memory_id}"),
+    ("GET", "/api/memory/suche"),
+    ("GET", "/api/memory/loeschvorschau"),
+    ("POST", "/api/memory/loeschungen"),
+    ("GET", "/api/memory/{memory_id}/bewertungen"),
+    ("GET", "/api/memory/{memory_id}/brain"),
 }
-
-
-def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        pytest.fail("chromium fehlt: `make browser` installiert Debians Paket chromium")
-    return found
 
 
 def run_chromium(profile: Path, *args: str) -> str:
@@ -166,33 +150,10 @@ class Page:
 @contextmanager
 def browser_page(profile: Path, url: str) -> Iterator[Page]:
     """A Chromium page on `url`, loaded."""
-    process = subprocess.Popen(
-        [chromium(), *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stderr is not None
-        endpoint = ""
-        deadline = time.monotonic() + 60
-        while not endpoint and time.monotonic() < deadline:
-            line = process.stderr.readline()
-            match = re.search(r"DevTools listening on (ws://[^\s]+)", line)
-            endpoint = match.group(1) if match else ""
-        assert endpoint, "Chromium nannte keinen DevTools-Endpunkt"
-        port = re.search(r":(\d+)/", endpoint)
-        assert port is not None
-        with urllib.request.urlopen(f"http://127.0.0.1:{port.group(1)}/json/list") as answer:
-            targets = json.load(answer)
-        (target,) = [t for t in targets if t["type"] == "page"]
-        with connect(target["webSocketDebuggerUrl"], max_size=None) as socket:
-            page = Page(socket)
-            page.open(url)
-            yield page
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with devtools(profile) as socket:
+        page = Page(socket)
+        page.open(url)
+        yield page
 
 
 # Helpers installed in the page: wait for an element, set a React-controlled field, and run

@@ -338,6 +338,11 @@ async def test_the_openapi_document_and_page_are_served_without_a_token(
         ("GET", "/api/memory/{memory_id}"),
         ("PATCH", "/api/memory/{memory_id}"),
         ("DELETE", "/api/memory/{memory_id}"),
+        ("GET", "/api/memory/suche"),
+        ("GET", "/api/memory/loeschvorschau"),
+        ("POST", "/api/memory/loeschungen"),
+        ("GET", "/api/memory/{memory_id}/bewertungen"),
+        ("GET", "/api/memory/{memory_id}/brain"),
     }
     assert document["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
     create = document["paths"]["/api/memory"]["post"]["requestBody"]["content"]

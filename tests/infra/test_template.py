@@ -59,6 +59,8 @@ DOCS_PATHS = {
     *(f"/docs/api/{page}" for _, page, _ in RESOURCES),
     *(resource.openapi_path for resource, _, _ in RESOURCES),
 }
+# The console's public routes on the REST function: it signs people in itself (issue 24).
+CONSOLE_ROUTES = {"GET /", "GET /console", "GET /console/{proxy+}", "POST /console/{proxy+}"}
 WRITE_POLICIES = re.compile(r"Crud|Write|FullAccess|Invoke", re.IGNORECASE)
 # Shipped to Lambda only, not needed by the tests (zoneinfo data for runtimes without it).
 LAMBDA_ONLY = {"tzdata"}
@@ -377,7 +379,8 @@ def test_rest_function_serves_every_memory_route_verifying_tokens_itself(
         for path, item in resource.document()["paths"].items()
         for method in item
     }
-    assert set(routes) == operations | {f"GET {path}" for path in DOCS_PATHS}
+    # (and the console, which signs people in itself)
+    assert set(routes) == operations | {f"GET {path}" for path in DOCS_PATHS} | CONSOLE_ROUTES
     assert set(routes.values()) == {"NONE"}
     env = function_props(template, REST)["Environment"]["Variables"]
     assert env["BRAIN_OAUTH_SIGNING_SECRET_ARN"] == {"Ref": "OAuthSigningSecret"}
@@ -681,6 +684,9 @@ def test_only_tool_routes_use_the_jwt_authorizer_the_rest_verify_in_the_function
         elif path in DOCS_PATHS:
             # And the API documentation is a public GET on the REST function
             assert (method, function, authorizer) == ("GET", REST, "NONE"), route
+        elif route in CONSOLE_ROUTES:
+            # And the console, which signs people in itself, is public on the REST function
+            assert (function, authorizer) == (REST, "NONE"), route
         elif path.startswith("/v1/tools/"):
             # And the plain tool routes keep the JWT authorizer (OIDC tokens)
             assert authorizer == default, route

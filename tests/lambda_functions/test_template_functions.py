@@ -403,3 +403,28 @@ def test_rest_function_under_a_named_stage_publishes_its_stage_path(
     assert spec["servers"] == [{"url": "/prod"}]
     assert created["statusCode"] == 201, created
     assert created["headers"]["location"] == "/prod/api/memory/longterm_1"
+
+
+def test_rest_function_serves_the_console_at_the_root_of_its_stage(
+    deployed: dict[str, Handler], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given the REST function behind a named stage, with the template's session secret
+    monkeypatch.setenv("BRAIN_API_BASE_PATH", "/prod")
+    container_module.reset()
+    rest_module.reset()
+    handler = deployed["MemoryApiFunction"]
+    # When a browser opens the stage's root, and then the console's sign-in page
+    root = handler(rest_event("GET", "/prod/"), FakeLambdaContext())
+    page = handler(rest_event("GET", "/prod/console/anmelden"), FakeLambdaContext())
+    # Then the root leads to the console under the stage path
+    assert (root["statusCode"], root["headers"]["location"]) == (303, "/prod/console/")
+    # And the sign-in page is served with its own assets under the stage, a sealed session
+    # cookie (Secure: API Gateway speaks HTTPS) and the console's CSP
+    assert page["statusCode"] == 200, page
+    assert 'href="/prod/console/static/console.css"' in page["body"]
+    cookie = " ".join(page.get("cookies", [])) or page["headers"].get("set-cookie", "")
+    assert "brain_console=" in cookie and "HttpOnly" in cookie and "Path=/prod/console/" in cookie
+    assert "Secure" in cookie
+    assert "script-src 'self'" in page["headers"]["content-security-policy"]
+    script = handler(rest_event("GET", "/prod/console/static/htmx.min.js"), FakeLambdaContext())
+    assert script["statusCode"] == 200
