@@ -37,7 +37,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from shared.search.analyzer import tokenize, word_forms  # noqa: E402
+from shared.search.duplicates import (  # noqa: E402
+    DuplicateRule,
+    Similarity,
+    cosine,
+    is_duplicate,
+    jaccard,
+    term_set,
+)
 
 DATA = Path(__file__).resolve().parent / "data"
 KINDS = ("p", "u", "r", "x")
@@ -91,22 +98,12 @@ def load_vectors(name: str) -> dict[str, list[float]]:
     }
 
 
-def term_set(text: str) -> frozenset[str]:
-    return frozenset(term for token in tokenize(text) for term in word_forms(token))
+Measure = Callable[[str, str], float]
+MEASURE_NAME = {"words": "woerter", "vectors": "vektor"}
 
 
-def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    return len(a & b) / len(a | b) if a or b else 0.0
-
-
-def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    return sum(x * y for x, y in zip(a, b, strict=True))
-
-
-Similarity = Callable[[str, str], float]
-
-
-def similarities(data: LabelledSet, name: str) -> dict[str, Similarity]:
+def measures(name: str) -> dict[str, Measure]:
+    """The two similarity measures of the rule over the set's texts (vectors from the .npz)."""
     vectors = load_vectors(name)
     terms: dict[str, frozenset[str]] = {}
 
@@ -129,7 +126,7 @@ class Decision:
     score: float
 
 
-def decide(data: LabelledSet, similarity: Similarity) -> list[Decision]:
+def decide(data: LabelledSet, similarity: Measure) -> list[Decision]:
     """Each probe's most similar stored memory and its similarity (the store holds every `e`)."""
     decisions = []
     for probe in data.probes:
@@ -163,9 +160,30 @@ class Score:
         return 2 * p * r / (p + r) if p + r else 0.0
 
 
-def score(decisions: Sequence[Decision], threshold: float, lang: str | None = None) -> Score:
+Accept = Callable[[Decision], bool]
+
+
+def threshold_only(threshold: float) -> Accept:
+    """The first figure's decision: similarity alone, no vetoes."""
+    return lambda decision: decision.score >= threshold
+
+
+def brain_rule(data: LabelledSet, measure: str, rule: DuplicateRule) -> Accept:
+    """Brain's decision (`shared/search/duplicates.py`): threshold plus the vetoes."""
+
+    def accept(decision: Decision) -> bool:
+        stored = data.stored[decision.candidate][1]
+        alike = Similarity(decision.score, MEASURE_NAME[measure])
+        return is_duplicate(decision.probe.text, stored, alike, rule)
+
+    return accept
+
+
+def score(
+    decisions: Sequence[Decision], accept: Accept, threshold: float, lang: str | None = None
+) -> Score:
     chosen = [d for d in decisions if lang is None or d.probe.lang == lang]
-    flagged = [d for d in chosen if d.score >= threshold]
+    flagged = [d for d in chosen if accept(d)]
     true_positives = sum(1 for d in flagged if d.probe.duplicate and d.candidate == d.probe.cluster)
     false_by_kind: dict[str, int] = {}
     for d in flagged:
@@ -187,21 +205,51 @@ def _row(method: str, lang: str, result: Score) -> str:
 
 def offline(args: argparse.Namespace) -> list[str]:
     data = load_set(args.set)
-    sims = similarities(data, args.set)
-    thresholds = {"words": args.word_threshold, "vectors": args.vector_threshold}
+    rule = DuplicateRule(
+        vector_threshold=args.vector_threshold
+        if args.vector_threshold is not None
+        else DuplicateRule.vector_threshold,
+        word_threshold=args.word_threshold
+        if args.word_threshold is not None
+        else DuplicateRule.word_threshold,
+        max_length_ratio=args.max_length_ratio,
+    )
+    if args.raw:  # the first figure: a-priori thresholds, no vetoes
+        rule = DuplicateRule(
+            vector_threshold=args.vector_threshold or 0.85,
+            word_threshold=args.word_threshold or 0.6,
+        )
+    thresholds = {"words": rule.word_threshold, "vectors": rule.vector_threshold}
     lines = [
         f"set {args.set}: {len(data.stored)} stored memories, {len(data.probes)} probes "
-        f"({sum(p.duplicate for p in data.probes)} paraphrases)"
+        f"({sum(p.duplicate for p in data.probes)} paraphrases); "
+        + ("threshold only" if args.raw else f"Brain's rule {rule}")
     ]
-    for method, similarity in sims.items():
-        decisions = decide(data, similarity)
+    for method, measure in measures(args.set).items():
+        decisions = decide(data, measure)
+
+        def accept_at(t: float, method: str = method) -> Accept:
+            if args.raw:
+                return threshold_only(t)
+            return brain_rule(data, method, replace_threshold(rule, method, t))
+
         for lang in (None, "de", "en"):
-            lines.append(_row(method, lang or "all", score(decisions, thresholds[method], lang)))
+            result = score(decisions, accept_at(thresholds[method]), thresholds[method], lang)
+            lines.append(_row(method, lang or "all", result))
         if args.sweep:
-            steps = [round(0.30 + 0.01 * i, 2) for i in range(70)]
-            best = max((score(decisions, t) for t in steps), key=lambda s: (s.f1, s.threshold))
+            steps = [round(0.15 + 0.01 * i, 2) for i in range(85)]
+            best = max(
+                (score(decisions, accept_at(t), t) for t in steps),
+                key=lambda s: (s.f1, s.threshold),
+            )
             lines.append("  best F1 on this set: " + _row(method, "all", best))
     return lines
+
+
+def replace_threshold(rule: DuplicateRule, method: str, threshold: float) -> DuplicateRule:
+    if method == "vectors":
+        return DuplicateRule(threshold, rule.word_threshold, rule.max_length_ratio)
+    return DuplicateRule(rule.vector_threshold, threshold, rule.max_length_ratio)
 
 
 def encode(_: argparse.Namespace) -> list[str]:
@@ -240,8 +288,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     off = commands.add_parser("offline", help="the decision on the labelled set, per method")
     off.add_argument("--set", choices=("dev", "holdout"), default="dev")
-    off.add_argument("--word-threshold", type=float, default=0.6)
-    off.add_argument("--vector-threshold", type=float, default=0.85)
+    off.add_argument("--raw", action="store_true", help="threshold only (the first figure)")
+    off.add_argument("--word-threshold", type=float)
+    off.add_argument("--vector-threshold", type=float)
+    off.add_argument("--max-length-ratio", type=float, default=DuplicateRule.max_length_ratio)
     off.add_argument("--sweep", action="store_true", help="also the best-F1 threshold")
     off.set_defaults(run=offline)
     enc = commands.add_parser("encode", help="recompute the MiniLM vectors")
