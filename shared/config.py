@@ -23,6 +23,8 @@ from shared.auth.claims import ClaimMapping
 from shared.scrubbing import ScrubPolicy
 
 if TYPE_CHECKING:
+    from shared.search.duplicates import DuplicateRule
+    from shared.search.signals import RankingSignals
     from shared.validation.parsed import ParseOptions
 
 DAY = 24 * 3600
@@ -114,6 +116,18 @@ class Settings(BaseModel):
     # rrf (reciprocal rank fusion, k = 60) — and the vector signal's weight in convex.
     search_fusion: Literal["convex", "rrf"] = "convex"
     search_vector_weight: float = Field(default=0.5, ge=0.0, le=1.0)
+    # Ranking signals on top of relevance (shared/search/signals.py, docs/search.md): the
+    # rating's and the recency's weight, the recency's half-life; off: relevance only.
+    rank_signals: bool = True
+    rank_rating_weight: float = Field(default=0.5, ge=0.0, le=1.0)
+    rank_recency_weight: float = Field(default=0.3, ge=0.0, le=1.0)
+    rank_recency_half_life_days: float = Field(default=30.0, gt=0.0, le=3650.0)
+    rank_gate_power: float = Field(default=4.0, ge=0.0, le=8.0)
+    # Near-duplicates on write and in `brain consolidate` (shared/search/duplicates.py): the
+    # cosine and word-overlap thresholds and the longest a duplicate may be (x the stored).
+    duplicate_vector_threshold: float = Field(default=0.71, ge=0.0, le=1.0)
+    duplicate_word_threshold: float = Field(default=0.30, ge=0.0, le=1.0)
+    duplicate_max_length_ratio: float = Field(default=1.40, ge=1.0, le=10.0)
     # The most AWS calls one round-trip stage runs side by side (threads start on demand:
     # a stage of 5 calls uses 5). Sized to the largest stage of a batch tool call, so
     # that a stage is one wave, not len/16 of them.
@@ -242,6 +256,30 @@ class Settings(BaseModel):
     @property
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.timezone)
+
+    @property
+    def ranking_signals(self) -> RankingSignals:
+        from shared.search.signals import RankingSignals
+
+        return RankingSignals(
+            enabled=self.rank_signals,
+            rating_weight=self.rank_rating_weight,
+            recency_weight=self.rank_recency_weight,
+            recency_half_life_days=self.rank_recency_half_life_days,
+            gate_power=self.rank_gate_power,
+            score_min=self.score_min,
+            score_max=self.score_max,
+        )
+
+    @property
+    def duplicate_rule(self) -> DuplicateRule:
+        from shared.search.duplicates import DuplicateRule
+
+        return DuplicateRule(
+            vector_threshold=self.duplicate_vector_threshold,
+            word_threshold=self.duplicate_word_threshold,
+            max_length_ratio=self.duplicate_max_length_ratio,
+        )
 
     def parse_options(self) -> ParseOptions:
         from shared.validation.parsed import ParseOptions  # the validators' module: lazy

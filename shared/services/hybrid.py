@@ -11,6 +11,10 @@ Invariants:
   `relevanz` its BM25 score, as before. With one, `relevanz` is the fused score in [0, 1]
   (`Settings.search_fusion`): 1 = best in both rankings.
 - Every hit names the signals that found it: `treffer_durch` ⊆ ["woerter", "vektor"].
+- Ratings and recency (`shared/search/signals.py`) reorder the hits by `rangwert` =
+  relevance × their factor, over every candidate whose relevance could still reach the top
+  `limit` (`signals.reach`); `relevanz` stays the relevance. Off (`Settings.rank_signals`):
+  the relevance order.
 - A vector of an unknown profile or another dimension is the caller's error (German, naming
   the field); for a server-side query vector it only means "no vectors yet": words alone.
 """
@@ -22,6 +26,7 @@ from dataclasses import dataclass
 from shared.auth.principal import Principal
 from shared.domain import Memory, MemoryId, MemoryType
 from shared.search.fusion import FUSION_DEPTH, SIGNAL_WORDS, VECTOR_DEPTH_MAX, fuse
+from shared.search.signals import REACH_FACTOR, reach, rerank
 from shared.search.vectors import VectorProfileError, VectorQuery
 from shared.services.areas import Visibility
 from shared.services.context import ServiceContext
@@ -36,8 +41,9 @@ from shared.validation.parsed import ContextRequest, QueryVector, SearchRequest
 @dataclass(frozen=True)
 class SearchHit:
     memory: Memory
-    score: float
+    score: float  # the relevance (BM25, or the fused score)
     signals: tuple[str, ...]
+    rank_value: float = 0.0  # what the order follows: relevance × the signals' factor
 
 
 def profile_error(error: VectorProfileError, server_profile: str | None) -> RequestRejected:
@@ -89,11 +95,14 @@ def vector_query(
     )
 
 
-def candidate_depth(request: SearchRequest | ContextRequest, hybrid: bool) -> int:
+def candidate_depth(
+    request: SearchRequest | ContextRequest, hybrid: bool, signals_on: bool = False
+) -> int:
     """Candidates per signal: the fusion depth for a hybrid search (each list as deep as
-    the other), else what the limit needs; over-read when the path lies below area level."""
+    the other), else what the limit needs (as far as the ranking signals reach, when on);
+    over-read when the path lies below area level."""
     if not hybrid:
-        return word_depth(request.limit, request.path)
+        return word_depth(request.limit, request.path) * (REACH_FACTOR if signals_on else 1)
     exact = request.path is None or request.path.count("/") <= 1
     depth = max(FUSION_DEPTH, request.limit) * (1 if exact else OVERREAD)
     return min(depth, max(VECTOR_DEPTH_MAX, request.limit))
@@ -139,10 +148,13 @@ def search(
     else:
         ranked = list(words.ranked)
         signals = {}
-    loaded = load_ranked(ctx, principal, visibility, ranked, path=request.path, limit=request.limit)
+    ranking = ctx.settings.ranking_signals
+    depth = reach([score for _, score in ranked], request.limit, ranking)
+    loaded = load_ranked(ctx, principal, visibility, ranked, path=request.path, limit=depth)
+    ordered = rerank(loaded, lambda pair: pair[1], lambda pair: pair[0], ctx.clock(), ranking)
     return [
-        SearchHit(memory, score, signals.get(memory.id, (SIGNAL_WORDS,)))
-        for memory, score in loaded
+        SearchHit(memory, score, signals.get(memory.id, (SIGNAL_WORDS,)), final)
+        for (memory, score), final in ordered[: request.limit]
     ]
 
 

@@ -192,7 +192,9 @@ def _word_hits(
         principal,
         visibility,
         request.query,
-        depth=hybrid.candidate_depth(request, vector is not None),
+        depth=hybrid.candidate_depth(
+            request, vector is not None, ctx.settings.ranking_signals.enabled
+        ),
         path=request.path,
         only=only,
         recent=recent,
@@ -214,6 +216,7 @@ def search_memory(
             "pfad": memory_path(hit.memory),
             "bereich": hit.memory.area,
             "relevanz": round(hit.score, 4),
+            "rangwert": round(hit.rank_value, 4),
             "treffer_durch": list(hit.signals),
         }
         for hit in _search(ctx, principal, request, _visibility(ctx, principal))
@@ -236,6 +239,7 @@ def _short(memory: Memory, hit: SearchHit | None = None) -> dict[str, Any]:
     }
     if hit is not None:
         item["relevanz"] = round(hit.score, 4)
+        item["rangwert"] = round(hit.rank_value, 4)
         item["treffer_durch"] = list(hit.signals)
     return item
 

@@ -1,0 +1,138 @@
+"""The near-duplicate decision: is a new memory text one a stored memory already says?
+
+A near-duplicate says nothing its stored twin does not: the same facts with the same values,
+in other words. It is decided per pair (new text, stored text) from
+- the similarity: the cosine of the two memories' vectors where both have one of the same
+  profile, else the Jaccard overlap of their analysed word terms (`analyzer`, German and
+  English stems), against the threshold of that measure;
+- three vetoes, each of which makes the pair not a duplicate however similar it is:
+  1. the values differ: the tokens with digits (dates, amounts, versions, times) and the
+     e-mail addresses and `code` spans of the two texts are not the same set — an update
+     ("ab 14 Uhr" after "ab 10 Uhr") changes a value and must be stored;
+  2. the new text is much longer (more than `max_length_ratio` times the stored one's
+     tokens): it adds a detail, and merging it into the shorter one would lose that;
+  3. the new text carries a change marker the stored one does not ("jetzt", "inzwischen",
+     "nicht mehr", "now", "no longer", "instead", ...): it reports a change of the fact.
+
+Thresholds and ratio were chosen on the development half of the labelled set
+(`benchmarks/data/duplicates_dev.jsonl`) and are reported on its holdout half
+(`benchmarks/duplicates.py`, docs/performance.md). The rule is a pure function of the two
+texts (and vectors): writes and the consolidation decide with the same rule.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from shared.search.analyzer import tokenize, word_forms
+
+__all__ = [
+    "CHANGE_MARKERS",
+    "DuplicateRule",
+    "Similarity",
+    "change_markers",
+    "cosine",
+    "is_duplicate",
+    "jaccard",
+    "similarity",
+    "term_set",
+    "value_tokens",
+]
+
+# Words that report a change of a fact, German and English (analysed tokens: casefolded,
+# ß -> ss). Only in the new text and not in the stored one they veto a duplicate. Not
+# "statt": it is mostly the detached prefix of "stattfinden" ("findet ... statt").
+CHANGE_MARKERS: Final = frozenset(
+    {
+        # German
+        "jetzt", "nun", "inzwischen", "mittlerweile", "neuerdings", "künftig", "zukünftig",
+        "sofort", "mehr", "stattdessen", "anstatt", "sondern", "korrektur",
+        "korrigiert", "geändert", "verschoben", "verlegt", "umgestellt", "umgezogen",
+        "gewechselt", "wechselt", "ersetzt", "revidiert", "neu", "neue", "neuer", "neues",
+        "doch",
+        # English
+        "now", "longer", "anymore", "instead", "moved", "switched", "replaced", "replacing",
+        "changed", "correction", "corrected", "updated", "renamed", "migrated", "new", "since",
+    }
+)  # fmt: skip
+
+_IDENTIFIER_RE: Final = re.compile(r"[\w.+-]+@[\w.-]+|`[^`]+`")
+
+
+@dataclass(frozen=True)
+class DuplicateRule:
+    """The thresholds of the decision (Settings: `duplikat_*`)."""
+
+    vector_threshold: float = 0.71
+    word_threshold: float = 0.30
+    max_length_ratio: float = 1.40
+
+
+@dataclass(frozen=True)
+class Similarity:
+    """How alike a new text is to a stored one, and by which measure."""
+
+    value: float
+    measure: str  # "vektor" | "woerter"
+
+
+def term_set(text: str) -> frozenset[str]:
+    """The analysed index terms of a text (both stems of every token)."""
+    return frozenset(term for token in tokenize(text) for term in word_forms(token))
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    union = a | b
+    return len(a & b) / len(union) if union else 0.0
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """The cosine of two vectors of one dimension (0 for a zero vector)."""
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
+
+
+def value_tokens(text: str) -> frozenset[str]:
+    """The tokens that carry values: with a digit, e-mail addresses, `code` spans."""
+    digits = {token for token in tokenize(text) if any(char.isdigit() for char in token)}
+    return frozenset(digits | {match.casefold() for match in _IDENTIFIER_RE.findall(text)})
+
+
+def change_markers(text: str) -> frozenset[str]:
+    return frozenset(token for token in tokenize(text) if token in CHANGE_MARKERS)
+
+
+def similarity(
+    new_text: str,
+    stored_text: str,
+    new_vector: Sequence[float] | None = None,
+    stored_vector: Sequence[float] | None = None,
+) -> Similarity:
+    """Cosine where both vectors are given (same profile and dimension), else Jaccard."""
+    if (
+        new_vector is not None
+        and stored_vector is not None
+        and len(new_vector) == len(stored_vector)
+    ):
+        return Similarity(cosine(new_vector, stored_vector), "vektor")
+    return Similarity(jaccard(term_set(new_text), term_set(stored_text)), "woerter")
+
+
+def is_duplicate(
+    new_text: str, stored_text: str, alike: Similarity, rule: DuplicateRule = DuplicateRule()
+) -> bool:
+    """Whether `new_text` is a near-duplicate of `stored_text` (see the module doc)."""
+    threshold = rule.vector_threshold if alike.measure == "vektor" else rule.word_threshold
+    if alike.value < threshold:
+        return False
+    if value_tokens(new_text) != value_tokens(stored_text):
+        return False
+    new_len, stored_len = len(tokenize(new_text)), len(tokenize(stored_text))
+    if new_len > rule.max_length_ratio * max(stored_len, 1):
+        return False
+    return not change_markers(new_text) - change_markers(stored_text)
