@@ -37,8 +37,9 @@ from shared.search.analyzer import query_terms
 from shared.search.ranking import terms_of
 from shared.services.brain import select_brain, upsert_brain
 from shared.services.context import ServiceContext
-from shared.services.memories import fetch_memories, insert_memories, rate_memories
+from shared.services.memories import fetch_memories, insert_memories
 from shared.services.memory_os import recall_context, search_memory
+from shared.services.ratings import rate_memories
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage, RoundTrips
 from shared.storage.dynamo.memory_items import EXPIRY_SHARDS, memory_stats_shard

@@ -38,7 +38,7 @@ def test_bootstrap_creates_table_and_bucket_once(clients: AwsClients) -> None:
     first = bootstrap(clients, TABLE, BUCKET)
     second = bootstrap(clients, TABLE, BUCKET)
     # Then the first run creates both, the second creates nothing
-    assert first == [f"table:{TABLE}", f"vector-bucket:{BUCKET}", f"table:{TABLE}-idempotency"]
+    assert first == [f"table:{TABLE}", f"vector-bucket:{BUCKET}"]
     assert second == []
     table = clients.dynamodb.describe_table(TableName=TABLE)["Table"]
     assert table["TableStatus"] == "ACTIVE"
@@ -111,7 +111,6 @@ def test_bootstrap_adds_a_missing_index_to_an_existing_table(clients: AwsClients
         f"index:{TABLE}/{EXP_INDEX}",
         f"index:{TABLE}/{AREA_INDEX}",
         f"vector-bucket:{BUCKET}",
-        f"table:{TABLE}-idempotency",
     ]
     assert second == []
     table = clients.dynamodb.describe_table(TableName=TABLE)["Table"]

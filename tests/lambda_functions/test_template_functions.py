@@ -28,7 +28,6 @@ from tests.infra.test_template import ROOT, function_props, functions, load_temp
 from tests.lambda_functions.conftest import FakeLambdaContext, LocalInvoker
 
 TABLE = "BrainTable-test"
-IDEMPOTENCY_TABLE = "IdempotencyTable-test"
 BUCKET = "embeddingsbucket-test"
 TEST_PARAMETERS = {
     "OidcIssuer": "https://cognito-idp.eu-central-1.amazonaws.com/eu-central-1_Example",
@@ -57,7 +56,6 @@ class Intrinsics:
         self.physical = {
             "BrainTable": TABLE,
             "VectorBucket": BUCKET,
-            "IdempotencyTable": IDEMPOTENCY_TABLE,
         }
         self.conditions = template.get("Conditions", {})
         self.mappings = template.get("Mappings", {})
@@ -137,9 +135,6 @@ def create_storage(template: dict[str, Any]) -> None:
     session = boto3.session.Session()  # not the default one: it keeps the first credentials
     dynamodb = session.client("dynamodb")
     dynamodb.create_table(**create_table_kwargs(TABLE, resources["BrainTable"]["Properties"]))
-    dynamodb.create_table(
-        **create_table_kwargs(IDEMPOTENCY_TABLE, resources["IdempotencyTable"]["Properties"])
-    )
     encryption = resources["VectorBucket"]["Properties"]["EncryptionConfiguration"]
     session.client("s3vectors").create_vector_bucket(
         vectorBucketName=BUCKET, encryptionConfiguration={"sseType": encryption["SseType"]}
