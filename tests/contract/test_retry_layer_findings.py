@@ -1,6 +1,6 @@
 """Contract: the retry layer's findings of issue 20, on every adapter, through the one
 dispatcher — each test failed on the Powertools layer that keyed on scrubbed text after
-the tools' own authorization (REST twins: tests/e2e/test_rest_retries.py)."""
+the tools' own authorization."""
 
 from __future__ import annotations
 
@@ -197,9 +197,8 @@ def test_windows_without_and_with_a_key(ctx: ServiceContext, clock: Clock) -> No
     # When a retry's window has passed, but not the key's
     clock.advance(settings.retry_window_s + 1)
     # Then the call without a key is a new write, the named one still its replay
-    assert call_tool(ctx, U1, INSERT, insert_args("Ohne"))["daten"][0]["ID"] != (
-        plain["daten"][0]["ID"]
-    )
+    resent = call_tool(ctx, U1, INSERT, insert_args("Ohne"))
+    assert resent["daten"][0]["ID"] != plain["daten"][0]["ID"]
     assert call_tool(ctx, U1, INSERT, insert_args("Mit", idempotenz_schluessel="k-1")) == named
     # And after the key's window it is a new write too
     clock.advance(settings.idempotency_key_window_s)
