@@ -60,15 +60,12 @@ def _bind(host: str, port: int) -> socket.socket:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from shared.server.app import build_app
-    from shared.storage.sqlite.idempotency import SqliteIdempotencyLayer
 
     settings = _settings(args)
     configure_logging(settings.log_level)
     with open_storage(settings, bootstrap=args.bootstrap) as storage:
-        layer = storage.idempotency_layer()
-        if isinstance(layer, SqliteIdempotencyLayer):
-            # This server owns the data dir: calls left running by a dead one are over.
-            layer.release_in_progress()
+        # This server owns its store: calls left running by a dead one are over.
+        storage.release_calls()
         context = ServiceContext(storage, settings, embedder=build_embedder(settings))
         verifier = build_verifier(settings)
         resolver, oauth = serving_auth(settings, verifier, args.bootstrap)

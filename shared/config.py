@@ -134,13 +134,17 @@ class Settings(BaseModel):
     aws_max_parallel: int = Field(default=256, ge=1, le=512)
     aws_max_attempts: int = Field(default=5, ge=1, le=20)
     rating_max_retries: int = Field(default=8, ge=1, le=50)
-    # Retry-safe writes: an identical write within this window returns the first answer.
-    idempotency_window_s: int = Field(default=3600, ge=60, le=7 * DAY)
-    # How long a call may hold its in-progress record when no Lambda deadline bounds it
-    # (local server, `serve --backend aws`); on Lambda the function's remaining time.
+    # Retry-safe writes (shared/tools/retry.py, docs/tools.md "Wiederholen"). Without a key,
+    # an identical write within `retry_window_s` answers with the first answer: a retry
+    # follows a lost answer within seconds to a few minutes (client timeouts are 30-60 s,
+    # backoff a few attempts). A write the caller names (`idempotenz_schluessel`, REST
+    # `Idempotency-Key`) is recognised for `idempotency_key_window_s`.
+    retry_window_s: int = Field(default=600, ge=30, le=DAY)
+    idempotency_key_window_s: int = Field(default=DAY, ge=60, le=7 * DAY)
+    # How long a running call's mark holds off its duplicates when no Lambda deadline bounds
+    # it (local server, `serve --backend aws`): longer than the time budget, which is checked
+    # once more right before storing (on Lambda: the function's remaining time).
     idempotency_in_progress_s: int = Field(default=120, ge=1, le=3600)
-    # DynamoDB table of the idempotency records; empty: "<table_name>-idempotency".
-    idempotency_table_name: str = ""
     # Lambda: the MCP router forwards each tools/call to that tool's function (tool -> name).
     tool_functions: dict[str, str] = Field(default_factory=dict)
     tool_invoke_timeout_s: float = Field(default=28.0, gt=0)
@@ -220,6 +224,10 @@ class Settings(BaseModel):
             raise ValueError("oauth_upstream_issuer and oauth_upstream_client_id go together")
         if self.shortterm_ttl_default_s > self.shortterm_ttl_max_s:
             raise ValueError("shortterm_ttl_default_s must not exceed shortterm_ttl_max_s")
+        if self.idempotency_in_progress_s <= self.tool_time_budget_s:
+            raise ValueError("idempotency_in_progress_s must exceed tool_time_budget_s")
+        if self.idempotency_in_progress_s >= self.retry_window_s:
+            raise ValueError("idempotency_in_progress_s must be below retry_window_s")
         return self
 
     @property
@@ -245,9 +253,9 @@ class Settings(BaseModel):
             return self.oidc_issuer.rstrip("/") + "/.well-known/jwks.json"
         return None
 
-    @property
-    def idempotency_table(self) -> str:
-        return self.idempotency_table_name or f"{self.table_name}-idempotency"
+    def retry_window(self, *, explicit: bool) -> int:
+        """The window of a call record: with the caller's own key, or without."""
+        return self.idempotency_key_window_s if explicit else self.retry_window_s
 
     @property
     def oauth_table(self) -> str:

@@ -177,9 +177,9 @@ class MemoryPosition:
 class NewMemory:
     """A memory to create, with its embedding already encoded (little-endian float32).
 
-    `fresh`: its ID was just handed out by the counter for this write (`reserve_ids`, or
-    `reserve_entry_ids` and not `ReservedId.reused`), so no stored memory can hold it and an
-    adapter may write it without an existence check. False (the default) keeps the check:
+    `fresh`: its ID was just handed out for this write (the counter, or the call record of
+    a send that was not taken over from a cut-off one), so no stored memory can hold it and
+    an adapter may write it without an existence check. False (the default) keeps the check:
     a duplicate ID then fails its entry and never overwrites.
     """
 

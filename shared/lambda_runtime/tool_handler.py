@@ -109,11 +109,11 @@ WARMUP_PRINCIPAL = Principal(
 def warm_tool(tool: str) -> None:
     """Before the snapshot: load what the tool's first call would load — its parser and
     service modules, their pydantic validators, the scrubbing patterns, the idempotency
-    handler of a writing tool (the storage parts: `container.prime`) — by running its
+    layer of a writing tool (the storage parts: `container.prime`) — by running its
     handler on an empty request, which the parser refuses before any storage call."""
     scrubbing.warm()
-    if TOOLS[tool].idempotent:  # its calls run through Powertools' idempotency handler
-        from shared.tools import idempotency  # noqa: F401
+    if TOOLS[tool].idempotent:  # its calls run through the retry layer
+        from shared.tools import retry  # noqa: F401
     context = ServiceContext(cast("StoragePort", NoStorage()), container().settings)
     try:
         TOOLS[tool].handler(context, WARMUP_PRINCIPAL, {})

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from shared.auth.principal import Principal
+from shared.calls import CallRecord, CallState
 from shared.domain import (
     BrainEntry,
     BrainWrite,
@@ -21,10 +23,10 @@ from shared.services import responses
 from shared.services.areas import Visibility
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
-from shared.services.entry_ids import reserve_entry_ids
-from shared.services.memories import memory_view, storage_failure_message
+from shared.services.memories import memory_view, storage_failure_message, stored_referenzfelder
 from shared.services.secrets import screen
 from shared.services.tags import ensure_tags
+from shared.services.writes import Stored, run_plain
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import Batch, BrainEntryInput, Detail, SelectRequest
 
@@ -36,43 +38,82 @@ IDENTIFIER_FIELDS = ("vk_referenz_id", "stammdaten")
 MEMORIES_PER_HIT = 20
 
 
-def upsert_brain(
+@dataclass
+class UpsertWrite:
+    """upsert_brain between the retry layer's phases (services/writes.py): every entry
+    without an ID gets one reserved with the call record; texts are scrubbed in `store`."""
+
+    ctx: ServiceContext
+    principal: Principal
+    batch: Batch[BrainEntryInput]
+    results: list[dict[str, Any]]
+    valid: list[tuple[int, BrainEntryInput]]
+    ahead_first: bool = False
+
+    def wants(self) -> dict[CounterName, list[int]]:
+        return {CounterName.BRAIN: [index for index, entry in self.valid if entry.id is None]}
+
+    def ahead(self) -> None:
+        return None
+
+    def marks(self) -> tuple[str, ...]:
+        return ()
+
+    def only(self, indexes: set[int]) -> UpsertWrite:
+        return self
+
+    def store(self, ctx: ServiceContext, call: CallRecord) -> Stored:
+        storage, tenant, batch = ctx.storage, self.principal.tenant, self.batch
+        results = list(self.results)
+        valid: list[tuple[int, BrainEntryInput]] = []
+        hinweise: dict[int, str] = {}
+        for index, entry in self.valid:
+            path = f"inhalt.eintraege[{index}]"
+            screened = screen(
+                entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path, IDENTIFIER_FIELDS
+            )
+            if screened.value is None:
+                results.append(responses.entry_failure(index, screened.errors))
+                continue
+            valid.append((index, screened.value))
+            if screened.hinweis:
+                hinweise[index] = screened.hinweis
+        update_ids = [entry.id for _, entry in valid if entry.id is not None]
+        existing = (
+            storage.get_brain_entries(tenant, list(dict.fromkeys(update_ids))) if update_ids else {}
+        )
+        accepted: list[tuple[int, BrainEntryInput]] = []
+        for index, entry in valid:
+            if entry.id is not None and entry.id not in existing:
+                results.append(responses.entry_failure(index, [_entry_not_found(index, entry.id)]))
+            else:
+                accepted.append((index, entry))
+        if accepted:
+            results += _write_entries(ctx, self.principal, batch, accepted, existing, call)
+        envelope = responses.batch(responses.with_hinweise(results, hinweise), batch.referenzfelder)
+        return Stored(envelope)
+
+
+def prepare_upsert(
     ctx: ServiceContext, principal: Principal, batch: Batch[BrainEntryInput]
-) -> dict[str, Any]:
+) -> UpsertWrite:
+    """The token's checks of an upsert (no storage read)."""
     require_caller(principal, batch.caller)
-    storage, tenant = ctx.storage, principal.tenant
     results: list[dict[str, Any]] = []
     valid: list[tuple[int, BrainEntryInput]] = []
-    hinweise: dict[int, str] = {}
     for index, entry in enumerate(batch.entries):
         if isinstance(entry, list):
             results.append(responses.entry_failure(index, entry))
-            continue
-        path = f"inhalt.eintraege[{index}]"
-        screened = screen(
-            entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path, IDENTIFIER_FIELDS
-        )
-        if screened.value is None:
-            results.append(responses.entry_failure(index, screened.errors))
-            continue
-        valid.append((index, screened.value))
-        if screened.hinweis:
-            hinweise[index] = screened.hinweis
-
-    update_ids = [entry.id for _, entry in valid if entry.id is not None]
-    existing = (
-        storage.get_brain_entries(tenant, list(dict.fromkeys(update_ids))) if update_ids else {}
-    )
-    accepted: list[tuple[int, BrainEntryInput]] = []
-    for index, entry in valid:
-        if entry.id is not None and entry.id not in existing:
-            results.append(responses.entry_failure(index, [_entry_not_found(index, entry.id)]))
         else:
-            accepted.append((index, entry))
-    if not accepted:
-        return responses.batch(results, batch.referenzfelder)
-    results += _write_entries(ctx, principal, batch, accepted, existing)
-    return responses.batch(responses.with_hinweise(results, hinweise), batch.referenzfelder)
+            valid.append((index, entry))
+    return UpsertWrite(ctx, principal, batch, results, valid)
+
+
+def upsert_brain(
+    ctx: ServiceContext, principal: Principal, batch: Batch[BrainEntryInput]
+) -> dict[str, Any]:
+    """upsert_brain outside the retry layer (services/writes.py `run_plain`)."""
+    return run_plain(ctx, principal.tenant, prepare_upsert(ctx, principal, batch))
 
 
 def _write_entries(
@@ -81,22 +122,27 @@ def _write_entries(
     batch: Batch[BrainEntryInput],
     accepted: list[tuple[int, BrainEntryInput]],
     existing: dict[int, BrainEntry],
+    call: CallRecord,
 ) -> list[dict[str, Any]]:
     storage, tenant, now = ctx.storage, principal.tenant, ctx.clock()
-    creates = [(index, entry) for index, entry in accepted if entry.id is None]
-    new_ids = reserve_entry_ids(ctx, tenant, CounterName.BRAIN, creates)
+    new_ids = {
+        index: call.id_of(CounterName.BRAIN, index) for index, entry in accepted if entry.id is None
+    }
     # A resend of a write a crash cut off: entries it already created are not created again.
-    reused = [r.number for r in new_ids.values() if r.reused]
-    created_before = set(storage.get_brain_entries(tenant, reused)) if reused else set()
+    created_before = (
+        set(storage.get_brain_entries(tenant, list(new_ids.values())))
+        if call.state is CallState.RESUMED and new_ids
+        else set()
+    )
     results: list[dict[str, Any]] = [
-        {"index": index, "erfolg": True, "ID": r.number}
-        for index, r in new_ids.items()
-        if r.number in created_before
+        {"index": index, "erfolg": True, "ID": number}
+        for index, number in new_ids.items()
+        if number in created_before
     ]
     accepted = [
         (index, entry)
         for index, entry in accepted
-        if index not in new_ids or new_ids[index].number not in created_before
+        if index not in new_ids or new_ids[index] not in created_before
     ]
     if not accepted:
         return results
@@ -108,7 +154,7 @@ def _write_entries(
         terms, doc_len = document_terms(entry.titel, entry.inhalt)
         brain_entry = BrainEntry(
             tenant=tenant,
-            id=entry.id if entry.id is not None else new_ids[index].number,
+            id=entry.id if entry.id is not None else new_ids[index],
             titel=entry.titel,
             inhalt=entry.inhalt,
             vk_typ=entry.vk_typ,
@@ -119,7 +165,7 @@ def _write_entries(
             agent=batch.caller.agent,
             created_at=previous.created_at if previous else now,
             updated_at=now,
-            referenzfelder=batch.referenzfelder,
+            referenzfelder=stored_referenzfelder(batch.referenzfelder),
             terms=terms,
             doc_len=doc_len,
         )

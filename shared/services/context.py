@@ -22,8 +22,8 @@ class ServiceContext:
     storage: StoragePort
     settings: Settings
     clock: Callable[[], datetime] = field(default=utc_now)
-    # The logical write a retry-safe call belongs to (shared/tools/idempotency.py): IDs
-    # are reserved per entry under it, so a resend gets the same IDs for the same entries.
+    # The send that owns the call's record (shared/tools/retry.py: the record's token,
+    # kept by a resend that takes a cut-off send over): ledger entry keys derive from it.
     write_key: str | None = None
     # Server-side embeddings (Settings.embedder); None: model-free, callers' vectors only.
     embedder: Embedder | None = None

@@ -19,12 +19,13 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any, Final
 
 from shared.auth.principal import Principal
+from shared.calls import CallRecord
 from shared.domain import CounterName, EntryFailure, EntryFailureCode
 from shared.ledger.model import (
     ZERO,
@@ -38,12 +39,14 @@ from shared.ledger.model import (
     signed,
 )
 from shared.ledger.money import mask_payment_data
-from shared.ledger.requests import LedgerBatch, ParsedBuchung, Storno, Zahlung, parse_ledger
+from shared.ledger.requests import LedgerBatch, Storno, Zahlung, parse_ledger
 from shared.scrubbing import ScrubPolicy
 from shared.services import areas, responses
 from shared.services.context import ServiceContext
 from shared.services.ledger_query import abfragen
+from shared.services.memories import stored_referenzfelder
 from shared.services.secrets import clean_value, hinweis, rejection
+from shared.services.writes import Stored, run_plain
 from shared.validation.errors import FieldError, RequestRejected
 
 IDEMPOTENZ_SCHLUESSEL: Final = "idempotenz_schluessel"
@@ -102,8 +105,11 @@ def _not_found(record_id: int) -> str:
 
 
 @dataclass
-class _Run:
-    """One write call: who acts, which areas were checked, the per-entry results."""
+class LedgerCall:
+    """A writing ledger call (buchen, storno, bezahlen) between the retry layer's phases
+    (services/writes.py): the areas' authorization (and for storno/bezahlen the records
+    they refer to) is read side by side with the claim; texts are masked, scrubbed and
+    appended after it, under the IDs reserved with the call record."""
 
     ctx: ServiceContext
     principal: Principal
@@ -112,9 +118,64 @@ class _Run:
     nutzer: str
     agent: str
     results: list[dict[str, Any]]
-    allowed: dict[tuple[str, bool], FieldError | None]
+    allowed: dict[tuple[str, bool], FieldError | None] = field(default_factory=dict)
+    originals: dict[int, LedgerView] = field(default_factory=dict)
     # Per entry index: what to answer if storage refuses the entry as a conflict.
     conflicts: dict[int, str | None] = field(default_factory=dict)
+    read: bool = False
+    ahead_first: bool = False
+
+    @property
+    def satz(self) -> LedgerSatz:
+        if self.batch.aktion == "buchen":
+            return LedgerSatz.BUCHUNG
+        return LedgerSatz.STORNO if self.batch.aktion == "storno" else LedgerSatz.ZAHLUNG
+
+    def entries(self) -> list[tuple[int, Any]]:
+        return [(i, e) for i, e in enumerate(self.batch.entries) if not isinstance(e, list)]
+
+    def wants(self) -> dict[CounterName, list[int]]:
+        """Every parsed entry before `ahead`; after it, those whose area (and record) it
+        allowed."""
+        return {CounterName.LEDGER: [i for i, entry in self.entries() if self._allowed(entry)]}
+
+    def _allowed(self, entry: Any) -> bool:
+        if not self.read:
+            return True
+        if self.satz is LedgerSatz.BUCHUNG:
+            area = areas.area_of_path(entry.entry.path)
+            return self.allowed.get((area, entry.entry.create_project)) is None
+        found = self.originals.get(entry.ID)
+        return found is not None and self.allowed.get((found.record.area, False)) is None
+
+    def ahead(self) -> None:
+        if self.satz is LedgerSatz.BUCHUNG:
+            for _, parsed in self.entries():
+                self.may_write(areas.area_of_path(parsed.entry.path), parsed.entry.create_project)
+        else:
+            ids = [entry.ID for _, entry in self.entries()]
+            found = self.ctx.storage.get_ledger(self.principal.tenant, ids) if ids else {}
+            readable = areas.readable_areas(self.ctx, self.principal, self.nutzer)
+            self.originals = {
+                rid: item for rid, item in found.items() if item.record.area in readable
+            }
+            for item in self.originals.values():
+                self.may_write(item.record.area)
+        self.read = True
+
+    def marks(self) -> tuple[str, ...]:
+        return ()
+
+    def only(self, indexes: set[int]) -> LedgerCall:
+        return self
+
+    def store(self, ctx: ServiceContext, call: CallRecord) -> Stored:
+        self.results = list(self.results)
+        if self.satz is LedgerSatz.BUCHUNG:
+            self._buchen(ctx, call)
+        else:
+            self._follow(ctx, call)
+        return Stored(responses.batch(self.results, self.batch.referenzfelder))
 
     def may_write(self, area: str, create_project: bool = False) -> FieldError | None:
         """The areas module's decision, once per area (and create_project) per call."""
@@ -139,28 +200,29 @@ class _Run:
     def fail(self, index: int, feld: str, meldung: str) -> None:
         self.results.append(responses.entry_failure(index, [FieldError(feld, meldung)]))
 
-    def key(self, index: int, own: dict[str, Any]) -> str | None:
-        """The entry's idempotency key: its own `referenzfelder.idempotenz_schluessel`, or
-        the call's write key with the entry's index (the named key where a caller outside
-        the dispatcher gives no write key); scoped to the action and the acting nutzer."""
+    def key(self, ctx: ServiceContext, index: int, own: dict[str, Any]) -> str | None:
+        """The entry's idempotency key (as sent: keys are opaque, never scrubbed): its own
+        `referenzfelder.idempotenz_schluessel`, or the call's write key with the entry's
+        index; scoped to the action and the acting nutzer, stored only as a digest."""
         if IDEMPOTENZ_SCHLUESSEL in own:
             base = f"eintrag\x1f{own[IDEMPOTENZ_SCHLUESSEL]}"
-        elif self.ctx.write_key is not None:
-            base = f"schreibvorgang\x1f{self.ctx.write_key}\x1f{index}"
-        elif IDEMPOTENZ_SCHLUESSEL in self.batch.referenzfelder:
-            base = f"aufruf\x1f{self.batch.referenzfelder[IDEMPOTENZ_SCHLUESSEL]}\x1f{index}"
+        elif ctx.write_key is not None:
+            base = f"schreibvorgang\x1f{ctx.write_key}\x1f{index}"
         else:
             return None
         scoped = f"{self.batch.aktion}\x1f{self.nutzer}\x1f{base}"
         return hashlib.sha256(scoped.encode()).hexdigest()
 
-    def record(self, index: int, **values: Any) -> LedgerRecord:
+    def record(self, ctx: ServiceContext, index: int, **values: Any) -> LedgerRecord:
         principal = self.principal
-        # Redacted like the envelope's referenzfelder (dispatch.py): provenance, never secrets.
-        own = clean_value(values.pop("referenzfelder") or {}).value
-        referenzfelder = {**self.batch.referenzfelder, **own}
+        own = dict(values.pop("referenzfelder") or {})
+        schluessel = self.key(ctx, index, own)
+        # Redacted like the envelope's referenzfelder (dispatch.py): provenance, never
+        # secrets; the keys only as the digest above.
+        stored = clean_value(stored_referenzfelder(own)).value
+        referenzfelder = {**stored_referenzfelder(self.batch.referenzfelder), **stored}
         return LedgerRecord(
-            schluessel=self.key(index, own),
+            schluessel=schluessel,
             tenant=principal.tenant,
             id=index,  # replaced by the reserved ID
             nutzer=self.nutzer,
@@ -175,19 +237,19 @@ class _Run:
 
     def append(
         self,
+        ctx: ServiceContext,
+        call: CallRecord,
         pending: list[tuple[int, LedgerWrite, str | None]],
-        satz: LedgerSatz,
         answer: Callable[[LedgerRecord], dict[str, Any]],
     ) -> None:
-        """Reserve IDs in one step, append, and answer per entry."""
+        """Append under the reserved IDs and answer per entry."""
         if not pending:
             return
-        ids = self.ctx.storage.reserve_ids(self.principal.tenant, CounterName.LEDGER, len(pending))
         writes = [
-            replace(write, record=replace(write.record, id=record_id))
-            for (_, write, _), record_id in zip(pending, ids, strict=True)
+            replace(write, record=replace(write.record, id=call.id_of(CounterName.LEDGER, index)))
+            for index, write, _ in pending
         ]
-        outcomes = self.ctx.storage.append_ledger(writes)
+        outcomes = ctx.storage.append_ledger(writes)
         for (index, _, note), write, outcome in zip(pending, writes, outcomes, strict=True):
             if isinstance(outcome, AlreadyAppended):
                 self.results.append(
@@ -197,7 +259,7 @@ class _Run:
             if outcome is not None:
                 known = self.conflicts.get(index)
                 if outcome.code is not EntryFailureCode.CONFLICT or known is None:
-                    known = _failure_message(outcome, satz)
+                    known = _failure_message(outcome, self.satz)
                 self.fail(index, f"inhalt.eintraege[{index}]", known)
                 continue
             result = {"index": index, "erfolg": True, **answer(write.record)}
@@ -205,24 +267,111 @@ class _Run:
                 result["hinweis"] = note
             self.results.append(result)
 
+    def _buchen(self, ctx: ServiceContext, call: CallRecord) -> None:
+        pending: list[tuple[int, LedgerWrite, str | None]] = []
+        for index, parsed in self.entries():
+            entry, path = parsed.entry, f"inhalt.eintraege[{index}]"
+            area = areas.area_of_path(entry.path)
+            refused = self.may_write(area, entry.create_project)
+            if refused is not None:
+                self.fail(index, f"{path}.{refused.feld}", refused.meldung)
+                continue
+            texts = _clean_texts(
+                {name: getattr(entry, name) for name in _FREE_TEXTS},
+                path,
+                ctx.settings.scrub_policy,
+            )
+            if texts.errors:
+                self.results.append(responses.entry_failure(index, list(texts.errors)))
+                continue
+            art = LedgerArt(entry.art)
+            status = entry.status or ("offen" if entry.faellig_am is not None else "bezahlt")
+            record = self.record(
+                ctx,
+                index,
+                satz=LedgerSatz.BUCHUNG,
+                art=art,
+                betrag=parsed.betrag,
+                wirkung=signed(art, parsed.betrag),
+                waehrung=entry.waehrung,
+                datum=entry.datum,
+                area=area,
+                path=entry.path,
+                status=LedgerStatus(status),
+                faellig_am=entry.faellig_am,
+                iban=entry.iban,
+                referenzfelder=entry.referenzfelder,
+                **texts.values,
+            )
+            pending.append((index, LedgerWrite(record), texts.hinweis))
+        self.append(ctx, call, pending, _amounts)
 
-def _start(ctx: ServiceContext, principal: Principal, batch: LedgerBatch) -> _Run:
-    # The scope (memory:write for these actions) is checked by the dispatcher
-    # (ToolSpec.needed_scope), like every tool's.
-    run = _Run(
-        ctx,
-        principal,
-        batch,
-        ctx.clock(),
-        areas.acting_nutzer(principal),
-        areas.acting_agent(principal),
-        [],
-        {},
-    )
-    for index, entry in enumerate(batch.entries):
-        if isinstance(entry, list):
-            run.results.append(responses.entry_failure(index, entry))
-    return run
+    def _follow(self, ctx: ServiceContext, call: CallRecord) -> None:
+        satz = self.satz
+        pending: list[tuple[int, LedgerWrite, str | None]] = []
+        today = self.now.astimezone(ctx.settings.zone).date()
+        for index, entry in self.entries():
+            path = f"inhalt.eintraege[{index}]"
+            found = self.originals.get(entry.ID)
+            if found is None:
+                self.fail(index, f"{path}.ID", _not_found(entry.ID))
+                continue
+            original = found.record
+            # With a key, storage decides (the key first): a resend gets its first answer.
+            keyed = self.key(ctx, index, entry.referenzfelder or {}) is not None
+            problem = _follow_problem(found, satz, keyed)
+            if keyed:  # if storage refuses it as a conflict: the reason as seen now
+                self.conflicts[index] = _follow_problem(found, satz, False)
+            if problem is not None:
+                self.fail(index, f"{path}.ID", problem)
+                continue
+            refused = self.may_write(original.area)
+            if refused is not None:
+                self.fail(index, f"{path}.ID", refused.meldung)
+                continue
+            note_text = entry.grund if isinstance(entry, Storno) else entry.notiz
+            texts = _clean_texts({"beschreibung": note_text}, path, ctx.settings.scrub_policy)
+            if texts.errors:
+                self.results.append(responses.entry_failure(index, list(texts.errors)))
+                continue
+            paid_on: date = (
+                entry.bezahlt_am or today if isinstance(entry, Zahlung) else original.datum
+            )
+            record = self.record(
+                ctx,
+                index,
+                satz=satz,
+                art=original.art,
+                betrag=original.betrag,
+                wirkung=-original.wirkung if satz is LedgerSatz.STORNO else ZERO,
+                waehrung=original.waehrung,
+                datum=paid_on,
+                area=original.area,
+                path=original.path,
+                gegenpartei=original.gegenpartei,
+                kategorie=original.kategorie,
+                beschreibung=texts.values["beschreibung"]
+                or f"{'Storno' if satz is LedgerSatz.STORNO else 'Zahlung'} zu {original.id}",
+                status=LedgerStatus.BEZAHLT,
+                iban=original.iban,
+                bezug=original.id,
+                anker_datum=original.datum,
+                referenzfelder=entry.referenzfelder,
+            )
+            pending.append((index, LedgerWrite(record, original), texts.hinweis))
+
+        def answer(record: LedgerRecord) -> dict[str, Any]:
+            if satz is LedgerSatz.STORNO:
+                return {**_amounts(record), "storno_von": record.bezug}
+            return {
+                "ID": record.id,
+                "bezahlt": record.bezug,
+                "bezahlt_am": record.datum.isoformat(),
+                "bezahlt_von": record.nutzer,
+                "autor": record.autor,
+            }
+
+        self.append(ctx, call, pending, answer)
 
 
 def _amounts(record: LedgerRecord) -> dict[str, Any]:
@@ -235,129 +384,23 @@ def _amounts(record: LedgerRecord) -> dict[str, Any]:
     }
 
 
-def buchen(ctx: ServiceContext, principal: Principal, batch: LedgerBatch) -> dict[str, Any]:
-    run = _start(ctx, principal, batch)
-    pending: list[tuple[int, LedgerWrite, str | None]] = []
-    for index, parsed in enumerate(batch.entries):
-        if not isinstance(parsed, ParsedBuchung):
-            continue
-        entry, path = parsed.entry, f"inhalt.eintraege[{index}]"
-        area = areas.area_of_path(entry.path)
-        refused = run.may_write(area, entry.create_project)
-        if refused is not None:
-            run.fail(index, f"{path}.{refused.feld}", refused.meldung)
-            continue
-        texts = _clean_texts(
-            {name: getattr(entry, name) for name in _FREE_TEXTS},
-            path,
-            ctx.settings.scrub_policy,
-        )
-        if texts.errors:
-            run.results.append(responses.entry_failure(index, list(texts.errors)))
-            continue
-        art = LedgerArt(entry.art)
-        status = entry.status or ("offen" if entry.faellig_am is not None else "bezahlt")
-        record = run.record(
-            index,
-            satz=LedgerSatz.BUCHUNG,
-            art=art,
-            betrag=parsed.betrag,
-            wirkung=signed(art, parsed.betrag),
-            waehrung=entry.waehrung,
-            datum=entry.datum,
-            area=area,
-            path=entry.path,
-            status=LedgerStatus(status),
-            faellig_am=entry.faellig_am,
-            iban=entry.iban,
-            referenzfelder=entry.referenzfelder,
-            **texts.values,
-        )
-        pending.append((index, LedgerWrite(record), texts.hinweis))
-    run.append(pending, LedgerSatz.BUCHUNG, _amounts)
-    return responses.batch(run.results, batch.referenzfelder)
-
-
-def _originals(run: _Run, entries: Sequence[tuple[int, Storno | Zahlung]]) -> dict[int, LedgerView]:
-    """The referenced records the caller may see (one read), others reported missing."""
-    ids = [entry.ID for _, entry in entries]
-    found = run.ctx.storage.get_ledger(run.principal.tenant, ids) if ids else {}
-    readable = areas.readable_areas(run.ctx, run.principal, run.nutzer)
-    return {rid: item for rid, item in found.items() if item.record.area in readable}
-
-
-def _follow(
-    ctx: ServiceContext, principal: Principal, batch: LedgerBatch, satz: LedgerSatz
-) -> dict[str, Any]:
-    run = _start(ctx, principal, batch)
-    entries = [
-        (index, entry)
+def prepare_ledger(ctx: ServiceContext, principal: Principal, batch: LedgerBatch) -> LedgerCall:
+    """The token's checks of a writing ledger call: the scope (memory:write) is the
+    dispatcher's (ToolSpec.needed_scope); identity comes from the token."""
+    results = [
+        responses.entry_failure(index, entry)
         for index, entry in enumerate(batch.entries)
-        if isinstance(entry, Storno | Zahlung)
+        if isinstance(entry, list)
     ]
-    originals = _originals(run, entries)
-    pending: list[tuple[int, LedgerWrite, str | None]] = []
-    today = run.now.astimezone(ctx.settings.zone).date()
-    for index, entry in entries:
-        path = f"inhalt.eintraege[{index}]"
-        found = originals.get(entry.ID)
-        if found is None:
-            run.fail(index, f"{path}.ID", _not_found(entry.ID))
-            continue
-        original = found.record
-        # With a key, storage decides (the key first): a resend gets its first answer.
-        keyed = run.key(index, entry.referenzfelder or {}) is not None
-        problem = _follow_problem(found, satz, keyed)
-        if keyed:  # if storage refuses it as a conflict: the reason as seen now
-            run.conflicts[index] = _follow_problem(found, satz, False)
-        if problem is not None:
-            run.fail(index, f"{path}.ID", problem)
-            continue
-        refused = run.may_write(original.area)
-        if refused is not None:
-            run.fail(index, f"{path}.ID", refused.meldung)
-            continue
-        note_text = entry.grund if isinstance(entry, Storno) else entry.notiz
-        texts = _clean_texts({"beschreibung": note_text}, path, ctx.settings.scrub_policy)
-        if texts.errors:
-            run.results.append(responses.entry_failure(index, list(texts.errors)))
-            continue
-        paid_on: date = entry.bezahlt_am or today if isinstance(entry, Zahlung) else original.datum
-        record = run.record(
-            index,
-            satz=satz,
-            art=original.art,
-            betrag=original.betrag,
-            wirkung=-original.wirkung if satz is LedgerSatz.STORNO else ZERO,
-            waehrung=original.waehrung,
-            datum=paid_on,
-            area=original.area,
-            path=original.path,
-            gegenpartei=original.gegenpartei,
-            kategorie=original.kategorie,
-            beschreibung=texts.values["beschreibung"]
-            or f"{'Storno' if satz is LedgerSatz.STORNO else 'Zahlung'} zu {original.id}",
-            status=LedgerStatus.BEZAHLT,
-            iban=original.iban,
-            bezug=original.id,
-            anker_datum=original.datum,
-            referenzfelder=entry.referenzfelder,
-        )
-        pending.append((index, LedgerWrite(record, original), texts.hinweis))
-
-    def answer(record: LedgerRecord) -> dict[str, Any]:
-        if satz is LedgerSatz.STORNO:
-            return {**_amounts(record), "storno_von": record.bezug}
-        return {
-            "ID": record.id,
-            "bezahlt": record.bezug,
-            "bezahlt_am": record.datum.isoformat(),
-            "bezahlt_von": record.nutzer,
-            "autor": record.autor,
-        }
-
-    run.append(pending, satz, answer)
-    return responses.batch(run.results, batch.referenzfelder)
+    return LedgerCall(
+        ctx,
+        principal,
+        batch,
+        ctx.clock(),
+        areas.acting_nutzer(principal),
+        areas.acting_agent(principal),
+        results,
+    )
 
 
 def _follow_problem(found: LedgerView, satz: LedgerSatz, keyed: bool) -> str | None:
@@ -376,11 +419,17 @@ def _follow_problem(found: LedgerView, satz: LedgerSatz, keyed: bool) -> str | N
     return None
 
 
+def ledger_write(ctx: ServiceContext, principal: Principal, args: Any) -> LedgerCall:
+    """The `Write` of a writing ledger call (the dispatcher's retry layer runs it)."""
+    _, batch = parse_ledger(args)
+    if batch is None:
+        raise ValueError("abfragen is a read, not a write")
+    return prepare_ledger(ctx, principal, batch)
+
+
 def ledger(ctx: ServiceContext, principal: Principal, args: Any) -> dict[str, Any]:
-    aktion, batch = parse_ledger(args)
+    """The tool outside the retry layer: a query, or a write run plainly."""
+    _, batch = parse_ledger(args)
     if batch is None:
         return abfragen(ctx, principal, args)
-    if aktion == "buchen":
-        return buchen(ctx, principal, batch)
-    satz = LedgerSatz.STORNO if aktion == "storno" else LedgerSatz.ZAHLUNG
-    return _follow(ctx, principal, batch, satz)
+    return run_plain(ctx, principal.tenant, prepare_ledger(ctx, principal, batch))

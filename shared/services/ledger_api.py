@@ -26,9 +26,9 @@ from shared.auth.principal import Principal, Scope
 from shared.services import responses
 from shared.services.context import ServiceContext
 from shared.services.memory_api import ApiRefused, Refusal, refusal_of, rest_path
-from shared.tools import idempotency
 from shared.tools.catalog import TOOLS
 from shared.tools.dispatch import call_tool
+from shared.tools.idempotency_fields import IN_PROGRESS_FIELD, KEY_FIELD
 from shared.validation import messages, rules
 from shared.validation.errors import FieldError
 
@@ -37,7 +37,6 @@ TOOL: Final = "ledger"
 WRITE_ACTIONS: Final = {"buchungen": "buchen", "stornos": "storno", "zahlungen": "bezahlen"}
 QUERY_ACTION: Final = "abfragen"
 BODY_FIELDS: Final = ("eintraege", "referenzfelder")
-OPERATION_PREFIX: Final = "rest:POST /api/ledger/"
 
 
 def needed_scope(aktion: str) -> Scope:
@@ -51,7 +50,7 @@ def _errors(items: Any) -> list[FieldError]:
 
 def _refused(envelope: Mapping[str, Any]) -> ApiRefused:
     errors = _errors(envelope.get("fehler"))
-    if any(error.feld == idempotency.IN_PROGRESS_FIELD for error in errors):
+    if any(error.feld == IN_PROGRESS_FIELD for error in errors):
         return ApiRefused(Refusal.CONFLICT, errors)
     return refusal_of(errors)
 
@@ -69,7 +68,7 @@ def tool_arguments(aktion: str, body: Any, idempotency_key: str | None) -> dict[
     arguments: dict[str, Any] = {"inhalt": {"aktion": aktion, "eintraege": item["eintraege"]}}
     referenzfelder = item.get("referenzfelder")
     if idempotency_key and (referenzfelder is None or isinstance(referenzfelder, Mapping)):
-        referenzfelder = {**(referenzfelder or {}), idempotency.KEY_FIELD: idempotency_key}
+        referenzfelder = {**(referenzfelder or {}), KEY_FIELD: idempotency_key}
     if referenzfelder is not None:
         arguments["referenzfelder"] = referenzfelder
     return arguments
@@ -92,16 +91,8 @@ def write(
     when some were (per-entry results); nothing booked: ApiRefused (a problem document)."""
     arguments = tool_arguments(WRITE_ACTIONS[resource], body, idempotency_key)
 
-    def handler(keyed: ServiceContext) -> dict[str, Any]:
-        return call_tool(keyed, principal, TOOL, arguments)
-
-    if TOOLS[TOOL].runs_once(arguments):
-        # The dispatcher already runs this action through the idempotency records.
-        envelope = handler(ctx)
-    else:
-        envelope = idempotency.run_once(
-            ctx, principal, OPERATION_PREFIX + resource, arguments, handler, {}
-        )
+    # The dispatcher runs this action through the retry layer (ToolSpec.runs_once).
+    envelope = call_tool(ctx, principal, TOOL, arguments)
     if responses.is_error(envelope):
         raise _refused(envelope)
     answer = {

@@ -1,13 +1,18 @@
-"""Memories: insert (long- and short-term), fetch and rate."""
+"""Memories: insert (long- and short-term) and fetch; ratings: services/ratings.py.
+
+An insert is a `Write` (services/writes.py): its token checks build it, the retry layer
+runs between those and the storage.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from shared.auth.principal import Principal
+from shared.calls import CallRecord, CallState
 from shared.domain import (
     CounterName,
     EntryFailure,
@@ -16,10 +21,9 @@ from shared.domain import (
     MemoryId,
     MemoryType,
     NewMemory,
-    Rating,
-    ReservedId,
 )
 from shared.ledger.classify import ledger_hinweis
+from shared.scrubbing import ScrubPolicy
 from shared.search.analyzer import document_terms
 from shared.search.vectors import encode as encode_embedding
 from shared.services import responses
@@ -27,19 +31,18 @@ from shared.services.areas import Visibility, user_area
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
 from shared.services.embeddings import with_server_embeddings
-from shared.services.entry_ids import reserve_entry_ids
 from shared.services.profiles import ProfileCheck, Refused
-from shared.services.secrets import screen
+from shared.services.secrets import clean_value, screen
 from shared.services.tags import ensure_tags
+from shared.services.writes import Refs, Stored, run_plain, stamp
+from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation.errors import FieldError
-from shared.validation.parsed import Batch, FetchRequest, MemoryInput, RatingInput
+from shared.validation.parsed import Batch, FetchRequest, MemoryInput
 
 # The texts of a memory that are scrubbed for secrets before anything is stored, and the
 # identifiers that cannot hold a marker (a secret in one refuses the entry).
 SCRUBBED_FIELDS = ("kurzbeschreibung", "memory", "tags")
 IDENTIFIER_FIELDS = ("scope", "scope_vk", "embedding_profil_hash")
-# A rating may be dated a little ahead of the server clock (clock skew), not more.
-MAX_FUTURE_SKEW = timedelta(minutes=5)
 
 
 def memory_terms(memory: Memory) -> tuple[dict[str, int], int]:
@@ -64,20 +67,186 @@ def storage_failure_message(failure: EntryFailure) -> str:
     return "Speicherfehler: Der Eintrag wurde nicht gespeichert. Bitte erneut senden."
 
 
-def insert_memories(
+@dataclass
+class InsertWrite:
+    """insert_brain_*_memory (and REST POST /api/memory) between the retry layer's phases."""
+
+    ctx: ServiceContext
+    principal: Principal
+    batch: Batch[MemoryInput]
+    typ: MemoryType
+    area: str | None
+    results: list[dict[str, Any]]  # entries refused before anything is stored
+    accepted: list[tuple[int, MemoryInput]]  # as sent: scrubbed in `store`
+    tags: dict[str, str] = field(default_factory=dict)
+    # The area's authorization when it needs storage (REST: `areas.authorize_write`).
+    authorize: Callable[[], None] | None = None
+    ahead_first: bool = False
+
+    @property
+    def counter(self) -> CounterName:
+        return CounterName(self.typ.value)
+
+    def wants(self) -> dict[CounterName, list[int]]:
+        return {self.counter: [index for index, _ in self.accepted]}
+
+    def ahead(self) -> None:
+        """The area's authorization (when it needs storage), then the tag records (their
+        names scrubbed first): no tag record for a refused write."""
+        if self.authorize is not None:
+            self.authorize()
+        self.tags = ensure_tags(self.ctx.storage, self.principal.tenant, self._clean_tags())
+
+    def _clean_tags(self) -> list[list[str]]:
+        cleaned = [clean_value(list(entry.tags)) for _, entry in self.accepted]
+        # under policy reject an entry with a secret in a tag fails: no tag record for it
+        reject = self.ctx.settings.scrub_policy is ScrubPolicy.REJECT
+        return [c.value for c in cleaned if not (reject and c.kinds)]
+
+    def marks(self) -> tuple[str, ...]:
+        return ()
+
+    def only(self, indexes: set[int]) -> InsertWrite:
+        return replace(
+            self,
+            results=[r for r in self.results if r["index"] in indexes],
+            accepted=[(i, e) for i, e in self.accepted if i in indexes],
+        )
+
+    def store(self, ctx: ServiceContext, call: CallRecord) -> Stored:
+        results = list(self.results)
+        screened: list[tuple[int, MemoryInput]] = []
+        hinweise: dict[int, str] = {}
+        for index, entry in self.accepted:
+            path = f"inhalt.memories[{index}]"
+            checked = screen(
+                entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path, IDENTIFIER_FIELDS
+            )
+            if checked.value is None:
+                results.append(responses.entry_failure(index, checked.errors, typ=self.typ.value))
+                continue
+            screened.append((index, checked.value))
+            notes = [checked.hinweis, ledger_hinweis(entry.kurzbeschreibung, entry.memory)]
+            if any(notes):
+                hinweise[index] = " ".join(note for note in notes if note)
+        screened = _with_profiles(ctx, self.principal.tenant, self.typ, screened, results)
+        refs: Refs = {}
+        if screened:
+            results += self._store(ctx, call, screened, refs)
+        envelope = responses.batch(
+            responses.with_hinweise(results, hinweise), self.batch.referenzfelder
+        )
+        return Stored(envelope, refs)
+
+    def _store(
+        self,
+        ctx: ServiceContext,
+        call: CallRecord,
+        accepted: list[tuple[int, MemoryInput]],
+        refs: Refs,
+    ) -> list[dict[str, Any]]:
+        storage, tenant, now, typ = ctx.storage, self.principal.tenant, ctx.clock(), self.typ
+        ids = {index: call.id_of(self.counter, index) for index, _ in accepted}
+        resumed = call.state is CallState.RESUMED
+        embeddings = {
+            index: None if entry.embedding is None else encode_embedding(entry.embedding)
+            for index, entry in accepted
+        }
+        # A resend of a write a crash cut off: entries it already stored are not stored again
+        # (but completed where the crash cut their write short).
+        already = stored_before(ctx, tenant, typ, ids, now, embeddings) if resumed else {}
+        results = [self._success(index, memory, refs) for index, memory in already.items()]
+        accepted = [(index, entry) for index, entry in accepted if index not in already]
+        if not accepted:
+            return results
+        missing = [
+            tag for _, entry in accepted for tag in entry.tags if tag.casefold() not in self.tags
+        ]
+        stored_tags = {**self.tags, **ensure_tags(storage, tenant, [missing])}
+        new_memories = []
+        for index, entry in accepted:
+            memory = self._memory(ctx, entry, ids[index], stored_tags, now)
+            embedding = embeddings[index]
+            new_memories.append(NewMemory(memory, embedding, fresh=not resumed))
+        outcomes = storage.put_memories(with_server_embeddings(ctx, new_memories))
+        failed = {
+            index: outcome
+            for (index, _), outcome in zip(accepted, outcomes, strict=True)
+            if outcome is not None
+        }
+        # A send racing its resend (one of them took the other's record over): an ID
+        # reserved for this entry that is stored now was stored by the other send; the
+        # entry is stored, never reported failed.
+        raced = (
+            stored_before(ctx, tenant, typ, {i: ids[i] for i in failed}, now, embeddings)
+            if failed
+            else {}
+        )
+        for (index, _), new in zip(accepted, new_memories, strict=True):
+            if index not in failed:
+                results.append(self._success(index, new.memory, refs))
+            elif index in raced:
+                results.append(self._success(index, raced[index], refs))
+            else:
+                error = FieldError(
+                    f"inhalt.memories[{index}]", storage_failure_message(failed[index])
+                )
+                results.append(responses.entry_failure(index, [error], typ=typ.value))
+        return results
+
+    def _success(self, index: int, memory: Memory, refs: Refs) -> dict[str, Any]:
+        refs[index] = (str(memory.id), stamp(memory.updated_at))
+        return {"index": index, "typ": self.typ.value, "erfolg": True, "ID": str(memory.id)}
+
+    def _memory(
+        self,
+        ctx: ServiceContext,
+        entry: MemoryInput,
+        number: int,
+        stored_tags: dict[str, str],
+        now: datetime,
+    ) -> Memory:
+        expires_at = None
+        if self.typ is MemoryType.SHORTTERM:
+            ttl = entry.ttl_sekunden or ctx.settings.shortterm_ttl_default_s
+            expires_at = now + timedelta(seconds=ttl)
+        memory = Memory(
+            tenant=self.principal.tenant,
+            id=MemoryId(self.typ, number),
+            kurzbeschreibung=entry.kurzbeschreibung,
+            memory=entry.memory,
+            tags=[stored_tags[tag.casefold()] for tag in entry.tags],
+            scope=entry.scope,
+            scope_vk=entry.scope_vk,
+            nutzer=entry.nutzer,
+            agent=entry.agent,
+            created_at=now,
+            updated_at=now,
+            referenzfelder=stored_referenzfelder(self.batch.referenzfelder),
+            expires_at=expires_at,
+            embedding_dim=len(entry.embedding) if entry.embedding is not None else None,
+            embedding_profil_hash=entry.embedding_profil_hash,
+            # Brain-tool memories live in their nutzer's area
+            area=self.area or user_area(entry.nutzer),
+        )
+        memory.terms, memory.doc_len = memory_terms(memory)
+        return memory
+
+
+def prepare_insert(
     ctx: ServiceContext,
     principal: Principal,
     batch: Batch[MemoryInput],
     typ: MemoryType,
     *,
     area: str | None = None,
-) -> dict[str, Any]:
-    """Store a batch; the memories live in their nutzer's area unless the caller (the REST
-    API, after `areas.authorize_write`) names another `area`."""
+) -> InsertWrite:
+    """The token's checks of an insert (no storage read); the memories live in their
+    nutzer's area unless the caller (the REST API, after `areas.authorize_write`) names
+    another `area`."""
     require_caller(principal, batch.caller)
     results: list[dict[str, Any]] = []
     accepted: list[tuple[int, MemoryInput]] = []
-    hinweise: dict[int, str] = {}
     for index, entry in enumerate(batch.entries):
         if isinstance(entry, list):
             results.append(responses.entry_failure(index, entry, typ=typ.value))
@@ -91,21 +260,8 @@ def insert_memories(
         if errors:
             results.append(responses.entry_failure(index, errors, typ=typ.value))
             continue
-        screened = screen(
-            entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path, IDENTIFIER_FIELDS
-        )
-        if screened.value is None:
-            results.append(responses.entry_failure(index, screened.errors, typ=typ.value))
-            continue
-        accepted.append((index, screened.value))
-        notes = [screened.hinweis, ledger_hinweis(entry.kurzbeschreibung, entry.memory)]
-        if any(notes):
-            hinweise[index] = " ".join(note for note in notes if note)
-
-    accepted = _with_profiles(ctx, principal.tenant, typ, accepted, results)
-    if accepted:
-        results += _store_memories(ctx, principal, batch, typ, accepted, area)
-    return responses.batch(responses.with_hinweise(results, hinweise), batch.referenzfelder)
+        accepted.append((index, entry))
+    return InsertWrite(ctx, principal, batch, typ, area, results, accepted)
 
 
 def _with_profiles(
@@ -135,97 +291,49 @@ def _with_profiles(
     return kept
 
 
-def _store_memories(
+def insert_memories(
     ctx: ServiceContext,
     principal: Principal,
     batch: Batch[MemoryInput],
     typ: MemoryType,
-    accepted: list[tuple[int, MemoryInput]],
-    area: str | None,
-) -> list[dict[str, Any]]:
-    storage, tenant, now = ctx.storage, principal.tenant, ctx.clock()
-    reserved = reserve_entry_ids(ctx, tenant, CounterName(typ.value), accepted)
-    # A resend of a write a crash cut off: entries it already stored are not stored again
-    # (but completed where the crash cut their write short).
-    embeddings = {
-        index: None if entry.embedding is None else encode_embedding(entry.embedding)
-        for index, entry in accepted
-    }
-    already = stored_before(ctx, tenant, typ, reserved, now, embeddings)
-    results = [
-        {"index": index, "typ": typ.value, "erfolg": True, "ID": str(MemoryId(typ, number))}
-        for index, number in already.items()
-    ]
-    accepted = [(index, entry) for index, entry in accepted if index not in already]
-    if not accepted:
-        return results
-    ids = [reserved[index].number for index, _ in accepted]
-    stored_tags = ensure_tags(storage, tenant, (entry.tags for _, entry in accepted))
+    *,
+    area: str | None = None,
+) -> dict[str, Any]:
+    """Store a batch outside the retry layer (services/writes.py `run_plain`)."""
+    write = prepare_insert(ctx, principal, batch, typ, area=area)
+    return run_plain(ctx, principal.tenant, write)
 
-    new_memories = []
-    for number, (index, entry) in zip(ids, accepted, strict=True):
-        expires_at = None
-        if typ is MemoryType.SHORTTERM:
-            ttl = entry.ttl_sekunden or ctx.settings.shortterm_ttl_default_s
-            expires_at = now + timedelta(seconds=ttl)
-        memory = Memory(
-            tenant=tenant,
-            id=MemoryId(typ, number),
-            kurzbeschreibung=entry.kurzbeschreibung,
-            memory=entry.memory,
-            tags=[stored_tags[tag.casefold()] for tag in entry.tags],
-            scope=entry.scope,
-            scope_vk=entry.scope_vk,
-            nutzer=entry.nutzer,
-            agent=entry.agent,
-            created_at=now,
-            updated_at=now,
-            referenzfelder=batch.referenzfelder,
-            expires_at=expires_at,
-            embedding_dim=len(entry.embedding) if entry.embedding is not None else None,
-            embedding_profil_hash=entry.embedding_profil_hash,
-            # Brain-tool memories live in their nutzer's area
-            area=area or user_area(entry.nutzer),
-        )
-        memory.terms, memory.doc_len = memory_terms(memory)
-        embedding = encode_embedding(entry.embedding) if entry.embedding is not None else None
-        new_memories.append(NewMemory(memory, embedding, fresh=not reserved[index].reused))
 
-    outcomes = storage.put_memories(with_server_embeddings(ctx, new_memories))
-    for (index, _), new, outcome in zip(accepted, new_memories, outcomes, strict=True):
-        if outcome is None:
-            results.append(
-                {"index": index, "typ": typ.value, "erfolg": True, "ID": str(new.memory.id)}
-            )
-        else:
-            error = FieldError(f"inhalt.memories[{index}]", storage_failure_message(outcome))
-            results.append(responses.entry_failure(index, [error], typ=typ.value))
-    return results
+def stored_referenzfelder(referenzfelder: Mapping[str, Any]) -> dict[str, Any]:
+    """The provenance a write stores: its referenzfelder without the idempotency key, which
+    is an opaque identifier and lives only inside the call record's digest."""
+    return {k: v for k, v in referenzfelder.items() if k != KEY_FIELD}
 
 
 def stored_before(
     ctx: ServiceContext,
     tenant: str,
     typ: MemoryType,
-    reserved: dict[int, ReservedId],
+    ids: Mapping[int, int],
     now: datetime,
     embeddings: Mapping[int, bytes | None] | None = None,
-) -> dict[int, int]:
-    """{index: ID} of the entries an earlier send of this write stored already. Their
-    writes are completed first (`complete_memories`): a crash may have cut them off after
-    the item, before its postings, stats or embedding (`embeddings`: bytes per index)."""
-    reused = {index: r.number for index, r in reserved.items() if r.reused}
-    if not reused:
+) -> dict[int, Memory]:
+    """{index: memory} of the entries an earlier send of this write stored already (their
+    IDs were reserved for exactly these entries). Their writes are completed first
+    (`complete_memories`): a crash may have cut them off after the item, before its
+    postings, stats or embedding (`embeddings`: bytes per index)."""
+    if not ids:
         return {}
-    found = ctx.storage.get_memories(tenant, [MemoryId(typ, n) for n in reused.values()], now)
-    already = {index: number for index, number in reused.items() if MemoryId(typ, number) in found}
+    found = ctx.storage.get_memories(tenant, [MemoryId(typ, n) for n in ids.values()], now)
+    already = {
+        index: found[MemoryId(typ, number)]
+        for index, number in ids.items()
+        if MemoryId(typ, number) in found
+    }
     if already:
         ctx.storage.complete_memories(
             tenant,
-            {
-                MemoryId(typ, number): (embeddings or {}).get(index)
-                for index, number in already.items()
-            },
+            {memory.id: (embeddings or {}).get(index) for index, memory in already.items()},
         )
     return already
 
@@ -301,130 +409,3 @@ def fetch_memories(
             not_found.append(raw)
     daten["nicht_gefunden"] = list(dict.fromkeys(not_found))
     return responses.success(daten, request.referenzfelder)
-
-
-def rate_memories(
-    ctx: ServiceContext, principal: Principal, batch: Batch[RatingInput]
-) -> dict[str, Any]:
-    require_caller(principal, batch.caller)
-    now = ctx.clock()
-    results: list[dict[str, Any]] = []
-    candidates: list[tuple[int, RatingInput]] = []
-    for index, entry in enumerate(batch.entries):
-        if isinstance(entry, list):
-            results.append(responses.entry_failure(index, entry))
-            continue
-        path = f"inhalt.memories[{index}].parameter"
-        errors = identity_errors(principal, nutzer=[], agents=[(f"{path}.agent", entry.agent)])
-        if entry.datum is not None and entry.datum > now + MAX_FUTURE_SKEW:
-            errors.append(FieldError(f"{path}.datum", "datum darf nicht in der Zukunft liegen."))
-        if errors:
-            results.append(_rating_failure(index, entry, errors))
-        else:
-            candidates.append((index, entry))
-    if not candidates:
-        return responses.batch(results, batch.referenzfelder)
-
-    tenant = principal.tenant
-    ids = list(dict.fromkeys(entry.memory_id for _, entry in candidates))
-    memories = visible_memories(ctx, principal, batch.caller.nutzer, ids, now)
-    accepted: list[tuple[int, RatingInput]] = []
-    for index, entry in candidates:
-        if entry.memory_id not in memories:
-            results.append(_rating_failure(index, entry, [_not_found(index, entry)]))
-        else:
-            accepted.append((index, entry))
-    if not accepted:
-        return responses.batch(results, batch.referenzfelder)
-
-    reserved = reserve_entry_ids(ctx, tenant, CounterName.RATING, accepted)
-    # A resend of a write a crash cut off: ratings it already recorded count once.
-    for index, entry in _rated_before(ctx, tenant, accepted, reserved):
-        memory = memories[entry.memory_id]
-        results.append(_rating_success(ctx, index, entry, reserved[index].number, memory))
-    done = {result["index"] for result in results}
-    accepted = [(index, entry) for index, entry in accepted if index not in done]
-    if not accepted:
-        return responses.batch(results, batch.referenzfelder)
-    insert_ids = [reserved[index].number for index, _ in accepted]
-    ratings = [
-        Rating(
-            tenant=tenant,
-            insert_id=insert_id,
-            memory_id=entry.memory_id,
-            agent=entry.agent,
-            nutzer=batch.caller.nutzer,
-            score=entry.score,
-            datum=entry.datum or now,
-            referenzfelder=batch.referenzfelder,
-        )
-        for insert_id, (_, entry) in zip(insert_ids, accepted, strict=True)
-    ]
-    outcomes = ctx.storage.record_ratings(ratings, now, known=memories)
-    for (index, entry), outcome in zip(accepted, outcomes, strict=True):
-        if isinstance(outcome, EntryFailure):
-            if outcome.code is EntryFailureCode.NOT_FOUND:
-                error = _not_found(index, entry)
-            else:
-                error = FieldError(f"inhalt.memories[{index}]", storage_failure_message(outcome))
-            results.append(_rating_failure(index, entry, [error]))
-            continue
-        results.append(
-            {
-                "index": index,
-                "typ": entry.typ.value,
-                "memory_ID": str(entry.memory_id),
-                "erfolg": True,
-                "insert_ID": outcome.insert_id,
-                "score_avg": responses.number(outcome.score_avg),
-                "score_count": outcome.score_count,
-                "last_call": responses.format_local(outcome.last_call, ctx.settings.zone),
-            }
-        )
-    return responses.batch(results, batch.referenzfelder)
-
-
-def _rated_before(
-    ctx: ServiceContext,
-    tenant: str,
-    accepted: list[tuple[int, RatingInput]],
-    reserved: dict[int, ReservedId],
-) -> list[tuple[int, RatingInput]]:
-    """The entries whose rating an earlier send of this write recorded already."""
-    reused = [(index, entry) for index, entry in accepted if reserved[index].reused]
-    recorded: dict[MemoryId, set[int]] = {}
-    for memory_id in dict.fromkeys(entry.memory_id for _, entry in reused):
-        recorded[memory_id] = {r.insert_id for r in ctx.storage.get_ratings(tenant, memory_id)}
-    return [
-        (index, entry)
-        for index, entry in reused
-        if reserved[index].number in recorded[entry.memory_id]
-    ]
-
-
-def _rating_success(
-    ctx: ServiceContext, index: int, entry: RatingInput, insert_id: int, memory: Memory
-) -> dict[str, Any]:
-    return {
-        "index": index,
-        "typ": entry.typ.value,
-        "memory_ID": str(entry.memory_id),
-        "erfolg": True,
-        "insert_ID": insert_id,
-        "score_avg": responses.number(memory.score_avg),
-        "score_count": memory.score_count,
-        "last_call": responses.format_local(memory.last_call, ctx.settings.zone),
-    }
-
-
-def _not_found(index: int, entry: RatingInput) -> FieldError:
-    return FieldError(
-        f"inhalt.memories[{index}].parameter.memory_ID",
-        not_found_message(entry.memory_id),
-    )
-
-
-def _rating_failure(index: int, entry: RatingInput, errors: list[FieldError]) -> dict[str, Any]:
-    return responses.entry_failure(
-        index, errors, typ=entry.typ.value, memory_ID=str(entry.memory_id)
-    )

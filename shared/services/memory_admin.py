@@ -1,14 +1,19 @@
-"""Changing and forgetting memories: update_brain_memories, delete_brain_memories."""
+"""Changing and forgetting memories: update_brain_memories, delete_brain_memories.
+
+Both are `Write`s (services/writes.py): the token's checks build them, the retry layer runs
+between those and the storage."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from shared.auth.principal import Principal
+from shared.calls import CallRecord
 from shared.domain import (
+    CounterName,
     EmbeddingChange,
     EntryFailure,
     EntryFailureCode,
@@ -28,11 +33,14 @@ from shared.services.memories import (
     not_found_message,
     requested_ids,
     storage_failure_message,
+    stored_referenzfelder,
     visible_memories,
 )
 from shared.services.profiles import ProfileCheck, Refused
-from shared.services.secrets import screen
+from shared.services.secrets import clean_value, screen
 from shared.services.summary import follows_text, summary_of
+from shared.services.tags import ensure_tags
+from shared.services.writes import Refs, Stored, run_plain, stamp
 from shared.validation.errors import FieldError
 from shared.validation.parsed import UNSET, Batch, FetchRequest, MemoryUpdateInput
 
@@ -44,21 +52,52 @@ DUPLICATE_ID = (
 )
 
 
-def update_memories(
-    ctx: ServiceContext, principal: Principal, batch: Batch[MemoryUpdateInput]
-) -> dict[str, Any]:
-    require_caller(principal, batch.caller)
-    results: list[dict[str, Any]] = []
-    pending: dict[int, MemoryUpdateInput] = {}
-    hinweise: dict[int, str] = {}
-    seen: set[MemoryId] = set()
-    for index, entry in enumerate(batch.entries):
-        if isinstance(entry, list):
-            results.append(responses.entry_failure(index, entry))
-        elif entry.memory_id in seen:
-            results.append(_failure(index, entry, DUPLICATE_ID, "ID"))
-        else:
-            seen.add(entry.memory_id)
+@dataclass
+class UpdateWrite:
+    """update_brain_memories between the retry layer's phases: the memories (visibility,
+    the version to update from) are read side by side with the claim, and the tag records
+    of visible ones written; the texts are scrubbed and the new versions stored after it."""
+
+    ctx: ServiceContext
+    principal: Principal
+    batch: Batch[MemoryUpdateInput]
+    results: list[dict[str, Any]]
+    pending: dict[int, MemoryUpdateInput]  # as sent: scrubbed in `store`
+    tags: dict[str, str] = field(default_factory=dict)
+    current: dict[MemoryId, Memory] | None = None
+    ahead_first: bool = False
+
+    def wants(self) -> dict[CounterName, list[int]]:
+        return {}
+
+    def ahead(self) -> None:
+        """The memories (visibility, the version to update from), then the tag records of
+        the entries whose memory is visible: a refused update creates no tag."""
+        ids = list(dict.fromkeys(entry.memory_id for entry in self.pending.values()))
+        nutzer = self.batch.caller.nutzer
+        self.current = visible_memories(self.ctx, self.principal, nutzer, ids, self.ctx.clock())
+        names = [
+            clean_value(list(entry.tags)).value
+            for entry in self.pending.values()
+            if entry.tags is not UNSET and entry.memory_id in self.current
+        ]
+        self.tags = ensure_tags(self.ctx.storage, self.principal.tenant, names)
+
+    def marks(self) -> tuple[str, ...]:
+        return ()
+
+    def only(self, indexes: set[int]) -> UpdateWrite:
+        return replace(
+            self,
+            results=[r for r in self.results if r["index"] in indexes],
+            pending={i: e for i, e in self.pending.items() if i in indexes},
+        )
+
+    def store(self, ctx: ServiceContext, call: CallRecord) -> Stored:
+        results = list(self.results)
+        hinweise: dict[int, str] = {}
+        pending: dict[int, MemoryUpdateInput] = {}
+        for index, entry in self.pending.items():
             path = f"inhalt.memories[{index}]"
             screened = screen(
                 entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path, IDENTIFIER_FIELDS
@@ -69,41 +108,74 @@ def update_memories(
             pending[index] = screened.value
             if screened.hinweis:
                 hinweise[index] = screened.hinweis
+        visible = self.current or {}
+        missing = [
+            tag
+            for entry in pending.values()
+            if entry.tags is not UNSET and entry.memory_id in visible
+            for tag in entry.tags
+            if tag.casefold() not in self.tags
+        ]
+        stored_tags = {**self.tags, **ensure_tags(ctx.storage, self.principal.tenant, [missing])}
+        refs: Refs = {}
+        current = self.current
+        for _ in range(UPDATE_ATTEMPTS):
+            if not pending:
+                break
+            pending = _update_round(ctx, self, pending, stored_tags, results, refs, current)
+            current = None  # a concurrent change: read again
+        for index, entry in pending.items():
+            message = storage_failure_message(EntryFailure(EntryFailureCode.CONFLICT))
+            results.append(_failure(index, entry, message))
+        envelope = responses.batch(
+            responses.with_hinweise(results, hinweise), self.batch.referenzfelder
+        )
+        return Stored(envelope, refs)
 
-    tag_names = {
-        tag.casefold(): tag
-        for entry in pending.values()
-        if entry.tags is not UNSET
-        for tag in entry.tags
-    }
-    stored_tags = (
-        ctx.storage.ensure_tags(principal.tenant, list(tag_names.values())) if tag_names else {}
-    )
 
-    for _ in range(UPDATE_ATTEMPTS):
-        if not pending:
-            break
-        pending = _update_round(ctx, principal, batch, pending, stored_tags, results)
-    for index, entry in pending.items():
-        message = storage_failure_message(EntryFailure(EntryFailureCode.CONFLICT))
-        results.append(_failure(index, entry, message))
-    return responses.batch(responses.with_hinweise(results, hinweise), batch.referenzfelder)
+def prepare_update(
+    ctx: ServiceContext, principal: Principal, batch: Batch[MemoryUpdateInput]
+) -> UpdateWrite:
+    """The token's checks of an update (no storage read)."""
+    require_caller(principal, batch.caller)
+    results: list[dict[str, Any]] = []
+    pending: dict[int, MemoryUpdateInput] = {}
+    seen: set[MemoryId] = set()
+    for index, entry in enumerate(batch.entries):
+        if isinstance(entry, list):
+            results.append(responses.entry_failure(index, entry))
+        elif entry.memory_id in seen:
+            results.append(_failure(index, entry, DUPLICATE_ID, "ID"))
+        else:
+            seen.add(entry.memory_id)
+            pending[index] = entry
+    return UpdateWrite(ctx, principal, batch, results, pending)
+
+
+def update_memories(
+    ctx: ServiceContext, principal: Principal, batch: Batch[MemoryUpdateInput]
+) -> dict[str, Any]:
+    """Update outside the retry layer (services/writes.py `run_plain`)."""
+    return run_plain(ctx, principal.tenant, prepare_update(ctx, principal, batch))
 
 
 def _update_round(
     ctx: ServiceContext,
-    principal: Principal,
-    batch: Batch[MemoryUpdateInput],
+    write: UpdateWrite,
     pending: dict[int, MemoryUpdateInput],
     stored_tags: dict[str, str],
     results: list[dict[str, Any]],
+    refs: Refs,
+    current: dict[MemoryId, Memory] | None,
 ) -> dict[int, MemoryUpdateInput]:
-    """One read-modify-write pass; returns the entries that met a concurrent change."""
+    """One read-modify-write pass (from `current` when the caller just read the memories);
+    returns the entries that met a concurrent change."""
     now = ctx.clock()
-    ids = list(dict.fromkeys(entry.memory_id for entry in pending.values()))
-    current = visible_memories(ctx, principal, batch.caller.nutzer, ids, now)
+    if current is None:
+        ids = list(dict.fromkeys(entry.memory_id for entry in pending.values()))
+        current = visible_memories(ctx, write.principal, write.batch.caller.nutzer, ids, now)
     writes: list[tuple[int, MemoryUpdateInput, MemoryReplace]] = []
-    check = _profile_check(ctx, principal.tenant, pending, current)
+    check = _profile_check(ctx, write.principal.tenant, pending, current)
     for index, entry in pending.items():
         memory = current.get(entry.memory_id)
         if memory is None:
@@ -115,13 +187,14 @@ def _update_round(
                 results.append(_failure(index, entry, profile.message, profile.field))
                 continue
             entry = replace(entry, embedding_profil_hash=profile)
-        writes.append((index, entry, _apply(memory, entry, stored_tags, batch, now)))
-    changes = with_refreshed_embeddings(ctx, [write for _, _, write in writes])
+        writes.append((index, entry, _apply(memory, entry, stored_tags, write.batch, now)))
+    changes = with_refreshed_embeddings(ctx, [change for _, _, change in writes])
     outcomes = ctx.storage.replace_memories(changes, now) if changes else []
     retry: dict[int, MemoryUpdateInput] = {}
-    for (index, entry, _), outcome in zip(writes, outcomes, strict=True):
+    for (index, entry, change), outcome in zip(writes, outcomes, strict=True):
         if outcome is None:
             results.append({"index": index, "ID": entry.raw_id, "erfolg": True})
+            refs[index] = (str(change.memory.id), stamp(change.memory.updated_at))
         elif outcome.code is EntryFailureCode.CONFLICT:
             retry[index] = entry
         elif outcome.code is EntryFailureCode.NOT_FOUND:
@@ -160,7 +233,9 @@ def _apply(
     now: datetime,
 ) -> MemoryReplace:
     changed = replace(
-        memory, updated_at=now, referenzfelder=batch.referenzfelder or memory.referenzfelder
+        memory,
+        updated_at=now,
+        referenzfelder=stored_referenzfelder(batch.referenzfelder) or memory.referenzfelder,
     )
     if entry.kurzbeschreibung is not UNSET:
         changed.kurzbeschreibung = entry.kurzbeschreibung
@@ -196,40 +271,67 @@ def _failure(
     return responses.entry_failure(index, [FieldError(path, message)], ID=entry.raw_id)
 
 
+@dataclass
+class DeleteWrite:
+    """delete_brain_memories between the retry layer's phases. Its memories are read
+    (visibility) *before* the claim, which records them (marks) before anything is deleted:
+    a resend after a crash mid-delete answers `geloescht` for what the first send removed."""
+
+    ctx: ServiceContext
+    principal: Principal
+    request: FetchRequest
+    wanted: list[tuple[str, MemoryId]]
+    not_found: list[str]
+    found: dict[MemoryId, Memory] = field(default_factory=dict)
+    ahead_first: bool = True
+
+    def wants(self) -> dict[CounterName, list[int]]:
+        return {}
+
+    def ahead(self) -> None:
+        ids = [memory_id for _, memory_id in self.wanted]
+        if ids:
+            self.found = visible_memories(
+                self.ctx, self.principal, self.request.caller.nutzer, ids, self.ctx.clock()
+            )
+
+    def marks(self) -> list[str]:
+        return [str(memory_id) for _, memory_id in self.wanted if memory_id in self.found]
+
+    def only(self, indexes: set[int]) -> DeleteWrite:
+        return self  # a delete has no per-entry replay refs
+
+    def store(self, ctx: ServiceContext, call: CallRecord) -> Stored:
+        """Forget memories: the item, its ratings, its embedding and its index entries."""
+        now = ctx.clock()
+        visible = [memory_id for _, memory_id in self.wanted if memory_id in self.found]
+        # A resend after a crash: what the first send deleted answers as it would have, and
+        # goes to storage again, which removes what the cut-off delete left of it (ratings).
+        gone = [m for _, m in self.wanted if m not in self.found and str(m) in call.marks]
+        targets = list(dict.fromkeys([*visible, *gone]))
+        tenant = self.principal.tenant
+        deleted = set(ctx.storage.delete_memories(tenant, targets, now)) if targets else set()
+        deleted |= set(gone)
+        geloescht = [raw for raw, memory_id in self.wanted if memory_id in deleted]
+        not_found = self.not_found + [
+            raw for raw, memory_id in self.wanted if memory_id not in deleted
+        ]
+        daten = {
+            "geloescht": list(dict.fromkeys(geloescht)),
+            "nicht_gefunden": list(dict.fromkeys(not_found)),
+        }
+        return Stored(responses.success(daten, self.request.referenzfelder))
+
+
+def prepare_delete(ctx: ServiceContext, principal: Principal, request: FetchRequest) -> DeleteWrite:
+    """The token's checks of a delete (no storage read)."""
+    require_caller(principal, request.caller)
+    wanted, not_found = requested_ids(request)
+    return DeleteWrite(ctx, principal, request, wanted, not_found)
+
+
 def delete_memories(
     ctx: ServiceContext, principal: Principal, request: FetchRequest
 ) -> dict[str, Any]:
-    """Forget memories: the item, its ratings, its embedding and its index entries."""
-    require_caller(principal, request.caller)
-    now = ctx.clock()
-    wanted, not_found = requested_ids(request)
-    found = visible_memories(
-        ctx, principal, request.caller.nutzer, [memory_id for _, memory_id in wanted], now
-    )
-    visible = [memory_id for _, memory_id in wanted if memory_id in found]
-    before = _tombstones(ctx, principal.tenant, visible) if wanted else frozenset()
-    # A resend after a crash: what the first send deleted answers as it would have, and
-    # goes to storage again, which removes what the cut-off delete left of it (ratings).
-    gone = [m for _, m in wanted if m not in found and str(m) in before]
-    targets = list(dict.fromkeys([*visible, *gone]))
-    deleted = set(ctx.storage.delete_memories(principal.tenant, targets, now)) if targets else set()
-    deleted |= set(gone)
-    geloescht = [raw for raw, memory_id in wanted if memory_id in deleted]
-    not_found += [raw for raw, memory_id in wanted if memory_id not in deleted]
-    daten = {
-        "geloescht": list(dict.fromkeys(geloescht)),
-        "nicht_gefunden": list(dict.fromkeys(not_found)),
-    }
-    return responses.success(daten, request.referenzfelder)
-
-
-def _tombstones(ctx: ServiceContext, tenant: str, visible: list[MemoryId]) -> frozenset[str]:
-    """Inside a retry-safe call: mark the memories about to be deleted under the write key
-    (kept for the idempotency window) and return what an earlier send of this write marked,
-    so that a resend after a crash mid-delete answers `geloescht`, not `nicht_gefunden`."""
-    if ctx.write_key is None:
-        return frozenset()
-    expires_at = datetime.now(UTC) + timedelta(seconds=ctx.settings.idempotency_window_s)
-    return ctx.storage.mark_write(
-        tenant, ctx.write_key, [str(memory_id) for memory_id in visible], expires_at
-    )
+    """Delete outside the retry layer (services/writes.py `run_plain`)."""
+    return run_plain(ctx, principal.tenant, prepare_delete(ctx, principal, request))

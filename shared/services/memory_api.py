@@ -28,11 +28,13 @@ from shared.services import responses
 from shared.services.areas import acting_agent, acting_nutzer, authorize_write
 from shared.services.authorization import identity_errors
 from shared.services.context import ServiceContext
-from shared.services.memories import insert_memories, memory_view, visible_memories
-from shared.services.memory_admin import delete_memories, update_memories
+from shared.services.memories import memory_view, prepare_insert, visible_memories
+from shared.services.memory_admin import prepare_delete, prepare_update
 from shared.services.memory_os import memory_path
 from shared.services.secrets import name_errors, screen_referenzfelder
-from shared.tools import idempotency
+from shared.services.writes import Write
+from shared.tools import retry
+from shared.tools.idempotency_fields import IN_PROGRESS_FIELD, KEY_FIELD
 from shared.validation import rules
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.memory_requests import _memory_path, _update_entry
@@ -85,9 +87,10 @@ _QUELLE_FIELDS: Final = ("system", "art", "referenz")
 _ENTRY_PREFIX: Final = "inhalt.memories[0]"
 
 
-# The idempotency records' operation name of POST /api/memory (never a tool name).
+# The retry layer's operation names of the REST writes (never a tool name).
 CREATE_OPERATION: Final = "rest:POST /api/memory"
-_REFUSAL: Final = "ablehnung"  # carries a refusal's kind through the idempotency layer
+UPDATE_OPERATION: Final = "rest:PATCH /api/memory"
+DELETE_OPERATION: Final = "rest:DELETE /api/memory"
 
 
 class Refusal(StrEnum):
@@ -319,52 +322,24 @@ def create_memory(
     body: Any,
     idempotency_key: str | None = None,
 ) -> dict[str, Any]:
-    """POST /api/memory, retry-safe like every write tool (`tools.idempotency.run_once`): the
-    same body (and `Idempotency-Key`) by the same nutzer within the window answers with the
-    first memory and stores nothing; a refused call is not remembered."""
+    """POST /api/memory, retry-safe like every write tool (tools/retry.py), in the same
+    order: the body's rules and the token's identity, then the retry layer (keyed on the
+    body as sent: REST-only fields `pfad`, `quelle`, `referenzfelder` included) side by
+    side with the area's authorization, then scrubbing and storage. The record holds the
+    ID only; the view is read back from storage (a replay of a deleted memory stores anew)."""
     arguments: dict[str, Any] = {"nutzer": nutzer, "body": body}
     if idempotency_key:
-        arguments["referenzfelder"] = {idempotency.KEY_FIELD: idempotency_key}
-
-    def handler(keyed: ServiceContext) -> dict[str, Any]:
-        try:
-            return responses.success(_create_memory(keyed, principal, nutzer, body), {})
-        except ApiRefused as refused:
-            return {**responses.failure(refused.errors, {}), _REFUSAL: refused.refusal.value}
-
-    envelope = idempotency.run_once(ctx, principal, CREATE_OPERATION, arguments, handler, {})
-    if envelope["erfolg"]:
-        view: dict[str, Any] = envelope["daten"]
-        return view
-    errors = _entry_errors(envelope)
-    if _REFUSAL in envelope:
-        raise ApiRefused(Refusal(envelope[_REFUSAL]), errors)
-    busy = any(error.feld == idempotency.IN_PROGRESS_FIELD for error in errors)
-    raise ApiRefused(Refusal.CONFLICT if busy else Refusal.STORAGE, errors)
-
-
-def _create_memory(
-    ctx: ServiceContext, principal: Principal, nutzer: str | None, body: Any
-) -> dict[str, Any]:
-    """One memory, stored by the insert tools' service."""
+        arguments["referenzfelder"] = {KEY_FIELD: idempotency_key}
     agent = body.get("agent") if isinstance(body, Mapping) else None
     caller = acting_caller(principal, nutzer, agent)
     request = parse_create(ctx, body, caller)
     area = area_of_path(request.path)
-    try:
-        authorize_write(ctx, principal, caller.nutzer, area)
-    except RequestRejected as rejected:
-        # The area rules name remember's `path`; here the field is `pfad`.
-        errors = [
-            FieldError("pfad" if e.feld == "path" else e.feld, e.meldung) for e in rejected.errors
-        ]
-        raise refusal_of(errors) from rejected
     identity = {"konto": principal.account, "geraet": principal.device}
     referenzfelder = {**request.referenzfelder, **{k: v for k, v in identity.items() if v}}
     batch = Batch(caller=caller, referenzfelder=referenzfelder, entries=[request.entry])
-    typ = BUCKET_TYP[request.bucket]
-    envelope = insert_memories(ctx, principal, batch, typ, area=area)
-    (result,) = envelope["daten"]
+    write = prepare_insert(ctx, principal, batch, BUCKET_TYP[request.bucket], area=area)
+    write.authorize = lambda: _authorize(ctx, principal, caller, area)
+    (result,) = run_rest_write(ctx, principal, CREATE_OPERATION, arguments, write)["daten"]
     if not result["erfolg"]:
         raise refusal_of(_entry_errors(result))
     view = rest_view(ctx, _visible_one(ctx, principal, caller, result["ID"]))
@@ -373,10 +348,42 @@ def _create_memory(
     return view
 
 
+def _authorize(ctx: ServiceContext, principal: Principal, caller: Caller, area: str) -> None:
+    try:
+        authorize_write(ctx, principal, caller.nutzer, area)
+    except RequestRejected as rejected:
+        # The area rules name remember's `path`; here the field is `pfad`.
+        errors = [
+            FieldError("pfad" if e.feld == "path" else e.feld, e.meldung) for e in rejected.errors
+        ]
+        raise RequestRejected(errors) from rejected
+
+
+def run_rest_write(
+    ctx: ServiceContext,
+    principal: Principal,
+    operation: str,
+    arguments: Mapping[str, Any],
+    write: Write,
+) -> dict[str, Any]:
+    """One REST write through the retry layer; a refusal of the whole call as ApiRefused."""
+    try:
+        envelope = retry.run(ctx, principal, operation, arguments, write, {})
+    except RequestRejected as rejected:
+        raise refusal_of(rejected.errors) from rejected
+    if responses.is_error(envelope) and not isinstance(envelope.get("daten"), list):
+        errors = _entry_errors(envelope)
+        if any(error.feld == IN_PROGRESS_FIELD for error in errors):
+            raise ApiRefused(Refusal.CONFLICT, errors)
+        raise refusal_of(errors)
+    return envelope
+
+
 def update_memory(
     ctx: ServiceContext, principal: Principal, nutzer: str | None, raw_id: str, patch: Any
 ) -> dict[str, Any]:
-    """PATCH /api/memory/{id}: JSON Merge Patch, exactly update_brain_memories' entry."""
+    """PATCH /api/memory/{id}: JSON Merge Patch, exactly update_brain_memories' entry,
+    retry-safe like every write."""
     caller = acting_caller(principal, nutzer)
     errors: list[FieldError] = []
     item = rules.obj(patch, "", errors)
@@ -385,24 +392,36 @@ def update_memory(
     if "ID" in item:
         message = "Die ID steht im Pfad (/api/memory/{id}), nicht im Dokument."
         raise ApiRefused(Refusal.INVALID, [FieldError("ID", message)])
-    memory = _visible_one(ctx, principal, caller, raw_id)
     entry = _update_entry({**item, "ID": raw_id}, "")
     if isinstance(entry, list):
+        if MemoryId.parse(raw_id) is None:
+            raise _not_found(raw_id)
         raise ApiRefused(Refusal.INVALID, entry)
     batch = Batch(caller=caller, referenzfelder={}, entries=[entry])
-    (result,) = update_memories(ctx, principal, batch)["daten"]
+    arguments = {"nutzer": caller.nutzer, "id": raw_id, "patch": patch}
+    write = prepare_update(ctx, principal, batch)
+    (result,) = run_rest_write(ctx, principal, UPDATE_OPERATION, arguments, write)["daten"]
     if not result["erfolg"]:
-        raise refusal_of(_entry_errors(result))
-    view = rest_view(ctx, _visible_one(ctx, principal, caller, str(memory.id)))
+        errors = _entry_errors(result)
+        if any(error.feld == "ID" for error in errors):
+            raise _not_found(raw_id)
+        raise refusal_of(errors)
+    view = rest_view(ctx, _visible_one(ctx, principal, caller, raw_id))
     if "hinweis" in result:
         view["hinweis"] = result["hinweis"]
     return view
 
 
+def _not_found(raw_id: str) -> ApiRefused:
+    message = f"nicht_gefunden: Die Erinnerung '{raw_id[:60]}' existiert nicht."
+    return ApiRefused(Refusal.NOT_FOUND, [FieldError("id", message)])
+
+
 def delete_memory(
     ctx: ServiceContext, principal: Principal, nutzer: str | None, raw_id: str
 ) -> None:
-    """DELETE /api/memory/{id}: the memory with its ratings, embedding and index entries."""
+    """DELETE /api/memory/{id}: the memory with its ratings, embedding and index entries,
+    retry-safe like every write (a resend after the delete answers like the first)."""
     caller = acting_caller(principal, nutzer)
     memory_id = MemoryId.parse(raw_id)
     ids = [raw_id] if memory_id is not None else []
@@ -412,7 +431,8 @@ def delete_memory(
         shortterm=ids if memory_id and memory_id.typ is MemoryType.SHORTTERM else [],
         longterm=ids if memory_id and memory_id.typ is MemoryType.LONGTERM else [],
     )
-    daten = delete_memories(ctx, principal, request)["daten"]
+    arguments = {"nutzer": caller.nutzer, "id": raw_id}
+    write = prepare_delete(ctx, principal, request)
+    daten = run_rest_write(ctx, principal, DELETE_OPERATION, arguments, write)["daten"]
     if raw_id not in daten["geloescht"]:
-        message = f"nicht_gefunden: Die Erinnerung '{raw_id[:60]}' existiert nicht."
-        raise ApiRefused(Refusal.NOT_FOUND, [FieldError("id", message)])
+        raise _not_found(raw_id)

@@ -8,7 +8,7 @@ Invariants:
 - The deletion takes those IDs, not the filter: it removes exactly what the person saw,
   never a memory written after the preview. It runs through `delete_memories` (the
   `delete_brain_memories` service: visibility, ratings, embedding, index entries) and is
-  retry-safe like every write (`idempotency.run_once`): a resend of the same IDs (or the
+  retry-safe like every write (tools/retry.py): a resend of the same IDs (or the
   same `Idempotency-Key`) within the window answers as the first send did.
 - An ID the call may not see is reported `nicht_gefunden`, exactly like a missing one.
 """
@@ -21,10 +21,10 @@ from typing import Any, Final
 from shared.auth.principal import Principal
 from shared.domain import MemoryId, MemoryType
 from shared.services.context import ServiceContext
-from shared.services.memory_admin import delete_memories
-from shared.services.memory_api import ApiRefused, Refusal, acting_caller, refusal_of
+from shared.services.memory_admin import prepare_delete
+from shared.services.memory_api import ApiRefused, Refusal, acting_caller, run_rest_write
 from shared.services.memory_listing import ListFilters, list_memories
-from shared.tools import idempotency
+from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation import rules
 from shared.validation.errors import FieldError
 from shared.validation.parsed import FetchRequest
@@ -111,17 +111,9 @@ def delete_many(
     )
     arguments: dict[str, Any] = {"nutzer": caller.nutzer, IDS_FIELD: ids}
     if idempotency_key:
-        arguments["referenzfelder"] = {idempotency.KEY_FIELD: idempotency_key}
-
-    def handler(keyed: ServiceContext) -> dict[str, Any]:
-        return delete_memories(keyed, principal, request)
-
-    envelope = idempotency.run_once(ctx, principal, DELETE_OPERATION, arguments, handler, {})
-    if not envelope["erfolg"]:
-        errors = [FieldError(e["feld"], e["meldung"]) for e in envelope.get("fehler", [])]
-        if any(error.feld == idempotency.IN_PROGRESS_FIELD for error in errors):
-            raise ApiRefused(Refusal.CONFLICT, errors)
-        raise refusal_of(errors)
+        arguments["referenzfelder"] = {KEY_FIELD: idempotency_key}
+    write = prepare_delete(ctx, principal, request)
+    envelope = run_rest_write(ctx, principal, DELETE_OPERATION, arguments, write)
     daten: dict[str, Any] = envelope["daten"]
     return {
         "geloescht": daten["geloescht"],

@@ -6,10 +6,11 @@ the principal's, and reserved identity metadata inside the content is refused.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from shared.auth.principal import Principal, Scope
+from shared.calls import CallRecord, CallState
 from shared.domain import (
     SCOPE_OF_NAMESPACE,
     BrainEntry,
@@ -31,7 +32,6 @@ from shared.services.areas import (
 )
 from shared.services.context import ServiceContext
 from shared.services.embeddings import with_server_embeddings
-from shared.services.entry_ids import reserve_entry_ids
 from shared.services.hybrid import SearchHit
 from shared.services.identity import reserved_identity_keys
 from shared.services.memories import (
@@ -44,6 +44,7 @@ from shared.services.secrets import clean_value, hinweis, name_errors, rejection
 from shared.services.summary import summary_of
 from shared.services.word_search import WordHits, rank_words
 from shared.services.word_search import memory_path as memory_path
+from shared.services.writes import Refs, Stored, run_plain, stamp
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import ContextRequest, RememberRequest, SearchRequest
 
@@ -82,14 +83,129 @@ def _author(principal: Principal, target: Target) -> str:
     return acting_nutzer(principal)
 
 
-def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest) -> dict[str, Any]:
+@dataclass
+class RememberWrite:
+    """remember between the retry layer's phases: the area's authorization (membership
+    read, `create_project`) and the path's tag record run side by side with the claim; the
+    content is scrubbed and stored after it."""
+
+    ctx: ServiceContext
+    principal: Principal
+    request: RememberRequest
+    target: Target
+    nutzer: str
+    agent: str
+    tags: dict[str, str] = field(default_factory=dict)
+    ahead_first: bool = False
+
+    def wants(self) -> dict[CounterName, list[int]]:
+        return {CounterName.LONGTERM: [0]}
+
+    def ahead(self) -> None:
+        ctx, principal, target = self.ctx, self.principal, self.target
+        names = target.rest[-1:]
+
+        def authorize() -> None:
+            authorize_write(
+                ctx,
+                principal,
+                self.nutzer,
+                target.area,
+                create_project=self.request.create_project,
+                now=ctx.clock(),
+            )
+
+        def tags() -> None:
+            self.tags = ctx.storage.ensure_tags(principal.tenant, names) if names else {}
+
+        ctx.storage.side_by_side([authorize, tags])
+
+    def marks(self) -> tuple[str, ...]:
+        return ()
+
+    def only(self, indexes: set[int]) -> RememberWrite:
+        return self
+
+    def store(self, ctx: ServiceContext, call: CallRecord) -> Stored:
+        principal, target, nutzer = self.principal, self.target, self.nutzer
+        cleaned = clean_value(self.request.content)
+        if cleaned.kinds and ctx.settings.remember_scrub_policy is ScrubPolicy.REJECT:
+            raise RequestRejected([rejection("content", cleaned.kinds)])
+        content = cleaned.value
+        now = ctx.clock()
+        number = call.id_of(CounterName.LONGTERM, 0)
+        memory = Memory(
+            tenant=principal.tenant,
+            id=MemoryId(MemoryType.LONGTERM, number),
+            kurzbeschreibung=summary_of(content),
+            memory=content,
+            tags=[self.tags.get(tag.casefold(), tag) for tag in target.rest[-1:]],
+            scope=target.scope,
+            scope_vk=target.name,
+            nutzer=nutzer,
+            agent=self.agent,
+            created_at=now,
+            updated_at=now,
+            referenzfelder={"pfad": target.path, "quelle": "remember"},
+            area=target.area,
+        )
+        memory.terms, memory.doc_len = memory_terms(memory)
+        resumed = call.state is CallState.RESUMED
+        # A resend of a remember a crash cut off: what it stored is not stored again.
+        before = (
+            stored_before(ctx, principal.tenant, MemoryType.LONGTERM, {0: number}, now)
+            if resumed
+            else {}
+        )
+        if 0 in before:
+            memory = before[0]
+        else:
+            new = NewMemory(memory, fresh=not resumed)
+            (failure,) = ctx.storage.put_memories(with_server_embeddings(ctx, [new]))
+            raced = (
+                stored_before(ctx, principal.tenant, MemoryType.LONGTERM, {0: number}, now)
+                if failure is not None
+                else {}
+            )
+            if failure is not None and 0 not in raced:
+                raise RequestRejected([FieldError("content", storage_failure_message(failure))])
+            memory = raced.get(0, memory)
+        refs: Refs = {0: (str(memory.id), stamp(memory.updated_at))}
+        return Stored(self._answer(memory, cleaned.kinds), refs)
+
+    def _answer(self, memory: Memory, kinds: tuple[str, ...]) -> dict[str, Any]:
+        principal, target = self.principal, self.target
+        daten = {
+            "ID": str(memory.id),
+            "pfad": target.path,
+            "bereich": target.area,
+            "autor": principal.subject,
+            "nutzer": self.nutzer,
+            "agent": self.agent,
+            "konto": principal.account,
+            "geraet": principal.device,
+        }
+        notes = [hinweis(kinds) if kinds else None, ledger_hinweis(self.request.content)]
+        if any(notes):
+            daten["hinweis"] = " ".join(note for note in notes if note)
+        text = (
+            f"Gespeichert als {memory.id} unter {target.path}. Autor: {principal.subject} "
+            f"(nutzer {self.nutzer}), Konto: {principal.account or '-'}, "
+            f"Gerät: {principal.device or '-'}."
+        )
+        return {**responses.success(daten, {}), "text": text}
+
+
+def prepare_remember(
+    ctx: ServiceContext, principal: Principal, request: RememberRequest
+) -> RememberWrite:
+    """The token's checks of a remember (no storage read)."""
     # The path becomes a tag, the pfad and scope_vk: it cannot hold a marker, so a secret in
     # any segment refuses the call.
     refused = name_errors([("path", request.path)])
     if refused:
         raise RequestRejected(refused)
     target = Target.of(request.path)
-    nutzer, agent = _author(principal, target), acting_agent(principal)
     reserved = reserved_identity_keys(request.content)
     if reserved:
         named = ", ".join(f"'{key}'" for key in reserved)
@@ -104,62 +220,13 @@ def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest
                 )
             ]
         )
-    cleaned = clean_value(request.content)
-    if cleaned.kinds and ctx.settings.remember_scrub_policy is ScrubPolicy.REJECT:
-        raise RequestRejected([rejection("content", cleaned.kinds)])
-    content = cleaned.value
-    now = ctx.clock()
-    authorize_write(
-        ctx, principal, nutzer, target.area, create_project=request.create_project, now=now
-    )
-    entry_id = reserve_entry_ids(
-        ctx, principal.tenant, CounterName.LONGTERM, [(0, (target.path, content))]
-    )
-    number = entry_id[0].number
-    memory = Memory(
-        tenant=principal.tenant,
-        id=MemoryId(MemoryType.LONGTERM, number),
-        kurzbeschreibung=summary_of(content),
-        memory=content,
-        tags=target.rest[-1:] if target.rest else [],
-        scope=target.scope,
-        scope_vk=target.name,
-        nutzer=nutzer,
-        agent=agent,
-        created_at=now,
-        updated_at=now,
-        referenzfelder={"pfad": target.path, "quelle": "remember"},
-        area=target.area,
-    )
-    if memory.tags:
-        stored = ctx.storage.ensure_tags(principal.tenant, memory.tags)
-        memory.tags = [stored[tag.casefold()] for tag in memory.tags]
-    memory.terms, memory.doc_len = memory_terms(memory)
-    # A resend of a remember a crash cut off: what it stored is not stored again.
-    if not stored_before(ctx, principal.tenant, MemoryType.LONGTERM, entry_id, now):
-        new = NewMemory(memory, fresh=not entry_id[0].reused)
-        (failure,) = ctx.storage.put_memories(with_server_embeddings(ctx, [new]))
-        if failure is not None:
-            raise RequestRejected([FieldError("content", storage_failure_message(failure))])
-    daten = {
-        "ID": str(memory.id),
-        "pfad": target.path,
-        "bereich": target.area,
-        "autor": principal.subject,
-        "nutzer": nutzer,
-        "agent": agent,
-        "konto": principal.account,
-        "geraet": principal.device,
-    }
-    notes = [hinweis(cleaned.kinds) if cleaned.kinds else None, ledger_hinweis(request.content)]
-    if any(notes):
-        daten["hinweis"] = " ".join(note for note in notes if note)
-    text = (
-        f"Gespeichert als {memory.id} unter {target.path}. Autor: {principal.subject} "
-        f"(nutzer {nutzer}), Konto: {principal.account or '-'}, "
-        f"Gerät: {principal.device or '-'}."
-    )
-    return {**responses.success(daten, {}), "text": text}
+    nutzer, agent = _author(principal, target), acting_agent(principal)
+    return RememberWrite(ctx, principal, request, target, nutzer, agent)
+
+
+def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest) -> dict[str, Any]:
+    """remember outside the retry layer (services/writes.py `run_plain`)."""
+    return run_plain(ctx, principal.tenant, prepare_remember(ctx, principal, request))
 
 
 def _search(

@@ -20,6 +20,7 @@ from typing import Any
 
 from shared.scrubbing import ScrubPolicy, scan, scrub
 from shared.services.budget import check_budget
+from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation.errors import FieldError, RequestRejected
 
 
@@ -136,10 +137,12 @@ def screen_referenzfelder(
     referenzfelder: Mapping[str, Any], path: str = "referenzfelder"
 ) -> dict[str, Any]:
     """Caller reference data as every write stores it: a key with a secret refuses the whole
-    call (RequestRejected; keys cannot hold a marker), secrets in values are redacted.
-    The one implementation for tools, REST and import."""
+    call (RequestRejected; keys cannot hold a marker), secrets in values are redacted —
+    except the idempotency key, an opaque identifier left as sent (two random keys must
+    never become one marker). The one implementation for tools, REST and import."""
     refused = name_errors([(path, referenzfelder)])
     if refused:
         raise RequestRejected(refused)
-    cleaned: dict[str, Any] = clean_value(dict(referenzfelder)).value
-    return cleaned
+    others = {k: v for k, v in referenzfelder.items() if k != KEY_FIELD}
+    cleaned: dict[str, Any] = clean_value(others).value
+    return {k: referenzfelder[k] if k == KEY_FIELD else cleaned[k] for k in referenzfelder}

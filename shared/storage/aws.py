@@ -81,7 +81,6 @@ def build_dynamo_storage(settings: Settings, clients: AwsClients | None = None) 
         clients if clients is not None else make_clients(settings),
         table_name=settings.table_name,
         bucket_name=settings.bucket_name,
-        idempotency_table=settings.idempotency_table,
         round_trips=RoundTrips(settings.aws_max_parallel),
         rating_max_retries=settings.rating_max_retries,
         max_attempts=settings.aws_max_attempts,

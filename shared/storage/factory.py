@@ -31,9 +31,7 @@ def open_storage(settings: Settings, *, bootstrap: bool = False) -> Iterator[Sto
 
     clients = make_clients(settings)
     if bootstrap:
-        for created in create_missing(
-            clients, settings.table_name, settings.bucket_name, settings.idempotency_table
-        ):
+        for created in create_missing(clients, settings.table_name, settings.bucket_name):
             print(f"Angelegt: {created}", flush=True)
     dynamo = build_dynamo_storage(settings, clients)
     try:

@@ -11,12 +11,11 @@ Design rules every adapter keeps:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
-from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
-
+from shared.calls import CallClaim, CallRecord
 from shared.domain import (
     BrainEntry,
     BrainWrite,
@@ -34,7 +33,6 @@ from shared.domain import (
     Project,
     Rating,
     RatingOutcome,
-    ReservedId,
     TermLookup,
 )
 from shared.search.postings import POSTINGS_PER_AREA_TERM
@@ -57,37 +55,53 @@ class StoragePort(LedgerPort, Protocol):
         nothing. Admin jobs (reindex, export) walk the IDs up to it."""
         ...
 
-    def reserve_entry_ids(
-        self,
-        tenant: str,
-        counter: CounterName,
-        key: str,
-        fingerprints: Sequence[tuple[int, str]],
-        expires_at: datetime,
-    ) -> dict[int, ReservedId]:
-        """IDs for the entries (index, fingerprint) of one keyed write (`key`).
+    # --- call records of the retry layer (shared/calls.py, shared/tools/retry.py) --------
+    def claim_call(self, claim: CallClaim) -> CallRecord:
+        """Atomically claim the record of `claim.key` for the send `claim.token`.
 
-        An entry whose index and fingerprint were reserved under this key before (and the
-        reservation has not expired) gets that ID back with `reused`; every other entry
-        gets a fresh ID of the counter (as `reserve_ids`) that is recorded for it until
-        `expires_at`. Atomic per call: concurrent sends of one key never both get fresh IDs
-        recorded for the same entry. IDs are never handed out to two different entries.
+        No record (or one past its window): store it RUNNING until `claim.running_until`,
+        with the marks (and, where that costs nothing, an ID per wanted entry) — NEW. An
+        answered record: DONE with its answer, nothing written. A running record whose mark
+        has not expired, or whose body differs: RUNNING, nothing written. A running record
+        past its mark with the same body: taken over — RESUMED with its token, its IDs and
+        its marks plus the new ones. IDs are never handed out twice (an adapter may lease
+        them in blocks: gaps are allowed).
         """
         ...
 
-    def idempotency_layer(self) -> BasePersistenceLayer:
-        """Powertools' idempotency persistence layer next to this storage (call records)."""
+    def reserve_call_ids(
+        self, tenant: str, key: str, token: str, wants: Mapping[CounterName, Sequence[int]]
+    ) -> dict[CounterName, dict[int, int]]:
+        """The IDs of the wanted entries of the send `token`'s record: those it holds, plus
+        fresh ones for wanted entries without one, recorded with it in one step (raises
+        CallRecordsUnavailable when the record is another send's). An adapter may reserve
+        them with the claim already (DynamoDB: from its lease, at no cost); the retry layer
+        calls this only for entries whose ID is missing."""
         ...
 
-    def mark_write(
-        self, tenant: str, key: str, marks: Sequence[str], expires_at: datetime
-    ) -> frozenset[str]:
-        """Record `marks` under one keyed write until `expires_at` and return the marks an
-        earlier send of that write recorded (unexpired; empty on the first send).
+    def finish_call(
+        self, tenant: str, key: str, token: str, answer: str, expires_at: datetime
+    ) -> bool:
+        """Store the answer of the send `token`, kept until `expires_at`. False (nothing
+        written) when the record is gone or belongs to another send."""
+        ...
 
-        Atomic per call. A delete marks what it is about to delete before it deletes, so
-        its resend after a crash knows what the first send removed (tombstones).
-        """
+    def drop_call(self, tenant: str, key: str, token: str) -> None:
+        """Forget the record if it belongs to the send `token` (a call that stored nothing,
+        or a replay that no longer holds)."""
+        ...
+
+    def release_calls(self) -> int:
+        """A server that owns its store, at start: end the running mark of every running
+        record (the process that ran it is gone; its IDs and marks stay for the resend that
+        takes it over). Returns how many. Adapters without such an owner: 0."""
+        ...
+
+    def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
+        """Run independent port calls together: one round trip where the adapter can
+        overlap them (DynamoDB: each task on its own thread, their own stages on the pool),
+        in order otherwise. Results in task order; the first exception is re-raised after
+        every task ended."""
         ...
 
     def complete_memories(self, tenant: str, embeddings: Mapping[MemoryId, bytes | None]) -> int:

@@ -11,12 +11,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from shared.auth.principal import Principal, Scope
+from shared.auth.principal import Scope
 from shared.domain import MemoryType
 from shared.schemas import load_schema
-from shared.services.context import ServiceContext
-
-Handler = Callable[[ServiceContext, Principal, Mapping[str, Any]], dict[str, Any]]
+from shared.tools import handlers
+from shared.tools.handlers import Handler, Preparer
 
 
 @dataclass(frozen=True)
@@ -36,13 +35,18 @@ class ToolSpec:
         """The scope this call needs; read by the dispatcher and the HTTP middleware."""
         return self.scope if self.scope_of is None else self.scope_of(arguments)
 
-    # Retry-safe write (CONTRACT §3): `dispatch.call_tool` runs it through the idempotency
-    # records, so an identical call within the window returns the first answer and writes
-    # nothing. Every tool that writes sets it.
-    idempotent: bool = False
+    # Retry-safe write (CONTRACT §3): the write's first phase (validation and the token's
+    # authorization, services/writes.py); `dispatch.call_tool` runs the retry layer
+    # (tools/retry.py) between it and the storage, so an identical call within the window
+    # returns the first answer and writes nothing. Every tool that writes sets it.
+    prepare: Preparer | None = None
     # A tool with read and write actions: whether a given call runs through the records
     # (its writing actions; a read is safe to resend as it is). Default: every call.
     idempotent_of: Callable[[Mapping[str, Any]], bool] | None = None
+
+    @property
+    def idempotent(self) -> bool:
+        return self.prepare is not None
 
     def runs_once(self, arguments: Mapping[str, Any]) -> bool:
         """Whether this call runs through the idempotency records; read by the dispatcher."""
@@ -60,108 +64,6 @@ class ToolSpec:
         from shared.tools.limits import describe  # the validators: not on a tool's cold path
 
         return describe(self.name, self.description)
-
-
-def _fetch(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
-    from shared.services.memories import fetch_memories
-    from shared.validation import requests
-
-    return fetch_memories(ctx, principal, requests.parse_fetch(args))
-
-
-def _insert(typ: MemoryType) -> Handler:
-    def handler(
-        ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        from shared.services.memories import insert_memories
-        from shared.validation import requests
-
-        batch = requests.parse_insert(
-            args, ctx.settings.parse_options(), shortterm=typ is MemoryType.SHORTTERM
-        )
-        return insert_memories(ctx, principal, batch, typ)
-
-    return handler
-
-
-def _rate(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
-    from shared.services.memories import rate_memories
-    from shared.validation import requests
-
-    return rate_memories(ctx, principal, requests.parse_rate(args, ctx.settings.parse_options()))
-
-
-def _select(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
-    from shared.services.brain import select_brain
-    from shared.validation import requests
-
-    return select_brain(ctx, principal, requests.parse_select(args))
-
-
-def _upsert(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
-    from shared.services.brain import upsert_brain
-    from shared.validation import requests
-
-    return upsert_brain(ctx, principal, requests.parse_upsert(args))
-
-
-def _update(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
-    from shared.services.memory_admin import update_memories
-    from shared.validation import memory_requests
-
-    return update_memories(ctx, principal, memory_requests.parse_update(args))
-
-
-def _delete(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
-    from shared.services.memory_admin import delete_memories
-    from shared.validation import requests
-
-    return delete_memories(ctx, principal, requests.parse_fetch(args))
-
-
-def _remember(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
-    from shared.services import memory_os
-    from shared.validation import memory_requests
-
-    return memory_os.remember(ctx, principal, memory_requests.parse_remember(args))
-
-
-def _search(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
-    from shared.services import memory_os
-    from shared.validation import memory_requests
-
-    return memory_os.search_memory(ctx, principal, memory_requests.parse_search(args))
-
-
-def _recall(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
-    from shared.services import memory_os
-    from shared.validation import memory_requests
-
-    return memory_os.recall(ctx, principal, memory_requests.parse_recall(args))
-
-
-def _context(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
-    from shared.services import memory_os
-    from shared.validation import memory_requests
-
-    return memory_os.recall_context(ctx, principal, memory_requests.parse_recall_context(args))
-
-
-def _ledger(ctx: ServiceContext, principal: Principal, args: Mapping[str, Any]) -> dict[str, Any]:
-    from shared.services.ledger import ledger
-
-    return ledger(ctx, principal, args)
-
-
-def _ledger_scope(args: Mapping[str, Any]) -> Scope:
-    from shared.ledger.requests import ledger_scope
-
-    return ledger_scope(args)
-
-
-def _ledger_writes(args: Mapping[str, Any]) -> bool:
-    """buchen, storno and bezahlen write (retry-safe through the records); abfragen reads."""
-    return _ledger_scope(args) is Scope.MEMORY_WRITE
 
 
 # The hybrid-search rule of the search tools, stated once (hybrid.py implements it).
@@ -207,7 +109,7 @@ TOOLS: dict[str, ToolSpec] = {
                 },
                 "referenzfelder": {"ticket": "T-7"},
             },
-            handler=_fetch,
+            handler=handlers.fetch,
             read_only=True,
         ),
         ToolSpec(
@@ -227,9 +129,9 @@ TOOLS: dict[str, ToolSpec] = {
             example={
                 "inhalt": {"memories": [_MEMORY_EXAMPLE], "nutzer": 42, "agent": "support-agent"}
             },
-            handler=_insert(MemoryType.LONGTERM),
+            handler=handlers.plain(handlers.insert(MemoryType.LONGTERM)),
             read_only=False,
-            idempotent=True,
+            prepare=handlers.insert(MemoryType.LONGTERM),
         ),
         ToolSpec(
             name="insert_brain_shortterm_memory",
@@ -249,9 +151,9 @@ TOOLS: dict[str, ToolSpec] = {
                     "agent": "support-agent",
                 }
             },
-            handler=_insert(MemoryType.SHORTTERM),
+            handler=handlers.plain(handlers.insert(MemoryType.SHORTTERM)),
             read_only=False,
-            idempotent=True,
+            prepare=handlers.insert(MemoryType.SHORTTERM),
         ),
         ToolSpec(
             name="rate_brain_memories",
@@ -282,9 +184,9 @@ TOOLS: dict[str, ToolSpec] = {
                     "agent": 23,
                 }
             },
-            handler=_rate,
+            handler=handlers.plain(handlers.rate),
             read_only=False,
-            idempotent=True,
+            prepare=handlers.rate,
         ),
         ToolSpec(
             name="select_brain",
@@ -307,7 +209,7 @@ TOOLS: dict[str, ToolSpec] = {
                 "vk_typ": "kunde",
                 "vk_referenz_id": "K-1001",
             },
-            handler=_select,
+            handler=handlers.select,
             read_only=True,
         ),
         ToolSpec(
@@ -336,9 +238,9 @@ TOOLS: dict[str, ToolSpec] = {
                     "agent": "support-agent",
                 }
             },
-            handler=_upsert,
+            handler=handlers.plain(handlers.upsert),
             read_only=False,
-            idempotent=True,
+            prepare=handlers.upsert,
         ),
         ToolSpec(
             name="update_brain_memories",
@@ -361,9 +263,9 @@ TOOLS: dict[str, ToolSpec] = {
                     "agent": "support-agent",
                 }
             },
-            handler=_update,
+            handler=handlers.plain(handlers.update),
             read_only=False,
-            idempotent=True,
+            prepare=handlers.update,
         ),
         ToolSpec(
             name="delete_brain_memories",
@@ -381,9 +283,9 @@ TOOLS: dict[str, ToolSpec] = {
                     "agent": "support-agent",
                 }
             },
-            handler=_delete,
+            handler=handlers.plain(handlers.delete),
             read_only=False,
-            idempotent=True,
+            prepare=handlers.delete,
             destructive=True,
         ),
         ToolSpec(
@@ -405,9 +307,9 @@ TOOLS: dict[str, ToolSpec] = {
                 "path": "projects/memory-os/decisions",
                 "create_project": True,
             },
-            handler=_remember,
+            handler=handlers.plain(handlers.remember),
             read_only=False,
-            idempotent=True,
+            prepare=handlers.remember,
         ),
         ToolSpec(
             name="search_memory",
@@ -420,7 +322,7 @@ TOOLS: dict[str, ToolSpec] = {
                 f"{HYBRID} Jeder Treffer nennt pfad, bereich und treffer_durch."
             ),
             example={"query": "OAuth for hosted ChatGPT connections", "limit": 3},
-            handler=_search,
+            handler=handlers.search,
             read_only=True,
         ),
         ToolSpec(
@@ -433,7 +335,7 @@ TOOLS: dict[str, ToolSpec] = {
                 f"{HYBRID}"
             ),
             example={"query": "Rueckrufzeiten Beispiel GmbH"},
-            handler=_recall,
+            handler=handlers.recall,
             read_only=True,
         ),
         ToolSpec(
@@ -447,7 +349,7 @@ TOOLS: dict[str, ToolSpec] = {
                 f"(optionales Bereichs-Praefix). {HYBRID}"
             ),
             example={"task": "Angebot fuer Beispiel GmbH vorbereiten", "limit": 5},
-            handler=_context,
+            handler=handlers.context,
             read_only=True,
         ),
         ToolSpec(
@@ -455,7 +357,7 @@ TOOLS: dict[str, ToolSpec] = {
             title="ledger: Hauptbuch fuer Ausgaben, Einnahmen und Zahlungserinnerungen",
             # abfragen needs memory:read; buchen, storno and bezahlen need memory:write.
             scope=Scope.MEMORY_READ,
-            scope_of=_ledger_scope,
+            scope_of=handlers.ledger_scope,
             description=(
                 "Strukturiertes, unveraenderliches Hauptbuch statt Speichertext fuer Ausgaben, "
                 "Finanztransaktionen und Zahlungserinnerungen. inhalt.aktion: "
@@ -493,10 +395,10 @@ TOOLS: dict[str, ToolSpec] = {
                 },
                 "referenzfelder": {"beleg": "RE-2026-1107"},
             },
-            handler=_ledger,
+            handler=handlers.ledger,
             read_only=False,
-            idempotent=True,
-            idempotent_of=_ledger_writes,
+            prepare=handlers.ledger_write,
+            idempotent_of=handlers.ledger_writes,
         ),
     )
 }

@@ -41,11 +41,12 @@ def call_tool(
 ) -> dict[str, Any]:
     """Run one tool call and return the contract envelope (never raises for bad input).
 
-    Order: referenzfelder limits, then their secrets (keys refused, values redacted), then
-    help, scope and the tool itself, all within the call's time budget.
-    Calls of tools whose spec is `idempotent` (a mixed tool's writing actions,
-    `ToolSpec.runs_once`) run at most once per call key (tools/idempotency.py);
-    `lambda_context` bounds their in-progress record by the invocation's remaining time.
+    Order (CONTRACT §3), all within the call's time budget: the referenzfelder limits and
+    their keys (a secret in a key refuses the call), help, the scope, the tool's own
+    validation and the token's authorization (`ToolSpec.prepare`); for writes then the
+    retry layer (tools/retry.py: keyed on the arguments as sent, side by side with the
+    write's authorization reads), and only then scrubbing and storage. `lambda_context`
+    bounds a write's running mark by the invocation's remaining time.
     """
     spec = TOOLS.get(name)
     if spec is None:
@@ -58,29 +59,24 @@ def call_tool(
     try:
         with time_budget(seconds):
             # Limits before scrubbing: a 4 KB check costs nothing, scrubbing 4 MB does.
-            # Stored as provenance and echoed: secrets in keys refuse, in values are redacted.
+            # Stored as provenance and echoed: secrets in keys refuse, in values are redacted
+            # (the idempotency key, an opaque identifier, stays as sent).
             echo = screen_referenzfelder(parse_referenzfelder(arguments))
+            cleaned = dict(arguments)
             if "referenzfelder" in arguments:
-                arguments = {**arguments, "referenzfelder": echo}
+                cleaned["referenzfelder"] = echo
             if wants_help(arguments):
                 return help_response(spec, echo)
             needed = spec.needed_scope(arguments)
             if not principal.has_scope(needed):
                 return responses.failure([_missing_scope(spec, needed)], echo)
-            if spec.runs_once(arguments):
-                # Powertools' idempotency handler: loaded by the writing tools only.
-                from shared.tools import idempotency
+            if spec.prepare is not None and spec.runs_once(arguments):
+                # The retry layer: loaded by the writing tools only.
+                from shared.tools import retry
 
-                return idempotency.run_once(
-                    ctx,
-                    principal,
-                    spec.name,
-                    arguments,
-                    lambda keyed: spec.handler(keyed, principal, arguments),
-                    echo,
-                    lambda_context,
-                )
-            return spec.handler(ctx, principal, arguments)
+                write = spec.prepare(ctx, principal, cleaned)
+                return retry.run(ctx, principal, spec.name, arguments, write, echo, lambda_context)
+            return spec.handler(ctx, principal, cleaned)
     except RequestRejected as rejected:
         return responses.failure(rejected.errors, echo)
     except BudgetExceeded:

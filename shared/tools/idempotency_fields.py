@@ -1,5 +1,5 @@
-"""The idempotency fields of the contract, without the machinery (`shared.tools.idempotency`):
-the transports map an in-progress answer to HTTP 409 without loading Powertools' handler."""
+"""The idempotency fields of the contract, without the machinery (`shared.tools.retry`):
+the transports map an in-progress answer to HTTP 409 without loading the retry layer."""
 
 from __future__ import annotations
 

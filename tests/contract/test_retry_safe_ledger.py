@@ -4,7 +4,6 @@ entry keys derived from the call's write key complete a batch a crash cut off.""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -13,9 +12,10 @@ from shared.config import Settings
 from shared.ledger.model import LedgerWrite
 from shared.services.context import ServiceContext
 from shared.storage.port import StoragePort
-from shared.tools import idempotency
 from shared.tools.catalog import TOOLS
 from shared.tools.dispatch import call_tool
+from shared.tools.idempotency_fields import IN_PROGRESS_FIELD
+from tests.clock import Clock
 from tests.contract.ledger_builders import ANNA, booking_entry, ledger_args
 
 
@@ -68,8 +68,8 @@ def test_an_identical_ledger_resend_without_a_key_books_nothing_twice(
 def test_a_ledger_batch_cut_off_by_a_crash_is_completed_by_the_resend(
     storage: StoragePort, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # In progress for 3 s: long enough that a loaded machine still resends within it.
-    ctx = ServiceContext(storage, Settings(idempotency_in_progress_s=3))
+    clock = Clock()
+    ctx = ServiceContext(storage, Settings(), clock=clock)
     arguments = book("1.00", "2.00", "3.00", "4.00", "5.00")
     append = storage.append_ledger
 
@@ -87,10 +87,10 @@ def test_a_ledger_batch_cut_off_by_a_crash_is_completed_by_the_resend(
     busy = call_tool(ctx, ANNA, "ledger", arguments)
     # Then the resend is refused in German and books nothing
     assert busy["erfolg"] is False
-    assert busy["fehler"][0]["feld"] == idempotency.IN_PROGRESS_FIELD
+    assert busy["fehler"][0]["feld"] == IN_PROGRESS_FIELD
     assert len(query(ctx)["eintraege"]) == 2
     # When it is resent after the in-progress record expired (on Lambda: the deadline)
-    time.sleep(3.1)
+    clock.advance(ctx.settings.idempotency_in_progress_s + 1)
     again = call_tool(ctx, ANNA, "ledger", arguments)
     # Then all 5 succeed, the 2 booked before under their first IDs, each booked once
     assert again["erfolg"] is True and again["anzahl_erfolgreich"] == 5, again

@@ -3,7 +3,6 @@ one dispatcher (`call_tool`) that the local server, the Lambdas and the router s
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,9 +12,10 @@ from shared.config import Settings
 from shared.domain import MemoryId, MemoryType
 from shared.services.context import ServiceContext
 from shared.storage.port import StoragePort
-from shared.tools import idempotency
 from shared.tools.catalog import TOOLS
 from shared.tools.dispatch import call_tool
+from shared.tools.idempotency_fields import IN_PROGRESS_FIELD
+from tests.clock import Clock
 
 PRINCIPAL = Principal(
     tenant="acme",
@@ -146,7 +146,7 @@ def test_other_write_tools_answer_a_resend_with_the_first_answer(
         assert len(stored(ctx, 5)) == 2
 
 
-def test_a_corrected_resend_under_the_callers_key_stores_each_entry_once(
+def test_a_changed_batch_under_the_same_key_is_a_conflict_not_a_replay(
     ctx: ServiceContext,
 ) -> None:
     # Given a batch under the caller's key whose second entry was invalid
@@ -164,31 +164,39 @@ def test_a_corrected_resend_under_the_callers_key_stores_each_entry_once(
         "insert_brain_longterm_memory",
         insert(memory("A"), memory("B"), idempotenz_schluessel="import-7"),
     )
-    # Then the entry stored before is recognised (same ID) and only the fixed one is added
-    assert fixed["erfolg"] is True
-    assert fixed["daten"][0]["ID"] == first["daten"][0]["ID"]
-    assert stored(ctx, 10) == ["A", "B"]
-    # And without the key the same corrected batch would be a new write
-    fresh = call_tool(ctx, PRINCIPAL, "insert_brain_longterm_memory", insert(memory("A")))
-    assert fresh["daten"][0]["ID"] not in {e.get("ID") for e in fixed["daten"]}
+    # Then it is refused in German as a conflict and nothing more is stored
+    assert fixed["erfolg"] is False
+    assert fixed["fehler"][0]["feld"] == "referenzfelder.idempotenz_schluessel"
+    assert fixed["fehler"][0]["meldung"].startswith("Konflikt")
+    assert stored(ctx, 10) == ["A"]
+    # And the failed entry alone, under a new key, is stored
+    retried = call_tool(
+        ctx,
+        PRINCIPAL,
+        "insert_brain_longterm_memory",
+        insert(memory("B"), idempotenz_schluessel="import-7b"),
+    )
+    assert retried["erfolg"] is True and stored(ctx, 10) == ["A", "B"]
 
 
-def test_a_duplicate_while_the_first_runs_is_refused_in_german(ctx: ServiceContext) -> None:
+def test_a_duplicate_while_the_first_runs_is_refused_in_german(
+    ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
     arguments = insert(memory("A"))
     inner: list[dict[str, Any]] = []
+    put = ctx.storage.put_memories
 
-    def first_call(keyed: ServiceContext) -> dict[str, Any]:
-        # The identical call arrives while the first one is still running
+    def duplicate_arrives(memories: Any) -> Any:
+        # The identical call arrives while the first one is still storing
         inner.append(call_tool(ctx, PRINCIPAL, "insert_brain_longterm_memory", arguments))
-        return TOOLS["insert_brain_longterm_memory"].handler(keyed, PRINCIPAL, arguments)
+        return put(memories)
 
-    answer = idempotency.run_once(
-        ctx, PRINCIPAL, "insert_brain_longterm_memory", arguments, first_call, {}
-    )
+    monkeypatch.setattr(ctx.storage, "put_memories", duplicate_arrives)
+    answer = call_tool(ctx, PRINCIPAL, "insert_brain_longterm_memory", arguments)
     assert answer["erfolg"] is True
     (duplicate,) = inner
     assert duplicate["erfolg"] is False
-    assert duplicate["fehler"][0]["feld"] == idempotency.IN_PROGRESS_FIELD
+    assert duplicate["fehler"][0]["feld"] == IN_PROGRESS_FIELD
     assert "wird bereits ausgeführt" in duplicate["fehler"][0]["meldung"]
     assert stored(ctx, 5) == ["A"]
 
@@ -221,36 +229,59 @@ def test_calls_of_other_nutzer_or_tenants_are_not_the_same_call(ctx: ServiceCont
 
 
 class _Crash(BaseException):
-    """The process dying mid-call: no cleanup runs, the call-level record is lost."""
+    """The process dying mid-call: no cleanup runs, the call's record stays running."""
+
+
+def crashed(ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch, method: str, keep: int) -> None:
+    """Make storage `method` store its first `keep` items and then die (until undone)."""
+    original = getattr(ctx.storage, method)
+
+    def dies(*args: Any, **kwargs: Any) -> Any:
+        monkeypatch.setattr(ctx.storage, method, original)
+        cut = list(args)
+        position = 1 if method == "delete_memories" else 0  # (tenant, ids, now)
+        cut[position] = cut[position][:keep]
+        original(*cut, **kwargs)
+        raise _Crash
+
+    monkeypatch.setattr(ctx.storage, method, dies)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def timed(storage: StoragePort, clock: Clock) -> ServiceContext:
+    return ServiceContext(storage, Settings(), clock=clock)
 
 
 def test_a_resend_after_a_crash_mid_batch_stores_each_entry_once(
-    ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch
+    timed: ServiceContext, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    spec = TOOLS["insert_brain_longterm_memory"]
     arguments = insert(*(memory(f"M{i}") for i in range(5)))
-    keyed = replace(ctx, write_key="call-1")  # what run_once derives from the call
-    put = ctx.storage.put_memories
-
-    def dies_after_two(memories: Any) -> Any:
-        put(memories[:2])
-        raise _Crash
-
     # Given an insert of 5 whose process died after storing 2
-    monkeypatch.setattr(ctx.storage, "put_memories", dies_after_two)
+    crashed(timed, monkeypatch, "put_memories", 2)
     with pytest.raises(_Crash):
-        spec.handler(keyed, PRINCIPAL, arguments)
-    monkeypatch.setattr(ctx.storage, "put_memories", put)
-    # When it is run again under the same write key (the record of the dead call is gone)
-    answer = spec.handler(keyed, PRINCIPAL, arguments)
+        call_tool(timed, PRINCIPAL, "insert_brain_longterm_memory", arguments)
+    # When it is resent while the dead call's mark still holds
+    busy = call_tool(timed, PRINCIPAL, "insert_brain_longterm_memory", arguments)
+    # Then it is refused as running and nothing more is stored
+    assert busy["fehler"][0]["feld"] == IN_PROGRESS_FIELD and len(stored(timed, 20)) == 2
+    # When it is resent after the mark (on Lambda: the invocation's deadline)
+    clock.advance(timed.settings.idempotency_in_progress_s + 1)
+    answer = call_tool(timed, PRINCIPAL, "insert_brain_longterm_memory", arguments)
     # Then all 5 succeed and each is stored once, the 2 under their first IDs
     assert answer["anzahl_erfolgreich"] == 5
-    assert stored(ctx, 20) == [f"M{i}" for i in range(5)]
-    assert [e["ID"] for e in answer["daten"]][:2] == ["longterm_1", "longterm_2"]
+    assert stored(timed, 20) == [f"M{i}" for i in range(5)]
+    assert [e["ID"] for e in answer["daten"]] == [f"longterm_{n}" for n in range(1, 6)]
+    # And a further resend is answered from the record
+    assert call_tool(timed, PRINCIPAL, "insert_brain_longterm_memory", arguments) == answer
 
 
 @pytest.mark.parametrize(
-    ("tool", "arguments"),
+    ("tool", "arguments", "method"),
     [
         (
             "upsert_brain",
@@ -263,58 +294,64 @@ def test_a_resend_after_a_crash_mid_batch_stores_each_entry_once(
                     **CALLER,
                 }
             },
+            "put_brain_entries",
         ),
-        ("rate_brain_memories", rate("longterm_1", 6)),
-        ("remember", {"content": "Wir nutzen OAuth.", "path": "users/anna/notizen"}),
+        ("rate_brain_memories", rate("longterm_1", 6), "record_ratings"),
+        (
+            "remember",
+            {"content": "Wir nutzen OAuth.", "path": "users/anna/notizen"},
+            "put_memories",
+        ),
     ],
     ids=["upsert_brain", "rate", "remember"],
 )
 def test_entries_written_before_a_crash_are_recognised_on_resend(
-    ctx: ServiceContext, tool: str, arguments: dict[str, Any]
+    timed: ServiceContext,
+    clock: Clock,
+    monkeypatch: pytest.MonkeyPatch,
+    tool: str,
+    arguments: dict[str, Any],
+    method: str,
 ) -> None:
-    call_tool(ctx, PRINCIPAL, "insert_brain_longterm_memory", insert(memory("A")))
-    keyed = replace(ctx, write_key=f"crashed-{tool}")
+    call_tool(timed, PRINCIPAL, "insert_brain_longterm_memory", insert(memory("A")))
     # Given a call that wrote everything but died before its answer was recorded
-    first = TOOLS[tool].handler(keyed, PRINCIPAL, arguments)
-    # When it runs again under the same write key
-    again = TOOLS[tool].handler(keyed, PRINCIPAL, arguments)
-    # Then it reports the same IDs and nothing was written twice
-    assert first["erfolg"] and again["erfolg"], again
-    assert again["daten"] == first["daten"] or again["daten"]["ID"] == first["daten"]["ID"]
+    crashed(timed, monkeypatch, method, 100)
+    with pytest.raises(_Crash):
+        call_tool(timed, PRINCIPAL, tool, arguments)
+    # When it is resent after its mark
+    clock.advance(timed.settings.idempotency_in_progress_s + 1)
+    again = call_tool(timed, PRINCIPAL, tool, arguments)
+    # Then it succeeds and nothing was written twice
+    assert again["erfolg"], again
     if tool == "upsert_brain":
-        assert len(ctx.storage.list_brain_entries("acme", 10)) == 3
+        assert len(timed.storage.list_brain_entries("acme", 10)) == 3
+        assert [e["ID"] for e in again["daten"]] == [1, 2, 3]
     if tool == "rate_brain_memories":
-        ratings = ctx.storage.get_ratings("acme", MemoryId(MemoryType.LONGTERM, 1))
-        assert len(ratings) == 1
+        ratings = timed.storage.get_ratings("acme", MemoryId(MemoryType.LONGTERM, 1))
+        assert len(ratings) == 1 and again["daten"][0]["insert_ID"] == ratings[0].insert_id
     if tool == "remember":
-        assert len(stored(ctx, 5)) == 2
+        assert len(stored(timed, 5)) == 2 and again["daten"]["ID"] == "longterm_2"
 
 
 def test_a_delete_resent_after_a_crash_answers_like_the_first(
-    ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch
+    timed: ServiceContext, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    call_tool(ctx, PRINCIPAL, "insert_brain_longterm_memory", insert(*map(memory, "ABC")))
+    call_tool(timed, PRINCIPAL, "insert_brain_longterm_memory", insert(*map(memory, "ABC")))
     ids = ["longterm_1", "longterm_2", "longterm_3", "longterm_9"]
     arguments = {"inhalt": {"memories": {"longterm": ids}, **CALLER}}
-    spec = TOOLS["delete_brain_memories"]
-    keyed = replace(ctx, write_key="delete-1")  # what run_once derives from the call
-    delete = ctx.storage.delete_memories
-
-    def dies_after_one(tenant: str, memory_ids: Any, now: Any) -> Any:
-        delete(tenant, memory_ids[:1], now)
-        raise _Crash
-
     # Given a delete of three memories (and one that never existed) that died after one
-    monkeypatch.setattr(ctx.storage, "delete_memories", dies_after_one)
+    crashed(timed, monkeypatch, "delete_memories", 1)
     with pytest.raises(_Crash):
-        spec.handler(keyed, PRINCIPAL, arguments)
-    monkeypatch.setattr(ctx.storage, "delete_memories", delete)
-    assert stored(ctx, 5) == ["B", "C"]
-    # When it runs again under the same write key
-    again = spec.handler(keyed, PRINCIPAL, arguments)
+        call_tool(timed, PRINCIPAL, "delete_brain_memories", arguments)
+    assert stored(timed, 5) == ["B", "C"]
+    # When it is resent after its mark
+    clock.advance(timed.settings.idempotency_in_progress_s + 1)
+    again = call_tool(timed, PRINCIPAL, "delete_brain_memories", arguments)
     # Then it answers what the first call would have answered
     assert again["daten"] == {"geloescht": ids[:3], "nicht_gefunden": ids[3:]}
-    assert stored(ctx, 5) == []
-    # And another write (another key) learns nothing from these tombstones
-    other = spec.handler(replace(ctx, write_key="delete-2"), PRINCIPAL, arguments)
+    assert stored(timed, 5) == []
+    # And another write (other referenzfelder: another record) learns nothing from its marks
+    other = call_tool(
+        timed, PRINCIPAL, "delete_brain_memories", {**arguments, "referenzfelder": {"lauf": 2}}
+    )
     assert other["daten"] == {"geloescht": [], "nicht_gefunden": ids}

@@ -1,35 +1,11 @@
-"""Contract: what a resend after a crash needs from storage, on every adapter — marks of a
-keyed write (`mark_write`: a delete's tombstones) and completing memory writes
-(`complete_memories`: never a second count of what is already complete)."""
+"""Contract: what a resend after a crash needs from storage, on every adapter — completing
+memory writes (`complete_memories`: never a second count of what is already complete).
+A delete's tombstones are the call record's marks (test_storage_calls.py)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 from shared.storage.port import StoragePort
 from tests.contract.builders import T0, TENANT, embedding, lt, new_memory
-
-LATER = datetime.now(UTC) + timedelta(hours=1)
-
-
-def test_a_write_gets_back_what_its_earlier_send_marked(storage: StoragePort) -> None:
-    # Given the first send of a keyed write that marks two IDs
-    assert storage.mark_write(TENANT, "write-a", ["longterm_1", "longterm_2"], LATER) == set()
-    # When the write is sent again marking what it still sees
-    again = storage.mark_write(TENANT, "write-a", ["longterm_2"], LATER)
-    # Then it learns everything the first send marked
-    assert again == {"longterm_1", "longterm_2"}
-    # And a mark-free look says the same; other keys and tenants share nothing
-    assert storage.mark_write(TENANT, "write-a", [], LATER) == {"longterm_1", "longterm_2"}
-    assert storage.mark_write(TENANT, "write-b", ["longterm_1"], LATER) == set()
-    assert storage.mark_write("tenant-b", "write-a", [], LATER) == set()
-
-
-def test_expired_marks_are_forgotten(storage: StoragePort) -> None:
-    past = datetime.now(UTC) - timedelta(seconds=5)
-    storage.mark_write(TENANT, "write-x", ["longterm_9"], past)
-    assert storage.mark_write(TENANT, "write-x", ["longterm_3"], LATER) == set()
-    assert storage.mark_write(TENANT, "write-x", [], LATER) == {"longterm_3"}
 
 
 def test_completing_a_complete_memory_write_changes_nothing(storage: StoragePort) -> None:

@@ -27,7 +27,6 @@ from shared.embedding.port import EmbeddingProfile
 from shared.rest.app import RESOURCES
 from shared.storage.dynamo.embeddings import index_name
 from shared.storage.dynamo.schema import (
-    IDEMPOTENCY_TABLE_PROPERTIES,
     TABLE_PROPERTIES,
     VECTOR_BUCKET_PROPERTIES,
 )
@@ -244,30 +243,13 @@ def test_table_properties_are_exactly_the_schema(template: dict[str, Any]) -> No
     )
 
 
-IDEMPOTENCY_STATEMENT = {
-    "Sid": "IdempotencyRecords",
-    "Effect": "Allow",
-    "Action": [
-        "dynamodb:GetItem",
-        "dynamodb:PutItem",
-        "dynamodb:UpdateItem",
-        "dynamodb:DeleteItem",
-    ],
-    "Resource": {"Fn::GetAtt": ["IdempotencyTable", "Arn"]},
-}
-
-
-def test_idempotency_table_is_exactly_the_schema(template: dict[str, Any]) -> None:
-    # Given IDEMPOTENCY_TABLE_PROPERTIES (Powertools' layout: key id, TTL on expiration)
-    table = template["Resources"]["IdempotencyTable"]
-    # Then the template's idempotency table has exactly those properties
-    assert table["Type"] == "AWS::DynamoDB::Table"
-    assert without_kms_key(table["Properties"]) == IDEMPOTENCY_TABLE_PROPERTIES, yaml_of(
-        IDEMPOTENCY_TABLE_PROPERTIES
-    )
-    # And every function finds it in its environment
+def test_call_records_live_in_our_table(template: dict[str, Any]) -> None:
+    # The retry layer's records are items of the one table (storage/dynamo/reservations.py):
+    # no table of their own, nothing in the environment that names one
+    tables = [n for n, r in template["Resources"].items() if r["Type"] == "AWS::DynamoDB::Table"]
+    assert tables == ["BrainTable"]
     env = template["Globals"]["Function"]["Environment"]["Variables"]
-    assert env["BRAIN_IDEMPOTENCY_TABLE_NAME"] == {"Ref": "IdempotencyTable"}
+    assert not [name for name in env if "IDEMPOTENCY" in name]
 
 
 def test_vector_bucket_properties_are_exactly_the_schema(template: dict[str, Any]) -> None:
@@ -388,15 +370,8 @@ def test_rest_function_serves_every_memory_route_verifying_tokens_itself(
     props = function_props(template, REST)
     assert (props["CodeUri"], props["Handler"]) == ("functions/memory_api/", "app.handler")
     granted = policies(template["Resources"][REST])
-    assert sorted(name for name, _ in granted) == [
-        "DynamoDBCrudPolicy",
-        "Statement",
-        "Statement",
-        "Statement",
-    ]
+    assert sorted(name for name, _ in granted) == ["DynamoDBCrudPolicy", "Statement", "Statement"]
     assert ("Statement", [SECRET_STATEMENT]) in granted
-    # And, its POST being retry-safe, exactly get/put/update/delete on the idempotency records
-    assert ("Statement", [IDEMPOTENCY_STATEMENT]) in granted
     # And it writes, searches and deletes vectors, embedding with the configured model
     assert vector_grants(template["Resources"][REST]) == (VECTOR_WRITE | VECTOR_READ, True)
     assert (
@@ -464,17 +439,14 @@ def test_read_only_tools_can_only_read(template: dict[str, Any]) -> None:
             assert not [n for n in names if WRITE_POLICIES.search(n)], (tool, names)
             assert "DynamoDBReadPolicy" in names, tool
         else:
-            # And a writing tool gets CRUD on our table and (when retry-safe) exactly
-            # get/put/update/delete on the idempotency records
+            # And a writing tool gets CRUD on our table (its call records live there)
             assert "DynamoDBCrudPolicy" in names, tool
-            idempotency = {"Statement": [IDEMPOTENCY_STATEMENT]}
-            assert (idempotency in resource["Properties"]["Policies"]) is spec.idempotent, tool
         # And exactly its S3 Vectors actions, and Bedrock only if it embeds texts
         assert vector_grants(resource) == (
             VECTOR_ACTIONS.get(tool, set()),
             tool in EMBEDDING_TOOLS,
         ), tool
-        # And every policy is scoped to our table, vector bucket or idempotency records
+        # And every policy is scoped to our table or vector bucket
         for name, args in granted:
             if name.startswith("DynamoDB"):
                 assert args == {"TableName": {"Ref": "BrainTable"}}, (tool, name)

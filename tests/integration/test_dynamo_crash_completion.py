@@ -9,22 +9,30 @@ the process fails, as for a Lambda stopped at its timeout."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from shared.auth.principal import ALL_SCOPES, Principal
 from shared.config import Settings
 from shared.domain import MemoryId, MemoryType
 from shared.services.context import ServiceContext
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.tools.dispatch import call_tool
+from tests.clock import Clock
 from tests.integration.conftest import CallRecorder
-from tests.integration.test_dynamo_idempotency_cost import CALLER, PRINCIPAL
 
 INSERT = "insert_brain_longterm_memory"
+PRINCIPAL = Principal(
+    tenant="tenant-idem",
+    subject="test",
+    nutzer=frozenset({"*"}),
+    agents=frozenset({"*"}),
+    scopes=ALL_SCOPES,
+)
+CALLER = {"nutzer": "anna", "agent": "bot"}
 
 
 class _Killed(BaseException):
@@ -74,9 +82,16 @@ def insert_args() -> dict[str, Any]:
     return {"inhalt": {"memories": entries, **CALLER}}
 
 
+CLOCK = Clock()
+
+
 def context(storage: DynamoStorage) -> ServiceContext:
-    # A dead call's in-progress record ends after 1 s (on Lambda: the invocation's deadline)
-    return ServiceContext(storage, Settings(idempotency_in_progress_s=1))
+    return ServiceContext(storage, Settings(), clock=CLOCK)
+
+
+def mark_expires(ctx: ServiceContext) -> None:
+    """A dead call's running mark ends (on Lambda: with the invocation's deadline)."""
+    CLOCK.advance(ctx.settings.idempotency_in_progress_s + 1)
 
 
 def found_by_search(ctx: ServiceContext, query: str) -> list[str]:
@@ -106,7 +121,7 @@ def test_a_resend_completes_memory_writes_cut_off_after_their_items(
     # And its resend (after the dead call's in-progress record expired), whose IDs are the
     # first send's again (not fresh: one conditional PutItem each), dies at the postings:
     # items and the embedding were written, postings and stats not
-    time.sleep(1.1)
+    mark_expires(ctx)
     death = Death("BatchWriteItem").attach(clients)
     with pytest.raises(_Killed):
         call_tool(ctx, PRINCIPAL, INSERT, insert_args())
@@ -116,7 +131,7 @@ def test_a_resend_completes_memory_writes_cut_off_after_their_items(
     assert storage.memory_stats(PRINCIPAL.tenant).documents == 0
     assert found_by_search(ctx, "Vormittag") == []
     # When the call is sent a third time
-    time.sleep(1.1)
+    mark_expires(ctx)
     recorder.reset()
     again = call_tool(ctx, PRINCIPAL, INSERT, insert_args())
     completion, rounds = recorder.operations(), recorder.sequential_round_trips()
@@ -154,7 +169,7 @@ def test_a_delete_resent_after_dying_mid_batch_answers_like_the_first(
     )
     assert len(left) == 2
     # When it is resent after the dead call's in-progress record expired
-    time.sleep(1.1)
+    mark_expires(ctx)
     again = call_tool(ctx, PRINCIPAL, "delete_brain_memories", args)
     # Then it answers what the first call would have: three deleted, one never existed
     assert again["erfolg"] is True, again

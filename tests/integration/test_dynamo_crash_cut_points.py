@@ -1,7 +1,7 @@
 """Every cut point of a memory write on DynamoDB (moto): the Lambda dies before its N-th
 AWS call (from there on every call fails, nothing after it runs, no cleanup), its
-in-progress idempotency record expires (deleted here: on AWS it ends with the invocation's
-deadline), and the client resends the same call. Then the index is exact — search finds
+call record's running mark expires (on AWS it ends with the invocation's deadline), and the
+client resends the same call. Then the index is exact — search finds
 exactly the right memories, the table holds exactly the postings of the stored versions
 (read back, none stale) and one index record per stored memory, and the memory stats count
 each memory once with its doc_len — for inserts, updates and deletes cut anywhere.
@@ -32,6 +32,7 @@ from tests.integration.test_dynamo_crash_completion import (
     context,
     found_by_search,
     insert_args,
+    mark_expires,
 )
 
 UPDATE = "update_brain_memories"
@@ -73,17 +74,6 @@ class CutAt:
                 client.meta.events.unregister("before-call", unique_id="cut")
 
 
-def expire_in_progress(clients: AwsClients) -> None:
-    """What the dead invocation's deadline does to its idempotency record."""
-    db = clients.dynamodb
-    for table in db.list_tables()["TableNames"]:
-        if table == TABLE:
-            continue
-        for item in db.scan(TableName=table)["Items"]:
-            if item.get("status", {}).get("S") == "INPROGRESS":
-                db.delete_item(TableName=table, Key={"id": item["id"]})
-
-
 def index_items(clients: AwsClients) -> tuple[set[tuple[str, str]], set[str]]:
     """(every memory posting key, every memory with an index record) in the table."""
     postings: set[tuple[str, str]] = set()
@@ -112,7 +102,7 @@ def assert_index_exact(
 
 
 def resend(ctx: ServiceContext, clients: AwsClients, tool: str, args: dict[str, Any]) -> Any:
-    expire_in_progress(clients)
+    mark_expires(ctx)  # what the dead invocation's deadline does to its running mark
     return call_tool(ctx, PRINCIPAL, tool, args)
 
 

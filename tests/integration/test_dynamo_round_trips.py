@@ -37,8 +37,9 @@ from shared.search.analyzer import query_terms
 from shared.search.ranking import terms_of
 from shared.services.brain import select_brain, upsert_brain
 from shared.services.context import ServiceContext
-from shared.services.memories import fetch_memories, insert_memories, rate_memories
+from shared.services.memories import fetch_memories, insert_memories
 from shared.services.memory_os import recall_context, search_memory
+from shared.services.ratings import rate_memories
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage, RoundTrips
 from shared.storage.dynamo.memory_items import EXPIRY_SHARDS, memory_stats_shard
@@ -124,7 +125,7 @@ def test_insert_of_100_memories_takes_at_most_4_waves(
     recorder.start()
     ids = insert(storage, MemoryType.LONGTERM, 100)
     stages, waves, calls = recorder.stages(), recorder.waves(), len(recorder.calls)
-    # Then all are stored in 3 stages: counter, tags (in parallel), then the items (their
+    # Then all are stored in 3 stages: tags (in parallel), counter, then the items (their
     # IDs are fresh from the counter) with the postings in BatchWriteItem chunks of 25,
     # the embeddings and the memory stats side by side, each stage one wave
     assert len(ids) == 100
@@ -134,8 +135,8 @@ def test_insert_of_100_memories_takes_at_most_4_waves(
     assert postings > 100  # the service indexes every memory
     shards = {memory_stats_shard(mid) for mid in wanted}
     assert stages == [
-        Counter({"UpdateItem": 1}),
         Counter({"PutItem": 7}),
+        Counter({"UpdateItem": 1}),
         Counter(
             {
                 "BatchWriteItem": math.ceil((100 + postings) / 25),

@@ -34,7 +34,7 @@ def test_bootstrap_creates_table_and_bucket_once(clients: AwsClients) -> None:
     first = bootstrap(clients, TABLE, BUCKET)
     second = bootstrap(clients, TABLE, BUCKET)
     # Then the first run creates both, the second creates nothing
-    assert first == [f"table:{TABLE}", f"vector-bucket:{BUCKET}", f"table:{TABLE}-idempotency"]
+    assert first == [f"table:{TABLE}", f"vector-bucket:{BUCKET}"]
     assert second == []
     table = clients.dynamodb.describe_table(TableName=TABLE)["Table"]
     assert table["TableStatus"] == "ACTIVE"

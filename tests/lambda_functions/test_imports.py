@@ -43,11 +43,10 @@ STORAGE_PARTS = {
     for path in (ROOT / "shared" / "storage" / "dynamo").glob("*.py")
     if path.stem not in ADAPTER_CORE
 }
-# Loaded by the calls that need them: Powertools' idempotency handler (writing tools),
-# the stemmers (word index), the ledger's model.
+# Loaded by the calls that need them: the retry layer (writing tools), the stemmers (word
+# index), the ledger's model.
 ON_FIRST_USE = {
-    "shared.tools.idempotency",
-    "aws_lambda_powertools.utilities.idempotency",
+    "shared.tools.retry",
     "snowballstemmer",
     "shared.search.analyzer",
     "shared.ledger.model",
@@ -91,7 +90,7 @@ def test_tool_function_cold_start_loads_no_other_tool_and_no_server(function: st
     assert schemas_read == 0
     # And the scrubbing patterns are not compiled (the settings only name a policy)
     assert not SCRUB_PATTERNS & modules
-    # And of the storage only the adapter's core: no part, no ledger, no idempotency handler
+    # And of the storage only the adapter's core: no part, no ledger, no retry layer
     assert len(STORAGE_PARTS) >= 13
     assert not STORAGE_PARTS & modules, sorted(STORAGE_PARTS & modules)
     assert not ON_FIRST_USE & modules, sorted(ON_FIRST_USE & modules)

@@ -105,12 +105,13 @@ def test_snapshot_holds_the_tools_parser_service_and_scrub_patterns(
         "shared.services.memory_os",
         "shared.scrubbing.patterns",
     } <= loaded
-    # And the storage parts and the idempotency handler its first call uses
+    # And the storage parts and the retry layer its first call uses
     assert {
         "shared.storage.dynamo.memories",
         "shared.storage.dynamo.memory_index",
         "shared.storage.dynamo.memory_items",
-        "shared.tools.idempotency",
+        "shared.storage.dynamo.reservations",
+        "shared.tools.retry",
     } <= loaded
     # And no other tool's service
     assert "shared.services.brain" not in loaded and "shared.services.ledger" not in loaded

@@ -30,7 +30,6 @@ from tests.infra.test_template import ROOT, function_props, functions, load_temp
 from tests.lambda_functions.conftest import FakeLambdaContext, LocalInvoker
 
 TABLE = "BrainTable-test"
-IDEMPOTENCY_TABLE = "IdempotencyTable-test"
 OAUTH_TABLE = "OAuthStateTable-test"
 OAUTH_SECRET = "OAuthSigningSecret-test"
 BUCKET = "embeddingsbucket-test"
@@ -62,7 +61,6 @@ class Intrinsics:
         self.physical = {
             "BrainTable": TABLE,
             "VectorBucket": BUCKET,
-            "IdempotencyTable": IDEMPOTENCY_TABLE,
             "OAuthStateTable": OAUTH_TABLE,
             "OAuthSigningSecret": OAUTH_SECRET,
         }
@@ -144,9 +142,6 @@ def create_storage(template: dict[str, Any]) -> None:
     session = boto3.session.Session()  # not the default one: it keeps the first credentials
     dynamodb = session.client("dynamodb")
     dynamodb.create_table(**create_table_kwargs(TABLE, resources["BrainTable"]["Properties"]))
-    dynamodb.create_table(
-        **create_table_kwargs(IDEMPOTENCY_TABLE, resources["IdempotencyTable"]["Properties"])
-    )
     dynamodb.create_table(
         **create_table_kwargs(OAUTH_TABLE, resources["OAuthStateTable"]["Properties"])
     )

@@ -46,7 +46,7 @@ ENVIRONMENTS = {
         "BRAIN_NO_SUCH_SETTING": "x",
         "TABLE_NAME": "no prefix",
     },
-    "empty strings": {"BRAIN_IDEMPOTENCY_TABLE_NAME": "", "BRAIN_API_BASE_PATH": ""},
+    "empty strings": {"BRAIN_OIDC_ISSUER": "", "BRAIN_API_BASE_PATH": ""},
 }
 INVALID = {
     "below a bound": {"BRAIN_AWS_MAX_PARALLEL": "0"},

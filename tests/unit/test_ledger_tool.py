@@ -333,6 +333,7 @@ def test_a_resent_call_with_an_idempotency_key_books_nothing_twice(ctx: ServiceC
     args = ledger_args("buchen", eintraege=[entry(), entry(betrag="5.00")])
     keyed = {**args, "referenzfelder": {"idempotenz_schluessel": "beleg-7"}}
     first = call_tool(ctx, ANNA, "ledger", keyed)
+    assert [r["ID"] for r in first["daten"]] == [1, 2]
     storno = {
         **ledger_args("storno", eintraege=[{"ID": 1}]),
         "referenzfelder": {"idempotenz_schluessel": "storno-7"},
@@ -346,16 +347,15 @@ def test_a_resent_call_with_an_idempotency_key_books_nothing_twice(ctx: ServiceC
         ctx, ANNA, "ledger", {**corrected, "referenzfelder": {"idempotenz_schluessel": "beleg-7"}}
     )
     reversed_again = call_tool(ctx, ANNA, "ledger", storno)
-    # Then the resends answer with the first IDs and book nothing
-    assert [r["ID"] for r in again["daten"]] == [r["ID"] for r in first["daten"]] == [1, 2]
-    assert all("Bereits ausgeführt" in r["hinweis"] for r in again["daten"])
-    assert reversed_again["erfolg"] is True
-    assert reversed_again["daten"][0]["ID"] == reversed_once["daten"][0]["ID"] == 3
+    # Then the changed booking under the same key is a conflict (German, nothing booked)
+    assert again["erfolg"] is False
+    assert again["fehler"][0]["feld"] == "referenzfelder.idempotenz_schluessel"
+    assert again["fehler"][0]["meldung"].startswith("Konflikt")
+    # And the identical storno resend is answered from the call's record: the first answer
+    assert reversed_again == reversed_once
+    assert reversed_once["daten"][0]["ID"] == 3
     daten = query(ctx)
     assert [e["ID"] for e in daten["eintraege"]] == [2, 3, 1]
     assert daten["summen"][0]["saldo"] == "-5.00"
-    # And the identical storno resend was answered from the call's record: the first answer
-    assert reversed_again == reversed_once
-    # And a call that differs is a new booking (the key names the logical write); the IDs
-    # the corrected resend reserved (4, 5) are never used
-    assert call_tool(ctx, ANNA, "ledger", args)["daten"][0]["ID"] == 6
+    # And a call without the key is a new booking
+    assert call_tool(ctx, ANNA, "ledger", args)["daten"][0]["ID"] == 4

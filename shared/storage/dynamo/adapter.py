@@ -27,7 +27,13 @@ from typing import TYPE_CHECKING
 from shared.logs import silence_payload_loggers
 from shared.search.postings import POSTINGS_PER_AREA_TERM
 from shared.search.topk import WordQuery
-from shared.storage.dynamo.calls import AWS_ERRORS, Backoff, TableCalls, error_code
+from shared.storage.dynamo.calls import (
+    AWS_ERRORS,
+    Backoff,
+    TableCalls,
+    counter_range,
+    error_code,
+)
 from shared.storage.dynamo.items import (
     PK,
     counter_key,
@@ -35,7 +41,6 @@ from shared.storage.dynamo.items import (
     get_s,
     is_live,
     memory_key,
-    n,
     opt_s,
     s,
     tag_key,
@@ -45,10 +50,7 @@ from shared.storage.dynamo.membership_hints import MembershipHints
 from shared.storage.dynamo.parallel import RoundTrips
 
 if TYPE_CHECKING:
-    from aws_lambda_powertools.utilities.idempotency.persistence.dynamodb import (
-        DynamoDBPersistenceLayer,
-    )
-
+    from shared.calls import CallClaim, CallRecord
     from shared.domain import (
         BrainEntry,
         BrainWrite,
@@ -66,7 +68,6 @@ if TYPE_CHECKING:
         Project,
         Rating,
         RatingOutcome,
-        ReservedId,
         TermLookup,
     )
     from shared.ledger.model import AlreadyAppended, LedgerTotal, LedgerView, LedgerWrite
@@ -82,7 +83,7 @@ if TYPE_CHECKING:
     from shared.storage.dynamo.memory_replace import MemoryReplacer
     from shared.storage.dynamo.projects import ProjectRecords
     from shared.storage.dynamo.ratings import RatingWriter
-    from shared.storage.dynamo.reservations import EntryReservations, WriteMarks
+    from shared.storage.dynamo.reservations import CallRecords
     from shared.storage.port import StoragePort
 
 _log = logging.getLogger(__name__)
@@ -100,10 +101,8 @@ _PARTS = (
     "_index",
     "_projects",
     "_ledger",
-    "_reservations",
-    "_marks",
+    "_call_records",
     "_repair",
-    "_idempotency",
 )
 
 
@@ -116,7 +115,6 @@ class DynamoStorage:
         *,
         table_name: str,
         bucket_name: str,
-        idempotency_table: str | None = None,
         round_trips: RoundTrips | None = None,
         rating_max_retries: int = 8,
         max_attempts: int = 5,
@@ -129,7 +127,6 @@ class DynamoStorage:
         self._dynamodb = clients.dynamodb
         self._table = table_name
         self._bucket = bucket_name
-        self._idempotency_table = idempotency_table or f"{table_name}-idempotency"
         self._max_retries = rating_max_retries
         self._round_trips = round_trips if round_trips is not None else RoundTrips.serial()
         self._calls = TableCalls(
@@ -201,32 +198,19 @@ class DynamoStorage:
         return LedgerTable(self._calls, self._max_retries)
 
     @cached_property
-    def _reservations(self) -> EntryReservations:
-        from shared.storage.dynamo.reservations import EntryReservations
+    def _call_records(self) -> CallRecords:
+        from shared.storage.dynamo.reservations import CallRecords, IdLeases
 
-        return EntryReservations(self._dynamodb, self._table)
-
-    @cached_property
-    def _marks(self) -> WriteMarks:
-        from shared.storage.dynamo.reservations import WriteMarks
-
-        return WriteMarks(self._dynamodb, self._table)
+        # The lease is state (the IDs this container holds), built with its part: two
+        # threads racing on a first use may build two, which only leaves gaps.
+        leases = IdLeases(self._dynamodb, self._table)
+        return CallRecords(self._dynamodb, self._table, leases, self.side_by_side)
 
     @cached_property
     def _repair(self) -> MemoryRepair:
         from shared.storage.dynamo.memory_repair import MemoryRepair
 
         return MemoryRepair(self._calls, self._vectors)
-
-    @cached_property
-    def _idempotency(self) -> DynamoDBPersistenceLayer:
-        from aws_lambda_powertools.utilities.idempotency.persistence.dynamodb import (
-            DynamoDBPersistenceLayer,
-        )
-
-        return DynamoDBPersistenceLayer(
-            table_name=self._idempotency_table, boto3_client=self._dynamodb
-        )
 
     @property
     def table_name(self) -> str:
@@ -250,41 +234,38 @@ class DynamoStorage:
     def reserve_ids(self, tenant: str, counter: CounterName, count: int) -> range:
         if count < 1:
             raise ValueError(f"count must be >= 1, not {count}")
-        response = self._dynamodb.update_item(
-            TableName=self._table,
-            Key=counter_key(tenant, counter),
-            UpdateExpression="ADD #value :count",
-            ExpressionAttributeNames={"#value": "value"},
-            ExpressionAttributeValues={":count": n(count)},
-            ReturnValues="UPDATED_NEW",
-        )
-        last = get_n(response["Attributes"], "value")
-        return range(last - count + 1, last + 1)
+        return counter_range(self._dynamodb, self._table, tenant, counter, count)
 
     def highest_id(self, tenant: str, counter: CounterName) -> int:
         item = self._calls.get_item(counter_key(tenant, counter))
         return 0 if item is None else get_n(item, "value")
 
-    def reserve_entry_ids(
-        self,
-        tenant: str,
-        counter: CounterName,
-        key: str,
-        fingerprints: Sequence[tuple[int, str]],
-        expires_at: datetime,
-    ) -> dict[int, ReservedId]:
-        if not fingerprints:
-            return {}
-        fresh = self.reserve_ids(tenant, counter, len(fingerprints))
-        return self._reservations.reserve(fresh, tenant, counter, key, fingerprints, expires_at)
+    # --- call records (reservations.py) ------------------------------------------------
 
-    def idempotency_layer(self) -> DynamoDBPersistenceLayer:
-        return self._idempotency
+    def claim_call(self, claim: CallClaim) -> CallRecord:
+        """One conditional PutItem, IDs from this container's lease (a refill side by side
+        when it runs low); a takeover one UpdateItem more."""
+        return self._call_records.claim(claim)
 
-    def mark_write(
-        self, tenant: str, key: str, marks: Sequence[str], expires_at: datetime
-    ) -> frozenset[str]:
-        return self._marks.mark(tenant, key, marks, expires_at)
+    def reserve_call_ids(
+        self, tenant: str, key: str, token: str, wants: Mapping[CounterName, Sequence[int]]
+    ) -> dict[CounterName, dict[int, int]]:
+        return self._call_records.reserve_ids(tenant, key, token, wants)
+
+    def finish_call(
+        self, tenant: str, key: str, token: str, answer: str, expires_at: datetime
+    ) -> bool:
+        return self._call_records.finish(tenant, key, token, answer, to_us(expires_at))
+
+    def drop_call(self, tenant: str, key: str, token: str) -> None:
+        self._call_records.drop(tenant, key, token)
+
+    def release_calls(self) -> int:
+        """No owner: a Lambda never knows that another one died; the marks expire."""
+        return 0
+
+    def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
+        return self._round_trips.side_by_side(tasks)
 
     def complete_memories(self, tenant: str, embeddings: Mapping[MemoryId, bytes | None]) -> int:
         """Two BatchGetItems, then missing postings, objects and stats in one stage

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from shared.storage.dynamo.items import PK, SK, Item
+from shared.domain import CounterName
+from shared.storage.dynamo.items import PK, SK, Item, counter_key, get_n, n
 from shared.storage.dynamo.parallel import RoundTrips
 
 if TYPE_CHECKING:
@@ -41,6 +42,22 @@ def error_code(exc: BaseException) -> str:
     if isinstance(exc, ClientError):
         return str(exc.response.get("Error", {}).get("Code", ""))
     return type(exc).__name__
+
+
+def counter_range(
+    client: DynamoDBClient, table: str, tenant: str, counter: CounterName, count: int
+) -> range:
+    """`count` consecutive IDs of a per-tenant counter: one UpdateItem `ADD`."""
+    response = client.update_item(
+        TableName=table,
+        Key=counter_key(tenant, counter),
+        UpdateExpression="ADD #value :count",
+        ExpressionAttributeNames={"#value": "value"},
+        ExpressionAttributeValues={":count": n(count)},
+        ReturnValues="UPDATED_NEW",
+    )
+    last = get_n(response["Attributes"], "value")
+    return range(last - count + 1, last + 1)
 
 
 def item_key(item: Mapping[str, Any]) -> tuple[str, str]:

@@ -49,6 +49,13 @@ def _next_stage_id() -> int:
         return next(_STAGE_IDS)
 
 
+def _outcome[T](task: Callable[[], T]) -> tuple[T | None, BaseException | None]:
+    try:
+        return task(), None
+    except BaseException as exc:  # noqa: BLE001 - re-raised by the caller, after all tasks end
+        return None, exc
+
+
 def _in_stage[T](stage: Stage, task: Callable[[], T]) -> T:
     token = _CURRENT.set(stage)
     try:
@@ -106,6 +113,39 @@ class RoundTrips:
                     first_error = exc
         if first_error is not None:
             raise first_error
+        return results
+
+    def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
+        """Run independent *groups* of calls together: each task on its own thread (the
+        first on the caller's), outside any stage, so that the stages each task runs go to
+        the pool as usual. Serially when this runs stages serially (moto) or when called
+        from inside a stage. Every task runs to its end; then the first exception (in task
+        order) is re-raised."""
+        outcomes: list[tuple[T | None, BaseException | None] | None] = [None] * len(tasks)
+        if self._max_parallel == 1 or len(tasks) < 2 or _CURRENT.get() is not None:
+            outcomes = [_outcome(task) for task in tasks]
+        else:
+
+            def start(index: int, task: Callable[[], T]) -> threading.Thread:
+                context = contextvars.copy_context()
+
+                def work() -> None:
+                    outcomes[index] = context.run(_outcome, task)
+
+                thread = threading.Thread(target=work, name="brain-side", daemon=True)
+                thread.start()
+                return thread
+
+            threads = [start(i, task) for i, task in enumerate(tasks) if i > 0]
+            outcomes[0] = _outcome(tasks[0])
+            for thread in threads:
+                thread.join()
+        results: list[T] = []
+        for outcome in outcomes:
+            assert outcome is not None
+            if isinstance(outcome[1], BaseException):
+                raise outcome[1]
+            results.append(outcome[0])  # type: ignore[arg-type]
         return results
 
     def _run_serially[T](self, stage_id: int, tasks: Sequence[Callable[[], T]]) -> list[T]:

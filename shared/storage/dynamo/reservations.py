@@ -1,27 +1,42 @@
-"""IDs reserved per entry of a keyed write (`reserve_entry_ids`).
+"""Call records of the retry layer (shared/calls.py) and ID leases, on DynamoDB.
 
-Reservation item: pk `T#<t>#IDEM#<write key>`, sk `RES#<counter>`; `entries` is a JSON map
-{index: [fingerprint, id]}, `rev` an optimistic revision, `expires_at` the TTL (the
-idempotency window). The fresh path is two sequential round trips: the counter step
-(UpdateItem ADD, as `reserve_ids`) and a PutItem conditional on the item being absent
-or expired. If that condition fails, the old item comes back (ALL_OLD): entries it holds
-with the same fingerprint get their old IDs back (`reused`), the rest take IDs from the
-range just reserved (unused ones stay gaps: IDs are never handed out twice), and the
-merged map is written conditional on the old revision (retried on a race).
+Call record: pk `T#<t>#CALL#<key>`, sk `CALL`; `body`, `token`, `ids` (JSON
+{counter: {index: id}}), `marks` (JSON list), `running_us` while it runs, `answer` once
+answered, `until_us` (end of the window, exact) and the TTL attribute (DynamoDB deletes
+late: `until_us` decides).
+
+- A claim is one conditional PutItem (absent or past its window), the old item back on
+  failure (ReturnValuesOnConditionCheckFailure): DONE or RUNNING cost nothing more; a
+  takeover (RESUMED) is one UpdateItem conditional on the old token and mark. The IDs the
+  record holds come from the lease (below), so a claim needs no counter step of its own.
+- IDs are leased per (tenant, counter) in blocks (`IdLeases`): one counter UpdateItem
+  (`ADD`) hands a container a range; IDs it does not use again (a claim that found DONE or
+  RUNNING) go back to its lease. A container that ends leaves the rest of its block
+  unused: gaps, never an ID handed out twice. When a claim leaves its lease below half a
+  block, the next block is fetched side by side with the claim's PutItem; only a lease too
+  small for the claim itself costs a round trip before it.
 """
 
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Sequence
-from datetime import datetime
-from typing import Any
+import threading
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
 
-from botocore.exceptions import ClientError
-
-from shared.domain import CounterName, ReservedId
-from shared.storage.dynamo.calls import error_code
+from shared.calls import (
+    CallClaim,
+    CallRecord,
+    CallRecordsUnavailable,
+    CallState,
+    ids_from_json,
+    ids_to_json,
+    merge_ids,
+    missing,
+)
+from shared.domain import CounterName
+from shared.storage.dynamo.calls import AWS_ERRORS, counter_range, error_code
 from shared.storage.dynamo.items import (
     TTL_ATTRIBUTE,
     Item,
@@ -36,126 +51,248 @@ from shared.storage.dynamo.items import (
     ttl_seconds,
 )
 
-_CONDITION_FAILED = "ConditionalCheckFailedException"
-_MAX_RACES = 5
+_CONDITION_FAILED: Final = "ConditionalCheckFailedException"
+_MAX_RACES: Final = 5
+# IDs a lease fetches at least (and at most, unless one claim needs more).
+LEASE_MIN: Final = 16
+LEASE_MAX: Final = 256
 
 
-def reservation_key(tenant: str, write_key: str, counter: CounterName) -> Item:
-    return key(
-        f"{tenant_prefix(tenant)}#IDEM#{part(write_key)}", f"RES#{CounterName(counter).value}"
-    )
+def call_key(tenant: str, call: str) -> Item:
+    return key(f"{tenant_prefix(tenant)}#CALL#{part(call)}", "CALL")
 
 
-class EntryReservations:
+def _ids_of(item: Item) -> dict[CounterName, dict[int, int]]:
+    return ids_from_json(get_s(item, "ids"))
+
+
+def _marks_of(item: Item) -> frozenset[str]:
+    return frozenset(json.loads(get_s(item, "marks")))
+
+
+class IdLeases:
+    """Blocks of IDs per (tenant, counter), taken from the counter and handed out locally."""
+
     def __init__(self, client: Any, table: str) -> None:
         self._client = client
         self._table = table
+        self._free: dict[tuple[str, CounterName], deque[int]] = {}
+        self._block: dict[tuple[str, CounterName], int] = {}
+        self._lock = threading.Lock()
 
-    def reserve(
+    def take(self, tenant: str, counter: CounterName, count: int) -> list[int] | None:
+        """`count` IDs from the lease, or None (nothing taken) when it holds fewer."""
+        with self._lock:
+            free = self._free.setdefault((tenant, counter), deque())
+            if len(free) < count:
+                return None
+            return [free.popleft() for _ in range(count)]
+
+    def give_back(self, tenant: str, counter: CounterName, ids: Sequence[int]) -> None:
+        """IDs taken but never written anywhere: the lease hands them out again."""
+        with self._lock:
+            self._free.setdefault((tenant, counter), deque()).extendleft(sorted(ids, reverse=True))
+
+    def low(self, tenant: str, counter: CounterName) -> bool:
+        with self._lock:
+            block = self._block.get((tenant, counter), LEASE_MIN)
+            return len(self._free.get((tenant, counter), ())) < block // 2
+
+    def refill(self, tenant: str, counter: CounterName, at_least: int = 0) -> None:
+        """One counter step: a block (doubling per refill, bounded) added to the lease."""
+        with self._lock:
+            block = max(
+                at_least, min(self._block.get((tenant, counter), LEASE_MIN // 2) * 2, LEASE_MAX)
+            )
+            self._block[(tenant, counter)] = max(block, LEASE_MIN)
+        fresh = counter_range(self._client, self._table, tenant, counter, block)
+        with self._lock:
+            self._free.setdefault((tenant, counter), deque()).extend(fresh)
+
+
+class CallRecords:
+    def __init__(
         self,
-        fresh_range: range,
-        tenant: str,
-        counter: CounterName,
-        write_key: str,
-        fingerprints: Sequence[tuple[int, str]],
-        expires_at: datetime,
-    ) -> dict[int, ReservedId]:
-        item_key = reservation_key(tenant, write_key, counter)
-        ttl = ttl_seconds(to_us(expires_at))
-        numbers = dict(zip((index for index, _ in fingerprints), fresh_range, strict=True))
-        entries: dict[str, list[Any]] = {
-            str(index): [fingerprint, numbers[index]] for index, fingerprint in fingerprints
-        }
-        condition = "attribute_not_exists(pk) OR #ttl < :now"
-        names = {"#ttl": TTL_ATTRIBUTE}
-        values: Item = {":now": n(int(time.time()))}
-        revision = 0
-        for _ in range(_MAX_RACES):
-            item = {
-                **item_key,
-                "entries": s(json.dumps(entries, separators=(",", ":"))),
-                "rev": n(revision + 1),
-                TTL_ATTRIBUTE: n(ttl),
-            }
-            try:
-                self._client.put_item(
-                    TableName=self._table,
-                    Item=item,
-                    ConditionExpression=condition,
-                    ExpressionAttributeNames=names,
-                    ExpressionAttributeValues=values,
-                    ReturnValuesOnConditionCheckFailure="ALL_OLD",
-                )
-            except ClientError as exc:
-                if error_code(exc) != _CONDITION_FAILED:
-                    raise
-                response: Any = exc.response
-                old: Item = response.get("Item") or {}
-                if not old:  # deleted in between: try as new once more
-                    continue
-                revision = get_n(old, "rev")
-                known = json.loads(get_s(old, "entries"))
-                merged = dict(known)
-                for index, fingerprint in fingerprints:
-                    previous = known.get(str(index))
-                    if previous is not None and previous[0] == fingerprint:
-                        continue
-                    merged[str(index)] = [fingerprint, numbers[index]]
-                entries = merged
-                condition, names, values = "#rev = :rev", {"#rev": "rev"}, {":rev": n(revision)}
-                continue
-            return {
-                index: ReservedId(
-                    int(entries[str(index)][1]),
-                    reused=int(entries[str(index)][1]) != numbers[index],
-                )
-                for index, _ in fingerprints
-            }
-        raise RuntimeError("reservation kept changing under concurrent sends")
-
-
-def marks_key(tenant: str, write_key: str) -> Item:
-    return key(f"{tenant_prefix(tenant)}#IDEM#{part(write_key)}", "MARKS")
-
-
-class WriteMarks:
-    """`mark_write`: item `T#<t>#IDEM#<write key>` / `MARKS` with `marks` (SS) and the TTL
-    (the idempotency window). One UpdateItem `ADD marks` returns the marks an earlier send
-    left (ALL_OLD); an item whose TTL passed (DynamoDB deletes it late) counts as absent and
-    is overwritten with this send's marks (one PutItem more)."""
-
-    def __init__(self, client: Any, table: str) -> None:
+        client: Any,
+        table: str,
+        leases: IdLeases,
+        side_by_side: Callable[[Sequence[Callable[[], Any]]], list[Any]],
+    ) -> None:
         self._client = client
         self._table = table
+        self._leases = leases
+        self._side_by_side = side_by_side
 
-    def mark(
-        self, tenant: str, write_key: str, marks: Sequence[str], expires_at: datetime
-    ) -> frozenset[str]:
-        item_key = marks_key(tenant, write_key)
-        ttl = n(ttl_seconds(to_us(expires_at)))
-        now = int(time.time())
-        if not marks:
-            found = self._client.get_item(TableName=self._table, Key=item_key, ConsistentRead=True)
-            return _live_marks(found.get("Item") or {}, now)
-        response = self._client.update_item(
-            TableName=self._table,
-            Key=item_key,
-            UpdateExpression="ADD #marks :marks SET #ttl = :ttl",
-            ExpressionAttributeNames={"#marks": "marks", "#ttl": TTL_ATTRIBUTE},
-            ExpressionAttributeValues={":marks": {"SS": sorted(set(marks))}, ":ttl": ttl},
-            ReturnValues="ALL_OLD",
-        )
-        old: Item = response.get("Attributes") or {}
-        if old and get_n(old, TTL_ATTRIBUTE) < now:  # expired: this send starts afresh
+    def claim(self, claim: CallClaim) -> CallRecord:
+        try:
+            return self._claim(claim)
+        except AWS_ERRORS as exc:
+            raise CallRecordsUnavailable(error_code(exc)) from exc
+
+    def _take(self, tenant: str, counts: Mapping[CounterName, int]) -> dict[CounterName, list[int]]:
+        taken: dict[CounterName, list[int]] = {}
+        for counter, count in counts.items():
+            ids = self._leases.take(tenant, counter, count)
+            if ids is None:  # the lease is too small for this claim: one step before it
+                self._leases.refill(tenant, counter, at_least=count)
+                ids = self._leases.take(tenant, counter, count)
+            if ids is None:
+                raise CallRecordsUnavailable("ID lease exhausted by concurrent claims")
+            taken[counter] = ids
+        return taken
+
+    def _give_back(self, tenant: str, taken: Mapping[CounterName, Sequence[int]]) -> None:
+        for counter, ids in taken.items():
+            if ids:
+                self._leases.give_back(tenant, counter, ids)
+
+    def _claim(self, claim: CallClaim) -> CallRecord:
+        tenant, now_us = claim.tenant, to_us(claim.now)
+        taken = self._take(tenant, missing({}, claim.wants))
+        ids = merge_ids({}, claim.wants, taken)
+        item = {
+            **call_key(tenant, claim.key),
+            "body": s(claim.body),
+            "token": s(claim.token),
+            "ids": s(ids_to_json(ids)),
+            "marks": s(json.dumps(sorted(set(claim.marks)))),
+            "running_us": n(to_us(claim.running_until)),
+            "until_us": n(to_us(claim.expires_at)),
+            TTL_ATTRIBUTE: n(ttl_seconds(to_us(claim.expires_at))),
+        }
+        low = [c for c, wanted in claim.wants.items() if wanted and self._leases.low(tenant, c)]
+        put = lambda: self._put_new(item, now_us)  # noqa: E731
+        refills = [lambda c=c: self._leases.refill(tenant, c) for c in low]
+        old = self._side_by_side([put, *refills])[0]
+        if old is None:
+            return CallRecord(CallState.NEW, claim.token, claim.body, ids, frozenset(claim.marks))
+        for _ in range(_MAX_RACES):
+            record = self._existing(claim, old, taken)
+            if record is not None:
+                return record
+            old = self._put_new(item, now_us)  # taken over or deleted in between: again
+            if old is None:
+                return CallRecord(
+                    CallState.NEW, claim.token, claim.body, ids, frozenset(claim.marks)
+                )
+        raise CallRecordsUnavailable("call record kept changing under concurrent sends")
+
+    def _put_new(self, item: Item, now_us: int) -> Item | None:
+        """The new record, or the existing one that stopped it."""
+        try:
             self._client.put_item(
                 TableName=self._table,
-                Item={**item_key, "marks": {"SS": sorted(set(marks))}, TTL_ATTRIBUTE: ttl},
+                Item=item,
+                ConditionExpression="attribute_not_exists(pk) OR until_us < :now",
+                ExpressionAttributeValues={":now": n(now_us)},
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
-            return frozenset()
-        return _live_marks(old, now)
+        except AWS_ERRORS as exc:
+            if error_code(exc) != _CONDITION_FAILED:
+                raise
+            response: Any = getattr(exc, "response", {})
+            return dict(response.get("Item") or {"missing": {"NULL": True}})
+        return None
 
+    def _existing(
+        self, claim: CallClaim, old: Item, taken: dict[CounterName, list[int]]
+    ) -> CallRecord | None:
+        """What an existing record means for this claim; None: try to create it again."""
+        if "token" not in old:  # gone between the condition and its answer
+            return None
+        token, body = get_s(old, "token"), get_s(old, "body")
+        known, marks = _ids_of(old), _marks_of(old)
+        if "answer" in old:
+            self._give_back(claim.tenant, taken)
+            return CallRecord(CallState.DONE, token, body, known, marks, get_s(old, "answer"))
+        running = get_n(old, "running_us")
+        if body != claim.body or running >= to_us(claim.now):
+            self._give_back(claim.tenant, taken)
+            return CallRecord(CallState.RUNNING, token, body, known, marks)
+        merged = merge_ids(known, claim.wants, taken)
+        used = {c: set(m.values()) for c, m in merged.items()}
+        self._give_back(
+            claim.tenant,
+            {c: [i for i in ids if i not in used.get(c, set())] for c, ids in taken.items()},
+        )
+        all_marks = marks | frozenset(claim.marks)
+        try:
+            self._client.update_item(
+                TableName=self._table,
+                Key=call_key(claim.tenant, claim.key),
+                UpdateExpression="SET running_us = :until, ids = :ids, marks = :marks",
+                ConditionExpression="#token = :token AND running_us = :running",
+                ExpressionAttributeNames={"#token": "token"},
+                ExpressionAttributeValues={
+                    ":until": n(to_us(claim.running_until)),
+                    ":ids": s(ids_to_json(merged)),
+                    ":marks": s(json.dumps(sorted(all_marks))),
+                    ":token": s(token),
+                    ":running": n(running),
+                },
+            )
+        except AWS_ERRORS as exc:
+            if error_code(exc) != _CONDITION_FAILED:
+                raise
+            return CallRecord(CallState.RUNNING, token, body, known, marks)  # another took it
+        return CallRecord(CallState.RESUMED, token, body, merged, all_marks)
 
-def _live_marks(item: Item, now: int) -> frozenset[str]:
-    if not item or get_n(item, TTL_ATTRIBUTE) < now:
-        return frozenset()
-    return frozenset(item.get("marks", {}).get("SS", []))
+    def reserve_ids(
+        self, tenant: str, call: str, token: str, wants: Mapping[CounterName, Sequence[int]]
+    ) -> dict[CounterName, dict[int, int]]:
+        """IDs for wanted entries the claim did not reserve: from the lease, recorded with
+        one UpdateItem conditional on the token (rare: claims reserve what they want)."""
+        try:
+            item = self._client.get_item(
+                TableName=self._table, Key=call_key(tenant, call), ConsistentRead=True
+            ).get("Item")
+            if item is None or get_s(item, "token") != token:
+                raise CallRecordsUnavailable("call record taken over or gone")
+            known = _ids_of(item)
+            merged = merge_ids(known, wants, self._take(tenant, missing(known, wants)))
+            self._client.update_item(
+                TableName=self._table,
+                Key=call_key(tenant, call),
+                UpdateExpression="SET ids = :ids",
+                ConditionExpression="#token = :token",
+                ExpressionAttributeNames={"#token": "token"},
+                ExpressionAttributeValues={":ids": s(ids_to_json(merged)), ":token": s(token)},
+            )
+        except AWS_ERRORS as exc:
+            raise CallRecordsUnavailable(error_code(exc)) from exc
+        return merged
+
+    def finish(self, tenant: str, call: str, token: str, answer: str, until_us: int) -> bool:
+        try:
+            self._client.update_item(
+                TableName=self._table,
+                Key=call_key(tenant, call),
+                UpdateExpression="SET answer = :answer, until_us = :until, #ttl = :ttl"
+                " REMOVE running_us",
+                ConditionExpression="#token = :token",
+                ExpressionAttributeNames={"#token": "token", "#ttl": TTL_ATTRIBUTE},
+                ExpressionAttributeValues={
+                    ":answer": s(answer),
+                    ":until": n(until_us),
+                    ":ttl": n(ttl_seconds(until_us)),
+                    ":token": s(token),
+                },
+            )
+        except AWS_ERRORS as exc:
+            if error_code(exc) == _CONDITION_FAILED:
+                return False
+            raise CallRecordsUnavailable(error_code(exc)) from exc
+        return True
+
+    def drop(self, tenant: str, call: str, token: str) -> None:
+        try:
+            self._client.delete_item(
+                TableName=self._table,
+                Key=call_key(tenant, call),
+                ConditionExpression="#token = :token",
+                ExpressionAttributeNames={"#token": "token"},
+                ExpressionAttributeValues={":token": s(token)},
+            )
+        except AWS_ERRORS as exc:
+            if error_code(exc) != _CONDITION_FAILED:
+                raise CallRecordsUnavailable(error_code(exc)) from exc

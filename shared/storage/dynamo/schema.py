@@ -110,17 +110,6 @@ TABLE_PROPERTIES: Final[dict[str, Any]] = {
     "TimeToLiveSpecification": {"AttributeName": TTL_ATTRIBUTE, "Enabled": True},
 }
 
-# The idempotency records of retry-safe writes (Powertools' DynamoDBPersistenceLayer with its
-# defaults: key `id`, TTL on `expiration`); a table of its own, as Powertools expects.
-IDEMPOTENCY_TABLE_PROPERTIES: Final[dict[str, Any]] = {
-    "BillingMode": "PAY_PER_REQUEST",
-    "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
-    "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
-    "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True},
-    "SSESpecification": {"SSEEnabled": True},
-    "TimeToLiveSpecification": {"AttributeName": "expiration", "Enabled": True},
-}
-
 # The vector bucket (AWS::S3Vectors::VectorBucket, without VectorBucketName): SSE-KMS (the
 # AWS-managed key unless the template's KmsKeyArn names one). Vector buckets are never
 # public and have no ACLs. Its indexes (one per embedding profile and dimension) are created
@@ -160,9 +149,7 @@ def create_table_kwargs(
     return kwargs
 
 
-def bootstrap(
-    clients: AwsClients, table_name: str, bucket_name: str, idempotency_table: str | None = None
-) -> list[str]:
+def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[str]:
     """Create the table (waiting until it is active) and the vector bucket when missing.
 
     Returns what was created (`table:<name>`, `vector-bucket:<name>`); a second call returns
@@ -178,10 +165,6 @@ def bootstrap(
     _ensure_point_in_time_recovery(clients, table_name)
     if _create_vector_bucket_if_missing(clients, bucket_name):
         created.append(f"vector-bucket:{bucket_name}")
-    idempotency = idempotency_table or f"{table_name}-idempotency"
-    if _create_table_if_missing(clients, idempotency, IDEMPOTENCY_TABLE_PROPERTIES):
-        created.append(f"table:{idempotency}")
-    _ensure_ttl(clients, idempotency, IDEMPOTENCY_TABLE_PROPERTIES)
     return created
 
 

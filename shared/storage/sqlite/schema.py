@@ -212,46 +212,29 @@ _SCHEMA = (
     ) WITHOUT ROWID
     """,
     *LEDGER_SCHEMA,
-    # Retry-safe writes (no version bump: new tables only). Powertools idempotency records
-    # (shared/storage/sqlite/idempotency.py) and the IDs reserved per entry of a keyed write
-    # (reserve_entry_ids): the same entry of a resent call gets the same ID back.
+    # Retry-safe writes (no version bump: new tables only, and transient ones dropped): the
+    # call records of the retry layer (calls.py). The Powertools records, per-entry
+    # reservations and write marks they replace held only in-flight retry state.
+    "DROP TABLE IF EXISTS idempotency_records",
+    "DROP TABLE IF EXISTS id_reservations",
+    "DROP TABLE IF EXISTS write_marks",
     """
-    CREATE TABLE IF NOT EXISTS idempotency_records (
-        id                     TEXT NOT NULL PRIMARY KEY,
-        status                 TEXT NOT NULL,
-        expiration             INTEGER,
-        in_progress_expiration INTEGER,
-        data                   TEXT,
-        validation             TEXT
+    CREATE TABLE IF NOT EXISTS call_records (
+        tenant           TEXT NOT NULL,
+        ckey             TEXT NOT NULL,
+        body             TEXT NOT NULL,
+        token            TEXT NOT NULL,
+        running_until_us INTEGER,
+        expires_us       INTEGER NOT NULL,
+        ids              TEXT NOT NULL,
+        marks            TEXT NOT NULL,
+        answer           TEXT,
+        PRIMARY KEY (tenant, ckey)
     ) WITHOUT ROWID
     """,
-    """
-    CREATE TABLE IF NOT EXISTS id_reservations (
-        tenant      TEXT NOT NULL,
-        rkey        TEXT NOT NULL,
-        counter     TEXT NOT NULL,
-        idx         INTEGER NOT NULL,
-        fingerprint TEXT NOT NULL,
-        id          INTEGER NOT NULL,
-        expires_us  INTEGER NOT NULL,
-        PRIMARY KEY (tenant, rkey, counter, idx)
-    ) WITHOUT ROWID
-    """,
-    # What a keyed write marked before it acted (mark_write: a delete's tombstones).
-    """
-    CREATE TABLE IF NOT EXISTS write_marks (
-        tenant     TEXT NOT NULL,
-        wkey       TEXT NOT NULL,
-        mark       TEXT NOT NULL,
-        expires_us INTEGER NOT NULL,
-        PRIMARY KEY (tenant, wkey, mark)
-    ) WITHOUT ROWID
-    """,
-    "CREATE INDEX IF NOT EXISTS write_marks_by_expiry ON write_marks (expires_us)",
-    # Expired records and reservations are purged a few at a time by the writes that add
-    # new ones (bounded work per call): these indexes find them without a scan.
-    "CREATE INDEX IF NOT EXISTS idempotency_records_by_expiry ON idempotency_records (expiration)",
-    "CREATE INDEX IF NOT EXISTS id_reservations_by_expiry ON id_reservations (expires_us)",
+    # Expired records are purged a few at a time by the claims that add new ones (bounded
+    # work per call): this index finds them without a scan.
+    "CREATE INDEX IF NOT EXISTS call_records_by_expiry ON call_records (expires_us)",
 )
 
 # Columns added after version 1: (table, column, definition for ALTER TABLE ADD COLUMN).
