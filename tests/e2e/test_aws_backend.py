@@ -141,7 +141,10 @@ async def test_serve_on_dynamodb_and_s3(local_aws: LocalAws, tmp_path: Path) -> 
             inserted = await call(
                 client,
                 "insert_brain_longterm_memory",
-                insert_args(memory_entry(embedding=[0.25, -1.5, 3.0]), memory_entry(tags=[])),
+                insert_args(
+                    memory_entry(embedding=[0.25, -1.5, 3.0], embedding_profil_hash="e2e-3d"),
+                    memory_entry(tags=[]),
+                ),
             )
             assert [e["ID"] for e in inserted["daten"]] == ["longterm_1", "longterm_2"]
             rated = await call(

@@ -41,9 +41,9 @@ async def signed_in(http: httpx2.AsyncClient, value: str) -> str:
     return csrf_of(await http.get("/console/suche"))
 
 
-def client(server: InProcessServer, **kwargs: Any) -> httpx2.AsyncClient:
+def client(server: InProcessServer, origin: str = ORIGIN, **kwargs: Any) -> httpx2.AsyncClient:
     transport = httpx2.ASGITransport(app=server.app)
-    return httpx2.AsyncClient(transport=transport, base_url=ORIGIN, **kwargs)
+    return httpx2.AsyncClient(transport=transport, base_url=origin, **kwargs)
 
 
 async def test_root_leads_to_the_console_whose_assets_are_brains_own(
@@ -117,7 +117,8 @@ async def test_the_session_is_sealed_and_writes_need_its_csrf_token_and_origin(
 async def test_over_https_the_cookie_is_secure(
     server: InProcessServer, issuer: LocalTokenIssuer
 ) -> None:
-    async with client(server, headers={"X-Forwarded-Proto": "https"}) as http:
+    # (a forwarded X-Forwarded-Proto counts only from a trusted proxy: security.md)
+    async with client(server, origin="https://127.0.0.1") as http:
         form = await http.get("/console/anmelden")
     assert "secure" in form.headers["set-cookie"].lower()
 

@@ -137,8 +137,14 @@ async def test_batch_with_one_bad_entry_stores_the_others(
             "insert_brain_longterm_memory",
             insert_args(
                 memory_entry(kurzbeschreibung="eins"),
-                memory_entry(kurzbeschreibung="zwei", embedding=[0.1, float("nan")]),
-                memory_entry(kurzbeschreibung="drei", embedding=[0.5, -1.25]),
+                memory_entry(
+                    kurzbeschreibung="zwei",
+                    embedding=[0.1, float("nan")],
+                    embedding_profil_hash="e2e-2d",
+                ),
+                memory_entry(
+                    kurzbeschreibung="drei", embedding=[0.5, -1.25], embedding_profil_hash="e2e-2d"
+                ),
             ),
         )
         # Then the call reports partial failure, index by index

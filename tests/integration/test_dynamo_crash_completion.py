@@ -78,7 +78,11 @@ def memory(text: str, **extra: Any) -> dict[str, Any]:
 
 
 def insert_args() -> dict[str, Any]:
-    entries = [memory("Alpha"), memory("Beta", embedding=[0.25, 0.5, 0.75]), memory("Gamma")]
+    entries = [
+        memory("Alpha"),
+        memory("Beta", embedding=[0.25, 0.5, 0.75], embedding_profil_hash="crash-3d"),
+        memory("Gamma"),
+    ]
     return {"inhalt": {"memories": entries, **CALLER}}
 
 
