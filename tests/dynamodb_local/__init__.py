@@ -257,7 +257,15 @@ def dynamodb_env() -> Iterator[dict[str, str]]:
         local.drop(local.client(key))
 
 
-def item_count(client: Any, table: str) -> int:
-    """Items in a table (a counting Scan: DynamoDB Local answers it in milliseconds)."""
+def item_count(client: Any, table: str, *, calls: bool = True) -> int:
+    """Items in a table (a counting Scan: DynamoDB Local answers it in milliseconds); without
+    the retry layer's call records when `calls` is false (a refused call may end a stale one)."""
     paginator = client.get_paginator("scan")
-    return sum(page["Count"] for page in paginator.paginate(TableName=table, Select="COUNT"))
+    extra: dict[str, Any] = {}
+    if not calls:
+        extra = {
+            "FilterExpression": "NOT contains(pk, :call)",
+            "ExpressionAttributeValues": {":call": {"S": "#CALL#"}},
+        }
+    pages = paginator.paginate(TableName=table, Select="COUNT", **extra)
+    return sum(page["Count"] for page in pages)
