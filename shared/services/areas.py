@@ -58,6 +58,7 @@ __all__ = [
     "parse_members",
     "readable_areas",
     "remove_project_members",
+    "unread_by_token_hint",
     "user_area",
     "within",
 ]
@@ -72,6 +73,23 @@ def acting_nutzer(principal: Principal) -> str:
     subject — a stable identity of the caller."""
     own = sorted(name for name in principal.nutzer if name != ANY)
     return own[0] if len(own) == 1 else principal.subject
+
+
+def unread_by_token_hint(principal: Principal, area: str) -> str | None:
+    """The note of a write into another nutzer's area than the one the token's Memory OS
+    tools act as (a development or service token that may act as several): without it the
+    memory is stored where the same token's search_memory and recall never look."""
+    own = acting_nutzer(principal)
+    if not area.startswith("users/") or area == user_area(own):
+        return None
+    nutzer = area.removeprefix("users/")
+    return (
+        f"Gespeichert im Bereich {area}. search_memory, recall und recall_context handeln mit "
+        f"diesem Token als '{own}' und finden es dort nicht. Lesen als {nutzer}: "
+        f"fetch_brain_memories oder select_brain mit nutzer '{nutzer}', REST mit "
+        f"?nutzer={nutzer}, oder ein Token nur für {nutzer} "
+        f"(lokal: brain token --nutzer {nutzer} …)."
+    )
 
 
 def acting_agent(principal: Principal) -> str:

@@ -27,7 +27,7 @@ from shared.scrubbing import ScrubPolicy
 from shared.search.analyzer import document_terms
 from shared.search.vectors import encode as encode_embedding
 from shared.services import responses
-from shared.services.areas import Visibility, user_area
+from shared.services.areas import Visibility, unread_by_token_hint, user_area
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
 from shared.services.embeddings import with_server_embeddings
@@ -136,6 +136,11 @@ class InsertWrite:
         envelope = responses.batch(
             responses.with_hinweise(results, hinweise), self.batch.referenzfelder
         )
+        areas = sorted({r["bereich"] for r in results if r["erfolg"] and "bereich" in r})
+        unread = [hint for a in areas[:3] if (hint := unread_by_token_hint(self.principal, a))]
+        if unread:
+            # Once per call, not per entry: where it went and how this token finds it.
+            envelope["hinweis"] = " ".join(unread)
         return Stored(envelope, refs)
 
     def _store(
@@ -196,7 +201,14 @@ class InsertWrite:
 
     def _success(self, index: int, memory: Memory, refs: Refs) -> dict[str, Any]:
         refs[index] = (str(memory.id), stamp(memory.updated_at))
-        return {"index": index, "typ": self.typ.value, "erfolg": True, "ID": str(memory.id)}
+        # Where it went: the area says who finds it (CONTRACT §2 areas).
+        return {
+            "index": index,
+            "typ": self.typ.value,
+            "erfolg": True,
+            "ID": str(memory.id),
+            "bereich": memory.area,
+        }
 
     def _memory(
         self,

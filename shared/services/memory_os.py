@@ -29,6 +29,7 @@ from shared.services.areas import (
     acting_agent,
     acting_nutzer,
     authorize_write,
+    unread_by_token_hint,
 )
 from shared.services.context import ServiceContext
 from shared.services.embeddings import with_server_embeddings
@@ -185,7 +186,11 @@ class RememberWrite:
             "konto": principal.account,
             "geraet": principal.device,
         }
-        notes = [hinweis(kinds) if kinds else None, ledger_hinweis(self.request.content)]
+        notes = [
+            hinweis(kinds) if kinds else None,
+            ledger_hinweis(self.request.content),
+            unread_by_token_hint(principal, target.area),
+        ]
         if any(notes):
             daten["hinweis"] = " ".join(note for note in notes if note)
         text = (

@@ -84,9 +84,19 @@ async def test_insert_fetch_rate_fetch_shows_the_exact_average(
         short_insert = await call(
             client, "insert_brain_shortterm_memory", insert_args(memory_entry(ttl_sekunden=600))
         )
+        hinweis = long_insert.pop("hinweis")  # the development token acts as 'dev'
+        assert "users/42" in hinweis and "'dev'" in hinweis
         assert long_insert == {
             "erfolg": True,
-            "daten": [{"index": 0, "typ": "longterm", "erfolg": True, "ID": "longterm_1"}],
+            "daten": [
+                {
+                    "index": 0,
+                    "typ": "longterm",
+                    "erfolg": True,
+                    "ID": "longterm_1",
+                    "bereich": "users/42",
+                }
+            ],
             "anzahl_erfolgreich": 1,
             "anzahl_fehlgeschlagen": 0,
             "referenzfelder": {"lauf": "e2e", "n": 1},

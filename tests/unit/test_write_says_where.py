@@ -1,0 +1,108 @@
+"""Every write says where it went and who can find it (issue 26: with the printed development
+token, memories inserted with `nutzer: "alice"` were not found by the same token's
+search_memory or recall, and nothing in the answer said why)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared.auth.principal import Principal
+from shared.auth.verifiers import local_issuer
+from shared.config import Settings
+from shared.services.context import ServiceContext
+from shared.storage.sqlite import SqliteStorage
+from shared.tools.dispatch import call_tool
+
+Call = Callable[[str, dict[str, Any]], dict[str, Any]]
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> Iterator[tuple[ServiceContext, Principal, Principal]]:
+    settings = Settings(data_dir=tmp_path / "data")
+    storage = SqliteStorage.in_data_dir(settings.data_dir)
+    issuer = local_issuer(settings)
+    dev = issuer.verify(issuer.development_token(600))
+    alice = issuer.verify(
+        issuer.issue(
+            tenant="local",
+            subject="alice",
+            nutzer=["alice"],
+            agents=["tour"],
+            scopes=["memory:read", "memory:write"],
+            ttl_seconds=600,
+        )
+    )
+    yield ServiceContext(storage=storage, settings=settings), dev, alice
+    storage.close()
+
+
+def _insert(nutzer: str, agent: str, *texts: str) -> dict[str, Any]:
+    entries = [
+        {
+            "kurzbeschreibung": text,
+            "memory": f"{text}: Rückrufe nur vormittags.",
+            "tags": [],
+            "scope": "kunde",
+            "scope_vk": "K-1",
+            "nutzer": nutzer,
+            "agent": agent,
+        }
+        for text in texts
+    ]
+    return {"inhalt": {"nutzer": nutzer, "agent": agent, "memories": entries}}
+
+
+def test_a_development_token_writing_for_alice_is_told_where_it_went_and_how_to_find_it(
+    setup: tuple[ServiceContext, Principal, Principal],
+) -> None:
+    ctx, dev, _ = setup
+    # When the development token (it may act as anyone) inserts two memories for alice
+    answer = call_tool(ctx, dev, "insert_brain_longterm_memory", _insert("alice", "x", "A", "B"))
+    # Then every entry names its area, and the answer says once that this token's Memory OS
+    # tools (acting as 'dev') do not find them there, and how to read them
+    assert answer["erfolg"] is True
+    assert [entry["bereich"] for entry in answer["daten"]] == ["users/alice", "users/alice"]
+    hint = answer["hinweis"]
+    assert "users/alice" in hint and "'dev'" in hint and "?nutzer=alice" in hint
+    assert hint.count("users/alice") == 1
+    # And that is true: the token's own search does not find them, a fetch as alice does
+    found = call_tool(ctx, dev, "search_memory", {"query": "Rückrufe vormittags"})
+    assert found["daten"]["treffer"] == []
+    ids = [entry["ID"] for entry in answer["daten"]]
+    fetched = call_tool(
+        ctx,
+        dev,
+        "fetch_brain_memories",
+        {"inhalt": {"nutzer": "alice", "agent": "x", "memories": {"longterm": ids}}},
+    )
+    assert [m["ID"] for m in fetched["daten"]["longterm"]] == ids
+
+
+def test_remember_for_another_nutzer_says_so_too(
+    setup: tuple[ServiceContext, Principal, Principal],
+) -> None:
+    ctx, dev, _ = setup
+    answer = call_tool(
+        ctx, dev, "remember", {"content": "Alice mag Tee.", "path": "users/alice/vorlieben"}
+    )
+    assert answer["erfolg"] is True
+    assert answer["daten"]["bereich"] == "users/alice"
+    assert "search_memory" in answer["daten"]["hinweis"]
+
+
+def test_a_token_writing_where_it_reads_gets_no_hint(
+    setup: tuple[ServiceContext, Principal, Principal],
+) -> None:
+    ctx, dev, alice = setup
+    own = call_tool(ctx, alice, "insert_brain_longterm_memory", _insert("alice", "tour", "C"))
+    assert own["daten"][0]["bereich"] == "users/alice"
+    assert "hinweis" not in own
+    # (the development token writing into its own acting nutzer's area: no hint either)
+    mine = call_tool(ctx, dev, "insert_brain_longterm_memory", _insert("dev", "x", "D"))
+    assert mine["daten"][0]["bereich"] == "users/dev" and "hinweis" not in mine
+    remembered = call_tool(ctx, alice, "remember", {"content": "Tee.", "path": "users/alice/x"})
+    assert "hinweis" not in remembered["daten"]
