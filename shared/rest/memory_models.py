@@ -52,17 +52,38 @@ class Quelle(BaseModel):
 
 
 class MemoryCreate(BaseModel):
-    """Eine neue Erinnerung (Felder wie insert_brain_*_memory plus bucket, pfad, quelle)."""
+    """Eine neue Erinnerung (Felder wie insert_brain_*_memory plus bucket, pfad, quelle; oder
+    mit den Namen von remember: content, path, create_project). Genau eines von memory und
+    content; kurzbeschreibung fehlt = aus dem Text abgeleitet (wie bei remember)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "oneOf": [{"required": ["memory"]}, {"required": ["content"]}],
+            "not": {"required": ["pfad", "path"]},
+        },
+    )
 
-    kurzbeschreibung: str = Field(
+    kurzbeschreibung: str | SkipJsonSchema[None] = Field(
+        default=None,
         min_length=1,
         max_length=KURZBESCHREIBUNG_MAX_LEN,
-        description="Kurze Zusammenfassung; short summary.",
+        description=(
+            "Kurze Zusammenfassung; fehlt sie, die erste Zeile des Textes (wie remember). "
+            "Short summary; derived from the text when absent."
+        ),
     )
-    memory: str = Field(
-        min_length=1, max_length=MEMORY_MAX_LEN, description="Der Inhalt; the memory text."
+    memory: str | SkipJsonSchema[None] = Field(
+        default=None,
+        min_length=1,
+        max_length=MEMORY_MAX_LEN,
+        description="Der Inhalt; the memory text.",
+    )
+    content: str | SkipJsonSchema[None] = Field(
+        default=None,
+        min_length=1,
+        max_length=MEMORY_MAX_LEN,
+        description="Wie memory (der Name aus remember); same as memory (remember's name).",
     )
     tags: list[str] = Field(
         default_factory=list,
@@ -91,6 +112,19 @@ class MemoryCreate(BaseModel):
         description=(
             "Bereich und Pfad: users/<nutzer>/…, teams/<team>/…, projects/<projekt>/…; "
             "Standard users/<nutzer>. Team- und Projektbereiche brauchen Mitgliedschaft."
+        ),
+    )
+    path: str | SkipJsonSchema[None] = Field(
+        default=None,
+        max_length=PATH_MAX_LEN,
+        pattern=PATH_PATTERN,
+        description="Wie pfad (der Name aus remember); same as pfad (remember's name).",
+    )
+    create_project: bool = Field(
+        default=False,
+        description=(
+            "Ein fehlendes Projekt des Pfads anlegen (der Aufrufer wird Eigentümer), wie bei "
+            "remember; creates a missing project with the caller as its owner."
         ),
     )
     quelle: Quelle | None = Field(default=None, description="Herkunft; provenance.")

@@ -32,12 +32,13 @@ from shared.services.memories import memory_view, prepare_insert, visible_memori
 from shared.services.memory_admin import prepare_delete, prepare_update
 from shared.services.memory_os import memory_path
 from shared.services.secrets import name_errors, screen_referenzfelder
+from shared.services.summary import summary_of
 from shared.services.writes import Write
 from shared.tools import retry
 from shared.tools.idempotency_fields import IN_PROGRESS_FIELD, KEY_FIELD
 from shared.validation import rules
 from shared.validation.errors import FieldError, RequestRejected
-from shared.validation.memory_requests import _memory_path, _update_entry
+from shared.validation.memory_requests import _boolean, _memory_path, _update_entry
 from shared.validation.parsed import Batch, Caller, FetchRequest, MemoryInput
 from shared.validation.requests import PROFIL_HASH, PROFIL_HASH_ALIAS, _insert_entry
 from shared.validation.rules import Fields
@@ -83,6 +84,9 @@ ENTRY_FIELDS: Final = (
     "ttl_sekunden",
 )
 CREATE_FIELDS: Final = (*ENTRY_FIELDS, "bucket", "pfad", "quelle", "referenzfelder")
+# remember's names (seed 004), accepted by POST as well: content = memory, path = pfad.
+REMEMBER_NAMES: Final = {"content": "memory", "path": "pfad"}
+CREATE_PROJECT: Final = "create_project"
 _QUELLE_FIELDS: Final = ("system", "art", "referenz")
 _ENTRY_PREFIX: Final = "inhalt.memories[0]"
 
@@ -237,6 +241,32 @@ class CreateRequest:
     bucket: Bucket
     path: str
     referenzfelder: dict[str, Any]
+    create_project: bool = False
+
+
+def _remember_names(
+    item: Mapping[str, Any], errors: list[FieldError]
+) -> tuple[dict[str, Any], bool, dict[str, str]]:
+    """A POST body in the insert tools' names: `content`/`path` (remember's) become
+    `memory`/`pfad`, `create_project` is taken out, a missing `kurzbeschreibung` is derived
+    from the text as remember derives it. Returns the body, create_project, and the names to
+    report errors under (the caller's own)."""
+    body = dict(item)
+    names: dict[str, str] = {}
+    for alias, name in REMEMBER_NAMES.items():
+        if alias not in body:
+            continue
+        if name in body:
+            errors.append(
+                FieldError(alias, f"Nur eines von {name} und {alias} senden (gleiche Bedeutung).")
+            )
+        body[name] = body.pop(alias)
+        names[name] = alias
+    create_project = _boolean(body.pop(CREATE_PROJECT, False), CREATE_PROJECT, errors)
+    text = body.get("memory")
+    if "kurzbeschreibung" not in body and isinstance(text, str) and text.strip():
+        body["kurzbeschreibung"] = summary_of(text)
+    return body, bool(create_project), names
 
 
 def _quelle(value: Any, path: str, errors: list[FieldError]) -> dict[str, str] | None:
@@ -265,6 +295,7 @@ def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateReques
     item = rules.obj(body, "", errors)
     if item is None:
         raise ApiRefused(Refusal.INVALID, errors)
+    item, create_project, names = _remember_names(item, errors)
     fields = Fields(item, "", errors)
     fields.reject_unknown(CREATE_FIELDS)
     bucket = fields.optional("bucket", rules.enum_member, Bucket) or Bucket.LANGZEIT
@@ -304,7 +335,11 @@ def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateReques
     if isinstance(entry, list):
         errors += entry
     if errors:
-        raise ApiRefused(Refusal.INVALID, errors)
+        # Under the names the caller sent (content, path)
+        raise ApiRefused(
+            Refusal.INVALID,
+            [FieldError(names.get(e.feld, e.feld), e.meldung) for e in errors],
+        )
     assert isinstance(entry, MemoryInput)
     path = raw_path or f"users/{caller.nutzer}"
     return CreateRequest(
@@ -312,6 +347,7 @@ def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateReques
         bucket=bucket,
         path=path,
         referenzfelder={**referenzfelder, **(quelle or {}), "pfad": path},
+        create_project=create_project,
     )
 
 
@@ -338,7 +374,7 @@ def create_memory(
     referenzfelder = {**request.referenzfelder, **{k: v for k, v in identity.items() if v}}
     batch = Batch(caller=caller, referenzfelder=referenzfelder, entries=[request.entry])
     write = prepare_insert(ctx, principal, batch, BUCKET_TYP[request.bucket], area=area)
-    write.authorize = lambda: _authorize(ctx, principal, caller, area)
+    write.authorize = lambda: _authorize(ctx, principal, caller, area, request.create_project)
     (result,) = run_rest_write(ctx, principal, CREATE_OPERATION, arguments, write)["daten"]
     if not result["erfolg"]:
         raise refusal_of(_entry_errors(result))
@@ -348,9 +384,13 @@ def create_memory(
     return view
 
 
-def _authorize(ctx: ServiceContext, principal: Principal, caller: Caller, area: str) -> None:
+def _authorize(
+    ctx: ServiceContext, principal: Principal, caller: Caller, area: str, create_project: bool
+) -> None:
     try:
-        authorize_write(ctx, principal, caller.nutzer, area)
+        authorize_write(
+            ctx, principal, caller.nutzer, area, create_project=create_project, now=ctx.clock()
+        )
     except RequestRejected as rejected:
         # The area rules name remember's `path`; here the field is `pfad`.
         errors = [
