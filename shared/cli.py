@@ -18,7 +18,7 @@ from starlette.types import ASGIApp
 from shared.auth.claims import TokenVerifier
 from shared.auth.local_tokens import LocalTokenIssuer
 from shared.auth.oauth.server import OAuthServer
-from shared.auth.principal import ALL_SCOPES, Principal, Scope
+from shared.auth.principal import ALL_SCOPES
 from shared.auth.verifiers import build_verifier, local_issuer
 from shared.cli_oauth import register as register_oauth_commands
 from shared.cli_oauth import serving_auth, startup_lines
@@ -31,10 +31,7 @@ from shared.services.areas import add_project_members, remove_project_members
 from shared.services.context import ServiceContext, utc_now
 from shared.services.expiry import PeriodicSweep, sweep_expired
 from shared.storage.factory import open_storage
-from shared.tools.dispatch import call_tool
 from shared.validation.errors import RequestRejected
-
-IMPORT_BATCH = 100
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -189,159 +186,15 @@ def _split(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
-def _read_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield number, json.loads(line)
-            except json.JSONDecodeError as exc:
-                yield number, exc
-
-
 def cmd_import(args: argparse.Namespace) -> int:
-    """Import JSON Lines: `upsert_brain` entries (100 per call) and, as `brain export`
-    writes them, memory lines (`"art": "memory"`, through the insert tools' service)."""
+    """Import JSON Lines as `brain export` writes them (services/imports.py), as a write of
+    the operator `--nutzer`."""
+    from shared.services.imports import import_file
+
     settings = _settings(args)
     with open_storage(settings) as storage:
         context = ServiceContext(storage, settings, embedder=build_embedder(settings))
-        return _import_file(Path(args.file), context, args)
-
-
-def _import_file(path: Path, context: ServiceContext, args: argparse.Namespace) -> int:
-    from shared.services.export import MEMORY_LINE
-
-    principal = Principal(
-        tenant=args.tenant,
-        subject="brain-import",
-        nutzer=frozenset({args.nutzer}),
-        agents=frozenset({args.agent}),
-        scopes=frozenset({Scope.BRAIN_WRITE.value}),
-    )
-    memories = _MemoryImport(context, args)
-    imported = failed = 0
-    batch: list[tuple[int, Any]] = []
-
-    def flush() -> None:
-        nonlocal imported, failed
-        if not batch:
-            return
-        envelope = call_tool(
-            context,
-            principal,
-            "upsert_brain",
-            {
-                "inhalt": {
-                    "eintraege": [entry for _, entry in batch],
-                    "nutzer": args.nutzer,
-                    "agent": args.agent,
-                },
-                "referenzfelder": {"import": path.name},
-            },
-        )
-        results = envelope.get("daten") or []
-        if not envelope["erfolg"] and not results:
-            for line_number, _ in batch:
-                _report(line_number, envelope["fehler"])
-            failed += len(batch)
-        for result in results:
-            line_number = batch[result["index"]][0]
-            if result["erfolg"]:
-                imported += 1
-            else:
-                failed += 1
-                _report(line_number, result["fehler"])
-        batch.clear()
-
-    for line_number, value in _read_jsonl(path):
-        if isinstance(value, json.JSONDecodeError):
-            failed += 1
-            print(f"Zeile {line_number}: kein gültiges JSON ({value.msg}).", file=sys.stderr)
-            continue
-        if isinstance(value, dict) and value.get("art") == MEMORY_LINE:
-            memories.add(line_number, value)
-            continue
-        batch.append((line_number, value))
-        if len(batch) == IMPORT_BATCH:
-            flush()
-    flush()
-    memories.flush()
-    imported += memories.imported
-    failed += memories.failed
-    print(f"Importiert: {imported}, fehlgeschlagen: {failed}")
-    return 0 if failed == 0 else 1
-
-
-class _MemoryImport:
-    """Memory lines, grouped while type, area and referenzfelder stay the same."""
-
-    def __init__(self, context: ServiceContext, args: argparse.Namespace) -> None:
-        from shared.services.export import importer_principal
-
-        self._context = context
-        self._principal = importer_principal(args.tenant, "brain-import")
-        self._caller = (str(args.nutzer), str(args.agent))
-        self._key: tuple[str, str, str] | None = None
-        self._group: list[tuple[int, dict[str, Any]]] = []
-        self.imported = self.failed = 0
-
-    def add(self, line_number: int, line: dict[str, Any]) -> None:
-        from shared.domain import area_of_path
-
-        typ, area = line.get("typ"), line.get("bereich")
-        referenzfelder = line.get("referenzfelder", {})
-        valid_area = isinstance(area, str) and area.count("/") == 1
-        if valid_area:
-            try:
-                valid_area = area_of_path(str(area)) == area
-            except ValueError:
-                valid_area = False
-        if typ not in ("longterm", "shortterm") or not valid_area:
-            self.failed += 1
-            print(
-                f"Zeile {line_number}: Erinnerung braucht typ (longterm oder shortterm) und "
-                "bereich (users/<n>, teams/<t> oder projects/<p>).",
-                file=sys.stderr,
-            )
-            return
-        if not isinstance(referenzfelder, dict) or not isinstance(line.get("eintrag"), dict):
-            self.failed += 1
-            print(
-                f"Zeile {line_number}: eintrag und referenzfelder müssen Objekte sein.",
-                file=sys.stderr,
-            )
-            return
-        key = (str(typ), str(area), json.dumps(referenzfelder, sort_keys=True))
-        if key != self._key or len(self._group) == IMPORT_BATCH:
-            self.flush()
-            self._key = key
-        self._group.append((line_number, line))
-
-    def flush(self) -> None:
-        from shared.domain import MemoryType
-        from shared.services.export import import_memories
-
-        if not self._group or self._key is None:
-            return
-        typ, area, _ = self._key
-        first = self._group[0][1]
-        results = import_memories(
-            self._context,
-            self._principal,
-            MemoryType(typ),
-            area,
-            first.get("referenzfelder", {}),
-            [line["eintrag"] for _, line in self._group],
-            caller=self._caller,
-        )
-        for (line_number, _), result in zip(self._group, results, strict=True):
-            if result.get("erfolg"):
-                self.imported += 1
-            else:
-                self.failed += 1
-                _report(line_number, result.get("fehler", []))
-        self._group = []
+        return import_file(context, Path(args.file), args.tenant, args.nutzer, args.agent)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -432,11 +285,6 @@ def _change_members(
     print(f"Projekt {project.name} (Eigentümer {project.owner})")
     print(f"Mitglieder: {', '.join(sorted(project.members))}")
     return 0
-
-
-def _report(line_number: int, errors: Sequence[dict[str, str]]) -> None:
-    for error in errors:
-        print(f"Zeile {line_number}: {error['feld']}: {error['meldung']}", file=sys.stderr)
 
 
 def _page_size(text: str) -> int:

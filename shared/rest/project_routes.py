@@ -23,7 +23,7 @@ from shared.rest.common import (
 from shared.rest.problems import problem_responses
 from shared.services import project_api
 from shared.validation import rules
-from shared.validation.memory_requests import PATH_SEGMENT
+from shared.validation.paths import PATH_SEGMENT
 
 PREFIX: Final = "/api/projects"
 NAME_MAX_LEN: Final = 200

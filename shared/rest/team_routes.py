@@ -12,7 +12,7 @@ from shared.auth.principal import Principal
 from shared.rest.common import AUTH_PROBLEMS, READ, NutzerParam, Resource, service_context
 from shared.rest.problems import problem_responses
 from shared.services import caller_api
-from shared.validation.memory_requests import PATH_SEGMENT
+from shared.validation.paths import PATH_SEGMENT
 
 PREFIX: Final = "/api/teams"
 

@@ -193,7 +193,7 @@ def authorize_write(
         # it a record (that member its owner), so that nobody else can create and own it.
         ctx.storage.create_project(Project(tenant, name, nutzer, now or ctx.clock()))
     member = by_record or by_claim
-    if create_project and not member and not _in_use(ctx, tenant, area_of_path(area), now):
+    if create_project and not member and not area_in_use(ctx, tenant, area_of_path(area), now):
         # A new project: the caller becomes its owner (unless someone created it just now).
         member = ctx.storage.create_project(Project(tenant, name, nutzer, now or ctx.clock()))
     if not member:
@@ -207,7 +207,7 @@ def authorize_write(
         _ensure_brain_entry(ctx, principal, nutzer, name, now or ctx.clock())
 
 
-def _in_use(ctx: ServiceContext, tenant: str, area: str, now: datetime | None) -> bool:
+def area_in_use(ctx: ServiceContext, tenant: str, area: str, now: datetime | None) -> bool:
     """Whether a project area without a record already holds memories or ledger records
     (written by members by claim, or before project records existed): then the project
     exists, and `create_project` must not hand it to someone else."""

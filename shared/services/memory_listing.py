@@ -41,7 +41,7 @@ from shared.services.memory_api import (
 )
 from shared.services.memory_os import memory_path
 from shared.validation.errors import FieldError
-from shared.validation.memory_requests import PATH_NAMESPACES, PATH_SEGMENT
+from shared.validation.paths import PATH_NAMESPACES, bad_segment, normalise_path
 
 SCAN_BUDGET: Final = 1000
 QUERY_CANDIDATES_MAX: Final = 2000
@@ -56,13 +56,9 @@ def _prefix(value: str | None) -> str | None:
     """A path prefix: namespace, or namespace/name/…; segments [a-z0-9._-]."""
     if value is None:
         return None
-    text = value.strip().strip("/")
+    text = normalise_path(value)
     segments = text.split("/")
-    valid = (
-        bool(text)
-        and segments[0] in PATH_NAMESPACES
-        and all(s not in (".", "..") and PATH_SEGMENT.fullmatch(s) for s in segments)
-    )
+    valid = bool(text) and segments[0] in PATH_NAMESPACES and bad_segment(segments) is None
     if not valid:
         message = (
             f"Muss ein Bereich oder Pfad sein: {', '.join(PATH_NAMESPACES)} oder "
@@ -75,8 +71,8 @@ def _prefix(value: str | None) -> str | None:
 def _name(field: str, value: str | None) -> str | None:
     if value is None:
         return None
-    text = value.strip()
-    if not text or not PATH_SEGMENT.fullmatch(text):
+    text = normalise_path(value)
+    if bad_segment([text]) is not None:
         message = "Muss ein Name aus a-z, 0-9, '.', '_', '-' sein."
         raise ApiRefused(Refusal.INVALID, [FieldError(field, message)])
     return text

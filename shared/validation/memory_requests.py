@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -19,6 +18,7 @@ from shared.validation.parsed import (
     RememberRequest,
     SearchRequest,
 )
+from shared.validation.paths import PATH_NAMESPACES, bad_segment, normalise_path
 from shared.validation.requests import (
     KURZBESCHREIBUNG_MAX_LEN,
     MEMORY_MAX_LEN,
@@ -31,8 +31,6 @@ from shared.validation.requests import (
 from shared.validation.rules import Fields, index_path, present
 
 PATH_MAX_LEN: Final = 300
-PATH_SEGMENT: Final = re.compile(r"[a-z0-9._-]+")
-PATH_NAMESPACES: Final = ("projects", "teams", "users")
 SEARCH_LIMIT_MAX: Final = 50
 SEARCH_LIMIT_DEFAULT: Final = 10
 RECALL_LIMIT_MAX: Final = 20
@@ -114,12 +112,16 @@ def parse_update(arguments: Mapping[str, Any]) -> Batch[MemoryUpdateInput]:
 def _memory_path(
     value: Any, path: str, errors: list[FieldError], *, min_segments: int = 2
 ) -> str | None:
-    """`projects/<p>/…`, `teams/<t>/…`, `users/<u>/…`; segments [a-z0-9._-], no `.`/`..`.
-    A search prefix (`min_segments=1`) may also name a whole namespace (`projects`)."""
+    """`projects/<p>/…`, `teams/<t>/…`, `users/<u>/…` in normal form (`paths.normalise_path`:
+    NFKC, one case); segments [a-z0-9._-], no `.`/`..`. A search prefix (`min_segments=1`)
+    may also name a whole namespace (`projects`)."""
     if not isinstance(value, str):
         errors.append(FieldError(path, messages.must_be("eine Zeichenkette", value)))
         return None
-    text = value.strip().strip("/")
+    if len(value) > PATH_MAX_LEN * 4:
+        errors.append(FieldError(path, messages.too_long(PATH_MAX_LEN, len(value))))
+        return None
+    text = normalise_path(value)
     if not text:
         errors.append(FieldError(path, messages.NOT_BLANK))
         return None
@@ -130,10 +132,10 @@ def _memory_path(
     if segments[0] not in PATH_NAMESPACES or len(segments) < min_segments:
         errors.append(FieldError(path, messages.path_namespace(PATH_NAMESPACES, text)))
         return None
-    for segment in segments:
-        if not segment or segment in (".", "..") or not PATH_SEGMENT.fullmatch(segment):
-            errors.append(FieldError(path, messages.path_segment(segment)))
-            return None
+    segment = bad_segment(segments)
+    if segment is not None:
+        errors.append(FieldError(path, messages.path_segment(segment)))
+        return None
     return text
 
 

@@ -12,7 +12,8 @@ from shared.auth.principal import ALL_SCOPES, Principal
 from shared.config import Settings
 from shared.domain import MemoryType
 from shared.services.context import ServiceContext
-from shared.services.export import MEMORY_LINE, export_lines, import_memories, importer_principal
+from shared.services.export import MEMORY_LINE, export_lines
+from shared.services.imports import import_memories, operator_principal
 from shared.services.memories import insert_memories
 from shared.storage.port import StoragePort
 from shared.validation.requests import parse_insert
@@ -85,7 +86,7 @@ def test_exported_memories_import_into_another_tenant_and_export_the_same(
     assert len(exported) == 4
 
     # When every line is imported into another tenant, group by group as `brain import` does
-    importer = importer_principal("t-imp", "admin")
+    importer = operator_principal("t-imp", "admin")
     for line in exported:
         results = import_memories(
             ctx,

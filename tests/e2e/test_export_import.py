@@ -85,14 +85,16 @@ async def test_export_import_round_trip(
     assert code == 0, capsys.readouterr().err
     second = export(settings, "copy", tmp_path / "copy.jsonl")
     # Then both exports are equal (brain entries and memories, in order), and every kind
-    # of line was there: brain (2: the entry and the project), 4 long-term, 1 short-term
+    # of line was there: brain (2: the entry and the project), 4 long-term, 1 short-term,
+    # the project's record
     assert without_lifetime(second) == without_lifetime(first)
-    kinds = [line.get("typ", "brain") for line in first]
-    assert kinds == ["brain"] * 2 + ["longterm"] * 4 + ["shortterm"]
-    short = first[-1]["eintrag"]
+    kinds = [line.get("typ", line.get("art", "brain")) for line in first]
+    assert kinds == ["brain"] * 2 + ["longterm"] * 4 + ["shortterm", "projekt"]
+    assert first[-1] == {"art": "projekt", "name": "apollo", "owner": "9", "mitglieder": ["9"]}
+    short = first[6]["eintrag"]
     assert 3500 < short["ttl_sekunden"] <= 3600
     assert first[2]["eintrag"]["embedding"] == [0.25, -1.5, 3.0]
-    assert {line.get("bereich") for line in first[2:]} == {
+    assert {line.get("bereich") for line in first[2:7]} == {
         "users/42",
         "teams/ops",
         "projects/apollo",
@@ -148,6 +150,6 @@ def test_import_reports_bad_memory_lines(
     # When it is imported, Then both lines are reported in German, nothing is stored
     assert main(["import", str(path), "--data-dir", str(settings.data_dir)]) == 1
     err = capsys.readouterr().err
-    assert "Zeile 1: Erinnerung braucht typ" in err and "Zeile 2:" in err
+    assert "Zeile 1: bereich: Erinnerung braucht typ" in err and "Zeile 2:" in err
     assert main(["export", str(tmp_path / "out.jsonl"), "--data-dir", str(settings.data_dir)]) == 0
     assert (tmp_path / "out.jsonl").read_text(encoding="utf-8") == ""

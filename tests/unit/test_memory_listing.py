@@ -93,13 +93,21 @@ def test_area_filters_narrow_the_areas_before_storage_is_asked() -> None:
     assert filters(pfad="users").area_allowed("users/42")
 
 
+def test_area_filters_are_read_in_normal_form() -> None:
+    # One normalisation for every path (validation/paths.py): NFKC, one case
+    assert filters(pfad="/Projects/Memory-OS/").pfad == "projects/memory-os"
+    assert filters(team="Groß").team == "gross"
+    assert filters(projekt="ＯＳ").projekt == "os"
+
+
 @pytest.mark.parametrize(
     ("field", "value"),
     [
         ("pfad", "../etc"),
         ("pfad", "kunden/x"),
-        ("pfad", "users/A"),
-        ("team", "Groß"),
+        ("pfad", "users/\u0430"),  # a Cyrillic "а"
+        ("team", ".."),
+        ("team", "gr\u043eup"),  # a Cyrillic "о"
         ("projekt", "a/b"),
     ],
 )

@@ -100,6 +100,13 @@ def test_remember_accepts_namespaced_paths(path: str) -> None:
     assert request.create_project is False
 
 
+def test_remember_reads_paths_in_normal_form() -> None:
+    # One normalisation for every path (validation/paths.py): NFKC, one case
+    request = parse_remember({"content": "c", "path": " /Projects/Memory-OS/Entscheidungen/ "})
+    assert request.path == "projects/memory-os/entscheidungen"
+    assert parse_remember({"content": "c", "path": "ｔｅａｍｓ/ｏｐｓ"}).path == "teams/ops"
+
+
 @pytest.mark.parametrize(
     ("path", "fragment"),
     [
@@ -109,6 +116,8 @@ def test_remember_accepts_namespaced_paths(path: str) -> None:
         ("projects/../x", "Pfadsegmente"),
         ("projects/./x", "Pfadsegmente"),
         ("projects/Memory OS", "Pfadsegmente"),
+        ("projects/mem\u043ery-os", "Pfadsegmente"),  # a Cyrillic "о"
+        ("teams/..", "Pfadsegmente"),
         ("", "leer"),
         (5, "Zeichenkette"),
     ],
