@@ -7,8 +7,10 @@ line per live memory:
     {"art": "memory", "typ": "longterm"|"shortterm", "bereich": "<area>",
      "referenzfelder": {...}, "eintrag": <an insert_brain_*_memory entry>}
 
-and, last, one line per project record that a brain entry (vk_typ projekt) or a memory's
-area names: `{"art": "projekt", "name", "owner", "mitglieder"}` (owner included).
+then one line per ledger record (services/ledger_transfer.py, by ID: a booking before its
+storno and zahlung) and, last, one line per project record that a brain entry (vk_typ
+projekt), a memory's or a ledger record's area names:
+`{"art": "projekt", "name", "owner", "mitglieder"}` (owner included).
 
 `eintrag` holds `kurzbeschreibung`, `memory`, `tags`, `scope`, `scope_vk`, `nutzer`,
 `agent`, the embedding with its `embedding_profil_hash` when the memory has one, and for a
@@ -30,6 +32,7 @@ from typing import Any, Final
 
 from shared.domain import BrainEntry, CounterName, Memory, MemoryId, MemoryType, Project, VkTyp
 from shared.services.context import ServiceContext
+from shared.services.ledger_transfer import ledger_line, ledger_records
 
 PAGE: Final = 100
 MEMORY_LINE: Final = "memory"
@@ -81,8 +84,8 @@ def _project_line(project: Project) -> dict[str, Any]:
 
 
 def export_lines(ctx: ServiceContext, tenant: str) -> Iterator[dict[str, Any]]:
-    """The tenant's brain entries, its long-term and short-term memories (by ID), then the
-    records of the projects they name (`brain import` reads project lines first)."""
+    """The tenant's brain entries, its long-term and short-term memories and its ledger (by
+    ID), then the records of the projects they name (`brain import` reads those first)."""
     storage = ctx.storage
     projects: set[str] = set()
     highest = storage.highest_id(tenant, CounterName.BRAIN)
@@ -99,6 +102,11 @@ def export_lines(ctx: ServiceContext, tenant: str) -> Iterator[dict[str, Any]]:
         if namespace == "projects":
             projects.add(name)
         yield line
+    for record in ledger_records(ctx, tenant):
+        namespace, _, name = record.area.partition("/")
+        if namespace == "projects":
+            projects.add(name)
+        yield ledger_line(record)
     for name in sorted(projects):
         project = storage.get_project(tenant, name)
         if project is not None:

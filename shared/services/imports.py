@@ -19,6 +19,7 @@ Invariants:
   line creates a missing project with its owner and members; an existing one (a record,
   or an area already holding content) keeps its members. A memory of a project without a
   record and without a project line creates it with the memory's author as owner.
+- Ledger lines (services/ledger_transfer.py) keep the same author and membership rules.
 - A line that breaks a rule fails alone, reported in German with its line number.
 """
 
@@ -37,6 +38,7 @@ from shared.services import responses
 from shared.services.areas import area_in_use, parse_members
 from shared.services.context import ServiceContext
 from shared.services.export import MEMORY_LINE, PROJECT_LINE
+from shared.services.ledger_transfer import LEDGER_LINE, LedgerImport
 from shared.services.memories import insert_memories
 from shared.services.secrets import name_errors, screen_referenzfelder
 from shared.tools.dispatch import call_tool
@@ -128,6 +130,17 @@ class Projects:
         return project is not None and (author == project.owner or author in project.members)
 
 
+def author_refusal(projects: Projects, area: str, author: str) -> str | None:
+    """The author rules of every imported memory and ledger record: why `author` may not
+    have written into `area`, or None."""
+    namespace, _, name = area.partition("/")
+    if namespace == "users" and area != user_area(author):
+        return NOT_THE_AUTHORS_AREA[1]
+    if namespace == "projects" and not projects.may_write(name, author):
+        return NOT_A_MEMBER[1]
+    return None
+
+
 def import_project(projects: Projects, line: Mapping[str, Any]) -> list[dict[str, str]]:
     """A project line `{"art": "projekt", "name", "owner", "mitglieder"}`: errors, or []."""
     name, owner = line.get("name"), line.get("owner")
@@ -171,18 +184,12 @@ def import_memories(
         return [responses.entry_failure(i, rejected.errors) for i in range(len(entries))]
     projects = projects or Projects(ctx, principal.tenant)
     refused: dict[int, list[FieldError]] = {}
-    namespace, _, name = area.partition("/")
     for index, entry in enumerate(batch.entries):
         if isinstance(entry, list):
             continue  # invalid: refused with its own errors by the insert
-        author = entry.nutzer
-        rule = None
-        if namespace == "users" and area != user_area(author):
-            rule = NOT_THE_AUTHORS_AREA
-        elif namespace == "projects" and not projects.may_write(name, author):
-            rule = NOT_A_MEMBER
+        rule = author_refusal(projects, area, entry.nutzer)
         if rule is not None:
-            refused[index] = [FieldError(f"inhalt.memories[{index}].nutzer", rule[1])]
+            refused[index] = [FieldError(f"inhalt.memories[{index}].nutzer", rule)]
     try:
         cleaned = screen_referenzfelder(batch.referenzfelder)
     except RequestRejected as rejected:
@@ -250,6 +257,9 @@ class ImportRun:
     def __post_init__(self) -> None:
         self.principal = operator_principal(self.tenant, self.operator)
         self.projects = Projects(self.ctx, self.tenant)
+        self.ledger = LedgerImport(
+            self.ctx, self.tenant, lambda area, author: author_refusal(self.projects, area, author)
+        )
 
     def count(self, line_number: int, errors: Sequence[Mapping[str, str]]) -> None:
         if errors:
@@ -263,6 +273,8 @@ class ImportRun:
             self.count(line_number, _errors(("", f"kein gültiges JSON ({value.msg}).")))
         elif isinstance(value, dict) and value.get("art") == MEMORY_LINE:
             self._memory(line_number, value)
+        elif isinstance(value, dict) and value.get("art") == LEDGER_LINE:
+            self.count(line_number, self.ledger.add(value))
         elif _is_project(value):
             self.count(line_number, import_project(self.projects, value))
         else:
