@@ -124,11 +124,21 @@ def warm(tools: Tools) -> str:
     (first,) = ids_of(tools.call("insert_brain_longterm_memory", tools.insert(1, "Vorlauf")))
     tools.call("rate_brain_memories", {"inhalt": {**CALLER, "memories": [rating(first, 5)]}})
     tools.call("ledger", ledger_args("buchen", eintraege=[booking_entry(betrag="1.00")]))
+    tools.call("upsert_brain", {"inhalt": {**CALLER, "eintraege": [brain_entry("K-0")]}})
     return first
 
 
 def ids_of(answer: Mapping[str, Any]) -> list[str]:
     return [entry["ID"] for entry in answer["daten"]]
+
+
+def customer(reference: str) -> dict[str, str]:
+    return {"vk_typ": "kunde", "vk_referenz_id": reference}
+
+
+def brain_entry(reference: str) -> dict[str, Any]:
+    text = f"Maschinenbauer, Kunde {reference}."
+    return {"titel": "Beispiel GmbH", "inhalt": text, "tags": ["kunde"], **customer(reference)}
 
 
 def rating(memory_id: str, score: float) -> dict[str, Any]:
@@ -152,6 +162,9 @@ BUDGETS = {
     "select_brain": 2,
     "search_memory": 2,
     "recall_context": 3,
+    # Not in the issue's list; ceilings of today (strict xfail below for the writes' 3):
+    "upsert_brain 1": 5,
+    "select_brain all details": 4,  # the entity's entries and memories: 2 more Query waves
 }
 
 
@@ -192,6 +205,14 @@ def measure_every_tool(tools: Tools) -> dict[str, Measured]:
     rows["select_brain"] = tools.measure("select_brain", {**CALLER, "query": "Rückruf Kunde"})
     rows["search_memory"] = tools.measure("search_memory", {"query": "Rückruf am Vormittag"})
     rows["recall_context"] = tools.measure("recall_context", {"task": "Rückruf Kunde"})
+    rows["upsert_brain 1"] = tools.measure(
+        "upsert_brain", {"inhalt": {**CALLER, "eintraege": [brain_entry("K-1")]}}
+    )
+    details = "stammdaten,texte,erinnerungen"
+    rows["select_brain all details"] = tools.measure(
+        "select_brain",
+        {**CALLER, "query": "Rückruf Kunde", "detailgrad": details, **customer("K-1")},
+    )
     return rows
 
 
@@ -218,14 +239,19 @@ def test_every_tool_call_stays_within_its_round_trip_budget(
     assert rows["fetch 200"].calls == 2  # two BatchGetItem side by side
 
 
-@pytest.mark.xfail(strict=True, reason="issue 22: update and delete still take 6 and 7")
-def test_update_and_delete_within_3_round_trips(tools: Tools) -> None:
+@pytest.mark.xfail(strict=True, reason="issue 22: update, delete, upsert_brain take 6, 7, 5")
+@pytest.mark.parametrize("tool", ["update_brain_memories", "delete_brain_memories", "upsert_brain"])
+def test_every_write_within_3_round_trips(tools: Tools, tool: str) -> None:
     warm(tools)
     (memory,) = ids_of(tools.call("insert_brain_longterm_memory", tools.insert(1)))
-    update = {"inhalt": {**CALLER, "memories": [{"ID": memory, "memory": "Neu: Rückruf."}]}}
-    delete = {"inhalt": {**CALLER, "memories": {"longterm": [memory]}}}
-    assert tools.measure("update_brain_memories", update).round_trips <= 3
-    assert tools.measure("delete_brain_memories", delete).round_trips <= 3
+    arguments = {
+        "update_brain_memories": {
+            "inhalt": {**CALLER, "memories": [{"ID": memory, "memory": "Neu: Rückruf."}]}
+        },
+        "delete_brain_memories": {"inhalt": {**CALLER, "memories": {"longterm": [memory]}}},
+        "upsert_brain": {"inhalt": {**CALLER, "eintraege": [brain_entry("K-2")]}},
+    }[tool]
+    assert tools.measure(tool, arguments).round_trips <= 3
 
 
 def test_the_first_write_per_counter_in_a_container_waits_for_its_lease(tools: Tools) -> None:
