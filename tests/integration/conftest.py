@@ -25,6 +25,7 @@ from botocore.awsrequest import AWSResponse, HTTPHeaders
 from shared.config import Settings
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage, RoundTrips, Stage, bootstrap, current_stage
+from tests.contract.s3vectors_query import emulate_query_vectors
 from tests.dynamodb_local import local_aws
 from tests.integration.network import RTT, Network, each_client
 
@@ -173,6 +174,24 @@ class CallRecorder:
                 index[call.stage.stage] = len(steps)
                 steps.append(Counter([call.operation]))
         return steps
+
+
+def record_query_vectors(clients: AwsClients, recorder: CallRecorder) -> None:
+    """QueryVectors answered from moto's vectors (moto lacks it) and recorded with its
+    interval: the emulation answers before the recorder's generic hook sees the call."""
+    open_calls: dict[int, Call] = {}
+
+    def counted(**_: Any) -> None:
+        call = Call("s3vectors", "QueryVectors", current_stage(), time.perf_counter())
+        recorder.calls.append(call)
+        open_calls[threading.get_ident()] = call
+
+    def answered(**_: Any) -> None:
+        open_calls.pop(threading.get_ident()).end = time.perf_counter()
+
+    clients.s3vectors.meta.events.register("before-call.s3vectors.QueryVectors", counted)
+    clients.s3vectors.meta.events.register("after-call.s3vectors.QueryVectors", answered)
+    emulate_query_vectors(clients.s3vectors)
 
 
 @pytest.fixture

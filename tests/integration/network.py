@@ -12,7 +12,9 @@ adapter (conftest) runs its stages on the production thread pool (`RoundTrips` o
   worker. So the client counts as infinitely fast: on a loaded machine, a call that was
   ready to go is never chained behind another call's end just because the CPU was busy
   (the waves are the structure of the calls, not the speed of the test machine). A task
-  queued because the pool is full does wait: pool limits stay in the count;
+  queued because the pool is full does wait: pool limits stay in the count. The groups
+  `side_by_side` runs on threads of their own count as client work too, while they are
+  not waiting for the network or for their own stages;
 - moto then answers one request at a time (it is not thread-safe).
 
 `Network.tracked(RoundTrips(n))` gives the pool whose tasks the network can see.
@@ -26,6 +28,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
+from functools import partial
 from typing import Any
 
 from moto.core.models import botocore_stubber
@@ -94,6 +97,25 @@ class Network:
         with self._quiet:
             self._queued += count
 
+    def working(self, change: int) -> None:
+        """A side-by-side group starts (+1) or ends / waits for its stages (-1)."""
+        with self._quiet:
+            self._working += change
+            self._quiet.notify_all()
+
+    def active(self) -> bool:
+        return bool(getattr(self._task, "active", False))
+
+    def side[T](self, task: Callable[[], T]) -> T:
+        """Run a side-by-side group on this (fresh) thread as client work."""
+        self.working(+1)
+        self._task.active = True
+        try:
+            return task()
+        finally:
+            self._task.active = False
+            self.working(-1)
+
     def run_task[T](self, task: Callable[[], T]) -> T:
         with self._quiet:
             self._queued -= 1
@@ -122,7 +144,35 @@ class _Tracked(RoundTrips):
             return super().run(tasks)
         self._network.submitted(len(tasks))
         network = self._network
-        return super().run([_bind(network, task) for task in tasks])
+        bound = [_bind(network, task) for task in tasks]
+        if not network.active():
+            return super().run(bound)
+        network.working(-1)  # a side group waits for its stage
+        try:
+            return super().run(bound)
+        finally:
+            network.working(+1)
+
+    def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
+        if self.max_parallel == 1 or len(tasks) < 2 or current_stage() is not None:
+            return super().side_by_side(tasks)
+        network = self._network
+        nested = network.active()
+
+        def first() -> T:
+            if not nested:
+                return network.side(tasks[0])
+            try:
+                return tasks[0]()
+            finally:
+                network.working(-1)  # the enclosing group now waits for the others
+
+        others = [partial(network.side, task) for task in tasks[1:]]
+        try:
+            return super().side_by_side([first, *others])
+        finally:
+            if nested:
+                network.working(+1)
 
 
 def _bind[T](network: Network, task: Callable[[], T]) -> Callable[[], T]:

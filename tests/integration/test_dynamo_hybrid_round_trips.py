@@ -7,10 +7,7 @@ stands in for that call's own)."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections import Counter
-from typing import Any
 
 import pytest
 
@@ -19,10 +16,9 @@ from shared.embedding.hashed import HashedEmbedder
 from shared.services.context import ServiceContext
 from shared.services.memory_os import recall_context, remember, search_memory
 from shared.storage.aws import AwsClients
-from shared.storage.dynamo import DynamoStorage, current_stage
+from shared.storage.dynamo import DynamoStorage
 from shared.validation.memory_requests import parse_recall_context, parse_remember, parse_search
-from tests.contract.s3vectors_query import emulate_query_vectors
-from tests.integration.conftest import Call, CallRecorder
+from tests.integration.conftest import CallRecorder, record_query_vectors
 from tests.integration.test_dynamo_area_round_trips import ALICE, NOW, PROJECTS, TEAMS
 
 EMBEDDER = HashedEmbedder(64)
@@ -52,19 +48,7 @@ def alice_areas(
     for path in paths:
         content = f"Quarterly planning notes for {path}"
         assert remember(ctx, ALICE, parse_remember({"content": content, "path": path}))["erfolg"]
-    open_calls: dict[int, Call] = {}
-
-    def counted(**_: Any) -> None:
-        call = Call("s3vectors", "QueryVectors", current_stage(), time.perf_counter())
-        recorder.calls.append(call)
-        open_calls[threading.get_ident()] = call
-
-    def answered(**_: Any) -> None:
-        open_calls.pop(threading.get_ident()).end = time.perf_counter()
-
-    clients.s3vectors.meta.events.register("before-call.s3vectors.QueryVectors", counted)
-    clients.s3vectors.meta.events.register("after-call.s3vectors.QueryVectors", answered)
-    emulate_query_vectors(clients.s3vectors)
+    record_query_vectors(clients, recorder)
     return ctx
 
 

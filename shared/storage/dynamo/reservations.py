@@ -11,10 +11,13 @@ late: `until_us` decides).
   record holds come from the lease (below), so a claim needs no counter step of its own.
 - IDs are leased per (tenant, counter) in blocks (`IdLeases`): one counter UpdateItem
   (`ADD`) hands a container a range; IDs it does not use again (a claim that found DONE or
-  RUNNING) go back to its lease. A container that ends leaves the rest of its block
-  unused: gaps, never an ID handed out twice. When a claim leaves its lease below half a
-  block, the next block is fetched side by side with the claim's PutItem; only a lease too
-  small for the claim itself costs a round trip before it.
+  RUNNING) go back to its lease. A container that ends leaves the rest of its lease
+  unused: gaps (at most `LEASE_KEEP + LEASE_BLOCK` per tenant, counter and container),
+  never an ID handed out twice. A claim that leaves its lease below `LEASE_KEEP` (one
+  whole batch, `rules.MAX_BATCH`) fetches the next block side by side with its PutItem, so
+  the next claim of a warm container never waits for the counter; only a lease too small
+  for the claim itself (the first claim of a tenant's counter in a container) costs one
+  round trip before it, and takes a batch more than it needs.
 """
 
 from __future__ import annotations
@@ -50,12 +53,14 @@ from shared.storage.dynamo.items import (
     to_us,
     ttl_seconds,
 )
+from shared.validation.rules import MAX_BATCH
 
 _CONDITION_FAILED: Final = "ConditionalCheckFailedException"
 _MAX_RACES: Final = 5
-# IDs a lease fetches at least (and at most, unless one claim needs more).
-LEASE_MIN: Final = 16
-LEASE_MAX: Final = 256
+# A warm lease holds at least one whole batch (a call's most IDs per counter); a refill
+# fetches a block, or what the claim waiting for it needs plus a batch.
+LEASE_KEEP: Final = MAX_BATCH
+LEASE_BLOCK: Final = 128
 
 
 def call_key(tenant: str, call: str) -> Item:
@@ -77,7 +82,6 @@ class IdLeases:
         self._client = client
         self._table = table
         self._free: dict[tuple[str, CounterName], deque[int]] = {}
-        self._block: dict[tuple[str, CounterName], int] = {}
         self._lock = threading.Lock()
 
     def take(self, tenant: str, counter: CounterName, count: int) -> list[int] | None:
@@ -95,16 +99,12 @@ class IdLeases:
 
     def low(self, tenant: str, counter: CounterName) -> bool:
         with self._lock:
-            block = self._block.get((tenant, counter), LEASE_MIN)
-            return len(self._free.get((tenant, counter), ())) < block // 2
+            return len(self._free.get((tenant, counter), ())) < LEASE_KEEP
 
     def refill(self, tenant: str, counter: CounterName, at_least: int = 0) -> None:
-        """One counter step: a block (doubling per refill, bounded) added to the lease."""
-        with self._lock:
-            block = max(
-                at_least, min(self._block.get((tenant, counter), LEASE_MIN // 2) * 2, LEASE_MAX)
-            )
-            self._block[(tenant, counter)] = max(block, LEASE_MIN)
+        """One counter step: a block added to the lease (a claim waiting for it: what it
+        needs plus a batch, so that the next claim does not wait)."""
+        block = max(LEASE_BLOCK, at_least + LEASE_KEEP if at_least else 0)
         fresh = counter_range(self._client, self._table, tenant, counter, block)
         with self._lock:
             self._free.setdefault((tenant, counter), deque()).extend(fresh)
