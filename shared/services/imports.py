@@ -9,7 +9,10 @@ Invariants:
   entry rules, the referenzfelder limits) → authorization (author and membership rules) →
   scrubbing (the entry's texts in the insert Write's store, referenzfelder values by
   `screen_referenzfelder`, the one implementation of tools, REST and import) → storage.
-  The retry layer does not apply: an import is no client call that can be resent.
+  Memory groups go through the retry layer (operation `brain import`, keyed on the group as
+  read): an import cut off by a crash and run again stores each memory once, and running
+  the same file again within the explicit-key window (`BRAIN_IDEMPOTENCY_KEY_WINDOW_S`)
+  stores nothing twice; ledger lines are once-only for good (their `schluessel`).
 - Area names: one normalisation for every path (`validation.paths`): `bereich` is the
   author's own `users/<nutzer>` as the tools name it, or `teams/<t>` / `projects/<p>` in
   normal form (NFKC, one case, segments `[a-z0-9._-]`, no `.`/`..`); anything else is
@@ -39,14 +42,17 @@ from shared.services.areas import area_in_use, parse_members
 from shared.services.context import ServiceContext
 from shared.services.export import MEMORY_LINE, PROJECT_LINE
 from shared.services.ledger_transfer import LEDGER_LINE, LedgerImport
-from shared.services.memories import insert_memories
+from shared.services.memories import prepare_insert
 from shared.services.secrets import name_errors, screen_referenzfelder
+from shared.tools import retry
 from shared.tools.dispatch import call_tool
+from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.paths import normal_area
 from shared.validation.requests import parse_insert
 
 IMPORT_BATCH: Final = 100
+IMPORT_OPERATION: Final = "brain import"  # the retry layer's operation (never a tool name)
 MEMORY_TYPES: Final = ("longterm", "shortterm")
 
 
@@ -171,7 +177,8 @@ def import_memories(
     projects: Projects | None = None,
 ) -> list[dict[str, Any]]:
     """Store one group of exported memory entries (same type, area and referenzfelder)
-    through the insert tools' validation and Write: one result per entry, in order."""
+    through the insert tools' validation and Write, under the retry layer: one result per
+    entry, in order."""
     arguments = {
         "inhalt": {"memories": list(entries), "nutzer": caller[0], "agent": caller[1]},
         "referenzfelder": dict(referenzfelder),
@@ -204,7 +211,10 @@ def import_memories(
             referenzfelder=cleaned,
             entries=[batch.entries[i] for i in kept],
         )
-        envelope = insert_memories(ctx, principal, batch, typ, area=area)
+        write = prepare_insert(ctx, principal, batch, typ, area=area)
+        envelope = retry.run(
+            ctx, principal, IMPORT_OPERATION, _call_arguments(arguments, area, typ, kept), write, {}
+        )
         daten = envelope.get("daten") or []
         if not daten:
             daten = [
@@ -215,6 +225,21 @@ def import_memories(
             original = kept[result["index"]]
             results[original] = {**result, "index": original}
     return [results[i] for i in range(len(entries))]
+
+
+def _call_arguments(
+    arguments: Mapping[str, Any], area: str, typ: MemoryType, kept: Sequence[int]
+) -> dict[str, Any]:
+    """What the retry layer keys an import group on: the entries as read, their area and
+    type, and a key derived from all of it (so the explicit-key window applies)."""
+    inhalt = arguments["inhalt"]
+    body = {
+        "inhalt": {"nutzer": inhalt["nutzer"], "memories": [inhalt["memories"][i] for i in kept]},
+        "bereich": area,
+        "typ": typ.value,
+        "referenzfelder": arguments["referenzfelder"],
+    }
+    return {**body, "referenzfelder": {**body["referenzfelder"], KEY_FIELD: retry.digest(body)}}
 
 
 def _read_jsonl(path: Path) -> Iterator[tuple[int, Any]]:

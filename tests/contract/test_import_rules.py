@@ -153,3 +153,6 @@ def test_project_members_round_trip(ctx: ServiceContext, tmp_path: Path) -> None
     copy = ctx.storage.get_project("copy", "apollo")
     assert copy is not None and (copy.owner, copy.members) == ("anna", frozenset({"anna", "bob"}))
     assert list(export_lines(ctx, "copy")) == exported
+    # And importing the same file again (a re-run after a crash) stores nothing twice
+    assert run(ctx, tmp_path, *exported, tenant="copy") == 0
+    assert list(export_lines(ctx, "copy")) == exported
