@@ -25,12 +25,13 @@ from typing import Any, Final
 from shared.auth.principal import Principal, Scope
 from shared.services import responses
 from shared.services.context import ServiceContext
-from shared.services.memory_api import ApiRefused, Refusal, refusal_of, rest_path
+from shared.services.memory_api import rest_path
+from shared.services.outcomes import ApiRefused, refused
 from shared.tools.catalog import TOOLS
 from shared.tools.dispatch import call_tool
-from shared.tools.idempotency_fields import IN_PROGRESS_FIELD, KEY_FIELD
+from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation import messages, rules
-from shared.validation.errors import FieldError
+from shared.validation.errors import Art, FieldError
 
 TOOL: Final = "ledger"
 # REST resource -> the tool's aktion
@@ -45,14 +46,11 @@ def needed_scope(aktion: str) -> Scope:
 
 
 def _errors(items: Any) -> list[FieldError]:
-    return [FieldError(rest_path(e["feld"]), e["meldung"]) for e in items or []]
+    return [FieldError.from_dict(e, rest_path(e["feld"])) for e in items or []]
 
 
 def _refused(envelope: Mapping[str, Any]) -> ApiRefused:
-    errors = _errors(envelope.get("fehler"))
-    if any(error.feld == IN_PROGRESS_FIELD for error in errors):
-        return ApiRefused(Refusal.CONFLICT, errors)
-    return refusal_of(errors)
+    return refused(_errors(envelope.get("fehler")))
 
 
 def tool_arguments(aktion: str, body: Any, idempotency_key: str | None) -> dict[str, Any]:
@@ -64,7 +62,7 @@ def tool_arguments(aktion: str, body: Any, idempotency_key: str | None) -> dict[
         if "eintraege" not in item:
             errors.append(FieldError("eintraege", messages.REQUIRED))
     if errors or item is None:
-        raise ApiRefused(Refusal.INVALID, errors)
+        raise ApiRefused(Art.INVALID, errors)
     arguments: dict[str, Any] = {"inhalt": {"aktion": aktion, "eintraege": item["eintraege"]}}
     referenzfelder = item.get("referenzfelder")
     if idempotency_key and (referenzfelder is None or isinstance(referenzfelder, Mapping)):

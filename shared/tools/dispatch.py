@@ -15,7 +15,7 @@ from shared.services.context import ServiceContext
 from shared.services.secrets import screen_referenzfelder
 from shared.tools.catalog import TOOLS, ToolSpec
 from shared.validation.envelope import parse_referenzfelder, wants_help
-from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.errors import Art, FieldError, RequestRejected
 
 
 def help_response(spec: ToolSpec, referenzfelder: dict[str, Any]) -> dict[str, Any]:
@@ -80,11 +80,14 @@ def call_tool(
     except RequestRejected as rejected:
         return responses.failure(rejected.errors, echo)
     except BudgetExceeded:
-        return responses.failure([FieldError("anfrage", budget_exceeded_message(seconds))], echo)
+        return responses.failure(
+            [FieldError("anfrage", budget_exceeded_message(seconds), Art.BUDGET)], echo
+        )
 
 
 def _missing_scope(spec: ToolSpec, needed: Scope) -> FieldError:
     return FieldError(
         "scope",
         missing_scope_message(needed.value, spec.name),
+        Art.FORBIDDEN,
     )
