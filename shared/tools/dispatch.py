@@ -10,11 +10,11 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from shared.auth.hints import missing_scope_message
 from shared.auth.principal import Principal, Scope
 from shared.services import responses
-from shared.services.budget import BudgetExceeded, budget_exceeded_message, time_budget
+from shared.services.budget import BudgetExceeded, budget_refusal, time_budget
 from shared.services.context import ServiceContext
-from shared.services.secrets import screen_referenzfelder
+from shared.services.secrets import screened_call
 from shared.tools.catalog import TOOLS, ToolSpec
-from shared.validation.envelope import parse_referenzfelder, wants_help
+from shared.validation.envelope import wants_help
 from shared.validation.errors import Art, FieldError, RequestRejected
 
 
@@ -58,13 +58,8 @@ def call_tool(
     seconds = ctx.settings.tool_time_budget_s
     try:
         with time_budget(seconds):
-            # Limits before scrubbing: a 4 KB check costs nothing, scrubbing 4 MB does.
-            # Stored as provenance and echoed: secrets in keys refuse, in values are redacted
-            # (the idempotency key, an opaque identifier, stays as sent).
-            echo = screen_referenzfelder(parse_referenzfelder(arguments))
-            cleaned = dict(arguments)
-            if "referenzfelder" in arguments:
-                cleaned["referenzfelder"] = echo
+            # Stored as provenance and echoed: limits first, then the secret checks.
+            echo, cleaned = screened_call(arguments)
             if wants_help(arguments):
                 return help_response(spec, echo)
             needed = spec.needed_scope(arguments)
@@ -80,9 +75,7 @@ def call_tool(
     except RequestRejected as rejected:
         return responses.failure(rejected.errors, echo)
     except BudgetExceeded:
-        return responses.failure(
-            [FieldError("anfrage", budget_exceeded_message(seconds), Art.BUDGET)], echo
-        )
+        return responses.failure([budget_refusal(seconds)], echo)
 
 
 def _missing_scope(spec: ToolSpec, needed: Scope) -> FieldError:
