@@ -12,11 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from shared.search.topk import WordRanking
-    from shared.search.vectors import VectorRanking
+from typing import Any
 
 MEMORY_ID_PATTERN = r"^(shortterm|longterm)_[1-9][0-9]*$"
 _MEMORY_ID_RE = re.compile(MEMORY_ID_PATTERN)
@@ -296,21 +292,6 @@ class MemoryPosting:
     nutzer: str
     expires_at: datetime | None = None
     area: str | None = None
-
-
-@dataclass(frozen=True)
-class MemoryTermLookup:
-    postings: dict[str, list[MemoryPosting]]
-    stats: CorpusStats
-    # The projects of the nutzer named by `lookup_memory_terms(member=...)`; None: not asked.
-    projects: frozenset[str] | None = None
-    # `lookup_memory_terms(recent=n)`: the newest n short-term memories of the areas read.
-    recent: list[Memory] = field(default_factory=list)
-    # `lookup_memory_terms(vector=q)`: `search_vectors` over the areas read; None: not asked.
-    vectors: VectorRanking | None = None
-    # `lookup_memory_terms(words=q)`: the safe top k of q over the areas read (`topk.py`);
-    # `postings` then stays empty.
-    words: WordRanking | None = None
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ from shared.lambda_runtime.observability import logger, metrics
 from shared.lambda_runtime.snapstart import aws_session, on_snapshot
 from shared.logs import silence_payload_loggers
 from shared.services.context import ServiceContext
-from shared.storage.aws import AwsClients, build_dynamo_storage, make_clients
+from shared.storage.aws import build_dynamo_storage, make_clients
+from shared.storage.aws_clients import AwsClients
 from shared.storage.dynamo.adapter import DynamoStorage
 
 __all__ = ["Container", "container", "logger", "metrics", "renew", "reset", "use_snapstart"]

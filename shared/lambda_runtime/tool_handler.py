@@ -24,9 +24,9 @@ from shared.lambda_runtime.payloads import (
 from shared.lambda_runtime.snapstart import on_snapshot
 from shared.services import responses
 from shared.services.context import ServiceContext
+from shared.services.outcomes import envelope_status
 from shared.tools.catalog import TOOLS
 from shared.tools.dispatch import call_tool
-from shared.tools.idempotency_fields import IN_PROGRESS_FIELD
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.json_body import BodyRejected, check_document
 
@@ -83,15 +83,8 @@ def _handle_http(tool: str, event: dict[str, Any], context: LambdaContext) -> di
 
 
 def http_status(envelope: dict[str, Any]) -> int:
-    """The HTTP twin of MCP `isError`: 200 whenever something was stored (a partly
-    successful batch too: the body has the per-entry results), 403 for a missing scope,
-    409 while an identical call still runs, 422 when nothing was stored."""
-    if not responses.is_error(envelope):
-        return 200
-    fields = {error["feld"] for error in envelope.get("fehler") or []}
-    if "scope" in fields:
-        return 403
-    return 409 if IN_PROGRESS_FIELD in fields else 422
+    """The status of a tool's answer: the one mapping of service outcomes."""
+    return envelope_status(envelope)
 
 
 class NoStorage:

@@ -23,9 +23,9 @@ from shared.rest.memory_filters import Filters, PageCursor, PageLimit
 from shared.rest.memory_models import MemoryOut
 from shared.rest.problems import problem_responses
 from shared.services import memory_bulk, memory_search_api
-from shared.services.memory_api import ApiRefused, Refusal
+from shared.services.outcomes import ApiRefused
 from shared.validation import rules
-from shared.validation.errors import FieldError
+from shared.validation.errors import Art, FieldError
 
 PREFIX: Final = "/api/memory"
 
@@ -105,7 +105,7 @@ def search(
     cursor: PageCursor = None,
 ) -> dict[str, Any]:
     if filters.q is None:
-        raise ApiRefused(Refusal.INVALID, [FieldError("q", "Pflichtfeld: der Suchtext.")])
+        raise ApiRefused(Art.INVALID, [FieldError("q", "Pflichtfeld: der Suchtext.")])
     context = service_context(request)
     return memory_search_api.search_memories(context, principal, nutzer, filters, cursor, limit)
 

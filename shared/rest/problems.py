@@ -16,20 +16,13 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from shared.services.memory_api import ApiRefused, Refusal
+from shared.services.outcomes import ApiRefused, art_of_status
 from shared.validation import messages
-from shared.validation.errors import FieldError
+from shared.validation.errors import Art, FieldError
 
 PROBLEM_MEDIA_TYPE: Final = "application/problem+json"
 PROBLEM_BASE: Final = "urn:brain:problem:"
 
-STATUS_OF: Final = {
-    Refusal.INVALID: 422,
-    Refusal.FORBIDDEN: 403,
-    Refusal.NOT_FOUND: 404,
-    Refusal.CONFLICT: 409,
-    Refusal.STORAGE: 503,
-}
 TITLES: Final = {
     400: "Ungültige Anfrage",
     401: "Nicht angemeldet",
@@ -61,6 +54,12 @@ SLUGS: Final = {
 class ProblemField(BaseModel):
     feld: str = Field(description="Feldpfad im Dokument bzw. Parametername; field path.")
     meldung: str = Field(description="Deutsche Fehlermeldung mit der verletzten Regel.")
+    art: Art = Field(
+        default=Art.INVALID,
+        description="Art der Ablehnung (ungueltig, nicht_berechtigt, nicht_gefunden, "
+        "konflikt, in_bearbeitung, speicherfehler, zeitbudget, nicht_angemeldet); kind of "
+        "refusal.",
+    )
 
 
 class Problem(BaseModel):
@@ -86,14 +85,16 @@ class ApiProblem(Exception):
     ) -> None:
         super().__init__(status)
         self.status = status
-        self.errors = list(errors)
+        # A transport's own refusal (token, scope, path, frame): its kind follows its status.
+        kind = art_of_status(status)
+        self.errors = [FieldError(e.feld, e.meldung, kind) for e in errors]
         self.headers = dict(headers or {})
 
 
 def problem_body(status: int, errors: Sequence[FieldError]) -> dict[str, Any]:
     """The problem document of `status` with these field errors."""
     fehler = [error.as_dict() for error in errors] or [
-        {"feld": "", "meldung": TITLES.get(status, "Fehler")}
+        FieldError("", TITLES.get(status, "Fehler"), art_of_status(status)).as_dict()
     ]
     return {
         "type": PROBLEM_BASE + SLUGS.get(status, "fehler"),
@@ -189,7 +190,7 @@ def install_problem_handlers(app: FastAPI) -> None:
 
     async def on_refused(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ApiRefused)
-        return problem_response(STATUS_OF[exc.refusal], exc.errors)
+        return problem_response(exc.status, exc.errors)
 
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
@@ -210,7 +211,9 @@ def install_problem_handlers(app: FastAPI) -> None:
         }
         message = messages.get(exc.status_code, TITLES.get(exc.status_code, "Fehler"))
         return problem_response(
-            exc.status_code, [FieldError("", message)], getattr(exc, "headers", None)
+            exc.status_code,
+            [FieldError("", message, art_of_status(exc.status_code))],
+            getattr(exc, "headers", None),
         )
 
     app.add_exception_handler(ApiProblem, on_problem)

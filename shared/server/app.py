@@ -34,10 +34,10 @@ from shared.server.auth_middleware import (
 )
 from shared.server.forwarded import TrustedForwarding
 from shared.server.subscriptions import install_subscriptions
+from shared.server.tool_bridge import InProcessDispatcher, ToolDispatcher
 from shared.services import responses
 from shared.services.context import ServiceContext
 from shared.tools.catalog import TOOLS, ToolSpec
-from shared.tools.dispatcher import InProcessDispatcher, ToolDispatcher
 
 MCP_PATH = "/mcp"
 SERVER_NAME = "brain"

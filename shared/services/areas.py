@@ -43,7 +43,7 @@ from shared.search.analyzer import document_terms
 from shared.services.context import ServiceContext
 from shared.services.secrets import name_errors
 from shared.validation import rules
-from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.errors import Art, FieldError, RequestRejected
 
 __all__ = [
     "AREA_NAMESPACES",
@@ -150,8 +150,12 @@ class Visibility:
         return area in self._records
 
 
-def _refused(message: str, field: str = "path") -> RequestRejected:
-    return RequestRejected([FieldError(field, message)])
+def _refused(message: str, field: str = "path", art: Art = Art.INVALID) -> RequestRejected:
+    return RequestRejected([FieldError(field, message, art)])
+
+
+def _forbidden(message: str, field: str = "path") -> RequestRejected:
+    return _refused(message, field, Art.FORBIDDEN)
 
 
 def authorize_write(
@@ -176,14 +180,14 @@ def authorize_write(
     namespace, _, name = area_of_path(area).partition("/")
     if namespace == "users":
         if name != nutzer:
-            raise _refused(
+            raise _forbidden(
                 "nicht berechtigt: Das ist nicht der Bereich des handelnden Nutzers; nur "
                 "der eigene Bereich users/<nutzer> ist erlaubt."
             )
         return
     if namespace == "teams":
         if name not in principal.teams:
-            raise _refused(not_team_member_message())
+            raise _forbidden(not_team_member_message())
         return
     tenant = principal.tenant
     by_record = name in ctx.storage.projects_of(tenant, nutzer)
@@ -198,7 +202,7 @@ def authorize_write(
         member = ctx.storage.create_project(Project(tenant, name, nutzer, now or ctx.clock()))
     if not member:
         # Same answer whether the project exists or not: names must not leak.
-        raise _refused(
+        raise _forbidden(
             "nicht berechtigt: In dieses Projekt darf der handelnde Nutzer nicht "
             "schreiben (es existiert nicht, oder er ist kein Mitglied). Ein neues Projekt "
             "mit create_project=true anlegen; in bestehende Projekte schreiben nur Mitglieder."
@@ -248,6 +252,7 @@ def _ensure_brain_entry(
             "Speicherfehler: Der Brain-Eintrag des Projekts wurde nicht gespeichert; das "
             "Projekt besteht. Bitte erneut mit create_project=true senden.",
             "create_project",
+            Art.STORAGE,
         )
 
 
@@ -304,7 +309,7 @@ def _owned(ctx: ServiceContext, tenant: str, owner: str, project: str) -> Projec
     """The project if `owner` owns it; else the refusal a missing project gets."""
     found = ctx.storage.get_project(tenant, project)
     if found is None or found.owner != owner:
-        raise _refused(
+        raise _forbidden(
             "nicht berechtigt: Das Projekt existiert nicht, oder der handelnde Nutzer ist "
             "nicht sein Eigentümer. Nur der Eigentümer fügt Mitglieder hinzu oder entfernt sie.",
             "project",

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from shared.auth.principal import Principal
 from shared.services.areas import acting_agent, acting_nutzer
 from shared.services.secrets import name_errors
-from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.errors import Art, FieldError, RequestRejected
 from shared.validation.parsed import Caller
 
 # The refused identity is never repeated (it may be anything, a secret too).
@@ -23,12 +23,12 @@ def identity_errors(
     is always allowed, also for a token that names several nutzer."""
     own_nutzer, own_agent = acting_nutzer(principal), acting_agent(principal)
     errors = [
-        FieldError(path, NOT_AS_NUTZER)
+        FieldError(path, NOT_AS_NUTZER, Art.FORBIDDEN)
         for path, value in nutzer
         if value != own_nutzer and not principal.may_act_as_nutzer(value)
     ]
     errors += [
-        FieldError(path, NOT_AS_AGENT)
+        FieldError(path, NOT_AS_AGENT, Art.FORBIDDEN)
         for path, value in agents
         if value != own_agent and not principal.may_act_as_agent(value)
     ]

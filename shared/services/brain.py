@@ -23,11 +23,11 @@ from shared.services import responses
 from shared.services.areas import Visibility
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
-from shared.services.memories import memory_view, storage_failure_message, stored_referenzfelder
+from shared.services.memories import memory_view, storage_failure, stored_referenzfelder
 from shared.services.secrets import screen
 from shared.services.tags import ensure_tags
 from shared.services.writes import Stored, run_plain
-from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.errors import Art, FieldError, RequestRejected
 from shared.validation.parsed import Batch, BrainEntryInput, Detail, SelectRequest
 
 # The texts of a brain entry that are scrubbed for secrets before anything is stored, and the
@@ -180,7 +180,7 @@ def _write_entries(
                 responses.entry_failure(index, [_entry_not_found(index, write.entry.id)])
             )
         else:
-            error = FieldError(f"inhalt.eintraege[{index}]", storage_failure_message(outcome))
+            error = storage_failure(f"inhalt.eintraege[{index}]", outcome)
             results.append(responses.entry_failure(index, [error]))
     return results
 
@@ -190,6 +190,7 @@ def _entry_not_found(index: int, entry_id: int) -> FieldError:
         f"inhalt.eintraege[{index}].ID",
         f"nicht_gefunden: Der Brain-Eintrag {entry_id} existiert nicht; "
         "für einen neuen Eintrag ID weglassen.",
+        Art.NOT_FOUND,
     )
 
 

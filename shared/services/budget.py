@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from shared.validation.errors import Art, FieldError
+
 _DEADLINE: ContextVar[float | None] = ContextVar("brain_deadline", default=None)
 
 
@@ -21,6 +23,11 @@ def budget_exceeded_message(seconds: float) -> str:
         f"Zeitbudget überschritten: Die Anfrage brauchte länger als {seconds:g} s und wurde "
         "abgebrochen; nichts wurde gespeichert. Weniger oder kürzere Einträge pro Aufruf senden."
     )
+
+
+def budget_refusal(seconds: float) -> FieldError:
+    """The refusal of a call that ran past its budget (nothing was stored)."""
+    return FieldError("anfrage", budget_exceeded_message(seconds), Art.BUDGET)
 
 
 class BudgetExceeded(Exception):

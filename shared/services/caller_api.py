@@ -16,8 +16,9 @@ from typing import Any, Final
 from shared.auth.principal import ANY, Principal
 from shared.services.areas import readable_areas
 from shared.services.context import ServiceContext
-from shared.services.memory_api import ApiRefused, Refusal, acting_caller
-from shared.validation.errors import FieldError
+from shared.services.memory_api import acting_caller
+from shared.services.outcomes import ApiRefused
+from shared.validation.errors import Art, FieldError
 
 TEAM_FIELD: Final = "team"
 MEMBERS_FROM_IDP: Final = (
@@ -64,5 +65,5 @@ def get_team(principal: Principal, nutzer: str | None, team: str) -> dict[str, A
             f"nicht_gefunden: Das Team '{team[:60]}' existiert nicht, oder der Nutzer ist "
             "kein Mitglied."
         )
-        raise ApiRefused(Refusal.NOT_FOUND, [FieldError(TEAM_FIELD, message)])
+        raise ApiRefused(Art.NOT_FOUND, [FieldError(TEAM_FIELD, message, Art.NOT_FOUND)])
     return _team_view(team)

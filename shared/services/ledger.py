@@ -47,7 +47,7 @@ from shared.services.ledger_query import abfragen
 from shared.services.memories import stored_referenzfelder
 from shared.services.secrets import clean_value, hinweis, rejection
 from shared.services.writes import Stored, run_plain
-from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.errors import Art, FieldError, RequestRejected
 
 IDEMPOTENZ_SCHLUESSEL: Final = "idempotenz_schluessel"
 ALREADY_DONE: Final = (
@@ -98,6 +98,10 @@ def _failure_message(failure: EntryFailure, satz: LedgerSatz) -> str:
             "gebucht. Bitte diesen Eintrag erneut senden."
         )
     return "Speicherfehler: Der Eintrag wurde nicht gebucht. Bitte erneut senden."
+
+
+def _failure_art(failure: EntryFailure) -> Art:
+    return Art.CONFLICT if failure.code is EntryFailureCode.CONFLICT else Art.STORAGE
 
 
 def _not_found(record_id: int) -> str:
@@ -197,8 +201,8 @@ class LedgerCall:
                 self.allowed.setdefault((area, False), None)
         return self.allowed[key]
 
-    def fail(self, index: int, feld: str, meldung: str) -> None:
-        self.results.append(responses.entry_failure(index, [FieldError(feld, meldung)]))
+    def fail(self, index: int, feld: str, meldung: str, art: Art = Art.INVALID) -> None:
+        self.results.append(responses.entry_failure(index, [FieldError(feld, meldung, art)]))
 
     def key(self, ctx: ServiceContext, index: int, own: dict[str, Any]) -> str | None:
         """The entry's idempotency key (as sent: keys are opaque, never scrubbed): its own
@@ -257,10 +261,10 @@ class LedgerCall:
                 )
                 continue
             if outcome is not None:
-                known = self.conflicts.get(index)
+                known, art = self.conflicts.get(index), Art.INVALID
                 if outcome.code is not EntryFailureCode.CONFLICT or known is None:
-                    known = _failure_message(outcome, self.satz)
-                self.fail(index, f"inhalt.eintraege[{index}]", known)
+                    known, art = _failure_message(outcome, self.satz), _failure_art(outcome)
+                self.fail(index, f"inhalt.eintraege[{index}]", known, art)
                 continue
             result = {"index": index, "erfolg": True, **answer(write.record)}
             if note:
@@ -274,7 +278,7 @@ class LedgerCall:
             area = areas.area_of_path(entry.path)
             refused = self.may_write(area, entry.create_project)
             if refused is not None:
-                self.fail(index, f"{path}.{refused.feld}", refused.meldung)
+                self.fail(index, f"{path}.{refused.feld}", refused.meldung, refused.art)
                 continue
             texts = _clean_texts(
                 {name: getattr(entry, name) for name in _FREE_TEXTS},
@@ -314,7 +318,7 @@ class LedgerCall:
             path = f"inhalt.eintraege[{index}]"
             found = self.originals.get(entry.ID)
             if found is None:
-                self.fail(index, f"{path}.ID", _not_found(entry.ID))
+                self.fail(index, f"{path}.ID", _not_found(entry.ID), Art.NOT_FOUND)
                 continue
             original = found.record
             # With a key, storage decides (the key first): a resend gets its first answer.
@@ -327,7 +331,7 @@ class LedgerCall:
                 continue
             refused = self.may_write(original.area)
             if refused is not None:
-                self.fail(index, f"{path}.ID", refused.meldung)
+                self.fail(index, f"{path}.ID", refused.meldung, refused.art)
                 continue
             note_text = entry.grund if isinstance(entry, Storno) else entry.notiz
             texts = _clean_texts({"beschreibung": note_text}, path, ctx.settings.scrub_policy)

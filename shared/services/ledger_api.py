@@ -3,34 +3,42 @@ resources — `POST /api/ledger/buchungen` (buchen), `/stornos` (storno), `/zahl
 (bezahlen) and `GET /api/ledger` (abfragen).
 
 Invariants:
-- No second implementation: a REST request becomes the tool's arguments and runs through
-  the one dispatcher (`dispatch.call_tool`): the referenzfelder limits and secret checks,
-  the scope per action (`ToolSpec.needed_scope`), the request models
-  (`shared.ledger.requests`), areas and membership, the time budget, the ledger service.
-  Only the REST body's own frame (`eintraege`, `referenzfelder`) is checked here.
-- Retry-safe like `POST /api/memory`: the same body (or the same `Idempotency-Key`) by the
-  same nutzer within the idempotency window answers with the first result and books nothing
-  (the dispatcher's records for the ledger's write actions, `ToolSpec.runs_once`, so there
-  is one record per call, not two); the key also becomes the call's `idempotenz_schluessel`,
-  so entries of an interrupted call are recognised per entry by the ledger itself.
+- No second implementation, and no detour through the MCP tool: a REST request runs the
+  ledger service the tool runs, in the same order — the body's frame (`eintraege`,
+  `referenzfelder`) here, then the referenzfelder limits and secret checks
+  (`secrets.screened_call`), the request models (`shared.ledger.requests`), the retry layer
+  (`tools/retry.py`) around areas and membership, scrubbing and storage
+  (`services/ledger.py`), all within the tool's time budget. The scope per action is the
+  tool's rule (`ledger_scope`), checked by the route before any of it.
+- Retry-safe like the tool: the same body (or the same `Idempotency-Key`) by the same nutzer
+  within the idempotency window answers with the first result and books nothing (one call
+  record per call, under the tool's operation name, so a REST resend of an MCP call with the
+  same key answers alike); the key also becomes the call's `idempotenz_schluessel`, so
+  entries of an interrupted call are recognised per entry by the ledger itself.
 - The call acts as the token's own nutzer, like the tool. Field paths name the REST
-  request (`eintraege[0].betrag`, query parameters by name), never `inhalt.…`.
+  request (`eintraege[0].betrag`, query parameters by name), never `inhalt.…`. Refusals
+  keep the kinds the service gave them (`services/outcomes.py` maps them to statuses).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from shared.auth.principal import Principal, Scope
+from shared.ledger.requests import ledger_scope
 from shared.services import responses
+from shared.services.budget import BudgetExceeded, budget_refusal, time_budget
 from shared.services.context import ServiceContext
-from shared.services.memory_api import ApiRefused, Refusal, refusal_of, rest_path
-from shared.tools.catalog import TOOLS
-from shared.tools.dispatch import call_tool
-from shared.tools.idempotency_fields import IN_PROGRESS_FIELD, KEY_FIELD
+from shared.services.ledger import ledger_write
+from shared.services.ledger_query import abfragen
+from shared.services.memory_api import refusal_of, rest_path
+from shared.services.outcomes import ApiRefused, refused
+from shared.services.secrets import screened_call
+from shared.tools import retry
+from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation import messages, rules
-from shared.validation.errors import FieldError
+from shared.validation.errors import Art, FieldError, RequestRejected
 
 TOOL: Final = "ledger"
 # REST resource -> the tool's aktion
@@ -40,19 +48,28 @@ BODY_FIELDS: Final = ("eintraege", "referenzfelder")
 
 
 def needed_scope(aktion: str) -> Scope:
-    """The scope of an action: the tool's own rule (`ToolSpec.needed_scope`)."""
-    return TOOLS[TOOL].needed_scope({"inhalt": {"aktion": aktion}})
+    """The scope of an action: the tool's own rule (`ToolSpec.needed_scope` reads it too)."""
+    return ledger_scope({"inhalt": {"aktion": aktion}})
 
 
 def _errors(items: Any) -> list[FieldError]:
-    return [FieldError(rest_path(e["feld"]), e["meldung"]) for e in items or []]
+    return [FieldError.from_dict(e, rest_path(e["feld"])) for e in items or []]
 
 
 def _refused(envelope: Mapping[str, Any]) -> ApiRefused:
-    errors = _errors(envelope.get("fehler"))
-    if any(error.feld == IN_PROGRESS_FIELD for error in errors):
-        return ApiRefused(Refusal.CONFLICT, errors)
-    return refusal_of(errors)
+    return refused(_errors(envelope.get("fehler")))
+
+
+def _within_budget(ctx: ServiceContext, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """`run` within the tool's time budget; a refusal of the whole call as ApiRefused."""
+    seconds = ctx.settings.tool_time_budget_s
+    try:
+        with time_budget(seconds):
+            return run()
+    except RequestRejected as rejected:
+        raise refusal_of(rejected.errors) from rejected
+    except BudgetExceeded:
+        raise ApiRefused(Art.BUDGET, [budget_refusal(seconds)]) from None
 
 
 def tool_arguments(aktion: str, body: Any, idempotency_key: str | None) -> dict[str, Any]:
@@ -64,7 +81,7 @@ def tool_arguments(aktion: str, body: Any, idempotency_key: str | None) -> dict[
         if "eintraege" not in item:
             errors.append(FieldError("eintraege", messages.REQUIRED))
     if errors or item is None:
-        raise ApiRefused(Refusal.INVALID, errors)
+        raise ApiRefused(Art.INVALID, errors)
     arguments: dict[str, Any] = {"inhalt": {"aktion": aktion, "eintraege": item["eintraege"]}}
     referenzfelder = item.get("referenzfelder")
     if idempotency_key and (referenzfelder is None or isinstance(referenzfelder, Mapping)):
@@ -91,8 +108,12 @@ def write(
     when some were (per-entry results); nothing booked: ApiRefused (a problem document)."""
     arguments = tool_arguments(WRITE_ACTIONS[resource], body, idempotency_key)
 
-    # The dispatcher runs this action through the retry layer (ToolSpec.runs_once).
-    envelope = call_tool(ctx, principal, TOOL, arguments)
+    def book() -> dict[str, Any]:
+        echo, cleaned = screened_call(arguments)
+        call = ledger_write(ctx, principal, cleaned)  # the models; the areas run in `ahead`
+        return retry.run(ctx, principal, TOOL, arguments, call, echo)
+
+    envelope = _within_budget(ctx, book)
     if responses.is_error(envelope):
         raise _refused(envelope)
     answer = {
@@ -108,7 +129,7 @@ def write(
 def query(ctx: ServiceContext, principal: Principal, filters: Mapping[str, Any]) -> Any:
     """GET /api/ledger: the tool's `abfragen` with these filters (None = not given)."""
     inhalt = {"aktion": QUERY_ACTION, **{k: v for k, v in filters.items() if v is not None}}
-    envelope = call_tool(ctx, principal, TOOL, {"inhalt": inhalt})
+    envelope = _within_budget(ctx, lambda: abfragen(ctx, principal, {"inhalt": inhalt}))
     if responses.is_error(envelope):
         raise _refused(envelope)
     return envelope["daten"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
 from shared.auth.principal import Principal
 from shared.calls import CallRecord, CallState
@@ -36,7 +36,7 @@ from shared.services.secrets import clean_value, screen
 from shared.services.tags import ensure_tags
 from shared.services.writes import Refs, Stored, run_plain, stamp
 from shared.tools.idempotency_fields import KEY_FIELD
-from shared.validation.errors import FieldError
+from shared.validation.errors import Art, FieldError
 from shared.validation.parsed import Batch, FetchRequest, MemoryInput
 
 # The texts of a memory that are scrubbed for secrets before anything is stored, and the
@@ -65,6 +65,22 @@ def storage_failure_message(failure: EntryFailure) -> str:
             "gespeichert. Bitte diesen Eintrag erneut senden."
         )
     return "Speicherfehler: Der Eintrag wurde nicht gespeichert. Bitte erneut senden."
+
+
+STORAGE_ART: Final = {
+    EntryFailureCode.NOT_FOUND: Art.NOT_FOUND,
+    EntryFailureCode.CONFLICT: Art.CONFLICT,
+}
+
+
+def storage_failure(path: str, failure: EntryFailure) -> FieldError:
+    """The error of a storage outcome, its kind from the storage's typed code."""
+    art = STORAGE_ART.get(failure.code, Art.STORAGE)
+    return FieldError(path, storage_failure_message(failure), art)
+
+
+def not_found(path: str, memory_id: object) -> FieldError:
+    return FieldError(path, not_found_message(memory_id), Art.NOT_FOUND)
 
 
 @dataclass
@@ -193,9 +209,7 @@ class InsertWrite:
             elif index in raced:
                 results.append(self._success(index, raced[index], refs))
             else:
-                error = FieldError(
-                    f"inhalt.memories[{index}]", storage_failure_message(failed[index])
-                )
+                error = storage_failure(f"inhalt.memories[{index}]", failed[index])
                 results.append(responses.entry_failure(index, [error], typ=typ.value))
         return results
 

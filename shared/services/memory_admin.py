@@ -32,6 +32,7 @@ from shared.services.memories import (
     memory_terms,
     not_found_message,
     requested_ids,
+    storage_failure,
     storage_failure_message,
     stored_referenzfelder,
     visible_memories,
@@ -41,7 +42,7 @@ from shared.services.secrets import clean_value, screen
 from shared.services.summary import follows_text, summary_of
 from shared.services.tags import ensure_tags
 from shared.services.writes import Refs, Stored, run_plain, stamp
-from shared.validation.errors import FieldError
+from shared.validation.errors import Art, FieldError
 from shared.validation.parsed import UNSET, Batch, FetchRequest, MemoryUpdateInput
 
 # A rating or another update may land between our read and our write; then we read again.
@@ -126,7 +127,7 @@ class UpdateWrite:
             current = None  # a concurrent change: read again
         for index, entry in pending.items():
             message = storage_failure_message(EntryFailure(EntryFailureCode.CONFLICT))
-            results.append(_failure(index, entry, message))
+            results.append(_failure(index, entry, message, art=Art.CONFLICT))
         envelope = responses.batch(
             responses.with_hinweise(results, hinweise), self.batch.referenzfelder
         )
@@ -179,7 +180,9 @@ def _update_round(
     for index, entry in pending.items():
         memory = current.get(entry.memory_id)
         if memory is None:
-            results.append(_failure(index, entry, not_found_message(entry.raw_id), "ID"))
+            results.append(
+                _failure(index, entry, not_found_message(entry.raw_id), "ID", Art.NOT_FOUND)
+            )
             continue
         if entry.embedding is not UNSET and entry.embedding is not None:
             profile = check.resolve(len(entry.embedding), _new_profile(entry, memory))
@@ -198,9 +201,12 @@ def _update_round(
         elif outcome.code is EntryFailureCode.CONFLICT:
             retry[index] = entry
         elif outcome.code is EntryFailureCode.NOT_FOUND:
-            results.append(_failure(index, entry, not_found_message(entry.raw_id), "ID"))
+            results.append(
+                _failure(index, entry, not_found_message(entry.raw_id), "ID", Art.NOT_FOUND)
+            )
         else:
-            results.append(_failure(index, entry, storage_failure_message(outcome)))
+            failure = storage_failure(f"inhalt.memories[{index}]", outcome)
+            results.append(responses.entry_failure(index, [failure], ID=entry.raw_id))
     return retry
 
 
@@ -265,10 +271,14 @@ def _apply(
 
 
 def _failure(
-    index: int, entry: MemoryUpdateInput, message: str, field: str | None = None
+    index: int,
+    entry: MemoryUpdateInput,
+    message: str,
+    field: str | None = None,
+    art: Art = Art.INVALID,
 ) -> dict[str, Any]:
     path = f"inhalt.memories[{index}]" + (f".{field}" if field else "")
-    return responses.entry_failure(index, [FieldError(path, message)], ID=entry.raw_id)
+    return responses.entry_failure(index, [FieldError(path, message, art)], ID=entry.raw_id)
 
 
 @dataclass

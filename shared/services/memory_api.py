@@ -31,13 +31,14 @@ from shared.services.context import ServiceContext
 from shared.services.memories import memory_view, prepare_insert, visible_memories
 from shared.services.memory_admin import prepare_delete, prepare_update
 from shared.services.memory_os import memory_path
+from shared.services.outcomes import ApiRefused, art_of, envelope_errors, refused
 from shared.services.secrets import name_errors, screen_referenzfelder
 from shared.services.summary import summary_of
 from shared.services.writes import Write
 from shared.tools import retry
-from shared.tools.idempotency_fields import IN_PROGRESS_FIELD, KEY_FIELD
+from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation import rules
-from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.errors import Art, FieldError, RequestRejected
 from shared.validation.memory_requests import _boolean, _memory_path, _update_entry
 from shared.validation.parsed import Batch, Caller, FetchRequest, MemoryInput
 from shared.validation.requests import PROFIL_HASH, PROFIL_HASH_ALIAS, _insert_entry
@@ -97,21 +98,8 @@ UPDATE_OPERATION: Final = "rest:PATCH /api/memory"
 DELETE_OPERATION: Final = "rest:DELETE /api/memory"
 
 
-class Refusal(StrEnum):
-    INVALID = "ungueltig"
-    FORBIDDEN = "nicht_berechtigt"
-    NOT_FOUND = "nicht_gefunden"
-    CONFLICT = "konflikt"
-    STORAGE = "speicherfehler"
-
-
-class ApiRefused(Exception):
-    """The operation was refused; nothing was written."""
-
-    def __init__(self, refusal: Refusal, errors: Sequence[FieldError]) -> None:
-        super().__init__(refusal.value)
-        self.refusal = refusal
-        self.errors = list(errors)
+# The kinds of a refusal (`Art`) and the refusal itself: shared/services/outcomes.py.
+Refusal = Art
 
 
 def rest_path(path: str) -> str:
@@ -125,27 +113,13 @@ def rest_path(path: str) -> str:
     return path
 
 
-def _classify(errors: Sequence[FieldError]) -> Refusal:
-    """The kind of a service refusal, from the contract's stable message prefixes."""
-    messages = [error.meldung for error in errors]
-    for prefix, refusal in (
-        ("nicht berechtigt", Refusal.FORBIDDEN),
-        ("nicht_gefunden", Refusal.NOT_FOUND),
-        ("Konflikt", Refusal.CONFLICT),
-        ("Speicherfehler", Refusal.STORAGE),
-    ):
-        if any(message.startswith(prefix) for message in messages):
-            return refusal
-    return Refusal.INVALID
-
-
 def refusal_of(errors: Sequence[FieldError]) -> ApiRefused:
-    mapped = [FieldError(rest_path(error.feld), error.meldung) for error in errors]
-    return ApiRefused(_classify(errors), mapped)
+    """The refusal of these service errors, by their kinds, their paths as REST names them."""
+    return refused([error.renamed(rest_path(error.feld)) for error in errors])
 
 
 def _entry_errors(result: Mapping[str, Any]) -> list[FieldError]:
-    return [FieldError(e["feld"], e["meldung"]) for e in result.get("fehler", [])]
+    return envelope_errors(result)
 
 
 # --- identity ------------------------------------------------------------------------------
@@ -220,8 +194,7 @@ def _visible_one(ctx: ServiceContext, principal: Principal, caller: Caller, raw_
         else {}
     )
     if memory_id is None or memory_id not in found:
-        message = f"nicht_gefunden: Die Erinnerung '{raw_id[:60]}' existiert nicht."
-        raise ApiRefused(Refusal.NOT_FOUND, [FieldError("id", message)])
+        raise _not_found(raw_id)
     return found[memory_id]
 
 
@@ -393,9 +366,7 @@ def _authorize(
         )
     except RequestRejected as rejected:
         # The area rules name remember's `path`; here the field is `pfad`.
-        errors = [
-            FieldError("pfad" if e.feld == "path" else e.feld, e.meldung) for e in rejected.errors
-        ]
+        errors = [e.renamed("pfad") if e.feld == "path" else e for e in rejected.errors]
         raise RequestRejected(errors) from rejected
 
 
@@ -412,10 +383,7 @@ def run_rest_write(
     except RequestRejected as rejected:
         raise refusal_of(rejected.errors) from rejected
     if responses.is_error(envelope) and not isinstance(envelope.get("daten"), list):
-        errors = _entry_errors(envelope)
-        if any(error.feld == IN_PROGRESS_FIELD for error in errors):
-            raise ApiRefused(Refusal.CONFLICT, errors)
-        raise refusal_of(errors)
+        raise refusal_of(_entry_errors(envelope))
     return envelope
 
 
@@ -443,7 +411,7 @@ def update_memory(
     (result,) = run_rest_write(ctx, principal, UPDATE_OPERATION, arguments, write)["daten"]
     if not result["erfolg"]:
         errors = _entry_errors(result)
-        if any(error.feld == "ID" for error in errors):
+        if art_of(errors) is Art.NOT_FOUND:
             raise _not_found(raw_id)
         raise refusal_of(errors)
     view = rest_view(ctx, _visible_one(ctx, principal, caller, raw_id))
@@ -454,7 +422,7 @@ def update_memory(
 
 def _not_found(raw_id: str) -> ApiRefused:
     message = f"nicht_gefunden: Die Erinnerung '{raw_id[:60]}' existiert nicht."
-    return ApiRefused(Refusal.NOT_FOUND, [FieldError("id", message)])
+    return ApiRefused(Art.NOT_FOUND, [FieldError("id", message, Art.NOT_FOUND)])
 
 
 def delete_memory(

@@ -22,11 +22,12 @@ from shared.auth.principal import Principal
 from shared.domain import MemoryId, MemoryType
 from shared.services.context import ServiceContext
 from shared.services.memory_admin import prepare_delete
-from shared.services.memory_api import ApiRefused, Refusal, acting_caller, run_rest_write
+from shared.services.memory_api import acting_caller, run_rest_write
 from shared.services.memory_listing import ListFilters, list_memories
+from shared.services.outcomes import ApiRefused
 from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation import rules
-from shared.validation.errors import FieldError
+from shared.validation.errors import Art, FieldError
 from shared.validation.parsed import FetchRequest
 from shared.validation.rules import Fields
 
@@ -88,7 +89,7 @@ def _parse_ids(body: Any) -> list[str]:
             else:
                 ids.append(value)
     if errors:
-        raise ApiRefused(Refusal.INVALID, errors)
+        raise ApiRefused(Art.INVALID, errors)
     return list(dict.fromkeys(ids))
 
 

@@ -33,14 +33,13 @@ from shared.services.areas import area_may_match, readable_areas, within
 from shared.services.context import ServiceContext
 from shared.services.memory_api import (
     BUCKET_TYP,
-    ApiRefused,
     Bucket,
-    Refusal,
     acting_caller,
     rest_view,
 )
 from shared.services.memory_os import memory_path
-from shared.validation.errors import FieldError
+from shared.services.outcomes import ApiRefused
+from shared.validation.errors import Art, FieldError
 from shared.validation.paths import PATH_NAMESPACES, bad_segment, normalise_path
 
 SCAN_BUDGET: Final = 1000
@@ -64,7 +63,7 @@ def _prefix(value: str | None) -> str | None:
             f"Muss ein Bereich oder Pfad sein: {', '.join(PATH_NAMESPACES)} oder "
             "<namensraum>/<name>/…, Segmente aus a-z, 0-9, '.', '_', '-'."
         )
-        raise ApiRefused(Refusal.INVALID, [FieldError("pfad", message)])
+        raise ApiRefused(Art.INVALID, [FieldError("pfad", message)])
     return text
 
 
@@ -74,7 +73,7 @@ def _name(field: str, value: str | None) -> str | None:
     text = normalise_path(value)
     if bad_segment([text]) is not None:
         message = "Muss ein Name aus a-z, 0-9, '.', '_', '-' sein."
-        raise ApiRefused(Refusal.INVALID, [FieldError(field, message)])
+        raise ApiRefused(Art.INVALID, [FieldError(field, message)])
     return text
 
 
@@ -207,7 +206,7 @@ def decode_cursor(cursor: str, fingerprint: str) -> MemoryPosition:
     except (ValueError, TypeError, KeyError, binascii.Error, UnicodeDecodeError):
         valid = False
     if not valid or memory_id is None:
-        raise ApiRefused(Refusal.INVALID, [FieldError("cursor", _BAD_CURSOR)])
+        raise ApiRefused(Art.INVALID, [FieldError("cursor", _BAD_CURSOR)])
     return MemoryPosition(created_at, memory_id)
 
 

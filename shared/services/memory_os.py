@@ -38,7 +38,7 @@ from shared.services.identity import reserved_identity_keys
 from shared.services.memories import (
     memory_terms,
     memory_view,
-    storage_failure_message,
+    storage_failure,
     stored_before,
 )
 from shared.services.secrets import clean_value, hinweis, name_errors, rejection
@@ -169,7 +169,7 @@ class RememberWrite:
                 else {}
             )
             if failure is not None and 0 not in raced:
-                raise RequestRejected([FieldError("content", storage_failure_message(failure))])
+                raise RequestRejected([storage_failure("content", failure)])
             memory = raced.get(0, memory)
         refs: Refs = {0: (str(memory.id), stamp(memory.updated_at))}
         return Stored(self._answer(memory, cleaned.kinds), refs)

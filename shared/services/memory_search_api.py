@@ -26,14 +26,13 @@ from shared.services.areas import Visibility
 from shared.services.context import ServiceContext
 from shared.services.memory_api import (
     BUCKET_TYP,
-    ApiRefused,
-    Refusal,
     acting_caller,
     rest_view,
 )
 from shared.services.memory_listing import ListFilters
 from shared.services.memory_os import _search
-from shared.validation.errors import FieldError, RequestRejected
+from shared.services.outcomes import ApiRefused
+from shared.validation.errors import Art, FieldError, RequestRejected
 from shared.validation.parsed import SearchRequest
 
 SEARCH_DEPTH: Final = 200
@@ -72,7 +71,7 @@ def _decode(cursor: str, fingerprint: str) -> int:
     except (ValueError, TypeError, KeyError, binascii.Error, UnicodeDecodeError):
         valid = False
     if not valid:
-        raise ApiRefused(Refusal.INVALID, [FieldError("cursor", _BAD_CURSOR)])
+        raise ApiRefused(Art.INVALID, [FieldError("cursor", _BAD_CURSOR)])
     return int(offset)
 
 
@@ -98,7 +97,7 @@ def search_memories(
         try:
             ranked = _search(ctx, principal, request, visibility, only)
         except RequestRejected as rejected:
-            raise ApiRefused(Refusal.INVALID, rejected.errors) from rejected
+            raise ApiRefused(Art.INVALID, rejected.errors) from rejected
         hits = [
             hit
             for hit in ranked

@@ -24,9 +24,10 @@ from shared.domain import Project
 from shared.services import responses
 from shared.services.areas import MEMBERS_FIELD, add_project_members, remove_project_members
 from shared.services.context import ServiceContext
-from shared.services.memory_api import ApiRefused, Refusal, acting_caller, refusal_of
+from shared.services.memory_api import acting_caller, refusal_of
+from shared.services.outcomes import ApiRefused
 from shared.validation import messages, rules
-from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.errors import Art, FieldError, RequestRejected
 from shared.validation.rules import Fields
 
 PROJEKT_FIELD: Final = "projekt"
@@ -47,7 +48,7 @@ def _not_found() -> ApiRefused:
     message = (
         "nicht_gefunden: Das Projekt existiert nicht, oder der handelnde Nutzer ist kein Mitglied."
     )
-    return ApiRefused(Refusal.NOT_FOUND, [FieldError(PROJEKT_FIELD, message)])
+    return ApiRefused(Art.NOT_FOUND, [FieldError(PROJEKT_FIELD, message, Art.NOT_FOUND)])
 
 
 def get_project(
@@ -102,7 +103,7 @@ def add_members(
         if MEMBERS_FIELD not in item:
             errors.append(FieldError(MEMBERS_FIELD, messages.REQUIRED))
     if errors:
-        raise ApiRefused(Refusal.INVALID, errors)
+        raise ApiRefused(Art.INVALID, errors)
     assert item is not None
     try:
         project = add_project_members(
@@ -136,4 +137,4 @@ def _refusal(rejected: RequestRejected, member_field: str | None = None) -> ApiR
             return member_field
         return feld
 
-    return refusal_of([FieldError(name(e.feld), e.meldung) for e in rejected.errors])
+    return refusal_of([e.renamed(name(e.feld)) for e in rejected.errors])

@@ -19,8 +19,8 @@ from shared.services import responses
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
 from shared.services.memories import (
-    not_found_message,
-    storage_failure_message,
+    not_found,
+    storage_failure,
     stored_referenzfelder,
     visible_memories,
 )
@@ -113,9 +113,7 @@ class RateWrite:
                 if outcome.code is EntryFailureCode.NOT_FOUND:
                     error = _not_found(index, entry)
                 else:
-                    error = FieldError(
-                        f"inhalt.memories[{index}]", storage_failure_message(outcome)
-                    )
+                    error = storage_failure(f"inhalt.memories[{index}]", outcome)
                 results.append(_rating_failure(index, entry, [error]))
                 continue
             refs[index] = (str(entry.memory_id), None)
@@ -191,10 +189,7 @@ def _rating_success(
 
 
 def _not_found(index: int, entry: RatingInput) -> FieldError:
-    return FieldError(
-        f"inhalt.memories[{index}].parameter.memory_ID",
-        not_found_message(entry.memory_id),
-    )
+    return not_found(f"inhalt.memories[{index}].parameter.memory_ID", entry.memory_id)
 
 
 def _rating_failure(index: int, entry: RatingInput, errors: list[FieldError]) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -39,7 +39,7 @@ def failure(errors: Sequence[FieldError], referenzfelder: dict[str, Any]) -> dic
     }
 
 
-def is_error(envelope: dict[str, Any]) -> bool:
+def is_error(envelope: Mapping[str, Any]) -> bool:
     """MCP `isError` (and a non-2xx status on the HTTP tool routes): true only when nothing
     was stored — the call was refused whole, or every entry of a batch failed. A partly
     successful batch is not an error: `erfolg` false, per-entry results, the counts."""

@@ -21,6 +21,7 @@ from typing import Any
 from shared.scrubbing import ScrubPolicy, scan, scrub
 from shared.services.budget import check_budget
 from shared.tools.idempotency_fields import KEY_FIELD
+from shared.validation.envelope import parse_referenzfelder
 from shared.validation.errors import FieldError, RequestRejected
 
 
@@ -131,6 +132,17 @@ def screen[T](
     if policy is ScrubPolicy.REJECT:
         return Screened(None, errors=(rejection(path, cleaned.kinds),))
     return Screened(cleaned.value, hinweis(cleaned.kinds))
+
+
+def screened_call(arguments: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A call's `referenzfelder` as echoed and stored, and the arguments carrying them:
+    the limits first (a 4 KB check costs nothing, scrubbing 4 MB does), then a secret in a
+    key refuses the call, secrets in values are redacted (the idempotency key stays)."""
+    echo = screen_referenzfelder(parse_referenzfelder(arguments))
+    cleaned = dict(arguments)
+    if "referenzfelder" in arguments:
+        cleaned["referenzfelder"] = echo
+    return echo, cleaned
 
 
 def screen_referenzfelder(

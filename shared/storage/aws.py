@@ -10,28 +10,21 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 import boto3
 from botocore.config import Config
 
 from shared.config import Settings
+from shared.storage.aws_clients import AwsClients
 from shared.storage.dynamo.adapter import DynamoStorage
 from shared.storage.dynamo.parallel import RoundTrips
 
 if TYPE_CHECKING:
-    from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_s3vectors import S3VectorsClient
 
 # Connections beyond the adapter's own parallelism, for other threads sharing the clients.
 _POOL_HEADROOM = 4
-
-
-@dataclass(frozen=True)
-class AwsClients:
-    dynamodb: DynamoDBClient
-    s3vectors: S3VectorsClient
 
 
 def client_config(settings: Settings) -> Config:

@@ -27,7 +27,6 @@ from shared.domain import (
     MemoryId,
     MemoryPosition,
     MemoryReplace,
-    MemoryTermLookup,
     MemoryType,
     NewMemory,
     Project,
@@ -35,6 +34,7 @@ from shared.domain import (
     RatingOutcome,
     TermLookup,
 )
+from shared.search.lookup import MemoryTermLookup
 from shared.search.postings import POSTINGS_PER_AREA_TERM
 from shared.search.topk import WordQuery
 from shared.search.vectors import VectorHit, VectorQuery

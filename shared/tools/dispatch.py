@@ -10,12 +10,12 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from shared.auth.hints import missing_scope_message
 from shared.auth.principal import Principal, Scope
 from shared.services import responses
-from shared.services.budget import BudgetExceeded, budget_exceeded_message, time_budget
+from shared.services.budget import BudgetExceeded, budget_refusal, time_budget
 from shared.services.context import ServiceContext
-from shared.services.secrets import screen_referenzfelder
+from shared.services.secrets import screened_call
 from shared.tools.catalog import TOOLS, ToolSpec
-from shared.validation.envelope import parse_referenzfelder, wants_help
-from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.envelope import wants_help
+from shared.validation.errors import Art, FieldError, RequestRejected
 
 
 def help_response(spec: ToolSpec, referenzfelder: dict[str, Any]) -> dict[str, Any]:
@@ -58,13 +58,8 @@ def call_tool(
     seconds = ctx.settings.tool_time_budget_s
     try:
         with time_budget(seconds):
-            # Limits before scrubbing: a 4 KB check costs nothing, scrubbing 4 MB does.
-            # Stored as provenance and echoed: secrets in keys refuse, in values are redacted
-            # (the idempotency key, an opaque identifier, stays as sent).
-            echo = screen_referenzfelder(parse_referenzfelder(arguments))
-            cleaned = dict(arguments)
-            if "referenzfelder" in arguments:
-                cleaned["referenzfelder"] = echo
+            # Stored as provenance and echoed: limits first, then the secret checks.
+            echo, cleaned = screened_call(arguments)
             if wants_help(arguments):
                 return help_response(spec, echo)
             needed = spec.needed_scope(arguments)
@@ -80,11 +75,12 @@ def call_tool(
     except RequestRejected as rejected:
         return responses.failure(rejected.errors, echo)
     except BudgetExceeded:
-        return responses.failure([FieldError("anfrage", budget_exceeded_message(seconds))], echo)
+        return responses.failure([budget_refusal(seconds)], echo)
 
 
 def _missing_scope(spec: ToolSpec, needed: Scope) -> FieldError:
     return FieldError(
         "scope",
         missing_scope_message(needed.value, spec.name),
+        Art.FORBIDDEN,
     )

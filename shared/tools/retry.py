@@ -45,7 +45,7 @@ from shared.services.budget import BudgetExceeded, check_budget
 from shared.services.context import ServiceContext
 from shared.services.writes import Envelope, Refs, Stored, Write, stamp
 from shared.tools.idempotency_fields import IN_PROGRESS_FIELD, KEY_FIELD
-from shared.validation.errors import FieldError, RequestRejected
+from shared.validation.errors import Art, FieldError, RequestRejected
 
 _log = logging.getLogger(__name__)
 
@@ -102,6 +102,7 @@ def in_progress_failure(referenzfelder: dict[str, Any]) -> Envelope:
                 "wird bereits ausgeführt: Ein identischer Aufruf (gleicher Nutzer, gleiches "
                 "Tool, gleiche Argumente) läuft noch. Nichts wurde doppelt geschrieben; bitte "
                 "in einigen Sekunden erneut senden, dann kommt die Antwort des ersten Aufrufs.",
+                Art.IN_PROGRESS,
             )
         ],
         referenzfelder,
@@ -116,6 +117,7 @@ def key_conflict(referenzfelder: dict[str, Any]) -> Envelope:
                 "Konflikt: Dieser idempotenz_schluessel benennt schon einen anderen Aufruf "
                 "(anderer Inhalt); nichts wurde gespeichert. Für einen neuen Schreibvorgang "
                 "einen neuen Schlüssel senden, für eine Wiederholung denselben Inhalt.",
+                Art.CONFLICT,
             )
         ],
         referenzfelder,
@@ -292,6 +294,7 @@ def run(
                     "speicher",
                     "Speicherfehler: Der Aufruf konnte nicht als einmalig vermerkt werden. "
                     "Erneut senden ist sicher: bereits Gespeichertes wird erkannt.",
+                    Art.STORAGE,
                 )
             ],
             echo,

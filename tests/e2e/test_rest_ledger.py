@@ -273,3 +273,35 @@ async def test_bad_requests_get_german_problems_with_rest_field_paths(
         # And nothing but the one valid entry was booked
         listed = (await http.get("/api/ledger", headers=anna)).json()
         assert [e["ID"] for e in listed["eintraege"]] == [1]
+
+
+async def test_rest_runs_the_ledger_service_not_the_tool(
+    server: InProcessServer, issuer: LocalTokenIssuer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """REST calls the ledger service itself: with no MCP tool to dispatch to, the REST
+    ledger still books, refuses, replays and queries as before (same order of checks)."""
+    monkeypatch.setattr("shared.tools.dispatch.TOOLS", {})
+    anna = token(issuer)
+    async with server.http() as http:
+        # When a booking is sent twice under one key
+        sent = [
+            await http.post(
+                "/api/ledger/buchungen",
+                json={"eintraege": [booking()]},
+                headers={**anna, "Idempotency-Key": "beleg-7"},
+            )
+            for _ in range(2)
+        ]
+        # Then it is booked once, the resend answers the same
+        assert [s.status_code for s in sent] == [201, 201], sent[0].text
+        assert sent[0].json() == sent[1].json()
+        # And a refusal keeps its kind: an entry nobody may see is not found (404)
+        missing = await http.post(
+            "/api/ledger/stornos", json={"eintraege": [{"ID": 999, "grund": "x"}]}, headers=anna
+        )
+        assert missing.status_code == 404, missing.text
+        assert missing.json()["fehler"][0]["art"] == "nicht_gefunden"
+        # And the query reads the one booking
+        queried = await http.get("/api/ledger?path=teams/finanzen", headers=anna)
+        assert queried.status_code == 200, queried.text
+        assert [e["ID"] for e in queried.json()["eintraege"]] == [1]

@@ -141,16 +141,33 @@ def test_http_route_status_follows_what_was_stored(aws_env: dict[str, str]) -> N
     assert json.loads(nothing["body"])["fehler"][0]["feld"].startswith("inhalt.memories[0]")
 
 
+def _error(feld: str, art: str = "ungueltig") -> dict[str, str]:
+    return {"feld": feld, "meldung": "…", "art": art}
+
+
 @pytest.mark.parametrize(
     ("envelope", "status"),
     [
         ({"erfolg": True}, 200),
         ({"erfolg": False, "anzahl_erfolgreich": 1, "fehler": [{"feld": "x"}]}, 200),
-        ({"erfolg": False, "fehler": [{"feld": "scope"}]}, 403),
-        ({"erfolg": False, "fehler": [{"feld": "idempotenz"}]}, 409),
-        ({"erfolg": False, "anzahl_erfolgreich": 0, "fehler": [{"feld": "inhalt"}]}, 422),
+        ({"erfolg": False, "fehler": [_error("scope", "nicht_berechtigt")]}, 403),
+        ({"erfolg": False, "fehler": [_error("idempotenz", "in_bearbeitung")]}, 409),
+        ({"erfolg": False, "anzahl_erfolgreich": 0, "fehler": [_error("inhalt")]}, 422),
+        ({"erfolg": False, "fehler": [_error("inhalt.memories[0]", "nicht_gefunden")]}, 404),
+        ({"erfolg": False, "fehler": [_error("speicher", "speicherfehler")]}, 503),
+        # The kind decides, never the field or the wording of the message
+        ({"erfolg": False, "fehler": [{"feld": "scope", "meldung": "nicht berechtigt"}]}, 422),
     ],
-    ids=["stored", "partly stored", "scope", "identical call still runs", "nothing stored"],
+    ids=[
+        "stored",
+        "partly stored",
+        "scope",
+        "identical call still runs",
+        "nothing stored",
+        "not found",
+        "storage",
+        "no kind",
+    ],
 )
 def test_http_status_mirrors_is_error(envelope: dict[str, Any], status: int) -> None:
     from shared.lambda_runtime.tool_handler import http_status

@@ -29,6 +29,8 @@ from shared.auth.oauth.resource import resources_of
 from shared.auth.oauth.server import MAX_FORM_BYTES, OAuthServer, issuer_of
 from shared.auth.principal import ALL_SCOPES
 from shared.server.auth_middleware import MissingCredentials, unauthorized_challenge
+from shared.services.outcomes import HTTP_STATUS
+from shared.validation.errors import Art, FieldError
 
 NO_STORE: Final = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 MAX_REGISTRATION_BYTES: Final = 16 * 1024
@@ -281,9 +283,8 @@ class ApiRoutes:
         grant_id = str(request.path_params.get("grant_id", ""))[:100]
         removed = await self.server.run(self.server.service.disconnect, *caller, grant_id)
         if not removed:
+            error = FieldError("id", "nicht_gefunden: keine solche Verbindung.", Art.NOT_FOUND)
             return JSONResponse(
-                {"fehler": [{"feld": "id", "meldung": "nicht_gefunden: keine solche Verbindung."}]},
-                status_code=404,
-                headers=NO_STORE,
+                {"fehler": [error.as_dict()]}, status_code=HTTP_STATUS[error.art], headers=NO_STORE
             )
         return Response(status_code=204, headers=NO_STORE)

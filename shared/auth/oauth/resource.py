@@ -12,8 +12,8 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable, Collection
+from typing import Final, Protocol
 
 from starlette.datastructures import Headers
 from starlette.types import Scope
@@ -21,9 +21,6 @@ from starlette.types import Scope
 from shared.auth.claims import TokenVerifier
 from shared.auth.principal import Principal
 from shared.server.auth_middleware import AmbiguousCredentials, MissingCredentials, public_root
-
-if TYPE_CHECKING:  # PyJWT loads with the first token verified, not with this module
-    from shared.auth.oauth.tokens import AccessTokenSigner
 
 ACCESS_TOKEN_TYPE: Final = "at+jwt"  # noqa: S105 (a media type, not a secret)
 MCP_RESOURCE_PATH: Final = "/mcp"
@@ -58,11 +55,20 @@ def bearer_token(scope: Scope) -> str:
     return token.strip()
 
 
+class AccessTokenVerifier(Protocol):
+    """What the resolver needs of `tokens.AccessTokenSigner`, named here, not imported:
+    tokens.py imports this module, and PyJWT loads with the first token verified."""
+
+    def verify(self, token: str, issuers: Collection[str], audiences: Collection[str]) -> Principal:
+        """The principal of a valid access token; raises InvalidToken otherwise."""
+        ...
+
+
 class OAuthAwareResolver:
     """Brain's access tokens by the OAuth key, everything else by `fallback`."""
 
     def __init__(
-        self, signer: Callable[[], AccessTokenSigner], fallback: TokenVerifier | None
+        self, signer: Callable[[], AccessTokenVerifier], fallback: TokenVerifier | None
     ) -> None:
         self._signer = signer  # a provider: on Lambda the key is read on first use
         self.fallback = fallback

@@ -62,7 +62,6 @@ if TYPE_CHECKING:
         MemoryId,
         MemoryPosition,
         MemoryReplace,
-        MemoryTermLookup,
         MemoryType,
         NewMemory,
         Project,
@@ -71,8 +70,9 @@ if TYPE_CHECKING:
         TermLookup,
     )
     from shared.ledger.model import AlreadyAppended, LedgerTotal, LedgerView, LedgerWrite
+    from shared.search.lookup import MemoryTermLookup
     from shared.search.vectors import VectorHit, VectorQuery
-    from shared.storage.aws import AwsClients
+    from shared.storage.aws_clients import AwsClients
     from shared.storage.dynamo.brain import BrainIndex
     from shared.storage.dynamo.embeddings import EmbeddingVectors
     from shared.storage.dynamo.ledger import LedgerTable

@@ -14,10 +14,10 @@ from shared.domain import (
     Memory,
     MemoryPosition,
     MemoryPosting,
-    MemoryTermLookup,
     MemoryType,
     searched_areas,
 )
+from shared.search.lookup import MemoryTermLookup
 from shared.search.topk import Page, WordQuery, WordRanking, run
 from shared.search.vectors import VectorHit, VectorQuery, VectorRanking
 from shared.storage.dynamo.calls import QueryPages, TableCalls, run_groups

@@ -35,7 +35,7 @@ from shared.storage.dynamo.items import (
 )
 
 if TYPE_CHECKING:
-    from shared.storage.aws import AwsClients
+    from shared.storage.aws_clients import AwsClients
 
 _log = logging.getLogger(__name__)
 

@@ -8,13 +8,11 @@ The memory search index each write keeps in step lives in `memory_index.py`.
 
 from __future__ import annotations
 
-import json
 import logging
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
 from typing import Any
 
 from shared.domain import (
@@ -34,22 +32,14 @@ from shared.storage.sqlite.base import (
     Abort,
     dump,
     failure,
-    from_micros,
     memory_key,
-    opt_datetime,
-    opt_micros,
     to_micros,
 )
 from shared.storage.sqlite.memory_index import MEMORY_KEY, MemoryIndex, recent_in_areas
+from shared.storage.sqlite.memory_rows import MEMORY_COLUMNS, memory_from_row, memory_row
 
 _log = logging.getLogger(__name__)
 
-MEMORY_COLUMNS = (
-    "tenant, typ, number, kurzbeschreibung, memory, tags, scope, scope_vk, nutzer, agent,"
-    " created_at, updated_at, referenzfelder, expires_at, embedding_dim,"
-    " embedding_profil_hash, score_count, score_sum, last_call, version, terms, doc_len,"
-    " area"
-)
 # What a replace writes: the new version's fields. The key, created_at, the rating
 # aggregate (score_count, score_sum, last_call) and version are the stored row's.
 _REPLACED_COLUMNS = (
@@ -70,59 +60,6 @@ _REPLACED_COLUMNS = (
     "area",  # as on DynamoDB: the memory and its postings move together
 )
 _COLUMN_NAMES = [column.strip() for column in MEMORY_COLUMNS.split(",")]
-
-
-def memory_row(m: Memory) -> tuple[Any, ...]:
-    return (
-        *memory_key(m.tenant, m.id),
-        m.kurzbeschreibung,
-        m.memory,
-        dump(list(m.tags)),
-        m.scope,
-        m.scope_vk,
-        m.nutzer,
-        m.agent,
-        to_micros(m.created_at),
-        to_micros(m.updated_at),
-        dump(m.referenzfelder),
-        opt_micros(m.expires_at),
-        m.embedding_dim,
-        m.embedding_profil_hash,
-        m.score_count,
-        str(Decimal(m.score_sum)),
-        opt_micros(m.last_call),
-        m.version,
-        dump(m.terms),
-        m.doc_len,
-        m.area,
-    )
-
-
-def memory_from_row(row: Sequence[Any]) -> Memory:
-    return Memory(
-        tenant=row[0],
-        id=MemoryId(MemoryType(row[1]), row[2]),
-        kurzbeschreibung=row[3],
-        memory=row[4],
-        tags=json.loads(row[5]),
-        scope=row[6],
-        scope_vk=row[7],
-        nutzer=row[8],
-        agent=row[9],
-        created_at=from_micros(row[10]),
-        updated_at=from_micros(row[11]),
-        referenzfelder=json.loads(row[12]),
-        expires_at=opt_datetime(row[13]),
-        embedding_dim=row[14],
-        embedding_profil_hash=row[15],
-        score_count=row[16],
-        score_sum=Decimal(row[17]),
-        last_call=opt_datetime(row[18]),
-        version=row[19],
-        terms=json.loads(row[20]),
-        doc_len=row[21],
-        area=row[22],
-    )
 
 
 def _replaced_values(m: Memory) -> tuple[Any, ...]:

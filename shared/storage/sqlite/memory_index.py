@@ -21,10 +21,10 @@ from shared.domain import (
     Memory,
     MemoryId,
     MemoryPosting,
-    MemoryTermLookup,
     MemoryType,
     searched_areas,
 )
+from shared.search.lookup import MemoryTermLookup
 from shared.search.postings import POSTINGS_PER_AREA_TERM, posting_impact
 from shared.search.topk import Page, PageRequest, WordQuery, run
 from shared.search.vectors import VectorQuery, VectorRanking
@@ -35,6 +35,7 @@ from shared.storage.sqlite.base import (
     opt_micros,
     to_micros,
 )
+from shared.storage.sqlite.memory_rows import MEMORY_COLUMNS, memory_from_row
 from shared.storage.sqlite.projects import member_projects
 from shared.storage.sqlite.vectors import VectorStore
 
@@ -89,8 +90,6 @@ def recent_in_areas(
 ) -> list[Memory]:
     """The newest `limit` memories of one type in the areas (highest number first), not
     expired at `now`: per area a backward range of `memories_recent_by_area`, merged."""
-    from shared.storage.sqlite.memories import MEMORY_COLUMNS, memory_from_row
-
     found: list[Memory] = []
     for area in dict.fromkeys(areas):
         rows = conn.execute(
