@@ -11,11 +11,12 @@ import json
 import subprocess
 import urllib.request
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from tests.e2e.console_driver import DESKTOP, Driver, chromium_driver
-from tests.e2e.test_console_browser import ARTIFACTS
+from tests.e2e.console_driver import DESKTOP, PHONE, Driver, chromium_driver
+from tests.e2e.test_console_browser import ARTIFACTS, serious
 from tests.e2e.test_console_oauth import PASSWORD, alice_token
 from tests.e2e.test_local_server import RunningServer, brain, serve
 
@@ -54,6 +55,15 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Driver]:
         yield driver
 
 
+def check_axe(page: Driver) -> list[dict[str, Any]]:
+    """axe's violations of the page at desktop and at phone width (then desktop again)."""
+    found: list[dict[str, Any]] = []
+    for size, mobile in ((PHONE, True), (DESKTOP, False)):
+        page.viewport(size, mobile=mobile)
+        found += page.axe()
+    return found
+
+
 def click_through(page: Driver, selector: str, lands_at: str) -> None:
     """Click and wait for the page at the end of the redirects (a load event of the page
     before, arriving late, is waited past)."""
@@ -70,9 +80,17 @@ def test_a_person_signs_in_with_a_brain_account_and_searches(
     # Given the console's sign-in page, which offers the Brain account first
     page.open(base + "/console/")
     assert page.url() == base + "/console/anmelden"
+    checked = {"anmelden": check_axe(page)}
     # When alice follows it, she is at the authorization server's login page
     click_through(page, "#konto-anmelden", base + "/oauth/login?")
     page.screenshot(ARTIFACTS / "oauth-login.png")
+    checked["oauth-login"] = check_axe(page)
+    (ARTIFACTS / "axe-oauth.json").write_text(json.dumps(checked, indent=1))
+    # Both pages of the sign-in pass axe (WCAG 2.x A/AA) at 1280 px and a phone's width
+    assert {name: serious(found) for name, found in checked.items()} == {
+        "anmelden": [],
+        "oauth-login": [],
+    }
     # And signs in with her user name and password
     page.fill("#username", "alice")
     page.fill("#password", PASSWORD)
