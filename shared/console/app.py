@@ -16,7 +16,7 @@ from typing import Final
 from fastapi import APIRouter, FastAPI, Request
 from starlette.responses import RedirectResponse, Response
 
-from shared.console import memory_pages, people_pages
+from shared.console import memory_pages, oauth_pages, people_pages
 from shared.console.visit import CONSOLE_PATH, SECURITY_HEADERS, Exit, asset
 from shared.rest.common import public_base
 
@@ -44,7 +44,7 @@ def install(app: FastAPI) -> None:
     """Add the console's routes and `/` (a redirect to the console) to the REST app."""
     assets = APIRouter()
     assets.add_api_route("/static/{name}", _static, methods=["GET"])
-    for router in (assets, people_pages.router, memory_pages.router):
+    for router in (assets, people_pages.router, oauth_pages.router, memory_pages.router):
         app.include_router(router, prefix=CONSOLE_PATH, include_in_schema=False)
 
     def root(request: Request) -> Response:

@@ -214,6 +214,12 @@ EN: Final[dict[str, str]] = {
     "{n} Erinnerung(en) gelöscht.": "{n} memory(ies) deleted.",
     "{n} Erinnerungen passen.": "{n} memories match.",
     "{n} Treffer für „{q}“": "{n} hits for “{q}”",
+    "Die Anmeldung mit dem Brain-Konto hat nicht geklappt. Bitte erneut versuchen.": (
+        "Signing in with your Brain account did not work. Please try again."
+    ),
+    "Oder ein Token einfügen (zum Beispiel für einen Server ohne Konten).": (
+        "Or paste a token (for example on a server without accounts)."
+    ),
     "Die Anfrage kam nicht aus dieser Konsole (Sicherheitsprüfung). Bitte die Seite neu "
     "laden und erneut senden.": (
         "The request did not come from this console (security check). Please reload the "

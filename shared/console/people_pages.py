@@ -1,6 +1,7 @@
 """The console's pages around the person: sign in and out, the language, projects with their
 members (owners add and remove), teams, and the ledger — REST calls as the signed-in person.
 
+Sign-in with a Brain account (OAuth) is `oauth_pages`; sign-out revokes its refresh token.
 Sign-in by token: the pasted token is checked by the REST API itself (`GET /api/identitaet`
 answers 200 only for a valid token with `memory:read`) before it goes into the sealed
 session; nothing of the token is ever shown or logged."""
@@ -15,8 +16,8 @@ from typing import Any, Final
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
+from shared.console import oauth_client
 from shared.console.memory_pages import _me
-from shared.console.rest import RestClient
 from shared.console.session import Session
 from shared.console.visit import Visit
 
@@ -48,7 +49,7 @@ async def language(request: Request) -> Response:
     return visit.redirect_to(request.query_params.get("zurueck", ""))
 
 
-def _sign_in_page(
+def sign_in_page(
     visit: Visit, errors: Sequence[tuple[str, str]], back: str, status: int = 200
 ) -> Response:
     notice = ""
@@ -59,7 +60,9 @@ def _sign_in_page(
         status=status,
         fehler=list(errors),
         zurueck=back,
-        oauth_url="",
+        oauth_url=visit.url("/anmelden/konto", zurueck=back)
+        if oauth_client.endpoint(visit.request)
+        else "",
         notice=notice,
     )
 
@@ -69,7 +72,7 @@ async def sign_in_form(request: Request) -> Response:
     visit = Visit.of(request)
     if visit.session.signed_in:
         return visit.redirect("/suche")
-    return _sign_in_page(visit, [], visit.back_to(request.query_params.get("zurueck")))
+    return sign_in_page(visit, [], visit.back_to(request.query_params.get("zurueck")))
 
 
 @router.post("/anmelden")
@@ -79,16 +82,16 @@ async def sign_in(request: Request) -> Response:
     back = visit.back_to(fields.get("zurueck", [""])[0])
     token = fields.get("token", [""])[0].strip().removeprefix("Bearer ").strip()
     if not token or len(token) > TOKEN_MAX_LEN or any(c.isspace() for c in token):
-        return _sign_in_page(
+        return sign_in_page(
             visit, [("token", visit.t("Bitte ein gültiges Token einfügen."))], back, 422
         )
-    answer = await RestClient(request.app, token).get("/api/identitaet")
+    answer = await visit.client(token).get("/api/identitaet")
     if answer.status == 401:
-        return _sign_in_page(
+        return sign_in_page(
             visit, [("token", visit.t("Token ungültig oder abgelaufen."))], back, 401
         )
     if answer.status == 403:
-        return _sign_in_page(
+        return sign_in_page(
             visit, [("token", visit.t("Dem Token fehlt der Scope memory:read."))], back, 403
         )
     visit.expect(answer)
@@ -100,6 +103,8 @@ async def sign_in(request: Request) -> Response:
 async def sign_out(request: Request) -> Response:
     visit = Visit.of(request)
     await visit.form()
+    # Signed in with a Brain account: the connection ends at the authorization server too.
+    await oauth_client.revoke(request, visit.session.refresh)
     visit.begin(Session.fresh(visit.session.lang))
     return visit.redirect("/anmelden")
 

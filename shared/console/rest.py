@@ -4,11 +4,14 @@ validation, areas, scrubbing, limits, retry safety and problem documents as for 
 client. No service, storage or model is called from the console directly.
 
 The call is an ASGI request to the REST app (`httpx2.ASGITransport`, no socket): the app that
-serves the console page is the app that answers it, locally and on Lambda."""
+serves the console page is the app that answers it, locally and on Lambda. It addresses the
+app as the person's browser did (origin and root path): an access token of Brain's
+authorization server names that root as issuer and `<root>/api` as audience. A token the API
+no longer accepts (401) is renewed once by `renew` (the refresh token) and the call repeated."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -44,11 +47,22 @@ class Answer:
 
 
 class RestClient:
-    """Calls the REST app at `app` with one person's token."""
+    """Calls the REST app at `app` with one person's token, as `origin` + `root_path`."""
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        token: str,
+        *,
+        origin: str = _BASE,
+        root_path: str = "",
+        renew: Callable[[], Awaitable[str | None]] | None = None,
+    ) -> None:
         self._app = app
         self._token = token
+        self._origin = origin
+        self._root_path = root_path
+        self._renew = renew
 
     async def call(
         self,
@@ -60,10 +74,18 @@ class RestClient:
         headers: Mapping[str, str] | None = None,
     ) -> Answer:
         query = {k: v for k, v in (params or {}).items() if v not in (None, "", [])}
-        sent = {"Authorization": f"Bearer {self._token}", **(headers or {})}
-        transport = httpx2.ASGITransport(app=self._app)
-        async with httpx2.AsyncClient(transport=transport, base_url=_BASE) as client:
+        transport = httpx2.ASGITransport(app=self._app, root_path=self._root_path)
+        async with httpx2.AsyncClient(transport=transport, base_url=self._origin) as client:
+            sent = {"Authorization": f"Bearer {self._token}", **(headers or {})}
             answer = await client.request(method, path, params=query, json=json, headers=sent)
+            if answer.status_code == 401 and self._renew is not None:
+                renewed = await self._renew()
+                if renewed is not None:
+                    self._token = renewed
+                    sent["Authorization"] = f"Bearer {renewed}"
+                    answer = await client.request(
+                        method, path, params=query, json=json, headers=sent
+                    )
         body: Any = None
         if answer.content:
             try:

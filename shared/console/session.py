@@ -1,9 +1,10 @@
 """The console's session: one cookie, sealed with AES-GCM, that the browser cannot read.
 
 Invariants:
-- The bearer token lives only inside the sealed cookie (HttpOnly, SameSite=Lax, Secure over
-  HTTPS, Path = the console's path): never in a URL, a page, a log or a script. The page
-  talks to Brain by forms and links; the console's server side calls the REST API with it.
+- The bearer token (and, signed in with a Brain account, its refresh token) lives only inside
+  the sealed cookie (HttpOnly, SameSite=Lax, Secure over HTTPS, Path = the console's path):
+  never in a URL, a page, a log or a script. The page talks to Brain by forms and links; the
+  console's server side calls the REST API with it.
 - Every session, signed in or not, carries a random CSRF token; every state-changing request
   (POST) must send it back in the form and come from the console's own origin (`Origin`,
   `Sec-Fetch-Site`), or it is refused before anything runs — sign-in included.
@@ -46,6 +47,8 @@ class Session:
     lang: str = "de"
     token: str | None = None
     nutzer: str = ""  # shown in the header only; every call is authorised by the token
+    # Signed in with a Brain account (OAuth): the refresh token that renews `token`.
+    refresh: str = ""
     # The OAuth sign-in under way: state, PKCE verifier, where to return.
     oauth: dict[str, str] = field(default_factory=dict)
 
@@ -59,9 +62,9 @@ class Session:
     def signed_in(self) -> bool:
         return bool(self.token)
 
-    def signed_in_with(self, token: str, nutzer: str) -> Session:
+    def signed_in_with(self, token: str, nutzer: str, refresh: str = "") -> Session:
         """A new session (new CSRF token) for `token`: nothing of the old one carries over."""
-        return replace(Session.fresh(self.lang), token=token, nutzer=nutzer)
+        return replace(Session.fresh(self.lang), token=token, nutzer=nutzer, refresh=refresh)
 
 
 class SessionCipher:

@@ -24,7 +24,7 @@ from fastapi import Request
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from shared.console import i18n
+from shared.console import i18n, oauth_client
 from shared.console.rest import Answer, RestClient
 from shared.console.session import (
     LANGUAGES,
@@ -36,6 +36,7 @@ from shared.console.session import (
     store,
 )
 from shared.rest.common import public_base, service_context
+from shared.server.auth_middleware import public_base_url
 
 CONSOLE_PATH: Final = "/console"
 CIPHER_STATE: Final = "console_session_cipher"
@@ -142,11 +143,36 @@ class Visit:
 
     # --- the person ------------------------------------------------------------------------
 
+    def client(self, token: str) -> RestClient:
+        """The REST client with `token`, addressing the API as this request's browser did;
+        with a refresh token in the session, a 401 renews the access token once."""
+        renew = self._renew if self.session.refresh and token == self.session.token else None
+        return RestClient(
+            self.request.app,
+            token,
+            origin=public_base_url(self.request.scope),
+            root_path=str(self.request.scope.get("root_path", "")),
+            renew=renew,
+        )
+
     def rest(self) -> RestClient:
         """The REST client as the signed-in person; to the sign-in page if there is none."""
         if not self.session.token:
             raise Exit(self.redirect("/anmelden", zurueck=self.here()))
-        return RestClient(self.request.app, self.session.token)
+        return self.client(self.session.token)
+
+    async def _renew(self) -> str | None:
+        """A new access token from the refresh token (which rotates), kept in the session.
+        None when the authorization server refuses it (then the 401 ends the session)."""
+        answer = await oauth_client.tokens(
+            self.request, {"grant_type": "refresh_token", "refresh_token": self.session.refresh}
+        )
+        if answer is None:
+            return None
+        access = str(answer["access_token"])
+        refresh = str(answer.get("refresh_token") or "")
+        self.begin(replace(self.session, token=access, refresh=refresh))
+        return access
 
     def begin(self, session: Session) -> None:
         self.session = session
@@ -192,7 +218,7 @@ class Visit:
 
     # --- answers ---------------------------------------------------------------------------
 
-    def _finish(self, response: Response) -> Response:
+    def finish(self, response: Response) -> Response:
         response.headers.update(SECURITY_HEADERS)
         if self.changed:
             store(response, self.cipher, self.session, self.request.scope, self.base + "/")
@@ -216,10 +242,10 @@ class Visit:
             **context,
         }
         html = _environment().get_template(template).render(values)
-        return self._finish(HTMLResponse(html, status_code=status))
+        return self.finish(HTMLResponse(html, status_code=status))
 
     def redirect(self, path: str, **params: Any) -> Response:
-        return self._finish(RedirectResponse(self.url(path, **params), status_code=303))
+        return self.finish(RedirectResponse(self.url(path, **params), status_code=303))
 
     def redirect_to(self, target: str) -> Response:
-        return self._finish(RedirectResponse(self.back_to(target), status_code=303))
+        return self.finish(RedirectResponse(self.back_to(target), status_code=303))

@@ -24,8 +24,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from mangum import Mangum
 from pydantic import StrictBool, ValidationError, model_validator
 
+from shared.console.oauth_client import ENDPOINT_STATE, GatewayEndpoint
 from shared.lambda_runtime.container import container, logger, use_snapstart
-from shared.lambda_runtime.oauth_keys import bearer_resolver
+from shared.lambda_runtime.oauth_keys import bearer_resolver, self_authorizing
 from shared.lambda_runtime.snapstart import on_snapshot
 from shared.rest.app import DeclaredSizeLimit, build_rest_app
 from shared.rest.problems import PROBLEM_MEDIA_TYPE, problem_body
@@ -73,6 +74,9 @@ def _context() -> ServiceContext:
 def _app() -> Mangum:
     settings = container().settings
     app = build_rest_app(_context, bearer_resolver(settings), settings.api_base_path)
+    if self_authorizing(settings):
+        # The console signs in at the OAuth function behind the same HTTP API.
+        setattr(app.state, ENDPOINT_STATE, GatewayEndpoint())
     # Starlette's and Mangum's ASGI type aliases differ only in spelling.
     asgi_app: Any = DeclaredSizeLimit(app)
     return Mangum(asgi_app, lifespan="off", api_gateway_base_path=settings.api_base_path)

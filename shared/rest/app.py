@@ -15,7 +15,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from shared.console import app as console
 from shared.rest import ledger_routes, memory_resource, project_routes, team_routes
 from shared.rest.common import BASE_PATH_STATE, CONTEXT_STATE, Resource
-from shared.rest.docs_page import assets_router, docs_router
+from shared.rest.docs_page import assets_router, docs_router, index_router
 from shared.rest.problems import install_problem_handlers, problem_response
 from shared.rest.security import RESOLVER_STATE
 from shared.server.auth_middleware import PrincipalResolver, read_body_within, replay_body
@@ -26,7 +26,7 @@ from shared.validation.json_body import MAX_BODY_BYTES, BodyRejected
 # The paths the REST app owns next to /mcp in `brain serve` (the console included), and
 # the exact paths: `/` leads to the console.
 REST_PREFIXES: Final = ("/api/", "/docs/api/", "/console")
-REST_PATHS: Final = ("/",)
+REST_PATHS: Final = ("/", "/docs")
 
 MEMORY_INTRO = (
     "<p>Erinnerungen über REST speichern, filtern, seitenweise lesen, ändern und löschen — "
@@ -99,6 +99,9 @@ def build_rest_app(
         spec_url = "../.." + resource.openapi_path
         app.include_router(docs_router(page, resource.title, spec_url, intro))
     app.include_router(assets_router())
+    app.include_router(
+        index_router([(page, r.title, r.summary, r.openapi_path) for r, page, _ in RESOURCES])
+    )
     console.install(app)
     return app
 

@@ -222,5 +222,10 @@ def build_app(
         from shared.rest.app import PrefixRoute, build_rest_app
 
         rest = build_rest_app(context, resolver)
+        if oauth is not None:
+            # The console signs in at this app's own /token, in-process (no socket).
+            from shared.console.oauth_client import ENDPOINT_STATE, InProcessEndpoint
+
+            setattr(rest.state, ENDPOINT_STATE, InProcessEndpoint(app))
         app.router.routes.append(PrefixRoute(rest, body_timeout_s=settings.http_body_timeout_s))
     return app

@@ -35,7 +35,7 @@ _ROOT_PATH_RE: Final = re.compile(r"[A-Za-z0-9/._~-]{0,200}")
 _IPV6_HOST_RE: Final = re.compile(r"\[[0-9A-Fa-f:.]{2,45}\](?::[0-9]{1,5})?")
 
 
-def _valid_host(value: str) -> bool:
+def valid_host(value: str) -> bool:
     return len(value) <= 255 and bool(_HOST_RE.fullmatch(value) or _IPV6_HOST_RE.fullmatch(value))
 
 
@@ -53,7 +53,7 @@ def public_base_url(scope: Scope) -> str:
     host = "localhost"
     for candidate in (headers.get("x-forwarded-host", ""), headers.get("host", "")):
         candidate = candidate.split(",")[0].strip()
-        if candidate and _valid_host(candidate):
+        if candidate and valid_host(candidate):
             host = candidate
             break
     return f"{scheme}://{host}"

@@ -149,3 +149,17 @@ async def test_an_expired_token_leads_back_to_the_sign_in(
         after = await http.get("/console/suche")
     assert after.status_code == 303
     assert after.headers["location"] == "/console/anmelden?hinweis=abgelaufen"
+
+
+async def test_docs_lists_every_api_reference_and_the_console(server: InProcessServer) -> None:
+    async with client(server) as http:
+        index = await http.get("/docs")
+        links = re.findall(r'href="([^"]+)"', index.text)
+        # Relative to /docs (whose base is the root): they work under a stage prefix too
+        answers = {link: (await http.get(f"/{link}")).status_code for link in links}
+    assert index.status_code == 200 and index.headers["content-type"].startswith("text/html")
+    assert "script" not in index.headers["content-security-policy"]
+    for page in ("memory", "projects", "ledger", "teams"):
+        assert f"docs/api/{page}" in links and f"api/{page}/openapi.json" in links
+    assert "console/" in links
+    assert {link: code for link, code in answers.items() if code >= 400} == {}

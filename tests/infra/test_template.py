@@ -54,6 +54,7 @@ METADATA_PATHS = {
 # The REST function's public routes: per resource its documentation page and OpenAPI document,
 # and the pages' assets.
 DOCS_PATHS = {
+    "/docs",  # the index of the pages below
     "/docs/api/assets/{name}",
     *(f"/docs/api/{page}" for _, page, _ in RESOURCES),
     *(resource.openapi_path for resource, _, _ in RESOURCES),

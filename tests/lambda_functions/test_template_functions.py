@@ -417,6 +417,9 @@ def test_rest_function_serves_the_console_at_the_root_of_its_stage(
     # cookie (Secure: API Gateway speaks HTTPS) and the console's CSP
     assert page["statusCode"] == 200, page
     assert 'href="/prod/console/static/console.css"' in page["body"]
+    # The function has the OAuth signing secret: the Brain account is offered (the token
+    # exchange goes to the OAuth function behind the same API, tests/e2e/test_console_oauth.py)
+    assert 'id="konto-anmelden" href="/prod/console/anmelden/konto' in page["body"]
     cookie = " ".join(page.get("cookies", [])) or page["headers"].get("set-cookie", "")
     assert "brain_console=" in cookie and "HttpOnly" in cookie and "Path=/prod/console/" in cookie
     assert "Secure" in cookie

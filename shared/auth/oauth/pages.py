@@ -131,13 +131,14 @@ class Page:
         nonce = secrets.token_urlsafe(16)
         targets = " ".join(("'self'", *self.form_targets))
         policy = (
-            f"default-src 'none'; style-src 'nonce-{nonce}'; img-src 'self'; "
+            f"default-src 'none'; style-src 'nonce-{nonce}'; img-src 'self' data:; "
             f"form-action {targets}; frame-ancestors 'none'; base-uri 'none'"
         )
         html = (
             f'<!doctype html><html lang="{self.lang}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width,initial-scale=1">'
             '<meta name="referrer" content="same-origin">'
+            '<link rel="icon" href="data:,">'  # no /favicon.ico request (a 404)
             f"<title>{escape(self.title)} · Brain</title>"
             f'<style nonce="{nonce}">{_STYLE}</style></head>'
             f"<body><main>{self.body}</main></body></html>"
