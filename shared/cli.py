@@ -32,6 +32,7 @@ from shared.services.context import ServiceContext, utc_now
 from shared.services.expiry import PeriodicSweep, sweep_expired
 from shared.storage.factory import open_storage
 from shared.validation.errors import RequestRejected
+from shared.validation.paths import normal_area
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -194,7 +195,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     settings = _settings(args)
     with open_storage(settings) as storage:
         context = ServiceContext(storage, settings, embedder=build_embedder(settings))
-        return import_file(context, Path(args.file), args.tenant, args.nutzer, args.agent)
+        return import_file(
+            context, Path(args.file), args.tenant, args.nutzer, args.agent, dict(args.team)
+        )
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -287,6 +290,17 @@ def _change_members(
     return 0
 
 
+def _team_members(text: str) -> tuple[str, list[str]]:
+    """`--team <team>=<nutzer>,…` of `brain import`: the team (normal form) and its members."""
+    team, _, members = text.partition("=")
+    area = normal_area(f"teams/{team}")
+    if area is None or not _split(members):
+        raise argparse.ArgumentTypeError(
+            "--team erwartet <team>=<nutzer>,<nutzer>…; Teamnamen aus a-z, 0-9, '.', '_', '-'"
+        )
+    return area.removeprefix("teams/"), _split(members)
+
+
 def _page_size(text: str) -> int:
     value = int(text)
     if not 1 <= value <= 100:
@@ -351,6 +365,14 @@ def build_parser() -> argparse.ArgumentParser:
     _store_arguments(importer)
     importer.add_argument("--nutzer", default="import")
     importer.add_argument("--agent", default="brain-import")
+    importer.add_argument(
+        "--team",
+        action="append",
+        type=_team_members,
+        default=[],
+        metavar="TEAM=NUTZER,…",
+        help="members of a team (repeatable); a team memory of anyone else is refused",
+    )
     importer.set_defaults(handler=cmd_import)
 
     reindexer = commands.add_parser(

@@ -55,6 +55,7 @@ __all__ = [
     "area_may_match",
     "area_of_path",
     "authorize_write",
+    "may_write_team",
     "parse_members",
     "readable_areas",
     "remove_project_members",
@@ -158,6 +159,13 @@ def _forbidden(message: str, field: str = "path") -> RequestRejected:
     return _refused(message, field, Art.FORBIDDEN)
 
 
+def may_write_team(principal: Principal, team: str) -> bool:
+    """The one rule of a write into `teams/<team>` (tools, REST, ledger, import): the team is
+    among the principal's teams (token claim `teams`; for an import, the operator's team
+    configuration, `imports.author_principal`). Team areas have no records."""
+    return team in principal.teams
+
+
 def authorize_write(
     ctx: ServiceContext,
     principal: Principal,
@@ -186,7 +194,7 @@ def authorize_write(
             )
         return
     if namespace == "teams":
-        if name not in principal.teams:
+        if not may_write_team(principal, name):
             raise _forbidden(not_team_member_message())
         return
     tenant = principal.tenant

@@ -17,11 +17,15 @@ Invariants:
   author's own `users/<nutzer>` as the tools name it, or `teams/<t>` / `projects/<p>` in
   normal form (NFKC, one case, segments `[a-z0-9._-]`, no `.`/`..`); anything else is
   refused (a Cyrillic "о" stays non-ASCII and is refused).
-- Author rules: a memory in `users/<n>` must be n's; one in `projects/<p>` must be by the
-  project's owner or a member. Members are never added to an existing project: a project
-  line creates a missing project with its owner and members; an existing one (a record,
-  or an area already holding content) keeps its members. A memory of a project without a
-  record and without a project line creates it with the memory's author as owner.
+- Author rules: a memory in `users/<n>` must be n's; one in `teams/<t>` must be by a member
+  of t as the operator's team configuration names them (`brain import --team t=n,…`, the
+  import's stand-in for the token claim `teams`; team areas have no records), checked by
+  the tools' own rule (`areas.may_write_team` on `author_principal`); one in `projects/<p>`
+  must be by the project's owner or a member. Members are never added to an existing
+  project: a project line creates a missing project with its owner and members; an
+  existing one (a record, or an area already holding content) keeps its members. A memory
+  of a project without a record and without a project line creates it with the memory's
+  author as owner.
 - Ledger lines (services/ledger_transfer.py) keep the same author and membership rules.
 - A line that breaks a rule fails alone, reported in German with its line number.
 """
@@ -30,15 +34,16 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Final
 
 from shared.auth.principal import ANY, Principal, Scope
 from shared.domain import MemoryType, Project, user_area
 from shared.services import responses
-from shared.services.areas import area_in_use, parse_members
+from shared.services.areas import area_in_use, may_write_team, parse_members
 from shared.services.context import ServiceContext
 from shared.services.export import MEMORY_LINE, PROJECT_LINE
 from shared.services.ledger_transfer import LEDGER_LINE, LedgerImport
@@ -54,6 +59,9 @@ from shared.validation.requests import parse_insert
 IMPORT_BATCH: Final = 100
 IMPORT_OPERATION: Final = "brain import"  # the retry layer's operation (never a tool name)
 MEMORY_TYPES: Final = ("longterm", "shortterm")
+# Team → its members (nutzer), as the operator configures them for an import.
+TeamMembers = Mapping[str, Collection[str]]
+NO_TEAMS: Final[TeamMembers] = MappingProxyType({})
 
 
 def operator_principal(tenant: str, operator: str) -> Principal:
@@ -65,6 +73,20 @@ def operator_principal(tenant: str, operator: str) -> Principal:
         nutzer=frozenset({ANY}),
         agents=frozenset({ANY}),
         scopes=frozenset({Scope.BRAIN_WRITE.value, Scope.MEMORY_WRITE.value}),
+    )
+
+
+def author_principal(tenant: str, author: str, teams: TeamMembers) -> Principal:
+    """An imported record's author as a token of the operator's configuration would name
+    him: his nutzer and the teams whose member he is; no scopes (it authorizes nothing by
+    itself, it only answers the area rules)."""
+    return Principal(
+        tenant=tenant,
+        subject=f"import-author:{author}",
+        nutzer=frozenset({author}),
+        agents=frozenset(),
+        scopes=frozenset(),
+        teams=frozenset(team for team, members in teams.items() if author in members),
     )
 
 
@@ -85,6 +107,11 @@ NOT_THE_AUTHORS_AREA: Final = (
     "eintrag.nutzer",
     "nicht berechtigt: Eine Erinnerung in users/<n> muss von n selbst sein; der Import legt "
     "keine Erinnerungen unter einem anderen Autor ab.",
+)
+NOT_A_TEAM_MEMBER: Final = (
+    "eintrag.nutzer",
+    "nicht berechtigt: Der Autor ist kein Mitglied dieses Teams. Teams haben keine "
+    "Datensätze; der Import kennt Mitglieder nur aus 'brain import --team <team>=<nutzer>,…'.",
 )
 NOT_A_MEMBER: Final = (
     "eintrag.nutzer",
@@ -136,12 +163,18 @@ class Projects:
         return project is not None and (author == project.owner or author in project.members)
 
 
-def author_refusal(projects: Projects, area: str, author: str) -> str | None:
+def author_refusal(
+    projects: Projects, area: str, author: str, teams: TeamMembers = NO_TEAMS
+) -> str | None:
     """The author rules of every imported memory and ledger record: why `author` may not
     have written into `area`, or None."""
     namespace, _, name = area.partition("/")
     if namespace == "users" and area != user_area(author):
         return NOT_THE_AUTHORS_AREA[1]
+    if namespace == "teams" and not may_write_team(
+        author_principal(projects.tenant, author, teams), name
+    ):
+        return NOT_A_TEAM_MEMBER[1]
     if namespace == "projects" and not projects.may_write(name, author):
         return NOT_A_MEMBER[1]
     return None
@@ -175,6 +208,7 @@ def import_memories(
     *,
     caller: tuple[str, str],
     projects: Projects | None = None,
+    teams: TeamMembers = NO_TEAMS,
 ) -> list[dict[str, Any]]:
     """Store one group of exported memory entries (same type, area and referenzfelder)
     through the insert tools' validation and Write, under the retry layer: one result per
@@ -194,7 +228,7 @@ def import_memories(
     for index, entry in enumerate(batch.entries):
         if isinstance(entry, list):
             continue  # invalid: refused with its own errors by the insert
-        rule = author_refusal(projects, area, entry.nutzer)
+        rule = author_refusal(projects, area, entry.nutzer, teams)
         if rule is not None:
             refused[index] = [FieldError(f"inhalt.memories[{index}].nutzer", rule)]
     try:
@@ -273,6 +307,7 @@ class ImportRun:
     operator: str
     agent: str
     source: str
+    teams: TeamMembers = NO_TEAMS
     imported: int = 0
     failed: int = 0
     _brain: list[tuple[int, Any]] = field(default_factory=list)
@@ -283,7 +318,9 @@ class ImportRun:
         self.principal = operator_principal(self.tenant, self.operator)
         self.projects = Projects(self.ctx, self.tenant)
         self.ledger = LedgerImport(
-            self.ctx, self.tenant, lambda area, author: author_refusal(self.projects, area, author)
+            self.ctx,
+            self.tenant,
+            lambda area, author: author_refusal(self.projects, area, author, self.teams),
         )
 
     def count(self, line_number: int, errors: Sequence[Mapping[str, str]]) -> None:
@@ -340,6 +377,7 @@ class ImportRun:
             [line["eintrag"] for _, line in self._group],
             caller=(self.operator, self.agent),
             projects=self.projects,
+            teams=self.teams,
         )
         for (line_number, _), result in zip(self._group, results, strict=True):
             self.count(line_number, [] if result.get("erfolg") else result.get("fehler", []))
@@ -378,9 +416,17 @@ class ImportRun:
         self._brain.clear()
 
 
-def import_file(ctx: ServiceContext, path: Path, tenant: str, operator: str, agent: str) -> int:
-    """Import a file; print the German summary; 0 when every line was imported, else 1."""
-    run = ImportRun(ctx, tenant, operator, agent, path.name)
+def import_file(
+    ctx: ServiceContext,
+    path: Path,
+    tenant: str,
+    operator: str,
+    agent: str,
+    teams: TeamMembers = NO_TEAMS,
+) -> int:
+    """Import a file; print the German summary; 0 when every line was imported, else 1.
+    `teams`: each team's members (without it, no memory goes into a team area)."""
+    run = ImportRun(ctx, tenant, operator, agent, path.name, teams)
     # Project lines first (an export writes them last): a project's members must exist
     # before its memories are checked against them.
     for first_pass in (True, False):

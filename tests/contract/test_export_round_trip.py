@@ -96,6 +96,7 @@ def test_exported_memories_import_into_another_tenant_and_export_the_same(
             line["referenzfelder"],
             [line["eintrag"]],
             caller=("anna", "bot"),
+            teams={"core": ["anna"]},
         )
         assert [r["erfolg"] for r in results] == [True], results
 

@@ -1,11 +1,13 @@
 """Issue 20: `brain import` of a crafted file is a write of its operator with the tools'
 rules — referenzfelder scrubbed, no member added to an existing project, area names in
-normal form, no memory planted under another author — and `brain export` → `brain import`
+normal form, no memory planted under another author, team memories only of the team's
+members (the operator's `--team` configuration) — and `brain export` → `brain import`
 keeps project members; through `import_file` (the CLI's service), on every adapter."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +48,16 @@ def memory(area: str, nutzer: str, text: str, **referenzfelder: Any) -> dict[str
     }
 
 
-def run(ctx: ServiceContext, tmp_path: Path, *lines: dict[str, Any], tenant: str = TENANT) -> int:
+def run(
+    ctx: ServiceContext,
+    tmp_path: Path,
+    *lines: dict[str, Any],
+    tenant: str = TENANT,
+    teams: Mapping[str, list[str]] | None = None,
+) -> int:
     path = tmp_path / "import.jsonl"
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
-    return import_file(ctx, path, tenant, "operator", "brain-import")
+    return import_file(ctx, path, tenant, "operator", "brain-import", teams or {})
 
 
 def stored(ctx: ServiceContext, tenant: str = TENANT) -> list[dict[str, Any]]:
@@ -106,6 +114,37 @@ def test_no_memory_is_planted_under_another_author(ctx: ServiceContext, tmp_path
     # Then only anna's memory in her own area is stored
     assert code == 1
     assert [(x["bereich"], x["eintrag"]["nutzer"]) for x in stored(ctx)] == [("users/anna", "anna")]
+
+
+def test_team_memories_only_of_the_configured_members(
+    ctx: ServiceContext, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given the operator's team configuration: anna in support, mallory in ops, bob in none
+    teams = {"support": ["anna"], "ops": ["mallory"]}
+    # When a file holds team memories of a member and of non-members
+    code = run(
+        ctx,
+        tmp_path,
+        memory("teams/support", "anna", "Eskalation über die Hotline."),
+        memory("teams/support", "mallory", "Mallory schreibt ins Support-Team."),
+        memory("teams/Support", "bob", "Bob ist in keinem Team."),
+        memory("teams/ops", "mallory", "Mallory im eigenen Team."),
+        teams=teams,
+    )
+    # Then only the members' memories are stored, each refusal in the report, per memory
+    assert code == 1
+    assert [(x["bereich"], x["eintrag"]["nutzer"]) for x in stored(ctx)] == [
+        ("teams/support", "anna"),
+        ("teams/ops", "mallory"),
+    ]
+    err = capsys.readouterr().err
+    for line in (2, 3):
+        assert f"Zeile {line}: inhalt.memories[" in err
+    assert err.count("kein Mitglied dieses Teams") == 2
+    assert "Zeile 1" not in err and "Zeile 4" not in err
+    # And without a team configuration no memory goes into a team area
+    assert run(ctx, tmp_path, memory("teams/qa", "anna", "Ohne Konfiguration."), tenant="t2") == 1
+    assert stored(ctx, "t2") == []
 
 
 @pytest.mark.parametrize(

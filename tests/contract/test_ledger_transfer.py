@@ -23,6 +23,7 @@ from tests.contract.ledger_builders import ANNA, booking_entry, ledger_args
 
 SECRET = "ghp_" + "R8x2Lq9ZkT4vWm7NcY3pHd6sJf1GbA5eQu0K"  # a fake GitHub token
 AREA = "teams/finanzen"
+TEAMS = {"finanzen": ["anna"]}  # the operator's team configuration (brain import --team)
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ def ledger(ctx: ServiceContext, aktion: str, *eintraege: dict[str, Any]) -> None
 def run(ctx: ServiceContext, tmp_path: Path, lines: list[dict[str, Any]], tenant: str) -> int:
     path = tmp_path / f"{tenant}.jsonl"
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
-    return import_file(ctx, path, tenant, "operator", "brain-import")
+    return import_file(ctx, path, tenant, "operator", "brain-import", TEAMS)
 
 
 def ledger_lines(ctx: ServiceContext, tenant: str) -> list[dict[str, Any]]:
@@ -105,15 +106,19 @@ def test_crafted_ledger_lines_keep_the_import_rules(
         booking_line(3, "projects/apollo/kosten", "mallory"),  # no member
         booking_line(4, "projects/Apollo/kosten", "anna"),  # normal form
         {**booking_line(5, "users/anna", "anna"), "aktion": "storno", "eintrag": {"ID": 9}},
+        booking_line(6, "teams/finanzen/kosten", "mallory"),  # no member of the team
+        booking_line(7, "teams/finanzen/kosten", "anna"),
     ]
     assert run(ctx, tmp_path, lines, "acme") == 1
     booked = ledger_lines(ctx, "acme")
     assert [(x["eintrag"]["path"], x["nutzer"]) for x in booked] == [
         ("users/anna/kosten", "anna"),
         ("projects/apollo/kosten", "anna"),
+        ("teams/finanzen/kosten", "anna"),
     ]
     assert SECRET not in json.dumps(booked)
     err = capsys.readouterr().err
     assert "Zeile 2: nutzer: nicht berechtigt" in err
     assert "Zeile 3: nutzer: nicht berechtigt" in err
     assert "Zeile 5: eintrag.ID" in err
+    assert "Zeile 6: nutzer: nicht berechtigt: Der Autor ist kein Mitglied dieses Teams" in err

@@ -80,6 +80,8 @@ async def test_export_import_round_trip(
             "copy",
             "--data-dir",
             str(settings.data_dir),
+            "--team",
+            "OPS=9",
         ]
     )
     assert code == 0, capsys.readouterr().err
