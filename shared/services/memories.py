@@ -23,7 +23,6 @@ from shared.domain import (
     NewMemory,
 )
 from shared.ledger.classify import ledger_hinweis
-from shared.scrubbing import ScrubPolicy
 from shared.search.analyzer import document_terms
 from shared.search.vectors import encode as encode_embedding
 from shared.services import responses
@@ -32,8 +31,8 @@ from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
 from shared.services.embeddings import with_server_embeddings
 from shared.services.profiles import ProfileCheck, Refused
-from shared.services.secrets import clean_value, screen
-from shared.services.tags import ensure_tags
+from shared.services.secrets import screen
+from shared.services.tags import ensure_tags, scrubbed_tags
 from shared.services.writes import Refs, Stored, run_plain, stamp
 from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation.errors import Art, FieldError
@@ -114,10 +113,8 @@ class InsertWrite:
         self.tags = ensure_tags(self.ctx.storage, self.principal.tenant, self._clean_tags())
 
     def _clean_tags(self) -> list[list[str]]:
-        cleaned = [clean_value(list(entry.tags)) for _, entry in self.accepted]
-        # under policy reject an entry with a secret in a tag fails: no tag record for it
-        reject = self.ctx.settings.scrub_policy is ScrubPolicy.REJECT
-        return [c.value for c in cleaned if not (reject and c.kinds)]
+        policy = self.ctx.settings.scrub_policy
+        return scrubbed_tags(policy, (entry.tags for _, entry in self.accepted))
 
     def marks(self) -> tuple[str, ...]:
         return ()

@@ -87,3 +87,39 @@ def test_stats_are_summed_over_their_shards(storage: DynamoStorage) -> None:
     # Then the stats count every document and length exactly once
     assert storage.brain_stats(TENANT) == CorpusStats(20, sum(range(1, 21)))
     assert storage.lookup_terms(TENANT, ["x"]).stats == CorpusStats(20, 210)
+
+
+def create_fails_with_storage(storage: DynamoStorage) -> bool:
+    """Create entry 1 (term `neu`): does it report STORAGE?"""
+    (result,) = storage.put_brain_entries([BrainWrite(make_entry(1, terms={"neu": 2}, doc_len=2))])
+    return isinstance(result, EntryFailure) and result.code == EntryFailureCode.STORAGE
+
+
+def test_a_create_writes_its_postings_beside_the_entry_and_a_failed_one_leaves_none(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given a TransactWriteItems that fails (the create of entry 1 and its stats)
+    broken = inject_failure(clients.dynamodb, "dynamodb.TransactWriteItems")
+    # When entry 1 is created (its postings are written side by side with the create)
+    # Then it reports STORAGE and nothing of it is left: no entry, no posting, no stats
+    assert create_fails_with_storage(storage) and broken.requests
+    assert storage.get_brain_entries(TENANT, [1]) == {}
+    assert terms_found(storage, "neu") == {}
+    assert storage.brain_stats(TENANT) == CorpusStats(0, 0)
+
+
+def test_a_create_whose_postings_fail_reports_storage(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given a BatchWriteItem that keeps failing
+    broken = inject_failure(clients.dynamodb, "dynamodb.BatchWriteItem")
+    # When entry 1 is created, then the answer says STORAGE
+    assert create_fails_with_storage(storage) and broken.requests
+    # And the entry and its stats are stored, the index is not
+    assert storage.brain_stats(TENANT) == CorpusStats(1, 2)
+    # And the next upsert of the entry (from what the service reads) heals the index
+    broken.active = False
+    again = make_entry(1, titel="neu", terms={"neu": 2}, doc_len=2, updated_at=at(1))
+    stored = storage.get_brain_entries(TENANT, [1])[1]
+    assert storage.put_brain_entries([BrainWrite(again, previous=stored)]) == [None]
+    assert terms_found(storage, "neu") == {"neu": [(1, 2)]}

@@ -6,6 +6,10 @@ Writing an entry is two stages for the whole batch:
    stored item still being the version `previous` describes) — all entries in parallel;
 2. the postings of every written entry in one BatchWriteItem stage (chunks of 25): delete
    the terms only the old version had, put every term of the new version.
+An entry that is only created (no other write of its ID in the batch) puts its postings in
+stage 1, side by side with its transaction: a new entry has no other version's postings.
+If its create fails, its postings are deleted again (a posting whose entry is missing is
+never a hit: select_brain loads the entries it ranks).
 If postings still fail after the retries, the entry reports STORAGE and a third stage
 marks the old-only terms in the stored entry (`terms[t] = 0`) so that the next upsert of
 the entry deletes their postings too (see docs/dynamodb.md, "Healing the index").
@@ -31,7 +35,7 @@ from shared.domain import (
     TermLookup,
     VkTyp,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
+from shared.storage.dynamo.calls import AWS_ERRORS, BatchWrite, TableCalls, error_code, run_groups
 from shared.storage.dynamo.items import (
     PK,
     REF_INDEX,
@@ -61,6 +65,7 @@ _log = logging.getLogger(__name__)
 
 _CONDITION_FAILED = "ConditionalCheckFailed"
 _TRANSACTION_CONFLICT = "TransactionConflict"
+_UNINDEXED = "search index not updated; send the entry again"
 
 
 class _Failed(Exception):
@@ -126,15 +131,53 @@ class BrainIndex:
                 index
             )
         ordered = list(chains.values())
-        done = self._calls.round_trips.run(
-            [partial(self._run_chain, c, [writes[i] for i in c.indices]) for c in ordered]
+        # A chain that only creates its entry writes its postings side by side with the
+        # create (the entry is new: no posting of another version to keep or delete).
+        early = {
+            number: writes[chain.indices[0]].entry
+            for number, chain in enumerate(ordered)
+            if len(chain.indices) == 1 and writes[chain.indices[0]].previous is None
+        }
+        puts = BatchWrite(
+            self._calls, [(number, put) for number, e in early.items() for put in _puts(e)]
         )
+        done, put_outcomes = run_groups(
+            self._calls.round_trips,
+            [
+                [partial(self._run_chain, c, [writes[i] for i in c.indices]) for c in ordered],
+                puts.tasks(),
+            ],
+        )
+        unindexed = puts.finish(put_outcomes)
         results: list[EntryFailure | None] = [None] * len(writes)
         for chain in done:
             for index, result in zip(chain.indices, chain.results, strict=True):
                 results[index] = result
-        self._write_postings(done, results)
+        undo = []
+        for number, entry in early.items():
+            (index,) = done[number].indices
+            if results[index] is not None:
+                undo.append(partial(self._undo_postings, entry))
+            elif number in unindexed:
+                results[index] = EntryFailure(EntryFailureCode.STORAGE, _UNINDEXED)
+        self._calls.round_trips.run(undo)
+        self._write_postings([c for i, c in enumerate(done) if i not in early], results)
         return results
+
+    def _undo_postings(self, entry: BrainEntry) -> None:
+        """A create that failed: its postings go, and the postings of an entry already
+        stored under the ID are put back as they were (only a resend racing its own
+        first send could meet one). Best effort: a posting whose entry is missing is
+        never a hit (select_brain loads the entries)."""
+        stored = self.get(entry.tenant, [entry.id]).get(entry.id)
+        kept = set(stored.terms) if stored is not None else set()
+        requests: list[tuple[str, Item]] = [
+            (term, {"DeleteRequest": {"Key": posting_key(entry.tenant, term, entry.id)}})
+            for term in sorted(set(entry.terms) - kept)
+        ]
+        requests += [] if stored is None else [(str(i), r) for i, r in enumerate(_puts(stored))]
+        if requests and self._calls.batch_write(requests):
+            _log.error("brain entry %s: postings of a failed create left", entry.id)
 
     def _run_chain(self, chain: _Chain, writes: list[BrainWrite]) -> _Chain:
         for write in writes:
@@ -278,10 +321,7 @@ class BrainIndex:
             for term in sorted(chain.old_terms - set(stored.terms)):
                 key = posting_key(stored.tenant, term, stored.id)
                 requests.append((number, {"DeleteRequest": {"Key": key}}))
-            for term, tf in stored.terms.items():
-                if tf > 0:
-                    put = {"PutRequest": {"Item": posting_item(stored, term, tf)}}
-                    requests.append((number, put))
+            requests += [(number, put) for put in _puts(stored)]
         if not requests:
             return
         failed = self._calls.batch_write(requests)
@@ -290,9 +330,7 @@ class BrainIndex:
             chain = chains[number]
             for index, result in zip(chain.indices, chain.results, strict=True):
                 if result is None:
-                    results[index] = EntryFailure(
-                        EntryFailureCode.STORAGE, "search index not updated; send the entry again"
-                    )
+                    results[index] = EntryFailure(EntryFailureCode.STORAGE, _UNINDEXED)
             if chain.stored is not None:
                 marks.append(partial(self._mark_stale_terms, chain.stored, chain.old_terms))
         self._calls.round_trips.run(marks)
@@ -392,6 +430,15 @@ class BrainIndex:
     def stats(self, tenant: str) -> CorpusStats:
         (items,) = self._calls.query_many([_query(None, PK, stats_pk(tenant), ConsistentRead=True)])
         return stats_from_items(items)
+
+
+def _puts(entry: BrainEntry) -> list[Item]:
+    """PutRequests of every posting of `entry` (terms with tf > 0)."""
+    return [
+        {"PutRequest": {"Item": posting_item(entry, term, tf)}}
+        for term, tf in entry.terms.items()
+        if tf > 0
+    ]
 
 
 def _cancellation_codes(exc: BaseException) -> list[str]:
