@@ -24,7 +24,7 @@ What is NOT treated as a secret (left alone on purpose):
 Weak but real passwords in an assignment ("Passwort: changeme", "pw: geheim") ARE secrets.
 A random value without a provider prefix counts only in a credential context (CONTRACT §8): under
 a secret-ish key (`secret=`, `token:`, `API-Key ist`, `Schlüssel:`; then a UUID is a secret too),
-or with a credential word near it (`checks.credential_context`: in the line before it or right
+or with a credential word near it (`bare_checks.credential_context`: in the line before it or right
 after it) and no identifier label right before it (`Datei-ID`, `upload id`, `trace`). Bare random
 strings - hex digests, dash-less UUIDs, `token_urlsafe` ids, base64 images, product codes - are
 content and stay. A card number counts when it is written in groups or named as a card or a

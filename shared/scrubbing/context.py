@@ -36,7 +36,7 @@ _COLON_OR_SPACE: Final = rf"(?:{_OSP}:{_OSP}|{_SP})"  # "ist: X", "ist : X", "is
 PW_KEY: Final = (
     rf"(?P<key>(?:passwor[dt]|kennwort|passwd|passphrase|passcode"
     r"|(?:wlan|wifi|wi-fi|wpa2?|netzwerk)[- ]?(?:schl(?:ü|ue)ssel|key)"
-    rf"|(?<![{_LETTER}])(?:pw|pwd|pass|pswd|pword))(?-i:(?:_[A-Z0-9]{{1,24}}+){{0,2}}+))"
+    rf"|(?<![{_LETTER}])(?:pw|pwd|pass|pswd|pword)|(?<=bind)pw)(?-i:(?:_[A-Z0-9]{{1,24}}+){{0,2}}+))"
     rf"(?![{_LETTER}])"
 )
 SECRETISH_KEY: Final = (
@@ -87,7 +87,7 @@ VALUE: Final = (
     r"|„(?P<v3>[^“”\"\n]{1,200}+)[“”\"]|[“«](?P<v4>[^”»\n]{1,200}+)[”»]|`(?P<v5>[^`\n]{1,200}+)`"
     rf"|(?P<v>{_UNQUOTED_BODY}{{1,200}}+))"
 )
-RANDOM_VALUE: Final = r"[\"'„“`]?(?P<v>[A-Za-z0-9+/=_\-.~]{1,1024}+)"
+RANDOM_VALUE: Final = r"[\"'„“`]?(?:base64:)?(?P<v>[A-Za-z0-9+/=_\-.~]{1,1024}+)"
 RANDOM_FOLLOW: Final = r"(?:$|[\s\"'`,;&)\]}<>“”]|\.(?:\s|$))"
 """What must follow a RANDOM_VALUE (checked by the engine after the match)."""
 PHRASE_VALUE: Final = r"(?P<v>[A-Za-zÄÖÜäöüß0-9][^\n.;,\"]{3,200}?)(?=\s{0,8}+(?:[.;,\n\"]|$))"
@@ -133,7 +133,9 @@ CREDENTIAL_PAIR: Final = (
     rf"|anmelde(?:daten|infos?)|user{_OSP}/{_OSP}pass(?:word)?"
     rf"|benutzer{_OSP}/{_OSP}(?:passwort|pw))"
     rf"(?:(?:{_SP}[\w.-]{{1,30}}+){{1,3}}(?={_OSP}[:=]))?"  # "Login Lieferantenportal: max / X"
-    rf"(?:{QUALIFIER}{_OSP}(?:[:=]|->|→){_OSP}|{_SP})[^\s/:,;]{{1,64}}+{_OSP}(?:/|:|\s\|\s){_OSP}"
+    rf"(?:(?:{QUALIFIER}{_OSP}(?:[:=]|->|→){_OSP}|{_SP})[^\s/:,;]{{1,64}}+{_OSP}(?:/|:|\s\|\s)"
+    rf"|{QUALIFIER}{_SP}[^\s/:,;]{{1,64}}+{_OSP}/)"  # "Login fürs Portal max / X"
+    rf"{_OSP}"
     rf"(?P<v>{_UNQUOTED_BODY}{{1,200}}+)"
 )
 ACCOUNT_SLASH_VALUE: Final = (
@@ -165,7 +167,11 @@ PIN: Final = (
     r"(?<![A-Za-z])(?P<key>PIN|PIN-Code|PIN\s{1,4}+code|Pincode|PUK|Entsperrcode|unlock\s{1,4}+code"
     r"|Geheimzahl|Geheimnummer|Kartenpin"
     r"|Zugangscode|access\s{1,4}+code|Türcode|door\s{1,4}+code|Alarmcode|alarm\s{1,4}+code"
-    r"|Tresorcode)\b"
+    r"|Tresorcode|(?:tor|garagen|safe|schlie(?:ß|ss)fach|haust(?:ü|ue)r|alarmanlagen)-?code"
+    r"|(?:gate|garage|safe|locker|lockbox|alarm\s{1,4}+system|keypad)[-\s]{1,4}+code"
+    r"|Code\s{1,4}+(?:der|des|vom|von|f(?:ü|ue)r|fürs|of\s{1,4}+the|for\s{1,4}+the|to\s{1,4}+the)"
+    r"\s{1,4}+(?:Alarmanlage|Haust(?:ü|ue)r|T(?:ü|ue)r|Tor|Garage|Garagentor|Tresor|Safe"
+    r"|Schlie(?:ß|ss)fach|gate|door|alarm|garage|safe|locker))\b"
     rf"{QUALIFIER}(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|lautet|was|war){_COLON_OR_SPACE})"
     rf"[\"'„“]?(?P<v>\d{{4,8}}+)\b{_NOT_A_PIN}"
 )
@@ -177,6 +183,11 @@ GENERIC_QUOTED: Final = (
     r"(?:\"(?P<v1>[^\"\s]{16,200}+)\"|'(?P<v2>[^'\s]{16,200}+)')"
 )
 GENERIC_BARE: Final = rf"{SECRETISH_KEY}{_SP}{RANDOM_VALUE}"
+GENERIC_SYMBOLS: Final = (
+    rf"{SECRETISH_KEY}{QUALIFIER}{STRONG_SEP}"
+    r"(?P<v>(?:[A-Za-z0-9+=_\-.~!$%*#^?]|&(?![\w.-]{1,64}+=)){16,200}+)"
+)
+"""`JWT_SECRET=aB3%x!…`: a secret with symbols the random rows stop at (`checks.symbol_secret`)."""
 PIN_BARE: Final = (
     r"(?<![A-Za-z])(?P<key>PIN|PIN-Code|PUK|Geheimzahl|Türcode|Alarmcode|Tresorcode|Zugangscode"
     r"|Entsperrcode|Kartenpin)"
@@ -206,7 +217,58 @@ SECRET_ANCHORS: Final = (
 PAIR_ANCHORS: Final = ("zugang", "credential", "creds", "login", "anmelde", "user", "benutzer")
 PIN_ANCHORS: Final = (
     "pin", "puk", "entsperrcode", "unlock", "zugangscode", "access", "türcode", "door",
-    "alarm", "tresorcode", "geheimzahl", "geheimnummer", "kartenpin",
+    "alarm", "tresorcode", "geheimzahl", "geheimnummer", "kartenpin", "torcode", "garage",
+    "safe", "schließfach", "schliessfach", "haustür", "haustuer", "gate", "locker", "lockbox",
+    "keypad", "code",
 )  # fmt: skip
+CVC: Final = (
+    r"(?<![A-Za-z])(?P<key>CVV2?|CVC2?|Kartenpr(?:ü|ue)fnummer|Kartenpr(?:ü|ue)fziffer"
+    r"|Sicherheitscode|security\s{1,4}+code|card\s{1,4}+verification(?:\s{1,4}+(?:code|value))?)"
+    rf"(?![A-Za-z]){QUALIFIER}(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|lautet|was|war){_COLON_OR_SPACE}"
+    rf"|{_SP})[\"'„“]?(?P<v>\d{{3,4}}+)\b(?![.,:/-]\d)"
+)
+"""A card's security code (3 or 4 digits) after its name: `CVC der Firmenkarte: 418`."""
+CVC_ANCHORS: Final = (
+    "cvv", "cvc", "kartenprüf", "kartenpruef", "sicherheitscode", "security", "card",
+)  # fmt: skip
+_ONE_CODE: Final = (
+    r"(?:[A-Za-z0-9]{3,10}+(?:-[A-Za-z0-9]{3,10}+){1,4}+|\d{3,10}+(?: \d{3,10}+){0,3}+"
+    r"|(?=[A-Za-z]{0,15}+\d)[A-Za-z0-9]{4,16}+)"
+)
+RECOVERY_CODES: Final = (
+    r"(?<![A-Za-z])(?P<key>(?:recovery|backup|wiederherstellungs|notfall|sicherungs|2fa|mfa"
+    r"|totp)[-\s]?codes?)(?![A-Za-z])"
+    rf"{QUALIFIER}(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|sind|are|lautet|lauten){_COLON_OR_SPACE})"
+    rf"(?P<v>{_ONE_CODE}(?:(?:{_OSP}[,;]{_OSP}|\n){_ONE_CODE}){{0,15}}+)(?![\w-])"
+)
+"""One-time recovery codes after their name: `Backup-Codes für 2FA: 2670 1046, LF1L-OPS0-…`."""
+RECOVERY_ANCHORS: Final = (
+    "recovery", "backup", "wiederherstellungs", "notfall", "sicherungs", "2fa", "mfa", "totp",
+)  # fmt: skip
+SESSION_COOKIE: Final = (
+    r"(?<![\w.-])(?P<key>(?i:session[_-]?id|sessionid|session|sessid|connect\.sid|phpsessid"
+    r"|jsessionid|asp\.net_sessionid|laravel_session|_[a-z]{2,20}_session|remember_token"
+    r"|__(?:Secure|Host)-[\w-]{1,40}))=(?P<v>[A-Za-z0-9%._\-+/=:]{16,512}+)"
+)
+"""A session cookie (`Cookie: sessionid=…`, `connect.sid=s%3A…`): its value is a login."""
+SESSION_ANCHORS: Final = (
+    "sess",
+    "connect.sid",
+    "_session",
+    "remember_token",
+    "__secure-",
+    "__host-",
+)
+PGPASS_LINE: Final = (
+    r"(?<![\w.:-])(?:[A-Za-z0-9][\w-]{0,62}+(?:\.[\w-]{1,62}+){1,8}+|localhost|\*)"
+    r":(?:\d{4,5}+|\*):[\w*.$-]{1,63}+:[\w*.@$-]{1,63}+:(?P<v>[^\s:]{1,200}+)"
+)
+"""A `.pgpass` line, `host:port:database:user:password`: the last field is the password."""
+ORACLE_LOGIN: Final = (
+    r"(?<![\w-])(?:sqlplus|rman|expdp|impdp|sqlldr|sqlcl|conn(?:ect)?)\s{1,8}+"
+    r"(?:-[A-Za-z]{1,10}+\s{1,8}+){0,3}+[\w.$#-]{1,30}+/(?P<v>[^\s/@\"']{1,128}+)@"
+)
+"""`sqlplus user/password@host:1521/SERVICE` (Oracle EZConnect): the part after the slash."""
+ORACLE_ANCHORS: Final = ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "sqlcl", "conn")
 PASSPHRASE_ANCHORS: Final = ("pass", "merksatz", "kennsatz")
 SEED_ANCHORS: Final = ("seed", "recovery", "mnemonic", "wiederherstellungs", "backup", "secret")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from shared.scrubbing import checks
+from shared.scrubbing import bare_checks, checks, code_checks
 from shared.scrubbing import context as c
 from shared.scrubbing.model import SecretPattern, row
 
@@ -87,6 +87,8 @@ PATTERNS: tuple[SecretPattern, ...] = (
     row("aws_session_token",
         r"(?:FwoGZXIvYXdz|IQoJb3JpZ2lu)" + _nb(12, "[A-Za-z0-9/+]") + r"[A-Za-z0-9/+=]{60,}",
         "AWS_SESSION_TOKEN=⟦IQoJb3JpZ2luX2Vj{b180}⟧", ("fwogzxivyxdz", "iqojb3jpz2lu")),
+    row("alibaba_access_key", rf"LTAI{_nb(4, _AN)}[A-Za-z0-9]{{12,20}}{_END}",
+        "Alibaba AccessKey ID ⟦LTAI{a20}⟧", ("ltai",)),
     row("google_api_key", rf"AIza{_nb(4, _WH)}[0-9A-Za-z_\-]{{35}}{_END}",
         "Maps key ⟦AIza{w35}⟧ im Frontend", ("aiza",)),
     row("google_oauth_secret", rf"GOCSPX-{_nb(7, _WH)}[A-Za-z0-9_\-]{{28}}{_END}",
@@ -128,6 +130,10 @@ PATTERNS: tuple[SecretPattern, ...] = (
         r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/"
         r"(?P<v>\d{17,20}/[A-Za-z0-9_\-]{60,68})",
         "https://discord.com/api/webhooks/⟦{d18}/{w68}⟧", ("discord",)),
+    row("teams_webhook",
+        r"\.webhook\.office\.com/webhookb2/[^\s/]{1,200}+/IncomingWebhook/(?P<v>[0-9a-f]{32})",
+        "https://acme.webhook.office.com/webhookb2/{h8}@{h8}/IncomingWebhook/⟦{h32}⟧/{h8}",
+        ("incomingwebhook",)),
     row("discord_token",
         r"[MNO](?<![\w-][MNO])[A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}"
         + _END,
@@ -283,6 +289,12 @@ PATTERNS: tuple[SecretPattern, ...] = (
         r"\d(?<![\w.,\-/]\d)(?<!\d[ -]\d)(?:\d{3}([ -]?)\d{4}\1\d{4}\1\d{4}"
         r"|\d{3}([ -]?)\d{6}\2\d{4,5}|\d{12,18})(?!\d)(?![ -]\d)",
         "Firmenkarte: ⟦{card}⟧, gültig bis 09/27", check=checks.credit_card),
+    row("session_cookie", c.SESSION_COOKIE, "Cookie: sessionid=⟦{d4}{l28}⟧; theme=dark",
+        c.SESSION_ANCHORS, check=code_checks.session_value, window=(24, 540)),
+    row("password", c.PGPASS_LINE, "~/.pgpass: db01.internal:5432:crm:app:⟦Zq8_{a14}⟧",
+        check=code_checks.field_password, min_run=16),
+    row("password", c.ORACLE_LOGIN, "sqlplus app/⟦Q7r{a12}⟧@db01:1521/ORCL", c.ORACLE_ANCHORS,
+        check=checks.password_value, flags=_I, anchored=True),
     row("password", c.PW_TOOL, "mysql -u root -p'⟦p4ss!{a8}⟧' -h db01",
         ("mysql", "mariadb", "redis-cli", "sshpass", "keydb-cli"), check=checks.db_tool_password),
     row("password", c.PW_CLI, "mysqladmin --password=⟦Tr0ub4dor&3⟧ status", ("--",),
@@ -323,6 +335,12 @@ PATTERNS: tuple[SecretPattern, ...] = (
         check=checks.pin_value, flags=_I, anchored=True),
     row("generic_secret", c.GENERIC_STRONG, "client_secret: ⟦{a40}⟧", _GEN,
         check=checks.generic_value, flags=_I, anchored=True, follow=c.RANDOM_FOLLOW),
+    row("generic_secret", c.GENERIC_SYMBOLS, "JWT_SECRET=⟦{a12}%{a10}$!{a8}⟧", _GEN,
+        check=code_checks.symbol_secret, flags=_I, anchored=True, follow=c.RANDOM_FOLLOW),
+    row("card_security_code", c.CVC, "Kartenprüfnummer (CVC) der Firmenkarte: ⟦418⟧",
+        c.CVC_ANCHORS, check=checks.pin_value, flags=_I, anchored=True),
+    row("recovery_code", c.RECOVERY_CODES, "Backup-Codes für 2FA: ⟦{d4} {d4}, {u4}-{u4}⟧",
+        c.RECOVERY_ANCHORS, check=code_checks.recovery_codes, flags=_I, anchored=True),
     row("generic_secret", c.GENERIC_QUOTED,
         "DJANGO_SECRET_KEY = 'django-insecure-⟦{a20}#$%^&*(-_=+){a10}⟧'", _GEN,
         check=checks.generic_value, flags=_I, anchored=True),
@@ -331,14 +349,15 @@ PATTERNS: tuple[SecretPattern, ...] = (
     row("generic_secret", c.GENERIC_WEAK, "Der API-Key für das Portal ist ⟦{a32}⟧.", _GEN,
         check=checks.generic_value, flags=_I, anchored=True, follow=c.RANDOM_FOLLOW),
     # --- bare high-entropy credentials (no key word right before them): shape, entropy,
-    # guards, and a credential word near them (`checks.credential_context`) -----------------
+    # guards, and a credential word near them (`bare_checks.credential_context`) -------------
     row("aws_secret_key", rf"(?<![A-Za-z0-9/+=_\-])(?P<v>[A-Za-z0-9/+]{{40}}){_B64_END}",
-        "Von Tom der Zugang für den Export: ⟦{b40}⟧ (bitte rotieren)", check=checks.bare_aws_secret,
+        "Von Tom der Zugang für den Export: ⟦{b40}⟧ (bitte rotieren)",
+        check=bare_checks.bare_aws_secret,
         fallback=True, min_run=40),
     row("high_entropy",
         rf"(?<![A-Za-z0-9/+=_\-.~])(?P<v>[A-Za-z0-9/+_\-]{{32,1024}}+={{0,2}}){_B64_END}",
         "Von Lisa per Chat: ⟦{a24}{b20}⟧ - der Zugang für das Portal",
-        check=checks.bare_credential,
+        check=bare_checks.bare_credential,
         fallback=True, min_run=32),
 )
 # fmt: on

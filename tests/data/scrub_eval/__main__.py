@@ -1,9 +1,11 @@
 """Build the evaluation corpora: `python -m tests.data.scrub_eval [--check]`.
 
-Writes `tests/data/scrub_eval_dev.jsonl` (development templates, seed 20251) and
-`tests/data/scrub_eval_heldout.jsonl` (held-out templates, seed 90357): different seeds and
-different templates. Each line: `text`, `secrets` ([{kind, value}], kind = the value maker),
-`keep` (content values that must survive), `group` (the template group), `lang`.
+Writes `tests/data/scrub_eval_dev.jsonl` (development templates, seed 20251),
+`tests/data/scrub_eval_heldout.jsonl` (held-out templates, seed 90357; measured once, spent)
+and `tests/data/scrub_eval_dev2.jsonl` (second development round, seed 61423, makers in
+`secrets_r2`/`content_r2`): different seeds and different templates. Each line: `text`,
+`secrets` ([{kind, value}], kind = the value maker), `keep` (content values that must
+survive), `group` (the template group), `lang`.
 `--check` rebuilds in memory and fails if a committed file differs.
 """
 
@@ -16,13 +18,23 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from tests.data.scrub_eval import content, dev_templates, heldout_templates, values
+from tests.data.scrub_eval import (
+    content,
+    content_r2,
+    dev2_templates,
+    dev_templates,
+    heldout_templates,
+    secrets_r2,
+    values,
+)
 
 HERE = Path(__file__).resolve().parents[1]
 SPLITS = {
     "dev": (dev_templates, 20251, HERE / "scrub_eval_dev.jsonl"),
     "heldout": (heldout_templates, 90357, HERE / "scrub_eval_heldout.jsonl"),
+    "dev2": (dev2_templates, 61423, HERE / "scrub_eval_dev2.jsonl"),
 }
+MAKERS = (values, content, secrets_r2, content_r2)
 REPEATS = 4
 _SLOT = re.compile(r"\{([skf]):(\w+)\}")
 
@@ -34,13 +46,16 @@ FILLERS = {
 
 
 def maker(name: str) -> values.Maker:
-    found = getattr(values, name, None) or getattr(content, name, None)
-    if found is None:
-        raise SystemExit(f"unknown maker {name}")
-    return found  # type: ignore[no-any-return]
+    for module in MAKERS:
+        found = getattr(module, name, None)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+    raise SystemExit(f"unknown maker {name}")
 
 
-def instantiate(template: str, group: str, rng: random.Random) -> dict[str, object]:
+def instantiate(
+    template: str, group: str, rng: random.Random, fillers: dict[str, list[str]] | None = None
+) -> dict[str, object]:
     lang, text = template.split("|", 1)
     secrets: list[dict[str, str]] = []
     keep: list[str] = []
@@ -48,7 +63,9 @@ def instantiate(template: str, group: str, rng: random.Random) -> dict[str, obje
     def fill(m: re.Match[str]) -> str:
         role, name = m.group(1), m.group(2)
         if role == "f":
-            return content.person(rng) if name == "person" else rng.choice(FILLERS[name])
+            if name == "person":
+                return content.person(rng)
+            return rng.choice({**FILLERS, **(fillers or {})}[name])
         value = maker(name)(rng)
         (secrets.append({"kind": name, "value": value}) if role == "s" else keep.append(value))
         return value
@@ -64,7 +81,7 @@ def build(module: ModuleType, seed: int) -> list[dict[str, object]]:
     groups += [("content:" + g, t) for g, ts in module.CONTENT.items() for t in ts]
     for group, template in groups:
         for _ in range(REPEATS):
-            entry = instantiate(template, group, rng)
+            entry = instantiate(template, group, rng, getattr(module, "FILLERS", None))
             prefix, suffix = rng.choice(module.FRAMES)
             entry["text"] = prefix + str(entry["text"]) + suffix
             entries.append(entry)
