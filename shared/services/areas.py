@@ -22,6 +22,7 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Final
 
@@ -60,6 +61,7 @@ __all__ = [
     "readable_areas",
     "remove_project_members",
     "unread_by_token_hint",
+    "unread_hint",
     "user_area",
     "within",
 ]
@@ -91,6 +93,18 @@ def unread_by_token_hint(principal: Principal, area: str) -> str | None:
         f"?nutzer={nutzer}, oder ein Token nur für {nutzer} "
         f"(lokal: brain token --nutzer {nutzer} …)."
     )
+
+
+# A call's hint names at most this many areas (a batch may write into many).
+UNREAD_HINT_AREAS: Final = 3
+
+
+def unread_hint(principal: Principal, areas: Iterable[str]) -> str | None:
+    """The one note of a whole write (insert, update) about the areas it wrote that this
+    token's Memory OS tools do not read (`unread_by_token_hint`), once per call."""
+    wanted = sorted(set(areas))[:UNREAD_HINT_AREAS]
+    notes = [hint for area in wanted if (hint := unread_by_token_hint(principal, area))]
+    return " ".join(notes) if notes else None
 
 
 def acting_agent(principal: Principal) -> str:
