@@ -26,7 +26,11 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Final
 
-from shared.auth.hints import not_team_member_message
+from shared.auth.hints import (
+    not_own_area_message,
+    not_project_member_message,
+    not_team_member_message,
+)
 from shared.auth.principal import ANY, Principal
 from shared.domain import (
     AREA_NAMESPACES,
@@ -202,10 +206,7 @@ def authorize_write(
     namespace, _, name = area_of_path(area).partition("/")
     if namespace == "users":
         if name != nutzer:
-            raise _forbidden(
-                "nicht berechtigt: Das ist nicht der Bereich des handelnden Nutzers; nur "
-                "der eigene Bereich users/<nutzer> ist erlaubt."
-            )
+            raise _forbidden(not_own_area_message())
         return
     if namespace == "teams":
         if not may_write_team(principal, name):
@@ -223,12 +224,7 @@ def authorize_write(
         # A new project: the caller becomes its owner (unless someone created it just now).
         member = ctx.storage.create_project(Project(tenant, name, nutzer, now or ctx.clock()))
     if not member:
-        # Same answer whether the project exists or not: names must not leak.
-        raise _forbidden(
-            "nicht berechtigt: In dieses Projekt darf der handelnde Nutzer nicht "
-            "schreiben (es existiert nicht, oder er ist kein Mitglied). Ein neues Projekt "
-            "mit create_project=true anlegen; in bestehende Projekte schreiben nur Mitglieder."
-        )
+        raise _forbidden(not_project_member_message())
     if create_project:
         _ensure_brain_entry(ctx, principal, nutzer, name, now or ctx.clock())
 
