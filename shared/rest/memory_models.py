@@ -176,7 +176,7 @@ class QuelleOut(BaseModel):
 
 
 class MemoryOut(BaseModel):
-    """Eine Erinnerung; Zeiten im Format JJJJ-MM-TT HH:MM:SS (Europe/Berlin)."""
+    """Eine Erinnerung; Zeiten ISO 8601 mit Offset (2026-12-01T11:03:23+01:00)."""
 
     ID: str = Field(pattern=MEMORY_ID_PATTERN, examples=["longterm_17"])
     bucket: Literal["kurzzeit", "langzeit"]
@@ -204,6 +204,25 @@ class MemoryOut(BaseModel):
     hinweis: str | None = Field(
         default=None, description="Gesetzt, wenn Geheimnisse entfernt wurden."
     )
+
+
+ACTING_AS = "Der nutzer, als der der Aufruf handelte (?nutzer, sonst der des Tokens)."
+
+
+class MemoryChanged(MemoryOut):
+    """Die geänderte Erinnerung und als wen der Aufruf handelte; the changed memory."""
+
+    handelnd_als: str = Field(description=ACTING_AS)
+
+
+class MemoryDeleted(BaseModel):
+    """Wo die gelöschte Erinnerung lag; where the forgotten memory was."""
+
+    ID: str = Field(pattern=MEMORY_ID_PATTERN, examples=["longterm_17"])
+    geloescht: Literal[True]
+    bereich: str | None = Field(description="Ihr Bereich (null nur nach einem Absturz-Resend).")
+    pfad: str | None
+    handelnd_als: str = Field(description=ACTING_AS)
 
 
 class MemoryPage(BaseModel):

@@ -25,7 +25,14 @@ from shared.rest.common import (
     service_context,
 )
 from shared.rest.memory_filters import Filters, PageCursor, PageLimit
-from shared.rest.memory_models import MemoryCreate, MemoryOut, MemoryPage, MemoryPatch
+from shared.rest.memory_models import (
+    MemoryChanged,
+    MemoryCreate,
+    MemoryDeleted,
+    MemoryOut,
+    MemoryPage,
+    MemoryPatch,
+)
 from shared.rest.problems import problem_responses
 from shared.services import memory_api, memory_listing
 from shared.validation import rules
@@ -198,7 +205,7 @@ def get_memory(
 
 @router.patch(
     "/{memory_id}",
-    response_model=MemoryOut,
+    response_model=MemoryChanged,
     summary="Erinnerung ändern (JSON Merge Patch) / change a memory",
     description=(
         "RFC 7396 wie `update_brain_memories`: fehlendes Feld = unverändert, `null` = "
@@ -222,10 +229,13 @@ def update_memory(
 
 @router.delete(
     "/{memory_id}",
-    status_code=204,
-    response_class=Response,
+    response_model=MemoryDeleted,
     summary="Erinnerung löschen / delete a memory",
-    description="Löscht die Erinnerung mit Bewertungen und Embedding. Deletes the memory.",
+    description=(
+        "Löscht die Erinnerung mit Bewertungen und Embedding; die Antwort nennt, wo sie lag "
+        "(bereich, pfad) und als wen der Aufruf handelte. Deletes the memory and says where "
+        "it was."
+    ),
     responses=problem_responses(*AUTH_PROBLEMS, 404, 422, 503),
 )
 def delete_memory(
@@ -233,9 +243,8 @@ def delete_memory(
     principal: Annotated[Principal, WRITE],
     memory_id: IdParam,
     nutzer: NutzerParam = None,
-) -> Response:
-    memory_api.delete_memory(service_context(request), principal, nutzer, memory_id)
-    return Response(status_code=204)
+) -> dict[str, Any]:
+    return memory_api.delete_memory(service_context(request), principal, nutzer, memory_id)
 
 
 RESOURCE: Final = Resource(

@@ -22,10 +22,15 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Final
 
-from shared.auth.hints import not_team_member_message
+from shared.auth.hints import (
+    not_own_area_message,
+    not_project_member_message,
+    not_team_member_message,
+)
 from shared.auth.principal import ANY, Principal
 from shared.domain import (
     AREA_NAMESPACES,
@@ -60,6 +65,7 @@ __all__ = [
     "readable_areas",
     "remove_project_members",
     "unread_by_token_hint",
+    "unread_hint",
     "user_area",
     "within",
 ]
@@ -91,6 +97,18 @@ def unread_by_token_hint(principal: Principal, area: str) -> str | None:
         f"?nutzer={nutzer}, oder ein Token nur für {nutzer} "
         f"(lokal: brain token --nutzer {nutzer} …)."
     )
+
+
+# A call's hint names at most this many areas (a batch may write into many).
+UNREAD_HINT_AREAS: Final = 3
+
+
+def unread_hint(principal: Principal, areas: Iterable[str]) -> str | None:
+    """The one note of a whole write (insert, update) about the areas it wrote that this
+    token's Memory OS tools do not read (`unread_by_token_hint`), once per call."""
+    wanted = sorted(set(areas))[:UNREAD_HINT_AREAS]
+    notes = [hint for area in wanted if (hint := unread_by_token_hint(principal, area))]
+    return " ".join(notes) if notes else None
 
 
 def acting_agent(principal: Principal) -> str:
@@ -188,10 +206,7 @@ def authorize_write(
     namespace, _, name = area_of_path(area).partition("/")
     if namespace == "users":
         if name != nutzer:
-            raise _forbidden(
-                "nicht berechtigt: Das ist nicht der Bereich des handelnden Nutzers; nur "
-                "der eigene Bereich users/<nutzer> ist erlaubt."
-            )
+            raise _forbidden(not_own_area_message())
         return
     if namespace == "teams":
         if not may_write_team(principal, name):
@@ -209,12 +224,7 @@ def authorize_write(
         # A new project: the caller becomes its owner (unless someone created it just now).
         member = ctx.storage.create_project(Project(tenant, name, nutzer, now or ctx.clock()))
     if not member:
-        # Same answer whether the project exists or not: names must not leak.
-        raise _forbidden(
-            "nicht berechtigt: In dieses Projekt darf der handelnde Nutzer nicht "
-            "schreiben (es existiert nicht, oder er ist kein Mitglied). Ein neues Projekt "
-            "mit create_project=true anlegen; in bestehende Projekte schreiben nur Mitglieder."
-        )
+        raise _forbidden(not_project_member_message())
     if create_project:
         _ensure_brain_entry(ctx, principal, nutzer, name, now or ctx.clock())
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from shared.auth.hints import not_as_message
 from shared.auth.principal import Principal
 from shared.services.areas import acting_agent, acting_nutzer
 from shared.services.secrets import name_errors
@@ -11,8 +12,8 @@ from shared.validation.errors import Art, FieldError, RequestRejected
 from shared.validation.parsed import Caller
 
 # The refused identity is never repeated (it may be anything, a secret too).
-NOT_AS_NUTZER = "nicht berechtigt: Das Token darf nicht als dieser nutzer handeln."
-NOT_AS_AGENT = "nicht berechtigt: Das Token darf nicht als dieser agent handeln."
+NOT_AS_NUTZER = not_as_message("nutzer")
+NOT_AS_AGENT = not_as_message("agent")
 
 
 def identity_errors(

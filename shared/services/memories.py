@@ -26,7 +26,7 @@ from shared.ledger.classify import ledger_hinweis
 from shared.search.analyzer import document_terms
 from shared.search.vectors import encode as encode_embedding
 from shared.services import responses
-from shared.services.areas import Visibility, unread_by_token_hint, user_area
+from shared.services.areas import Visibility, unread_hint, user_area
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
 from shared.services.embeddings import with_server_embeddings
@@ -149,11 +149,10 @@ class InsertWrite:
         envelope = responses.batch(
             responses.with_hinweise(results, hinweise), self.batch.referenzfelder
         )
-        areas = sorted({r["bereich"] for r in results if r["erfolg"] and "bereich" in r})
-        unread = [hint for a in areas[:3] if (hint := unread_by_token_hint(self.principal, a))]
+        # Once per call, not per entry: where it went and how this token finds it.
+        unread = unread_hint(self.principal, responses.written_areas(results))
         if unread:
-            # Once per call, not per entry: where it went and how this token finds it.
-            envelope["hinweis"] = " ".join(unread)
+            envelope["hinweis"] = unread
         return Stored(envelope, refs)
 
     def _store(

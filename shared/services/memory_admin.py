@@ -5,7 +5,8 @@ between those and the storage."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -23,6 +24,7 @@ from shared.domain import (
 )
 from shared.search.vectors import encode as encode_embedding
 from shared.services import responses
+from shared.services.areas import unread_hint
 from shared.services.authorization import require_caller
 from shared.services.context import ServiceContext
 from shared.services.embeddings import with_refreshed_embeddings
@@ -41,9 +43,10 @@ from shared.services.profiles import ProfileCheck, Refused
 from shared.services.secrets import clean_value, screen
 from shared.services.summary import follows_text, summary_of
 from shared.services.tags import ensure_tags
+from shared.services.word_search import memory_path
 from shared.services.writes import Refs, Stored, run_plain, stamp
 from shared.validation.errors import Art, FieldError
-from shared.validation.parsed import UNSET, Batch, FetchRequest, MemoryUpdateInput
+from shared.validation.parsed import UNSET, Batch, Caller, FetchRequest, MemoryUpdateInput
 
 # A rating or another update may land between our read and our write; then we read again.
 UPDATE_ATTEMPTS = 3
@@ -67,6 +70,10 @@ class UpdateWrite:
     tags: dict[str, str] = field(default_factory=dict)
     current: dict[MemoryId, Memory] | None = None
     ahead_first: bool = False
+
+    @property
+    def caller(self) -> Caller:
+        return self.batch.caller
 
     def wants(self) -> dict[CounterName, list[int]]:
         return {}
@@ -131,7 +138,22 @@ class UpdateWrite:
         envelope = responses.batch(
             responses.with_hinweise(results, hinweise), self.batch.referenzfelder
         )
+        # As an insert does: once per call, where this token's Memory OS tools do not look.
+        unread = unread_hint(self.principal, responses.written_areas(results))
+        if unread:
+            envelope["hinweis"] = unread
         return Stored(envelope, refs)
+
+
+def _place(memory: Memory) -> dict[str, str]:
+    """Where a changed or forgotten memory lies (issue 26: every write says where it went),
+    `bereich` and `pfad` as search shows them."""
+    return {"bereich": memory.area, "pfad": memory_path(memory)}
+
+
+def _where(write: UpdateWrite, memory: Memory) -> dict[str, str]:
+    """The place, and as whom the call acted: the nutzer whose areas it could see."""
+    return {**_place(memory), "handelnd_als": write.caller.nutzer}
 
 
 def prepare_update(
@@ -196,7 +218,9 @@ def _update_round(
     retry: dict[int, MemoryUpdateInput] = {}
     for (index, entry, change), outcome in zip(writes, outcomes, strict=True):
         if outcome is None:
-            results.append({"index": index, "ID": entry.raw_id, "erfolg": True})
+            results.append(
+                {"index": index, "ID": entry.raw_id, "erfolg": True, **_where(write, change.memory)}
+            )
             refs[index] = (str(change.memory.id), stamp(change.memory.updated_at))
         elif outcome.code is EntryFailureCode.CONFLICT:
             retry[index] = entry
@@ -295,6 +319,10 @@ class DeleteWrite:
     found: dict[MemoryId, Memory] = field(default_factory=dict)
     ahead_first: bool = True
 
+    @property
+    def caller(self) -> Caller:
+        return self.request.caller
+
     def wants(self) -> dict[CounterName, list[int]]:
         return {}
 
@@ -306,7 +334,13 @@ class DeleteWrite:
             )
 
     def marks(self) -> list[str]:
-        return [str(memory_id) for _, memory_id in self.wanted if memory_id in self.found]
+        """Each memory about to be forgotten with its place, so that a resend after a crash
+        answers where it was (`_marked`)."""
+        return [
+            json.dumps([str(memory_id), *_place(self.found[memory_id]).values()])
+            for _, memory_id in self.wanted
+            if memory_id in self.found
+        ]
 
     def only(self, indexes: set[int]) -> DeleteWrite:
         return self  # a delete has no per-entry replay refs
@@ -317,7 +351,8 @@ class DeleteWrite:
         visible = [memory_id for _, memory_id in self.wanted if memory_id in self.found]
         # A resend after a crash: what the first send deleted answers as it would have, and
         # goes to storage again, which removes what the cut-off delete left of it (ratings).
-        gone = [m for _, m in self.wanted if m not in self.found and str(m) in call.marks]
+        marked = _marked(call.marks)
+        gone = [m for _, m in self.wanted if m not in self.found and str(m) in marked]
         targets = list(dict.fromkeys([*visible, *gone]))
         tenant = self.principal.tenant
         deleted = set(ctx.storage.delete_memories(tenant, targets, now)) if targets else set()
@@ -326,11 +361,34 @@ class DeleteWrite:
         not_found = self.not_found + [
             raw for raw, memory_id in self.wanted if memory_id not in deleted
         ]
+        places = {**marked, **{str(m): _place(memory) for m, memory in self.found.items()}}
+        orte = {
+            raw: {"ID": raw, **places.get(str(memory_id), {})}
+            for raw, memory_id in self.wanted
+            if memory_id in deleted
+        }
         daten = {
             "geloescht": list(dict.fromkeys(geloescht)),
             "nicht_gefunden": list(dict.fromkeys(not_found)),
+            # Where each forgotten memory was, and as whom the call acted.
+            "orte": list(orte.values()),
+            "handelnd_als": self.caller.nutzer,
         }
         return Stored(responses.success(daten, self.request.referenzfelder))
+
+
+def _marked(marks: Iterable[str]) -> dict[str, dict[str, str]]:
+    """The places a cut-off send recorded (`DeleteWrite.marks`), by ID; a plain ID (a record
+    written before marks carried places) counts as marked, without a place."""
+    places: dict[str, dict[str, str]] = {}
+    for mark in marks:
+        try:
+            raw, area, path = json.loads(mark)
+        except (ValueError, TypeError):
+            places[mark] = {}
+            continue
+        places[str(raw)] = {"bereich": area, "pfad": path}
+    return places
 
 
 def prepare_delete(ctx: ServiceContext, principal: Principal, request: FetchRequest) -> DeleteWrite:

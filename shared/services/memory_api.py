@@ -415,6 +415,7 @@ def update_memory(
             raise _not_found(raw_id)
         raise refusal_of(errors)
     view = rest_view(ctx, _visible_one(ctx, principal, caller, raw_id))
+    view["handelnd_als"] = result["handelnd_als"]
     if "hinweis" in result:
         view["hinweis"] = result["hinweis"]
     return view
@@ -427,9 +428,10 @@ def _not_found(raw_id: str) -> ApiRefused:
 
 def delete_memory(
     ctx: ServiceContext, principal: Principal, nutzer: str | None, raw_id: str
-) -> None:
+) -> dict[str, Any]:
     """DELETE /api/memory/{id}: the memory with its ratings, embedding and index entries,
-    retry-safe like every write (a resend after the delete answers like the first)."""
+    retry-safe like every write (a resend after the delete answers like the first). The
+    answer says where it was and as whom the call acted, as delete_brain_memories' does."""
     caller = acting_caller(principal, nutzer)
     memory_id = MemoryId.parse(raw_id)
     ids = [raw_id] if memory_id is not None else []
@@ -444,3 +446,11 @@ def delete_memory(
     daten = run_rest_write(ctx, principal, DELETE_OPERATION, arguments, write)["daten"]
     if raw_id not in daten["geloescht"]:
         raise _not_found(raw_id)
+    (ort,) = [ort for ort in daten["orte"] if ort["ID"] == raw_id]
+    return {
+        "ID": raw_id,
+        "geloescht": True,
+        "bereich": ort.get("bereich"),
+        "pfad": ort.get("pfad"),
+        "handelnd_als": daten["handelnd_als"],
+    }

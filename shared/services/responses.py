@@ -64,6 +64,11 @@ def with_hinweise(
     ]
 
 
+def written_areas(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The areas a batch's successful entries name (`bereich`), each once."""
+    return sorted({r["bereich"] for r in results if r["erfolg"] and "bereich" in r})
+
+
 def batch(results: Sequence[dict[str, Any]], referenzfelder: dict[str, Any]) -> dict[str, Any]:
     """Per-entry results in request order; top-level `fehler` repeats every entry's errors."""
     ordered = sorted(results, key=lambda result: int(result["index"]))

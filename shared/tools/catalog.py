@@ -252,7 +252,8 @@ TOOLS: dict[str, ToolSpec] = {
                 "unveraendert, null entfernt den Wert (tags, scope, scope_vk, embedding, "
                 "embedding_profil_hash); kurzbeschreibung und memory koennen nur geaendert "
                 "werden. Maximal 100 Eintraege; Ergebnis daten mit index, ID und erfolg je "
-                "Eintrag. Bewertungen bleiben erhalten."
+                "Eintrag, bei Erfolg bereich, pfad und handelnd_als (der nutzer des Aufrufs). "
+                "Bewertungen bleiben erhalten."
             ),
             example={
                 "inhalt": {
@@ -274,7 +275,8 @@ TOOLS: dict[str, ToolSpec] = {
             description=(
                 "Vergisst Erinnerungen samt Bewertungen und Embedding. Eingabe wie fetch: "
                 '{"memories":{"shortterm":[...],"longterm":[...]}}, maximal 100 IDs pro Typ. '
-                "Ergebnis: daten.geloescht und daten.nicht_gefunden."
+                "Ergebnis: daten.geloescht, daten.nicht_gefunden, daten.orte (ID, bereich, "
+                "pfad je geloeschter Erinnerung) und daten.handelnd_als."
             ),
             example={
                 "inhalt": {

@@ -347,11 +347,23 @@ def test_a_delete_resent_after_a_crash_answers_like_the_first(
     # When it is resent after its mark
     clock.advance(timed.settings.idempotency_in_progress_s + 1)
     again = call_tool(timed, PRINCIPAL, "delete_brain_memories", arguments)
-    # Then it answers what the first call would have answered
-    assert again["daten"] == {"geloescht": ids[:3], "nicht_gefunden": ids[3:]}
+    # Then it answers what the first call would have answered, also where the memory the
+    # first send deleted was (its mark carries the place)
+    place = {"bereich": "users/anna", "pfad": "users/anna"}
+    assert again["daten"] == {
+        "geloescht": ids[:3],
+        "nicht_gefunden": ids[3:],
+        "orte": [{"ID": raw, **place} for raw in ids[:3]],
+        "handelnd_als": "anna",
+    }
     assert stored(timed, 5) == []
     # And another write (other referenzfelder: another record) learns nothing from its marks
     other = call_tool(
         timed, PRINCIPAL, "delete_brain_memories", {**arguments, "referenzfelder": {"lauf": 2}}
     )
-    assert other["daten"] == {"geloescht": [], "nicht_gefunden": ids}
+    assert other["daten"] == {
+        "geloescht": [],
+        "nicht_gefunden": ids,
+        "orte": [],
+        "handelnd_als": "anna",
+    }

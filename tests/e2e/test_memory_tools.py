@@ -128,6 +128,8 @@ async def test_delete_forgets_memories_with_their_ratings(
         assert deleted["daten"] == {
             "geloescht": ["longterm_1"],
             "nicht_gefunden": ["longterm_2", "longterm_7"],
+            "orte": [{"ID": "longterm_1", "bereich": "users/42", "pfad": "users/42"}],
+            "handelnd_als": "42",
         }
         fetched = await call(
             client, "fetch_brain_memories", fetch_args(longterm=["longterm_1", "longterm_2"])
@@ -164,7 +166,8 @@ async def test_other_nutzer_cannot_update_delete_or_find(
         searched = await call(client, "search_memory", {"query": "Geheimplan Zebra"})
         recalled = await call(client, "recall", {"query": "Zebra"})
     assert "nicht_gefunden" in updated["daten"][0]["fehler"][0]["meldung"]
-    assert deleted["daten"] == {"geloescht": [], "nicht_gefunden": ["longterm_1"]}
+    assert deleted["daten"]["geloescht"] == [] and deleted["daten"]["orte"] == []
+    assert deleted["daten"]["nicht_gefunden"] == ["longterm_1"]
     assert searched["daten"]["treffer"] == []
     assert recalled["daten"]["erinnerungen"] == []
     async with server.client(anna) as client:

@@ -35,13 +35,20 @@ def tour_blocks() -> list[str]:
     return [block for block in blocks if not block.lstrip().startswith("make serve")]
 
 
-def startup_labels() -> list[str]:
-    """The labels ("MCP endpoint", "Token", ...) of the startup lines the tour shows."""
+def startup_lines() -> list[str]:
+    """The startup lines ("MCP endpoint: …", "Token: …", ...) the tour shows."""
     section = README.read_text(encoding="utf-8").split("## Five-minute tour", 1)[1]
     fences = re.findall(r"^```(\w*)\n(.*?)^```", section, flags=re.DOTALL | re.MULTILINE)
     shown = [body for language, body in fences if not language]
     assert shown, "the tour shows what `make serve` prints"
-    return [line.split(": ", 1)[0] for line in shown[0].splitlines()]
+    return str(shown[0]).splitlines()
+
+
+def make_serve_embedder() -> str:
+    """The embedder `make serve` runs with (the Makefile's BRAIN_EMBEDDER default)."""
+    found = re.search(r"^BRAIN_EMBEDDER \?= (\S+)$", (ROOT / "Makefile").read_text(), re.M)
+    assert found is not None
+    return found.group(1)
 
 
 def test_readme_is_short_and_opens_with_the_two_commands() -> None:
@@ -59,21 +66,51 @@ def test_the_inspector_the_readme_pins_is_the_one_make_tools_installs() -> None:
     assert package["dependencies"]["@modelcontextprotocol/inspector"] == pins.pop()
 
 
-@pytest.mark.skipif(not NODE_BIN.exists(), reason="make tools installs Node 22 into .tools/")
-def test_the_tour_runs_as_written(tmp_path: Path) -> None:
-    data_dir = tmp_path / "brain"
-    server = subprocess.Popen(
+def serve(data_dir: Path, embedder: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
         [sys.executable, "-m", "shared.cli", "serve", "--port", "0", "--data-dir", str(data_dir)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
+        env={**os.environ, "BRAIN_EMBEDDER": embedder},
     )
+
+
+def startup(server: subprocess.Popen[str], last: str) -> list[str]:
+    """The server's startup lines, up to the one labelled `last`."""
+    assert server.stdout is not None
+    lines: list[str] = []
+    while not lines or not lines[-1].startswith(f"{last}: "):
+        line = server.stdout.readline()
+        assert line, f"the server ended before printing {last!r}: {lines}"
+        lines.append(line.strip())
+    return lines
+
+
+def test_make_serve_prints_what_the_readme_shows(tmp_path: Path) -> None:
+    # Given the server started as `make serve` starts it (its embedder: the local model)
+    shown = startup_lines()
+    server = serve(tmp_path / "brain", make_serve_embedder())
+    try:
+        printed = startup(server, shown[-1].split(": ", 1)[0])
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=20)
+    # Then the README shows its startup lines in its order, and those without an address,
+    # a token or a path in them word for word (the embedding profile, the sign-in)
+    assert [line.split(": ", 1)[0] for line in printed] == [s.split(": ", 1)[0] for s in shown]
+    fixed = ("Embeddings: ", "Anmeldung: ")
+    assert [p for p in printed if p.startswith(fixed)] == [s for s in shown if s.startswith(fixed)]
+
+
+@pytest.mark.skipif(not NODE_BIN.exists(), reason="make tools installs Node 22 into .tools/")
+def test_the_tour_runs_as_written(tmp_path: Path) -> None:
+    data_dir = tmp_path / "brain"
+    # (model-free: what the server prints with the model is the next test's)
+    server = serve(data_dir, "none")
     try:
         assert server.stdout is not None
-        labels = startup_labels()
-        printed = [server.stdout.readline().strip() for _ in labels]
-        # the README shows the startup lines the server prints, in its order
-        assert [line.split(": ", 1)[0] for line in printed] == labels
+        printed = startup(server, startup_lines()[-1].split(": ", 1)[0])
         url = printed[0].split(": ", 1)[1].removesuffix("/mcp")
         venv_bin = str(Path(sys.executable).parent) + "/"
         script = "set -euo pipefail\n" + "\n".join(

@@ -105,15 +105,18 @@ async def test_a_client_stores_reads_changes_and_deletes_a_memory(
         assert changed["tags"] == []
         assert changed["kurzbeschreibung"] == memory["kurzbeschreibung"]
         assert changed["quelle"] == memory["quelle"]
-        # When it is deleted
+        assert (changed["bereich"], changed["handelnd_als"]) == ("users/42", "42")
+        # When it is deleted, the answer says where it was and as whom the call acted
         deleted = await http.delete("/api/memory/longterm_1", headers=headers)
-        assert deleted.status_code == 204
+        assert deleted.status_code == 200
+        where = {"bereich": "users/42", "pfad": "users/42", "handelnd_als": "42"}
+        assert deleted.json() == {"ID": "longterm_1", "geloescht": True, **where}
         # Then it is gone; a resent delete (a retry) is answered like the first
         gone = await http.get("/api/memory/longterm_1", headers=headers)
         assert gone.status_code == 404
         assert gone.headers["content-type"] == PROBLEM
         again = await http.delete("/api/memory/longterm_1", headers=headers)
-        assert again.status_code == 204
+        assert again.status_code == 200 and again.json() == deleted.json()
 
 
 async def test_mcp_tools_and_rest_see_the_same_memories(

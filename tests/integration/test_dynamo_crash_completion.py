@@ -177,7 +177,12 @@ def test_a_delete_resent_after_dying_mid_batch_answers_like_the_first(
     again = call_tool(ctx, PRINCIPAL, "delete_brain_memories", args)
     # Then it answers what the first call would have: three deleted, one never existed
     assert again["erfolg"] is True, again
+    # (also where each was: the one the dead call deleted from its mark)
+    deleted = ["longterm_1", "longterm_2", "longterm_3"]
+    place = {"bereich": "users/anna", "pfad": "users/anna"}
     assert again["daten"] == {
-        "geloescht": ["longterm_1", "longterm_2", "longterm_3"],
+        "geloescht": deleted,
         "nicht_gefunden": ["longterm_99"],
+        "orte": [{"ID": raw, **place} for raw in deleted],
+        "handelnd_als": "anna",
     }

@@ -180,7 +180,9 @@ def test_a_delete_cut_before_any_call_is_completed_by_its_resend(
     again = resend(ctx, clients, DELETE, args)
     # Then it answers as the first call would have, and only longterm_3 is left: in the
     # postings, the index records, the stats and the search; no rating of longterm_2 is left
-    assert again["daten"] == {"geloescht": ["longterm_1", "longterm_2"], "nicht_gefunden": []}
+    assert again["daten"]["geloescht"] == ["longterm_1", "longterm_2"]
+    assert again["daten"]["nicht_gefunden"] == []
+    assert [o["bereich"] for o in again["daten"]["orte"]] == ["users/anna", "users/anna"]
     assert set(storage.get_memories(PRINCIPAL.tenant, IDS, ctx.clock())) == {IDS[2]}
     assert storage.get_ratings(PRINCIPAL.tenant, IDS[1]) == []
     assert_index_exact(ctx, storage, clients, "Vormittag")

@@ -328,7 +328,7 @@ def test_rest_function_serves_the_memory_api_from_its_sample_event(
     )
     assert json.loads(patched["body"])["tags"] == ["erledigt"]
     deleted = handler(rest_event("DELETE", "/api/memory/longterm_1"), FakeLambdaContext())
-    assert deleted["statusCode"] == 204
+    assert deleted["statusCode"] == 200
     gone = handler(rest_event("GET", "/api/memory/longterm_1"), FakeLambdaContext())
     assert gone["statusCode"] == 404
     assert gone["headers"]["content-type"] == "application/problem+json"

@@ -223,7 +223,8 @@ async def test_update_delete_and_search_of_another_nutzers_memory_reveal_and_cha
         context = await call(client, "recall_context", {"task": "geheim"})
     # Then each answer is the one for a missing memory, and nothing changed
     assert "nicht_gefunden" in updated["daten"][0]["fehler"][0]["meldung"]
-    assert deleted["daten"] == {"geloescht": [], "nicht_gefunden": ["longterm_1", "longterm_2"]}
+    assert deleted["daten"]["geloescht"] == [] and deleted["daten"]["orte"] == []
+    assert deleted["daten"]["nicht_gefunden"] == ["longterm_1", "longterm_2"]
     assert found["daten"]["treffer"] == []
     assert context["daten"]["erinnerungen"] == []
     assert stored_state(backend) == before

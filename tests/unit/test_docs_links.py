@@ -1,6 +1,6 @@
 """Every relative link in README.md and docs/*.md points at a file that exists and, where it
-names an anchor, at a heading of that file (GitHub's anchor rule: lower case, punctuation
-dropped, spaces to dashes)."""
+names an anchor, at a heading of that file (GitHub's anchors, as the generated contents
+blocks write them: `shared.docs.toc`)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from shared.docs import toc
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
@@ -16,12 +18,7 @@ FENCE = re.compile(r"```.*?```", flags=re.DOTALL)
 
 
 def anchors(page: Path) -> set[str]:
-    text = FENCE.sub("", page.read_text(encoding="utf-8"))
-    found = set()
-    for heading in re.findall(r"^#+ (.+)$", text, flags=re.MULTILINE):
-        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
-        found.add(slug)
-    return found
+    return toc.anchors(page.read_text(encoding="utf-8"))
 
 
 def links(page: Path) -> list[str]:

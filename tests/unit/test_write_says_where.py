@@ -106,3 +106,56 @@ def test_a_token_writing_where_it_reads_gets_no_hint(
     assert mine["daten"][0]["bereich"] == "users/dev" and "hinweis" not in mine
     remembered = call_tool(ctx, alice, "remember", {"content": "Tee.", "path": "users/alice/x"})
     assert "hinweis" not in remembered["daten"]
+
+
+def test_an_update_says_where_the_memory_lies_and_as_whom_it_acted(
+    setup: tuple[ServiceContext, Principal, Principal],
+) -> None:
+    ctx, dev, alice = setup
+    ids = [
+        e["ID"]
+        for e in call_tool(ctx, dev, "insert_brain_longterm_memory", _insert("alice", "x", "E"))[
+            "daten"
+        ]
+    ]
+    change = {
+        "inhalt": {"nutzer": "alice", "agent": "x", "memories": [{"ID": ids[0], "memory": "neu"}]}
+    }
+    # When the development token changes alice's memory acting as alice
+    changed = call_tool(ctx, dev, "update_brain_memories", change)
+    # Then the entry names area, path and acting nutzer, and the answer says once that
+    # this token's Memory OS tools do not look there
+    (entry,) = changed["daten"]
+    assert (entry["bereich"], entry["pfad"], entry["handelnd_als"]) == (
+        "users/alice",
+        "users/alice",
+        "alice",
+    )
+    assert "'dev'" in changed["hinweis"] and "?nutzer=alice" in changed["hinweis"]
+    # And alice's own token changing it gets the place without the hint
+    own = call_tool(
+        ctx,
+        alice,
+        "update_brain_memories",
+        {**change, "inhalt": {**change["inhalt"], "agent": "tour"}},
+    )
+    assert own["daten"][0]["bereich"] == "users/alice" and "hinweis" not in own
+
+
+def test_a_delete_says_where_each_forgotten_memory_was(
+    setup: tuple[ServiceContext, Principal, Principal],
+) -> None:
+    ctx, dev, _ = setup
+    alices = call_tool(ctx, dev, "insert_brain_longterm_memory", _insert("alice", "x", "F"))
+    remembered = call_tool(ctx, dev, "remember", {"content": "Tee.", "path": "users/dev/notizen"})
+    ids = [alices["daten"][0]["ID"], remembered["daten"]["ID"]]
+    forget = {"inhalt": {"nutzer": "dev", "agent": "x", "memories": {"longterm": ids}}}
+    # When the token acting as dev deletes its own memory and (not visible to dev) alice's
+    deleted = call_tool(ctx, dev, "delete_brain_memories", forget)
+    # Then the answer says where the forgotten one was and as whom the call acted
+    assert deleted["daten"] == {
+        "geloescht": [ids[1]],
+        "nicht_gefunden": [ids[0]],
+        "orte": [{"ID": ids[1], "bereich": "users/dev", "pfad": "users/dev/notizen"}],
+        "handelnd_als": "dev",
+    }
