@@ -382,6 +382,10 @@ def memory_view(memory: Memory, ctx: ServiceContext) -> dict[str, Any]:
         view["embedding_dim"] = memory.embedding_dim
     if memory.embedding_profil_hash is not None:
         view["embedding_profil_hash"] = memory.embedding_profil_hash
+    if memory.gueltig_bis is not None:  # superseded (issue 25): ISO 8601 with offset
+        view["gueltig_bis"] = memory.gueltig_bis.astimezone(zone).isoformat()
+    if memory.ersetzt_durch is not None:
+        view["ersetzt_durch"] = str(memory.ersetzt_durch)
     return view
 
 

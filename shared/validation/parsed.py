@@ -135,6 +135,7 @@ class RememberRequest:
     content: str
     path: str
     create_project: bool = False
+    ersetzt: tuple[MemoryId, ...] = ()  # the memories this one replaces (issue 25)
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,7 @@ class SearchRequest:
     limit: int
     path: str | None = None  # area-bounded search: only memories under this prefix
     vector: QueryVector | None = None  # hybrid search: rank by cosine too
+    verlauf: bool = False  # history: superseded memories are found too
 
 
 @dataclass(frozen=True)

@@ -277,3 +277,24 @@ def test_the_first_write_per_counter_in_a_container_waits_for_its_lease(tools: T
     # lease: no counter step at all
     assert cold.round_trips == 4 and cold.calls == 5
     assert warmed.round_trips == 3 and warmed.calls == 4
+
+
+def test_a_replacing_remember_stays_within_the_write_budget(tools: Tools) -> None:
+    # Given a warm container and a memory to replace
+    warm(tools)
+    old = tools.call("remember", {"content": "Standup montags 9 Uhr.", "path": "users/anna/team"})
+    replacing = {
+        "content": "Standup ab Juni dienstags 10 Uhr.",
+        "path": "users/anna/team",
+        "ersetzt": old["daten"]["ID"],
+    }
+    # When a remember replaces it (issue 25: the successor and the mark in one stage)
+    measured = tools.measure("remember", replacing)
+    if os.environ.get("BRAIN_ROUND_TRIP_TABLE"):
+        print(
+            f"| remember ersetzt | {measured.round_trips} | {measured.calls} | "
+            f"{' → '.join(measured.chain)} |"
+        )
+    # Then it waits for no more round trips than every write (issue 22: ≤ 3)
+    assert measured.answer["daten"]["ersetzt"] == [old["daten"]["ID"]]
+    assert measured.round_trips <= BUDGETS["remember"], measured.chain

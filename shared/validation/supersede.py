@@ -1,0 +1,69 @@
+"""The `ersetzt` field (issue 25, superseded facts): the memory or memories a write replaces.
+
+One rule, read by every write that takes it (remember, the insert tools'
+`referenzfelder.ersetzt`, update entries, REST `POST /api/memory` and the update route) and
+by the schemas' descriptions: an ID (`longterm_5`) or a list of 1 to `ERSETZT_MAX_IDS`
+distinct IDs. Refusals name the field and the rule and never repeat the refused value.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from shared.domain import MemoryId
+from shared.validation.errors import FieldError
+
+ERSETZT_FIELD: Final = "ersetzt"
+ERSETZT_MAX_IDS: Final = 10
+VERLAUF_FIELD: Final = "verlauf"
+
+ERSETZT_RULE: Final = (
+    "eine Erinnerungs-ID (shortterm_<n> oder longterm_<n>) oder eine Liste von 1 bis "
+    f"{ERSETZT_MAX_IDS} solchen IDs"
+)
+ERSETZT_DESCRIPTION: Final = (
+    "Optional: ID (oder Liste von bis zu "
+    f"{ERSETZT_MAX_IDS} IDs) der Erinnerung(en), die diese ersetzt. Die ersetzte erhaelt "
+    "gueltig_bis und ersetzt_durch, verschwindet aus der Standardsuche und bleibt per ID "
+    "und mit verlauf=true lesbar. Nur erlaubt, wenn der Aufrufer beide schreiben darf."
+)
+VERLAUF_DESCRIPTION: Final = (
+    "Optional, Standard false: true findet auch ersetzte Erinnerungen (mit gueltig_bis "
+    "und ersetzt_durch), fuer Fragen nach frueheren Staenden."
+)
+
+
+def ersetzt_ids(value: Any, path: str, errors: list[FieldError]) -> list[MemoryId] | None:
+    """The IDs an `ersetzt` value names, in request order without repeats; None (and an
+    error naming `path`) when it breaks the rule."""
+    raw = [value] if isinstance(value, str) else value
+    if not isinstance(raw, list) or not raw or not all(isinstance(item, str) for item in raw):
+        errors.append(FieldError(path, f"ungültig: {path} muss {ERSETZT_RULE} sein."))
+        return None
+    if len(raw) > ERSETZT_MAX_IDS:
+        errors.append(
+            FieldError(
+                path,
+                f"ungültig: {path} nennt {len(raw)} IDs, höchstens {ERSETZT_MAX_IDS} sind erlaubt.",
+            )
+        )
+        return None
+    ids = [MemoryId.parse(item) for item in raw]
+    if any(memory_id is None for memory_id in ids):
+        errors.append(
+            FieldError(
+                path,
+                f"ungültig: jede ID in {path} hat die Form shortterm_<n> oder longterm_<n> "
+                "(n ab 1).",
+            )
+        )
+        return None
+    return list(dict.fromkeys(memory_id for memory_id in ids if memory_id is not None))
+
+
+def history_flag(value: Any, path: str, errors: list[FieldError]) -> bool | None:
+    """`verlauf`: true or false."""
+    if not isinstance(value, bool):
+        errors.append(FieldError(path, f"ungültig: {path} muss true oder false sein."))
+        return None
+    return value
