@@ -193,10 +193,12 @@ class RememberWrite:
                 self.replaced.unmark({0: memory.id}, now)
                 raise RequestRejected([storage_failure("content", failure)])
             memory = raced.get(0, memory)
-        if 0 in marked:
-            raise RequestRejected([marked[0]])
         refs: Refs = {0: (str(memory.id), stamp(memory.updated_at))}
-        return Stored(self._answer(memory, cleaned.kinds), refs)
+        answer = self._answer(memory, cleaned.kinds)
+        if 0 in marked:  # stored; what it replaces stays current (said, not hidden)
+            answer["daten"]["ersetzt_fehler"] = marked[0].as_dict()
+            answer["daten"].pop("ersetzt", None)
+        return Stored(answer, refs)
 
     def _answer(self, memory: Memory, kinds: tuple[str, ...]) -> dict[str, Any]:
         principal, target = self.principal, self.target

@@ -30,7 +30,7 @@ from shared.auth.principal import Principal
 from shared.domain import EntryFailure, EntryFailureCode, Memory, MemoryId, Supersession
 from shared.services.areas import authorize_write
 from shared.services.context import ServiceContext
-from shared.services.memories import (
+from shared.services.entry_errors import (
     not_found_message,
     storage_failure_message,
     visible_memories,

@@ -49,6 +49,7 @@ _UPDATE_FIELDS: Final = (
     "embedding",
     PROFIL_HASH,
     PROFIL_HASH_ALIAS,
+    ERSETZT_FIELD,
 )
 
 
@@ -88,6 +89,9 @@ def _update_entry(value: Any, path: str) -> MemoryUpdateInput | list[FieldError]
         changes["embedding"] = fields.optional("embedding", rules.embedding)
     if fields.has(PROFIL_HASH) or fields.has(PROFIL_HASH_ALIAS):
         changes["embedding_profil_hash"] = _profil_hash(fields)
+    if fields.has(ERSETZT_FIELD):
+        replaced = fields.optional(ERSETZT_FIELD, ersetzt_ids)
+        changes["ersetzt"] = tuple(replaced or ())
     if errors:
         return errors
     if not changes:

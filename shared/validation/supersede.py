@@ -8,6 +8,7 @@ distinct IDs. Refusals name the field and the rule and never repeat the refused 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from shared.domain import MemoryId
@@ -19,13 +20,18 @@ VERLAUF_FIELD: Final = "verlauf"
 
 ERSETZT_RULE: Final = (
     "eine Erinnerungs-ID (shortterm_<n> oder longterm_<n>) oder eine Liste von 1 bis "
-    f"{ERSETZT_MAX_IDS} solchen IDs"
+    f"{ERSETZT_MAX_IDS} solchen IDs (in referenzfelder: durch Kommas getrennt)"
 )
 ERSETZT_DESCRIPTION: Final = (
     "Optional: ID (oder Liste von bis zu "
     f"{ERSETZT_MAX_IDS} IDs) der Erinnerung(en), die diese ersetzt. Die ersetzte erhaelt "
     "gueltig_bis und ersetzt_durch, verschwindet aus der Standardsuche und bleibt per ID "
     "und mit verlauf=true lesbar. Nur erlaubt, wenn der Aufrufer beide schreiben darf."
+)
+BATCH_RULE: Final = (
+    "ungültig: {feld}: referenzfelder.ersetzt gilt für einen Aufruf mit genau einem Eintrag; "
+    "in einem Batch referenzfelder.ersetzt.<index> je Eintrag (Index ab 0, kleiner als die "
+    "Zahl der Einträge), jeweils eine ID oder mehrere durch Kommas getrennt."
 )
 VERLAUF_DESCRIPTION: Final = (
     "Optional, Standard false: true findet auch ersetzte Erinnerungen (mit gueltig_bis "
@@ -59,6 +65,38 @@ def ersetzt_ids(value: Any, path: str, errors: list[FieldError]) -> list[MemoryI
         )
         return None
     return list(dict.fromkeys(memory_id for memory_id in ids if memory_id is not None))
+
+
+def is_ersetzt_key(key: str) -> bool:
+    """`ersetzt` or `ersetzt.<index>`: the insert tools' instruction keys in referenzfelder
+    (never stored as provenance)."""
+    return key == ERSETZT_FIELD or key.startswith(ERSETZT_FIELD + ".")
+
+
+def batch_ersetzt(
+    referenzfelder: Mapping[str, Any], count: int, errors: list[FieldError]
+) -> dict[int, tuple[str, list[MemoryId]]]:
+    """The insert tools' `referenzfelder.ersetzt` (their seed schema admits no entry field,
+    referenzfelder only scalar values): `ersetzt` for a call of one entry, `ersetzt.<index>`
+    per entry of a batch; each a string of one ID or IDs separated by commas. Per entry
+    index: the field that named them and the IDs."""
+    wanted: dict[int, tuple[str, list[MemoryId]]] = {}
+    for key, value in referenzfelder.items():
+        if not is_ersetzt_key(key):
+            continue
+        feld = f"referenzfelder.{key}"
+        suffix = key[len(ERSETZT_FIELD) + 1 :]
+        index = 0 if key == ERSETZT_FIELD else int(suffix) if suffix.isdigit() else -1
+        if (key == ERSETZT_FIELD and count != 1) or not 0 <= index < count:
+            errors.append(FieldError(feld, BATCH_RULE.format(feld=feld)))
+            continue
+        if not isinstance(value, str):
+            errors.append(FieldError(feld, f"ungültig: {feld} muss {ERSETZT_RULE} sein."))
+            continue
+        ids = ersetzt_ids([part.strip() for part in value.split(",")], feld, errors)
+        if ids is not None:
+            wanted[index] = (feld, ids)
+    return wanted
 
 
 def history_flag(value: Any, path: str, errors: list[FieldError]) -> bool | None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from shared.auth.principal import ALL_SCOPES, Principal
 from shared.config import Settings
+from shared.domain import MemoryId
 from shared.services.context import ServiceContext
 from shared.storage.port import StoragePort
 from shared.tools.dispatch import call_tool
@@ -158,3 +159,82 @@ def test_ersetzt_that_breaks_the_rule_is_refused_in_german(storage: StoragePort)
     bad = call_tool(ctx, ANNA, "search_memory", {"query": "Raum", "verlauf": "ja"})
     assert bad["erfolg"] is False
     assert bad["fehler"][0]["feld"] == "verlauf"
+
+
+CALLER = {"nutzer": "anna", "agent": "bot"}
+
+
+def insert(ctx: ServiceContext, texts: list[str], **referenzfelder: Any) -> dict[str, Any]:
+    entries = [
+        {
+            "kurzbeschreibung": "Standup",
+            "memory": text,
+            "tags": ["team"],
+            "scope": "",
+            "scope_vk": "",
+            **CALLER,
+        }
+        for text in texts
+    ]
+    arguments: dict[str, Any] = {"inhalt": {"memories": entries, **CALLER}}
+    if referenzfelder:
+        arguments["referenzfelder"] = referenzfelder
+    return call_tool(ctx, ANNA, "insert_brain_longterm_memory", arguments)
+
+
+def test_insert_tools_replace_through_referenzfelder_ersetzt(storage: StoragePort) -> None:
+    ctx = context(storage)
+    (old,) = [e["ID"] for e in insert(ctx, [OLD])["daten"]]
+    answer = insert(ctx, [NEW], ersetzt=old, quelle="crm")
+    assert answer["erfolg"] is True, answer
+    (entry,) = answer["daten"]
+    assert entry["ersetzt"] == [old]
+    assert found(ctx)["search_memory"] == [entry["ID"]]
+    assert fetch(ctx, old)["ersetzt_durch"] == entry["ID"]
+    # `ersetzt` is an instruction, not provenance: not stored with the memory
+    successor = MemoryId.parse(entry["ID"])
+    assert successor is not None
+    stored = storage.get_memories("supersede", [successor], ctx.clock())
+    assert stored[successor].referenzfelder == {"quelle": "crm"}
+    # A batch names per entry index what it replaces; the other entries replace nothing
+    third = insert(ctx, ["Das Standup entfällt im August."])["daten"][0]["ID"]
+    batch = insert(
+        ctx,
+        ["Urlaubsplan 2027", "Im August kein Standup, ab September wieder."],
+        **{"ersetzt.1": third},
+    )
+    assert [e.get("ersetzt") for e in batch["daten"]] == [None, [third]]
+    assert fetch(ctx, third)["ersetzt_durch"] == batch["daten"][1]["ID"]
+    # An ID (not an object) for several entries is ambiguous: refused, naming the field
+    refused = insert(ctx, ["a", "b"], ersetzt=third)
+    assert refused["erfolg"] is False
+    assert refused["fehler"][0]["feld"] == "referenzfelder.ersetzt"
+    # An entry naming a replaced memory fails alone; the others are stored
+    mixed = insert(ctx, ["Neu eins", "Neu zwei"], **{"ersetzt.0": old})
+    outcomes = [(e["erfolg"], e.get("fehler", [{}])[0].get("art")) for e in mixed["daten"]]
+    assert outcomes == [(False, "konflikt"), (True, None)]
+
+
+def test_update_with_ersetzt_marks_the_other_memory(storage: StoragePort) -> None:
+    ctx = context(storage)
+    old = remember(ctx, OLD)["daten"]["ID"]
+    new = remember(ctx, NEW)["daten"]["ID"]
+
+    def update(entry: dict[str, Any]) -> dict[str, Any]:
+        arguments = {"inhalt": {"memories": [entry], **CALLER}}
+        return call_tool(ctx, ANNA, "update_brain_memories", arguments)
+
+    # Only `ersetzt`: the successor stays as it is, the other one is replaced
+    answer = update({"ID": new, "ersetzt": [old]})
+    assert answer["erfolg"] is True, answer
+    assert answer["daten"][0]["ersetzt"] == [old]
+    assert fetch(ctx, old)["ersetzt_durch"] == new
+    assert found(ctx)["search_memory"] == [new]
+    # A memory cannot replace itself; an unknown ID is not found
+    itself = update({"ID": new, "ersetzt": new})["daten"][0]
+    assert (itself["erfolg"], itself["fehler"][0]["feld"]) == (
+        False,
+        "inhalt.memories[0].ersetzt",
+    )
+    unknown = update({"ID": new, "ersetzt": "longterm_4242"})["daten"][0]
+    assert unknown["fehler"][0]["art"] == "nicht_gefunden"
