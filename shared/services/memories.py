@@ -82,7 +82,12 @@ class InsertWrite:
         return CounterName(self.typ.value)
 
     def wants(self) -> dict[CounterName, list[int]]:
-        return {self.counter: [index for index, _ in self.accepted]}
+        """After `ahead`: without the entries its reads refused (no ID reserved for them)."""
+        refused = self._refused()
+        return {self.counter: [index for index, _ in self.accepted if index not in refused]}
+
+    def _refused(self) -> dict[int, FieldError]:
+        return self.replaced.refused if self.replaced else {}
 
     def ahead(self) -> None:
         """The area's authorization (when it needs storage), then the tag records (their
@@ -113,7 +118,12 @@ class InsertWrite:
         results = list(self.results)
         screened: list[tuple[int, MemoryInput]] = []
         hinweise: dict[int, str] = {}
+        refused = self._refused()
+        for index, error in sorted(refused.items()):
+            results.append(responses.entry_failure(index, [error], typ=self.typ.value))
         for index, entry in self.accepted:
+            if index in refused:
+                continue
             path = f"inhalt.memories[{index}]"
             checked = screen(
                 entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path, IDENTIFIER_FIELDS
