@@ -20,6 +20,12 @@ OLD = "Die Kantine öffnet um 11:30 Uhr."
 NEW = "Die Kantine öffnet ab Januar um 11 Uhr."
 
 
+async def post(http: Any, headers: dict[str, str], **fields: Any) -> dict[str, Any]:
+    answer = await http.post("/api/memory", json=body(**fields), headers=headers)
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
 async def ids(http: Any, headers: dict[str, str], query: str) -> list[str]:
     answer = await http.get(query, headers=headers)
     assert answer.status_code == 200, answer.text
@@ -32,7 +38,7 @@ async def test_post_with_ersetzt_hides_the_old_one_until_verlauf(
 ) -> None:
     headers = bearer(token(issuer))
     async with server.http() as http:
-        old = (await http.post("/api/memory", json=body(memory=OLD), headers=headers)).json()
+        old = await post(http, headers, memory=OLD)
         created = await http.post(
             "/api/memory", json=body(memory=NEW, ersetzt=old["ID"]), headers=headers
         )
@@ -58,8 +64,7 @@ async def test_patch_with_ersetzt_and_the_refusals(
 ) -> None:
     headers = bearer(token(issuer))
     async with server.http() as http:
-        old = (await http.post("/api/memory", json=body(memory=OLD), headers=headers)).json()
-        new = (await http.post("/api/memory", json=body(memory=NEW), headers=headers)).json()
+        old, new = await post(http, headers, memory=OLD), await post(http, headers, memory=NEW)
         patched = await http.patch(
             f"/api/memory/{new['ID']}",
             json={"ersetzt": [old["ID"]]},
