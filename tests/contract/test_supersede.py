@@ -238,3 +238,24 @@ def test_update_with_ersetzt_marks_the_other_memory(storage: StoragePort) -> Non
     )
     unknown = update({"ID": new, "ersetzt": "longterm_4242"})["daten"][0]
     assert unknown["fehler"][0]["art"] == "nicht_gefunden"
+
+
+def test_select_brain_lists_only_the_current_memories_of_an_entity(storage: StoragePort) -> None:
+    ctx = context(storage)
+    entry = {"titel": "Kantine", "inhalt": "Betriebskantine", "vk_typ": "kunde"}
+    upsert = {"inhalt": {"eintraege": [{**entry, "vk_referenz_id": "K-9"}], **CALLER}}
+    assert call_tool(ctx, ANNA, "upsert_brain", upsert)["erfolg"] is True
+
+    def about(text: str, **referenzfelder: Any) -> str:
+        memory = {"kurzbeschreibung": "Kantine", "memory": text, "tags": [], **CALLER}
+        inhalt = {"memories": [{**memory, "scope": "kunde", "scope_vk": "K-9"}], **CALLER}
+        arguments: dict[str, Any] = {"inhalt": inhalt, "referenzfelder": referenzfelder}
+        answer = call_tool(ctx, ANNA, "insert_brain_longterm_memory", arguments)
+        assert answer["erfolg"] is True, answer
+        return str(answer["daten"][0]["ID"])
+
+    old = about(OLD)
+    new = about(NEW, ersetzt=old)
+    select = {**CALLER, "vk_typ": "kunde", "vk_referenz_id": "K-9", "detailgrad": "erinnerungen"}
+    (hit,) = call_tool(ctx, ANNA, "select_brain", select)["daten"]["treffer"]
+    assert [memory["ID"] for memory in hit["erinnerungen"]] == [new]
