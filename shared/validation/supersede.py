@@ -33,6 +33,17 @@ BATCH_RULE: Final = (
     "in einem Batch referenzfelder.ersetzt.<index> je Eintrag (Index ab 0, kleiner als die "
     "Zahl der Einträge), jeweils eine ID oder mehrere durch Kommas getrennt."
 )
+# The insert tools' seed schemas cannot carry `ersetzt`: their descriptions say where it goes.
+INSERT_ERSETZT_NOTE: Final = (
+    " Optional ersetzt der Eintrag aeltere Erinnerungen: referenzfelder.ersetzt = ID (mehrere "
+    "durch Kommas getrennt) bei einem Eintrag, referenzfelder.ersetzt.<index> je Eintrag im "
+    "Batch; die ersetzten erhalten gueltig_bis und ersetzt_durch und erscheinen nur noch per "
+    "ID und mit verlauf=true."
+)
+UPDATE_ERSETZT_NOTE: Final = (
+    " Optional je Eintrag ersetzt (ID oder Liste): diese Erinnerung ersetzt die genannten "
+    "(gueltig_bis, ersetzt_durch; aus der Standardsuche, per ID und mit verlauf=true lesbar)."
+)
 VERLAUF_DESCRIPTION: Final = (
     "Optional, Standard false: true findet auch ersetzte Erinnerungen (mit gueltig_bis "
     "und ersetzt_durch), fuer Fragen nach frueheren Staenden."
