@@ -29,6 +29,7 @@ from shared.validation.parsed import (
     SelectRequest,
 )
 from shared.validation.rules import Fields, index_path, present
+from shared.validation.supersede import batch_ersetzt
 
 KURZBESCHREIBUNG_MAX_LEN: Final = 1000
 MEMORY_MAX_LEN: Final = 50000
@@ -168,11 +169,15 @@ def parse_insert(
 ) -> Batch[MemoryInput]:
     """insert_brain_longterm_memory / insert_brain_shortterm_memory."""
     caller, referenzfelder, items = _batch_items(arguments, "memories")
+    errors: list[FieldError] = []
+    ersetzt = batch_ersetzt(referenzfelder, len(items), errors)
+    if errors:
+        raise RequestRejected(errors)
     entries: list[MemoryInput | list[FieldError]] = [
         _insert_entry(item, index_path("inhalt.memories", index), options, shortterm)
         for index, item in enumerate(items)
     ]
-    return Batch(caller=caller, referenzfelder=referenzfelder, entries=entries)
+    return Batch(caller=caller, referenzfelder=referenzfelder, entries=entries, ersetzt=ersetzt)
 
 
 # --- fetch ---------------------------------------------------------------------------------
