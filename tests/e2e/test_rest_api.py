@@ -10,6 +10,7 @@ import pytest
 from shared.auth.local_tokens import LocalTokenIssuer
 from shared.auth.principal import ALL_SCOPES, Scope
 from shared.domain import MemoryId, MemoryType
+from shared.storage.port import StoragePort
 from shared.storage.sqlite import SqliteStorage
 from shared.validation.json_body import MAX_BODY_BYTES
 from tests.conftest import InProcessServer
@@ -57,7 +58,7 @@ def body(**overrides: Any) -> dict[str, Any]:
     return payload
 
 
-def stored(storage: SqliteStorage, tenant: str = "acme") -> list[str]:
+def stored(storage: StoragePort, tenant: str = "acme") -> list[str]:
     from datetime import UTC, datetime
 
     ids = [MemoryId(typ, n) for typ in MemoryType for n in range(1, 30)]

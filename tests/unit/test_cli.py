@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import socket
 
+import pytest
+
 from shared.cli import _bind, build_parser
 
 
@@ -49,3 +51,19 @@ def test_json_log_lines_keep_known_keys_and_drop_the_rest() -> None:
     assert line["tool"] == "fetch_brain_memories"
     assert line["exception"] == "ValueError"
     assert "geheim" not in json.dumps(line)
+
+
+def test_import_reads_team_members_in_normal_form_and_refuses_bad_ones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Given `brain import --team` options (the operator's team configuration)
+    args = build_parser().parse_args(
+        ["import", "x.jsonl", "--team", "Support=anna, bob", "--team", "ops=9"]
+    )
+    # Then each team is in normal form with its members
+    assert dict(args.team) == {"support": ["anna", "bob"], "ops": ["9"]}
+    # And a bad team name or a team without members is a German usage error
+    for bad in ("teams/x=anna", "../x=anna", "ops=", "ops"):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["import", "x.jsonl", "--team", bad])
+        assert "--team erwartet <team>=<nutzer>" in capsys.readouterr().err

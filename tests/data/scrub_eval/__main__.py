@@ -3,7 +3,9 @@
 Writes `tests/data/scrub_eval_dev.jsonl` (development templates, seed 20251),
 `tests/data/scrub_eval_heldout.jsonl` (held-out templates, seed 90357; measured once, spent)
 and `tests/data/scrub_eval_dev2.jsonl` (second development round, seed 61423, makers in
-`secrets_r2`/`content_r2`): different seeds and different templates. Each line: `text`,
+`secrets_r2`/`content_r2`) and `tests/data/scrub_eval_heldout2.jsonl` (second held-out set,
+seed 77149, makers in `heldout2_values`; measured once, never tuned on): different seeds
+and different templates. Each line: `text`,
 `secrets` ([{kind, value}], kind = the value maker), `keep` (content values that must
 survive), `group` (the template group), `lang`.
 `--check` rebuilds in memory and fails if a committed file differs.
@@ -23,6 +25,8 @@ from tests.data.scrub_eval import (
     content_r2,
     dev2_templates,
     dev_templates,
+    heldout2_templates,
+    heldout2_values,
     heldout_templates,
     secrets_r2,
     values,
@@ -33,8 +37,9 @@ SPLITS = {
     "dev": (dev_templates, 20251, HERE / "scrub_eval_dev.jsonl"),
     "heldout": (heldout_templates, 90357, HERE / "scrub_eval_heldout.jsonl"),
     "dev2": (dev2_templates, 61423, HERE / "scrub_eval_dev2.jsonl"),
+    "heldout2": (heldout2_templates, 77149, HERE / "scrub_eval_heldout2.jsonl"),
 }
-MAKERS = (values, content, secrets_r2, content_r2)
+MAKERS = (values, content, secrets_r2, content_r2, heldout2_values)
 REPEATS = 4
 _SLOT = re.compile(r"\{([skf]):(\w+)\}")
 

@@ -1,5 +1,5 @@
-"""Issue 20's retry-layer findings over REST (the real app on SQLite; the dispatcher's side
-on both adapters is tests/contract/test_retry_layer_findings.py): a replay never answers
+"""Issue 20's retry-layer findings over REST (the real app on each storage adapter; the
+dispatcher's side is tests/contract/test_retry_layer_findings.py): a replay never answers
 another caller, random keys never collapse two writes, the same key with a changed body is
 a German 409, and a deleted memory is stored anew when it is created again."""
 
@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from shared.auth.local_tokens import LocalTokenIssuer
-from shared.storage.sqlite import SqliteStorage
+from shared.storage.port import StoragePort
 from tests.conftest import InProcessServer
 from tests.e2e.test_rest_api import bearer, body, stored, token
 from tests.e2e.test_rest_ledger import booking
@@ -23,10 +23,10 @@ LEDGER = "/api/ledger/buchungen"
 
 
 async def test_a_replay_never_answers_another_nutzer(
-    server: InProcessServer, issuer: LocalTokenIssuer, sqlite_storage: SqliteStorage
+    secure_server: InProcessServer, issuer: LocalTokenIssuer, backend: StoragePort
 ) -> None:
     u1, u2 = bearer(token(issuer, nutzer=("u1",))), bearer(token(issuer, nutzer=("u2",)))
-    async with server.http() as http:
+    async with secure_server.http() as http:
         # Given u1's memory
         first = await http.post("/api/memory", json=body(), headers=u1)
         assert first.status_code == 201
@@ -37,14 +37,14 @@ async def test_a_replay_never_answers_another_nutzer(
         assert first.json()["ID"] not in replay.text
         own = await http.post("/api/memory", json=body(), headers=u2)
         assert own.status_code == 201 and own.json()["ID"] != first.json()["ID"]
-    assert stored(sqlite_storage) == ["longterm_1", "longterm_2"]
+    assert stored(backend) == ["longterm_1", "longterm_2"]
 
 
 async def test_random_keys_never_collapse_two_bookings(
-    server: InProcessServer, issuer: LocalTokenIssuer
+    secure_server: InProcessServer, issuer: LocalTokenIssuer
 ) -> None:
     anna = ledger_token(issuer)
-    async with server.http() as http:
+    async with secure_server.http() as http:
         # When two different bookings carry two random keys, in the header and in the body
         answers = [
             await http.post(
@@ -90,9 +90,9 @@ async def test_random_keys_never_collapse_two_bookings(
     ids=["pfad", "quelle", "referenzfelder"],
 )
 async def test_the_same_key_with_a_changed_rest_field_is_a_german_409(
-    server: InProcessServer,
+    secure_server: InProcessServer,
     issuer: LocalTokenIssuer,
-    sqlite_storage: SqliteStorage,
+    backend: StoragePort,
     changed: dict[str, object],
 ) -> None:
     headers = {**bearer(token(issuer)), "Idempotency-Key": "schreibvorgang-1"}
@@ -101,21 +101,21 @@ async def test_the_same_key_with_a_changed_rest_field_is_a_german_409(
         quelle={"system": "crm", "referenz": "T-1"},
         referenzfelder={"ticket": "T-1"},
     )
-    async with server.http() as http:
+    async with secure_server.http() as http:
         first = await http.post("/api/memory", json=original, headers=headers)
         again = await http.post("/api/memory", json={**original, **changed}, headers=headers)
     assert first.status_code == 201
     assert again.status_code == 409
     assert again.headers["content-type"].startswith("application/problem+json")
     assert "Konflikt: Dieser idempotenz_schluessel benennt schon einen anderen" in again.text
-    assert stored(sqlite_storage) == ["longterm_1"]
+    assert stored(backend) == ["longterm_1"]
 
 
 async def test_a_deleted_memory_is_stored_anew_when_created_again(
-    server: InProcessServer, issuer: LocalTokenIssuer, sqlite_storage: SqliteStorage
+    secure_server: InProcessServer, issuer: LocalTokenIssuer, backend: StoragePort
 ) -> None:
     headers = bearer(token(issuer))
-    async with server.http() as http:
+    async with secure_server.http() as http:
         # Given a memory that was deleted
         first = await http.post("/api/memory", json=body(), headers=headers)
         deleted = await http.delete(f"/api/memory/{first.json()['ID']}", headers=headers)
@@ -126,4 +126,4 @@ async def test_a_deleted_memory_is_stored_anew_when_created_again(
         assert again.status_code == 201 and again.json()["ID"] != first.json()["ID"]
         read = await http.get(f"/api/memory/{again.json()['ID']}", headers=headers)
         assert read.status_code == 200
-    assert stored(sqlite_storage) == ["longterm_2"]
+    assert stored(backend) == ["longterm_2"]

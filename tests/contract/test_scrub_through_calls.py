@@ -1,0 +1,90 @@
+"""Issue 20, the scrubber's findings through whole calls on every adapter: identifiers without
+a credential context (hex digests, dash-less UUIDs, `token_urlsafe` ids, base64 images,
+product codes) and personal data are stored as they are, and no secret of 12+ characters
+reaches the stored row - `insert_brain_longterm_memory` through `call_tool` (validation,
+authorization, retry layer, scrubbing, storage), then the stored row read back.
+
+The texts are a fixed slice of the development corpora (`tests/data/scrub_eval_dev*.jsonl`):
+the first negatives and the first texts with secrets of each, in file order.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared.auth.principal import ALL_SCOPES, Principal
+from shared.config import Settings
+from shared.domain import MemoryId
+from shared.services.context import ServiceContext
+from shared.storage.port import StoragePort
+from shared.tools.dispatch import call_tool
+from tests.unit.test_scrub_corpus import leaks
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+CALLER = {"nutzer": "anna", "agent": "bot"}
+ANNA = Principal(
+    tenant="acme",
+    subject="acme:anna",
+    nutzer=frozenset({"anna"}),
+    agents=frozenset({"bot"}),
+    scopes=frozenset(ALL_SCOPES),
+)
+SLICE = 40  # texts of each kind per corpus
+
+
+@cache
+def texts(kind: str) -> tuple[dict[str, Any], ...]:
+    chosen: list[dict[str, Any]] = []
+    for split in ("dev", "dev2"):
+        lines = (DATA / f"scrub_eval_{split}.jsonl").read_text(encoding="utf-8").splitlines()
+        entries = [json.loads(line) for line in lines]
+        wanted = [e for e in entries if bool(e["secrets"]) is (kind == "secret")]
+        chosen += wanted[:SLICE]
+    return tuple(chosen)
+
+
+def store(ctx: ServiceContext, entries: tuple[dict[str, Any], ...]) -> list[str]:
+    """Each text as one memory, in one call; the stored texts in order."""
+    memories = [
+        {"kurzbeschreibung": "Notiz", "memory": e["text"], "tags": [], "scope": "",
+         "scope_vk": "", **CALLER}
+        for e in entries
+    ]  # fmt: skip
+    answer = call_tool(
+        ctx, ANNA, "insert_brain_longterm_memory", {"inhalt": {"memories": memories, **CALLER}}
+    )
+    assert answer["erfolg"], answer.get("fehler")
+    ids = [MemoryId.parse(result["ID"]) for result in answer["daten"]]
+    assert all(ids)
+    found = ctx.storage.get_memories(ANNA.tenant, [i for i in ids if i], ctx.clock())
+    return [found[i].memory for i in ids if i]
+
+
+@pytest.fixture
+def ctx(storage: StoragePort, tmp_path: Path) -> ServiceContext:
+    return ServiceContext(storage, Settings(data_dir=tmp_path))
+
+
+def test_identifiers_and_personal_data_are_stored_as_they_are(ctx: ServiceContext) -> None:
+    entries = texts("content")
+    stored = store(ctx, entries)
+    changed = [e["group"] for e, text in zip(entries, stored, strict=True) if text != e["text"]]
+    assert changed == []
+
+
+def test_no_secret_reaches_the_stored_row_and_its_content_stays(ctx: ServiceContext) -> None:
+    entries = texts("secret")
+    stored = store(ctx, entries)
+    leaked = [
+        s["kind"]
+        for e, text in zip(entries, stored, strict=True)
+        for s in e["secrets"]
+        if leaks(s["value"], text)
+    ]
+    lost = [v for e, text in zip(entries, stored, strict=True) for v in e["keep"] if v not in text]
+    assert (leaked, lost) == ([], [])
