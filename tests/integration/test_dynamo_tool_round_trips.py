@@ -154,8 +154,8 @@ BUDGETS = {
     "insert 100": 3,
     "rate 1": 3,
     "rate 100": 3,
-    "update 1": 6,  # known gap: ≤ 3 is the target (strict xfail below)
-    "delete 1": 7,  # known gap, as update
+    "update 1": 5,  # known gap: ≤ 3 is the target (strict xfail below)
+    "delete 1": 6,  # known gap, as update
     "remember": 3,
     "ledger buchen": 3,
     "fetch 200": 1,
@@ -240,7 +240,7 @@ def test_every_tool_call_stays_within_its_round_trip_budget(
     assert rows["fetch 200"].calls == 2  # two BatchGetItem side by side
 
 
-_GAP = pytest.mark.xfail(strict=True, reason="issue 22: update and delete take 6 and 7")
+_GAP = pytest.mark.xfail(strict=True, reason="issue 22: update and delete take 5 and 6")
 
 
 @pytest.mark.parametrize(
