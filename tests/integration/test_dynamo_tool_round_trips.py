@@ -240,7 +240,7 @@ def test_every_tool_call_stays_within_its_round_trip_budget(
     assert rows["fetch 200"].calls == 2  # two BatchGetItem side by side
 
 
-_GAP = pytest.mark.xfail(strict=True, reason="issue 22: update and delete take 5 and 6")
+_GAP = pytest.mark.xfail(strict=True, reason="issue 22: update and delete take 6 and 7")
 
 
 @pytest.mark.parametrize(
