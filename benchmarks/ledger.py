@@ -8,15 +8,17 @@ area through the storage port (batches of 100), then times:
 and checks that both agree to the cent.
 
 Run: .venv/bin/python benchmarks/ledger.py [--bookings 100000] [--backend sqlite|dynamodb]
-(dynamodb = moto in-process, slow to fill: use a few thousand bookings there).
+(dynamodb = DynamoDB Local, AWS's own engine, started and stopped by the run; slower to
+fill than SQLite: use some thousand bookings there).
 A measurement, not a test: it prints numbers; the only assertion is that the sums agree.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import importlib
 import random
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -24,6 +26,7 @@ from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from shared.ledger.model import (
@@ -83,28 +86,23 @@ def sqlite_storage() -> Iterator[StoragePort]:
             storage.close()
 
 
+def dynamodb_local() -> ModuleType:
+    """tests/dynamodb_local, the tests' DynamoDB Local engine, from this checkout."""
+    root = str(Path(__file__).resolve().parents[1])
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    return importlib.import_module("tests.dynamodb_local")
+
+
 @contextmanager
 def dynamodb_storage() -> Iterator[StoragePort]:
-    for name, value in {
-        "AWS_ACCESS_KEY_ID": "bench",
-        "AWS_SECRET_ACCESS_KEY": "bench",
-        "AWS_DEFAULT_REGION": "eu-central-1",
-    }.items():
-        os.environ.setdefault(name, value)
-    from moto import mock_aws
+    """DynamoDB Local (tests/dynamodb_local: `make dynamodb-local`), the production pool."""
+    from shared.storage.dynamo import DynamoStorage, bootstrap
 
-    from shared.config import Settings
-    from shared.storage.aws import make_clients
-    from shared.storage.dynamo import DynamoStorage, RoundTrips, bootstrap
-
-    with mock_aws():
-        clients = make_clients(Settings())
+    with dynamodb_local().local_aws(query_vectors=False) as clients:
         bootstrap(clients, "bench-ledger", "bench-ledger-bucket")
         with DynamoStorage(
-            clients,
-            table_name="bench-ledger",
-            bucket_name="bench-ledger-bucket",
-            round_trips=RoundTrips.serial(),
+            clients, table_name="bench-ledger", bucket_name="bench-ledger-bucket"
         ) as storage:
             yield storage
 
@@ -120,6 +118,14 @@ def timed(label: str, action: Callable[[], Any], repeat: int = 5) -> Any:
 
 
 def main() -> None:
+    try:
+        run()
+    finally:
+        if "tests.dynamodb_local" in sys.modules:
+            dynamodb_local().stop()  # the DynamoDB Local process this run started
+
+
+def run() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bookings", type=int, default=100_000)
     parser.add_argument("--backend", choices=("sqlite", "dynamodb"), default="sqlite")

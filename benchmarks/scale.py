@@ -15,10 +15,12 @@ budgeted ranking against the unbounded one, and the share of searches the budget
 (the caller grows with the tenant): its common word's list then outgrows the first page,
 so the reads, the steps and the budget's cost show at scale.
 
-`--backend dynamodb` runs the same on moto (smaller default sizes) and reports, per search,
-the AWS calls and the read units, estimated from the response items with DynamoDB's sizing
-rules (strongly consistent: ⌈bytes / 4 KB⌉ per Query, per BatchGetItem item; GSI Queries
-half). moto is slow and not thread-safe: the adapter runs its stages serially there.
+`--backend dynamodb` runs the same on DynamoDB Local (AWS's own engine, tests/dynamodb_local;
+started and stopped by the run; smaller default sizes, the adapter on its production pool)
+and reports, per search, the AWS calls and the read units, estimated from the response items
+with DynamoDB's sizing rules (strongly consistent: ⌈bytes / 4 KB⌉ per Query, per
+BatchGetItem item; GSI Queries half). Its times are the engine's on this machine (loopback,
+no network): they show growth with size, not AWS latency.
 
 Run: .venv/bin/python benchmarks/scale.py [--sizes 2000,20000,200000] [--backend sqlite]
 A measurement: it prints a table; `ratio` is the time at the largest size over the time at
@@ -29,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import random
 import statistics
 import sys
@@ -397,28 +398,14 @@ class ReadUnits:
 
 
 def run_dynamodb(sizes: list[int], count: int, scenario: Scenario | None = None) -> list[Row]:
-    from moto import mock_aws
+    from shared.storage.dynamo import DynamoStorage, bootstrap
+    from tests.dynamodb_local import local_aws
 
-    from shared.storage.aws import make_clients
-    from shared.storage.dynamo import DynamoStorage, RoundTrips, bootstrap
-
-    for name, value in {
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_DEFAULT_REGION": "eu-central-1",
-    }.items():
-        os.environ.setdefault(name, value)
     rows = []
     texts = queries(count)
-    with mock_aws():
-        clients = make_clients(Settings())
+    with local_aws(query_vectors=False) as clients:
         bootstrap(clients, "scale", "scale-embeddings")
-        storage = DynamoStorage(
-            clients,
-            table_name="scale",
-            bucket_name="scale-embeddings",
-            round_trips=RoundTrips.serial(),
-        )
+        storage = DynamoStorage(clients, table_name="scale", bucket_name="scale-embeddings")
         units = ReadUnits()
         clients.dynamodb.meta.events.register("provide-client-params.dynamodb", units.remember)
         clients.dynamodb.meta.events.register("after-call.dynamodb", units.hook)
@@ -427,8 +414,7 @@ def run_dynamodb(sizes: list[int], count: int, scenario: Scenario | None = None)
         ctx = ServiceContext(storage, Settings(), lambda: NOW)
         for size in sizes:
             filler.grow_to(size)
-            # moto sorts the whole table for every Query: its timings say nothing
-            row = measure(ctx, size, texts, filler.scenario.caller(), timing=False)
+            row = measure(ctx, size, texts, filler.scenario.caller())
             units.reset()
             for text in texts:
                 request = parse_search({"query": text, "limit": 10})
@@ -483,7 +469,12 @@ def main(argv: list[str] | None = None) -> list[Row]:
     default = "2000,20000,200000" if args.backend == "sqlite" else "600,2000,6000"
     sizes = [int(part) for part in (args.sizes or default).split(",")]
     run = run_sqlite if args.backend == "sqlite" else run_dynamodb
-    rows = run(sizes, args.queries, Scenario(owned=args.owned, owned_share=args.owned_share))
+    try:
+        rows = run(sizes, args.queries, Scenario(owned=args.owned, owned_share=args.owned_share))
+    finally:
+        from tests.dynamodb_local import stop
+
+        stop()  # the DynamoDB Local process, if this run started one
     print_table(rows, args.backend, args.owned, args.owned_share)
     return rows
 

@@ -162,12 +162,19 @@ class StoragePort(LedgerPort, Protocol):
         ...
 
     def delete_memories(
-        self, tenant: str, ids: Sequence[MemoryId], now: datetime
+        self,
+        tenant: str,
+        ids: Sequence[MemoryId],
+        now: datetime,
+        versions: Mapping[MemoryId, int] | None = None,
     ) -> list[MemoryId]:
         """Delete memories with their ratings, embeddings and postings.
 
         Returns the IDs that existed and were not expired at `now` (expired ones are deleted
-        too, but reported like missing ones).
+        too, but reported like missing ones). `versions`: the `Memory.version` the caller
+        read of some of them (every rating and replace moves it); an adapter may delete
+        those on that condition without reading them first — one whose version moved
+        since is read and deleted as the others.
         """
         ...
 

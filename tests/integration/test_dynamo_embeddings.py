@@ -6,9 +6,10 @@ path is tested with botocore's Stubber (test_dynamo_vector_query.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from shared.domain import EntryFailure, EntryFailureCode, MemoryType
+from shared.domain import EmbeddingChange, EntryFailure, EntryFailureCode, MemoryReplace, MemoryType
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.embeddings import BATCH_MAX, NEVER, index_name
@@ -187,3 +188,33 @@ def test_memory_without_embedding_writes_no_vector(
     # Then there is no index, no vector and no embedding
     assert indexes(clients) == []
     assert storage.get_embedding(TENANT, lt(1)) is None
+
+
+def test_a_replace_whose_new_vector_fails_reports_storage_and_its_resend_heals_it(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given a stored memory with a vector, and S3 Vectors refusing new vectors
+    assert storage.put_memories([new_memory(lt(1), vector=embedding(1.0, 2.0))]) == [None]
+    read = storage.get_memories(TENANT, [lt(1)], T0)[lt(1)]
+    failed = inject_failure(clients.s3vectors, "s3vectors.PutVectors")
+    # When it is replaced with a new embedding (PutVectors beside the item's update)
+    text = replace(read, memory="neu", terms={"neu": 1}, doc_len=1)
+    change = MemoryReplace(text, read, EmbeddingChange.SET, embedding(3.0, 4.0))
+    (result,) = storage.replace_memories([change], T0)
+    # Then it reports STORAGE: the item is the new version, its old vector is gone, and
+    # no vector is returned for it (the one it names never arrived)
+    assert len(failed.requests) == 1
+    assert_storage_failure(result)
+    stored = storage.get_memories(TENANT, [lt(1)], T0)[lt(1)]
+    assert stored.memory == "neu"
+    assert vector_keys(clients, index_name(None, 2)) == []
+    assert storage.get_embedding(TENANT, lt(1)) is None
+    # When S3 Vectors works again and the update is resent (from what the service reads)
+    failed.active = False
+    again = MemoryReplace(
+        replace(stored, updated_at=T0), stored, EmbeddingChange.SET, embedding(3.0, 4.0)
+    )
+    # Then the memory has its new vector, and only that one
+    assert storage.replace_memories([again], T0) == [None]
+    assert storage.get_embedding(TENANT, lt(1)) == embedding(3.0, 4.0)
+    assert len(vector_keys(clients, index_name(None, 2))) == 1

@@ -154,8 +154,8 @@ BUDGETS = {
     "insert 100": 3,
     "rate 1": 3,
     "rate 100": 3,
-    "update 1": 6,  # known gap: ≤ 3 is the target (strict xfail below)
-    "delete 1": 7,  # known gap, as update
+    "update 1": 5,  # known gap: ≤ 3 is the target (strict xfail below)
+    "delete 1": 6,  # known gap, as update
     "remember": 3,
     "ledger buchen": 3,
     "fetch 200": 1,

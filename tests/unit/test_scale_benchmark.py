@@ -1,5 +1,5 @@
 """Smoke run of the scale benchmark (issue 12), tiny: the caller's search reads the same
-postings and, on DynamoDB (moto), the same read units whether the tenant holds 30 or 150
+postings and, on DynamoDB Local, the same read units whether the tenant holds 30 or 150
 memories — a design that read tenant-wide posting lists would read five times as much."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def scale(monkeypatch: pytest.MonkeyPatch) -> object:
 
 def test_read_units_per_search_do_not_follow_the_tenant(scale: object) -> None:
     module = scale
-    # (moto sorts the whole table for every Query: one query text, few areas)
+    # (tiny: one query text, few areas)
     small = module.Scenario(10, 1, 5, teams=1, projects=1)  # type: ignore[attr-defined]
     # Given one tenant grown from 30 to 150 memories, the caller's areas unchanged
     rows = module.run_dynamodb(SIZES, 1, small)  # type: ignore[attr-defined]

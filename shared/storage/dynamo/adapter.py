@@ -341,11 +341,15 @@ class DynamoStorage:
         return self._superseder.supersede(tenant, marks, to_us(now))
 
     def delete_memories(
-        self, tenant: str, ids: Sequence[MemoryId], now: datetime
+        self,
+        tenant: str,
+        ids: Sequence[MemoryId],
+        now: datetime,
+        versions: Mapping[MemoryId, int] | None = None,
     ) -> list[MemoryId]:
         if not ids:
             return []
-        return self._deleter.delete(tenant, ids, to_us(now))
+        return self._deleter.delete(tenant, ids, to_us(now), versions or {})
 
     def delete_expired(self, now: datetime, limit: int) -> list[ExpiredMemory]:
         return self._deleter.sweep(to_us(now), limit)

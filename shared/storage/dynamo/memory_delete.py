@@ -26,9 +26,10 @@ The sweep adds a stage 0: the sparse `by_expiry` GSI, one Query per shard
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import cast
 
 from shared.domain import ExpiredMemory, MemoryId
 from shared.storage.dynamo.calls import AWS_ERRORS, BatchWrite, TableCalls, error_code, run_groups
@@ -98,9 +99,12 @@ class MemoryDeleter:
         self._objects = objects
         self._max_retries = max_retries
 
-    def delete(self, tenant: str, ids: Sequence[MemoryId], now_us: int) -> list[MemoryId]:
+    def delete(
+        self, tenant: str, ids: Sequence[MemoryId], now_us: int, versions: Mapping[MemoryId, int]
+    ) -> list[MemoryId]:
         unique = list(dict.fromkeys(ids))
-        deleted = self._delete([(tenant, memory_id) for memory_id in unique], now_us)
+        known = {(tenant, m): versions[m] for m in unique if m in versions}
+        deleted = self._delete([(tenant, memory_id) for memory_id in unique], now_us, known)
         return [
             memory_id
             for memory_id in unique
@@ -128,7 +132,7 @@ class MemoryDeleter:
         refs = list(
             dict.fromkeys((get_s(item, "tenant"), stored_memory_id(item)) for item in candidates)
         )[:limit]
-        deleted = self._delete(refs, now_us, expired_only=True)
+        deleted = self._delete(refs, now_us, {}, expired_only=True)
         return [
             ExpiredMemory(tenant, memory_id)
             for tenant, memory_id in refs
@@ -138,9 +142,13 @@ class MemoryDeleter:
     # --- the three stages ---------------------------------------------------------------
 
     def _delete(
-        self, refs: list[Ref], now_us: int, *, expired_only: bool = False
+        self, refs: list[Ref], now_us: int, known: Mapping[Ref, int], *, expired_only: bool = False
     ) -> dict[Ref, Item]:
-        """Delete the memories of `refs`; returns the items this call deleted."""
+        """Delete the memories of `refs`; returns the items this call deleted. A memory of
+        `known` (the version the caller read) is deleted in the first attempt side by side
+        with the partition Query: the DeleteItem is conditioned on that version, which every
+        rating moves, so the Query — before or after the DeleteItem — sees every rating
+        record the memory had when it went (none can follow: a rating needs the item)."""
         deleted: dict[Ref, Item] = {}
         cleanup: list[tuple[Ref, Item | None, _Found]] = []
         pending = refs
@@ -149,13 +157,23 @@ class MemoryDeleter:
                 break
             if attempt:
                 self._calls.backoff.wait(attempt)
-            found = self._read(pending)
+            early = [ref for ref in pending if ref in known] if attempt == 0 else []
+            found, early_outcomes = self._read_beside(pending, early, known)
+            for ref, outcome in zip(early, early_outcomes, strict=True):
+                if outcome.deleted is not None:
+                    deleted[ref] = outcome.deleted
+                    cleanup.append((ref, outcome.deleted, found[ref]))
+            failed = {ref for ref, o in zip(early, early_outcomes, strict=True) if o.moved}
             targets: list[tuple[Ref, _Found]] = []
             for ref in pending:
                 partition = found[ref]
+                if ref in early and ref not in failed:
+                    continue  # deleted on the caller's version, or the DeleteItem failed
                 if partition.item is None:
                     if partition.ratings or partition.record:  # left by a cut-off delete
                         cleanup.append((ref, None, partition))
+                elif ref in failed:
+                    targets.append((ref, partition))  # moved since the caller read it
                 elif not expired_only or not is_live(partition.item, now_us):
                     targets.append((ref, partition))
             outcomes = self._calls.round_trips.run(
@@ -172,6 +190,21 @@ class MemoryDeleter:
             _log.warning("delete: memory %s of %s kept changing; not deleted", memory_id, tenant)
         self._clean_up(cleanup)
         return deleted
+
+    def _read_beside(
+        self, refs: list[Ref], early: list[Ref], known: Mapping[Ref, int]
+    ) -> tuple[dict[Ref, _Found], list[_Outcome]]:
+        """Stage 1, with the DeleteItems of `early` (on their known versions) beside it."""
+        if not early:
+            return self._read(refs), []
+        deletes = [partial(self._delete_version, ref, known[ref]) for ref in early]
+        round_trips = self._calls.round_trips
+        tasks: list[Callable[[], object]] = [
+            partial(self._read, refs),
+            partial(round_trips.run, deletes),
+        ]
+        found, outcomes = round_trips.side_by_side(tasks)
+        return cast(dict[Ref, _Found], found), cast(list[_Outcome], outcomes)
 
     def _read(self, refs: list[Ref]) -> dict[Ref, _Found]:
         queries = [
@@ -198,6 +231,9 @@ class MemoryDeleter:
 
     def _delete_item(self, ref: Ref, item: Item | None) -> _Outcome:
         assert item is not None
+        return self._delete_version(ref, get_n(item, "version"))
+
+    def _delete_version(self, ref: Ref, version: int) -> _Outcome:
         tenant, memory_id = ref
         try:
             response = self._calls.client.delete_item(
@@ -205,7 +241,7 @@ class MemoryDeleter:
                 Key=memory_key(tenant, memory_id),
                 ConditionExpression="#version = :version",
                 ExpressionAttributeNames={"#version": "version"},
-                ExpressionAttributeValues={":version": n(get_n(item, "version"))},
+                ExpressionAttributeValues={":version": n(version)},
                 ReturnValues="ALL_OLD",
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )

@@ -1,16 +1,19 @@
 """Replacing memories (replace_memories, for update_brain_memories).
 
-Per batch, at most four stages:
-1. only with new embeddings: S3 Vectors PutVectors under fresh keys (the item must never name an
-   object that does not exist);
-2. per memory one UpdateItem of the replaced attributes, conditioned on the version the
+Per batch, three stages:
+1. side by side: only with new embeddings, S3 Vectors PutVectors under fresh keys; per
+   memory one UpdateItem of the replaced attributes, conditioned on the version the
    caller read and on not being expired (`ReturnValues=ALL_OLD`: the stored old version);
    created time, scores, last_call and write_id are not touched, the version is bumped;
-   side by side one BatchGetItem of the memories' index records (memory_records.py);
-3. side by side: the postings — delete every key the old item or the index record names
+   one BatchGetItem of the memories' index records (memory_records.py). An item may name
+   its fresh vector before the vector exists (as an insert's does); if PutVectors fails,
+   the memory reports STORAGE and its resend writes a fresh vector (a vector query never
+   finds a missing vector, a delete of one is harmless). A memory whose UpdateItem fails
+   has its fresh vector deleted in stage 2;
+2. side by side: the postings — delete every key the old item or the index record names
    that the new version lacks, put every new posting — and DeleteVectors of
    replaced/removed embeddings (and of the fresh object of a memory whose condition failed);
-4. per stats shard one TransactWriteItems: the new index records (condition: the record
+3. per stats shard one TransactWriteItems: the new index records (condition: the record
    as read, or absent) with the stats delta from what the record counted (no record:
    nothing) to the new version; only for memories whose postings are complete. A refused
    record is read again and the delta recomputed.
@@ -19,7 +22,7 @@ moved) and nothing of it is written. If postings still fail after the retries, t
 reports STORAGE and its record stays as it was: it still names the postings the old
 version had, so the resend or the next write deletes them.
 
-Cut off anywhere after stage 2, the memory is the new version and its record still says
+Cut off anywhere after stage 1's UpdateItem, the memory is the new version and its record still says
 what the stats count and (with the old item the resend's UpdateItem returns) which
 postings may exist. The resend re-runs the update (same content, version + 1): it deletes
 what the record or the old item name beyond the new version, puts the new postings and
@@ -127,7 +130,7 @@ class MemoryReplacer:
                 s3_key = vector_ref(m, len(r.embedding) // 4, uuid.uuid4().hex)
             plans.append(_Replace(index, r, s3_key))
 
-        # New embeddings first, under fresh keys: the item must never name a missing object.
+        # New embeddings under fresh keys, side by side with the items (module docstring).
         batches = self._objects.batches(
             [
                 VectorWrite(p.change.memory, p.s3_key, bytes(p.change.embedding))
@@ -135,20 +138,18 @@ class MemoryReplacer:
                 if p.s3_key is not None and p.change.embedding is not None
             ]
         )
-        stored = self._calls.round_trips.run([partial(self._objects.put_batch, b) for b in batches])
-        failures = {v.ref: f for b, f in zip(batches, stored, strict=True) for v in b if f}
-        for p in plans:
-            if p.s3_key in failures:
-                results[p.index] = EntryFailure(EntryFailureCode.STORAGE, failures[p.s3_key])
-        runnable = [p for p in plans if results[p.index] is None]
-        updates = [partial(self._update_item, p, now_us) for p in runnable]
-        reads = [partial(self._read_records, [p.change.memory for p in runnable])]
-        outcomes, read = run_groups(self._calls.round_trips, [updates, reads])
+        vectors = [partial(self._objects.put_batch, b) for b in batches]
+        # Side by side with the vectors: an item names a vector that is still being written
+        # (or failed: the memory then reports STORAGE, the resend writes a fresh one).
+        updates = [partial(self._update_item, p, now_us) for p in plans]
+        reads = [partial(self._read_records, [p.change.memory for p in plans])]
+        stored, outcomes, read = run_groups(self._calls.round_trips, [vectors, updates, reads])
         records = read[0] if read else {}
+        failures = {v.ref: f for b, f in zip(batches, stored, strict=True) for v in b if f}
 
         objects: list[str] = []
         done: list[tuple[_Replace, Item]] = []
-        for p, outcome in zip(runnable, outcomes, strict=True):
+        for p, outcome in zip(plans, outcomes, strict=True):
             m = p.change.memory
             if isinstance(outcome, EntryFailure):
                 results[p.index] = outcome
@@ -183,7 +184,9 @@ class MemoryReplacer:
         # what a resend or the next write must still delete.
         indexed = self._record([(p, old) for p, old in done if p.index not in failed], known)
         for p, _ in done:
-            if p.index in failed or p.index not in indexed:
+            if p.s3_key in failures:
+                results[p.index] = EntryFailure(EntryFailureCode.STORAGE, failures[p.s3_key])
+            elif p.index in failed or p.index not in indexed:
                 detail = f"memory {p.change.memory.id}: {_INDEX_FAILED}"
                 results[p.index] = EntryFailure(EntryFailureCode.STORAGE, detail)
         return results

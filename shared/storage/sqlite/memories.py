@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -224,7 +224,11 @@ class MemoryStore(MemoryIndex):
             )
 
     def delete_memories(
-        self, tenant: str, ids: Sequence[MemoryId], now: datetime
+        self,
+        tenant: str,
+        ids: Sequence[MemoryId],
+        now: datetime,
+        versions: Mapping[MemoryId, int] | None = None,
     ) -> list[MemoryId]:
         now_us = to_micros(now)
         deleted: list[MemoryId] = []
