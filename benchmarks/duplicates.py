@@ -21,6 +21,7 @@ vectors), `both` (vectors decide where they exist; here always).
 
 Run: .venv/bin/python benchmarks/duplicates.py offline [--set dev|holdout] [--word-threshold X]
      [--vector-threshold Y] [--sweep]
+     .venv/bin/python benchmarks/duplicates.py call --set dev|holdout   (whole calls)
 """
 
 from __future__ import annotations
@@ -283,6 +284,94 @@ def encode(_: argparse.Namespace) -> list[str]:
     return lines
 
 
+PRINCIPAL_TENANT = "dupbench"
+CALLER = {"nutzer": "anna", "agent": "bench"}
+PROFILE = "all-minilm-l6-v2"
+
+
+def call(args: argparse.Namespace) -> list[str]:
+    """The decision as a client meets it: every call through `call_tool` (validation, retry
+    layer, scrubbing, the duplicate check of `store`, SQLite storage). Each cluster's `e` is
+    inserted (with its MiniLM vector for `vectors`); each probe is then inserted into the same
+    area, its answer's `duplikat_von` is the decision, and a probe that was stored is deleted
+    again, so that every probe meets the same store."""
+    import tempfile
+
+    from shared.auth.principal import ALL_SCOPES, Principal
+    from shared.config import Settings
+    from shared.services.context import ServiceContext
+    from shared.storage.sqlite import SqliteStorage
+    from shared.tools.dispatch import call_tool
+
+    data = load_set(args.set)
+    vectors = load_vectors(args.set)
+    principal = Principal(
+        tenant=PRINCIPAL_TENANT,
+        subject=f"{PRINCIPAL_TENANT}:anna",
+        nutzer=frozenset({"anna"}),
+        agents=frozenset({"bench"}),
+        scopes=ALL_SCOPES,
+    )
+    settings = Settings()
+    rule = settings.duplicate_rule
+    lines = [f"set {args.set} through call_tool (SQLite): {len(data.probes)} probes; {rule}"]
+    for method in ("words", "vectors"):
+        with tempfile.TemporaryDirectory() as tmp:
+            storage = SqliteStorage.in_data_dir(Path(tmp))
+            try:
+                ctx = ServiceContext(storage, settings)
+
+                def insert(
+                    kurz: str,
+                    text: str,
+                    allow: bool,
+                    method: str = method,
+                    ctx: ServiceContext = ctx,
+                ) -> Any:
+                    entry: dict[str, Any] = {
+                        "kurzbeschreibung": kurz,
+                        "memory": text,
+                        "tags": [],
+                        "scope": "",
+                        "scope_vk": "",
+                        **CALLER,
+                    }
+                    if method == "vectors":
+                        entry["embedding"] = vectors[text]
+                        entry["embedding_profil_hash"] = PROFILE
+                    if allow:
+                        entry["duplikat_erlaubt"] = True
+                    arguments = {"inhalt": {"memories": [entry], **CALLER}}
+                    answer = call_tool(ctx, principal, "insert_brain_longterm_memory", arguments)
+                    (result,) = answer["daten"]
+                    assert result["erfolg"], result
+                    return result
+
+                cluster_of = {
+                    insert(kurz, text, True)["ID"]: cluster
+                    for cluster, (kurz, text) in data.stored.items()
+                }
+                decisions: list[Decision] = []
+                for probe in data.probes:
+                    result = insert(probe.kurz, probe.text, False)
+                    original = result.get("duplikat_von")
+                    if original is None:
+                        memories = {"longterm": [result["ID"]]}
+                        delete = {"inhalt": {"memories": memories, **CALLER}}
+                        answer = call_tool(ctx, principal, "delete_brain_memories", delete)
+                        assert answer["erfolg"], answer
+                    decisions.append(
+                        Decision(probe, cluster_of.get(original, ""), 1.0 if original else 0.0)
+                    )
+            finally:
+                storage.close()
+        threshold = rule.vector_threshold if method == "vectors" else rule.word_threshold
+        for lang in (None, "de", "en"):
+            result = score(decisions, lambda d: d.score > 0, threshold, lang)
+            lines.append(_row(method, lang or "all", result))
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -294,6 +383,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     off.add_argument("--max-length-ratio", type=float, default=DuplicateRule.max_length_ratio)
     off.add_argument("--sweep", action="store_true", help="also the best-F1 threshold")
     off.set_defaults(run=offline)
+    whole = commands.add_parser("call", help="the decision through call_tool (whole calls)")
+    whole.add_argument("--set", choices=("dev", "holdout"), default="dev")
+    whole.set_defaults(run=call)
     enc = commands.add_parser("encode", help="recompute the MiniLM vectors")
     enc.set_defaults(run=encode)
     args = parser.parse_args(argv)

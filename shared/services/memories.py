@@ -29,6 +29,7 @@ from shared.services import responses
 from shared.services.areas import Visibility, unread_hint, user_area
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
+from shared.services.duplicates import duplicate_hinweis, find_duplicates, merge_into
 from shared.services.embeddings import with_server_embeddings
 from shared.services.profiles import ProfileCheck, Refused
 from shared.services.secrets import screen
@@ -37,6 +38,7 @@ from shared.services.writes import Refs, Stored, run_plain, stamp
 from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation.errors import Art, FieldError
 from shared.validation.parsed import Batch, FetchRequest, MemoryInput
+from shared.validation.rules import DUPLICATE_FLAG
 
 # The texts of a memory that are scrubbed for secrets before anything is stored, and the
 # identifiers that cannot hold a marker (a secret in one refuses the entry).
@@ -185,7 +187,13 @@ class InsertWrite:
             memory = self._memory(ctx, entry, ids[index], stored_tags, now)
             embedding = embeddings[index]
             new_memories.append(NewMemory(memory, embedding, fresh=not resumed))
-        outcomes = storage.put_memories(with_server_embeddings(ctx, new_memories))
+        new_memories = with_server_embeddings(ctx, new_memories)
+        merged = self._merge_duplicates(ctx, accepted, new_memories, now)
+        results += [self._success(i, memory, refs, duplikat=True) for i, memory in merged.items()]
+        kept = [(pair, new) for pair, new in zip(accepted, new_memories, strict=True)]
+        kept = [(pair, new) for pair, new in kept if pair[0] not in merged]
+        accepted, new_memories = [pair for pair, _ in kept], [new for _, new in kept]
+        outcomes = storage.put_memories(new_memories) if new_memories else []
         failed = {
             index: outcome
             for (index, _), outcome in zip(accepted, outcomes, strict=True)
@@ -209,16 +217,47 @@ class InsertWrite:
                 results.append(responses.entry_failure(index, [error], typ=typ.value))
         return results
 
-    def _success(self, index: int, memory: Memory, refs: Refs) -> dict[str, Any]:
+    def _merge_duplicates(
+        self,
+        ctx: ServiceContext,
+        accepted: list[tuple[int, MemoryInput]],
+        new_memories: list[NewMemory],
+        now: datetime,
+    ) -> dict[int, Memory]:
+        """{index: stored memory} of the entries a stored memory of their area already says
+        (services/duplicates.py): merged into it, not stored."""
+        checked = [
+            (index, new)
+            for (index, entry), new in zip(accepted, new_memories, strict=True)
+            if not entry.duplikat_erlaubt
+        ]
+        found = find_duplicates(ctx, self.principal.tenant, [new for _, new in checked], now)
+        pairs = [
+            (checked[position][0], hit, checked[position][1]) for position, hit in found.items()
+        ]
+        merged = merge_into(ctx, [(hit, new.memory) for _, hit, new in pairs], now)
+        return {
+            index: memory
+            for (index, _, _), memory in zip(pairs, merged, strict=True)
+            if memory is not None
+        }
+
+    def _success(
+        self, index: int, memory: Memory, refs: Refs, *, duplikat: bool = False
+    ) -> dict[str, Any]:
         refs[index] = (str(memory.id), stamp(memory.updated_at))
         # Where it went: the area says who finds it (CONTRACT §2 areas).
-        return {
+        result = {
             "index": index,
             "typ": self.typ.value,
             "erfolg": True,
             "ID": str(memory.id),
             "bereich": memory.area,
         }
+        if duplikat:
+            result["duplikat_von"] = str(memory.id)
+            result["hinweis"] = duplicate_hinweis(memory.id)
+        return result
 
     def _memory(
         self,
@@ -328,8 +367,9 @@ def insert_memories(
 
 def stored_referenzfelder(referenzfelder: Mapping[str, Any]) -> dict[str, Any]:
     """The provenance a write stores: its referenzfelder without the idempotency key, which
-    is an opaque identifier and lives only inside the call record's digest."""
-    return {k: v for k, v in referenzfelder.items() if k != KEY_FIELD}
+    is an opaque identifier and lives only inside the call record's digest, and without the
+    duplicate flag (an instruction, not provenance)."""
+    return {k: v for k, v in referenzfelder.items() if k not in (KEY_FIELD, DUPLICATE_FLAG)}
 
 
 def stored_before(

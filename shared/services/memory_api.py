@@ -18,7 +18,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Final
 
@@ -39,10 +39,10 @@ from shared.tools import retry
 from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation import rules
 from shared.validation.errors import Art, FieldError, RequestRejected
-from shared.validation.memory_requests import _boolean, _memory_path, _update_entry
+from shared.validation.memory_requests import _memory_path, _update_entry
 from shared.validation.parsed import Batch, Caller, FetchRequest, MemoryInput
 from shared.validation.requests import PROFIL_HASH, PROFIL_HASH_ALIAS, _insert_entry
-from shared.validation.rules import Fields
+from shared.validation.rules import DUPLICATE_FLAG, Fields
 
 
 class Bucket(StrEnum):
@@ -84,7 +84,7 @@ ENTRY_FIELDS: Final = (
     PROFIL_HASH_ALIAS,
     "ttl_sekunden",
 )
-CREATE_FIELDS: Final = (*ENTRY_FIELDS, "bucket", "pfad", "quelle", "referenzfelder")
+CREATE_FIELDS: Final = (*ENTRY_FIELDS, "bucket", "pfad", "quelle", "referenzfelder", DUPLICATE_FLAG)
 # remember's names (seed 004), accepted by POST as well: content = memory, path = pfad.
 REMEMBER_NAMES: Final = {"content": "memory", "path": "pfad"}
 CREATE_PROJECT: Final = "create_project"
@@ -235,7 +235,7 @@ def _remember_names(
             )
         body[name] = body.pop(alias)
         names[name] = alias
-    create_project = _boolean(body.pop(CREATE_PROJECT, False), CREATE_PROJECT, errors)
+    create_project = rules.boolean(body.pop(CREATE_PROJECT, False), CREATE_PROJECT, errors)
     text = body.get("memory")
     if "kurzbeschreibung" not in body and isinstance(text, str) and text.strip():
         body["kurzbeschreibung"] = summary_of(text)
@@ -275,6 +275,7 @@ def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateReques
     if fields.has("ttl_sekunden") and bucket is not Bucket.KURZZEIT:
         errors.append(FieldError("ttl_sekunden", "Nur mit bucket 'kurzzeit' erlaubt."))
     raw_path = fields.optional("pfad", _memory_path)
+    allow_duplicate = bool(fields.optional(DUPLICATE_FLAG, rules.boolean))
     # The path and the provenance are stored as they are (the path also becomes the area):
     # they cannot hold a marker, so a secret in them refuses the write, as in `remember`.
     errors += name_errors([("pfad", raw_path)])
@@ -316,7 +317,7 @@ def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateReques
     assert isinstance(entry, MemoryInput)
     path = raw_path or f"users/{caller.nutzer}"
     return CreateRequest(
-        entry=entry,
+        entry=replace(entry, duplikat_erlaubt=allow_duplicate),
         bucket=bucket,
         path=path,
         referenzfelder={**referenzfelder, **(quelle or {}), "pfad": path},
@@ -352,8 +353,9 @@ def create_memory(
     if not result["erfolg"]:
         raise refusal_of(_entry_errors(result))
     view = rest_view(ctx, _visible_one(ctx, principal, caller, result["ID"]))
-    if "hinweis" in result:
-        view["hinweis"] = result["hinweis"]
+    for key in ("hinweis", "duplikat_von"):
+        if key in result:
+            view[key] = result[key]
     return view
 
 

@@ -7,6 +7,7 @@ the principal's, and reserved identity metadata inside the content is refused.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Final
 
 from shared.auth.principal import Principal, Scope
@@ -32,6 +33,7 @@ from shared.services.areas import (
     unread_by_token_hint,
 )
 from shared.services.context import ServiceContext
+from shared.services.duplicates import duplicate_hinweis, find_duplicates, merge_into
 from shared.services.embeddings import with_server_embeddings
 from shared.services.hybrid import SearchHit
 from shared.services.identity import reserved_identity_keys
@@ -158,23 +160,36 @@ class RememberWrite:
             if resumed
             else {}
         )
+        duplikat = False
         if 0 in before:
             memory = before[0]
         else:
-            new = NewMemory(memory, fresh=not resumed)
-            (failure,) = ctx.storage.put_memories(with_server_embeddings(ctx, [new]))
-            raced = (
-                stored_before(ctx, principal.tenant, MemoryType.LONGTERM, {0: number}, now)
-                if failure is not None
-                else {}
-            )
-            if failure is not None and 0 not in raced:
-                raise RequestRejected([storage_failure("content", failure)])
-            memory = raced.get(0, memory)
+            memory, duplikat = self._put(ctx, NewMemory(memory, fresh=not resumed), now)
         refs: Refs = {0: (str(memory.id), stamp(memory.updated_at))}
-        return Stored(self._answer(memory, cleaned.kinds), refs)
+        return Stored(self._answer(memory, cleaned.kinds, duplikat), refs)
 
-    def _answer(self, memory: Memory, kinds: tuple[str, ...]) -> dict[str, Any]:
+    def _put(self, ctx: ServiceContext, new: NewMemory, now: datetime) -> tuple[Memory, bool]:
+        """Store the memory, unless a stored memory of the target area already says it
+        (services/duplicates.py: merged into that one, which is returned with True)."""
+        (new,) = with_server_embeddings(ctx, [new])
+        tenant = self.principal.tenant
+        if not self.request.duplikat_erlaubt:
+            found = find_duplicates(ctx, tenant, [new], now)
+            (merged,) = merge_into(ctx, [(found[0], new.memory)], now) if 0 in found else (None,)
+            if merged is not None:
+                return merged, True
+        (failure,) = ctx.storage.put_memories([new])
+        if failure is None:
+            return new.memory, False
+        # A send racing its resend: the other one stored this ID.
+        raced = stored_before(ctx, tenant, MemoryType.LONGTERM, {0: new.memory.id.number}, now)
+        if 0 not in raced:
+            raise RequestRejected([storage_failure("content", failure)])
+        return raced[0], False
+
+    def _answer(
+        self, memory: Memory, kinds: tuple[str, ...], duplikat: bool = False
+    ) -> dict[str, Any]:
         principal, target = self.principal, self.target
         daten = {
             "ID": str(memory.id),
@@ -191,10 +206,16 @@ class RememberWrite:
             ledger_hinweis(self.request.content),
             unread_by_token_hint(principal, target.area),
         ]
+        if duplikat:
+            daten["duplikat_von"] = str(memory.id)
+            notes.insert(0, duplicate_hinweis(memory.id))
         if any(notes):
             daten["hinweis"] = " ".join(note for note in notes if note)
+        stored = (
+            f"Schon gespeichert als {memory.id}" if duplikat else f"Gespeichert als {memory.id}"
+        )
         text = (
-            f"Gespeichert als {memory.id} unter {target.path}. Autor: {principal.subject} "
+            f"{stored} unter {target.path}. Autor: {principal.subject} "
             f"(nutzer {self.nutzer}), Konto: {principal.account or '-'}, "
             f"Gerät: {principal.device or '-'}."
         )

@@ -1,0 +1,254 @@
+"""Near-duplicates on write (issue 25): a memory its area already holds is not stored again.
+
+A write's `store` (insert tools, REST POST /api/memory, remember) asks `find_duplicates`
+for the memories it is about to store, after scrubbing and server-side embeddings, before
+`put_memories`: an entry whose text a stored memory of the same area and type already says
+(`shared/search/duplicates.py`: cosine where both have a vector of one profile and
+dimension, word overlap otherwise, plus the value, length and change-marker vetoes) is not
+stored; its answer names the existing memory (`duplikat_von`), and `merge` gives that one
+the new tags and the new write's provenance. `duplikat_erlaubt: true` skips the check.
+
+Invariants:
+- Reads through the StoragePort only, in at most two round trips for a whole batch: one
+  stage of a plain `lookup_memory_terms` per target area (the postings of the union of the
+  batch's terms there, `POSTINGS_PER_TERM` of highest impact per term) and one
+  `search_vectors` per entry with a vector (its area only), side by side; then, only when
+  there is a candidate, one `get_memories` of every candidate. Nothing outside the
+  writer's target area (and type) is compared or named; the batch's entries are not
+  compared with each other.
+- Candidates: the nearest vector hit at or above the vector threshold, and the
+  `CANDIDATES` memories sharing the most terms; per measure the most similar one decides
+  (as the labelled set's figure measures it, `benchmarks/duplicates.py`): vectors where
+  both memories have one of the entry's profile and dimension, words for the others.
+- The merge is idempotent: a tag already there (case-insensitively) and a provenance
+  already listed are not added again, so a resend changes nothing; a memory with nothing to
+  gain is not written. At most `MAX_SOURCES` provenances are kept (newest last).
+- No memory text is logged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from functools import partial
+from typing import Any, Final
+
+from shared.domain import Memory, MemoryId, MemoryPosting, MemoryReplace, NewMemory
+from shared.search.duplicates import Similarity, is_duplicate, jaccard, term_set
+from shared.search.vectors import VectorHit, VectorProfileError, VectorQuery, decode
+from shared.services.context import ServiceContext
+from shared.validation.rules import DUPLICATE_FLAG
+
+# Stored memories a new one is compared with by words (most shared terms first), and
+# the postings read per term of the batch's texts (highest impact first).
+CANDIDATES: Final = 5
+POSTINGS_PER_TERM: Final = 50
+# referenzfelder key of the provenances a memory gained from duplicates that were not stored.
+SOURCES_KEY: Final = "duplikat_quellen"
+MAX_SOURCES: Final = 10
+
+
+@dataclass(frozen=True)
+class Found:
+    """The stored memory a new one duplicates, and how alike they are."""
+
+    memory: Memory
+    similarity: Similarity
+
+
+def find_duplicates(
+    ctx: ServiceContext, tenant: str, batch: Sequence[NewMemory], now: datetime
+) -> dict[int, Found]:
+    """{position in `batch`: the stored memory it duplicates} (see the module doc)."""
+    if not batch:
+        return {}
+    terms = [term_set(new.memory.memory) for new in batch]
+    areas: dict[str, set[str]] = {}
+    for new, wanted in zip(batch, terms, strict=True):
+        areas.setdefault(new.memory.area, set()).update(wanted)
+    word_tasks = [
+        partial(_postings, ctx, tenant, area, sorted(area_terms), now)
+        for area, area_terms in sorted(areas.items())
+    ]
+    vector_queries = {
+        position: query
+        for position, new in enumerate(batch)
+        if (query := _vector_query(tenant, new, now)) is not None
+    }
+    vector_tasks = [partial(_vector_hits, ctx, query) for query in vector_queries.values()]
+    # One stage: every area's postings and every vector query side by side.
+    tasks: list[Callable[[], Any]] = [*word_tasks, *vector_tasks]
+    results: list[Any] = ctx.storage.side_by_side(tasks)
+    postings: dict[str, dict[str, list[MemoryPosting]]] = dict(
+        zip(sorted(areas), results[: len(word_tasks)], strict=True)
+    )
+    hits: dict[int, list[VectorHit]] = dict(
+        zip(vector_queries, results[len(word_tasks) :], strict=True)
+    )
+    rule = ctx.settings.duplicate_rule
+    candidates: dict[int, list[MemoryId]] = {}
+    for position, new in enumerate(batch):
+        memory = new.memory
+        by_words = _word_candidates(memory, terms[position], postings[memory.area], now)
+        near = [
+            hit.memory_id for hit in hits.get(position, []) if hit.score >= rule.vector_threshold
+        ]
+        candidates[position] = list(dict.fromkeys([*near[:1], *by_words]))
+    wanted_ids = list(dict.fromkeys(mid for ids in candidates.values() for mid in ids))
+    loaded = ctx.storage.get_memories(tenant, wanted_ids, now) if wanted_ids else {}
+    found: dict[int, Found] = {}
+    for position, new in enumerate(batch):
+        for candidate in _best(
+            new, terms[position], hits.get(position, []), candidates[position], loaded
+        ):
+            if is_duplicate(new.memory.memory, candidate.memory.memory, candidate.similarity, rule):
+                found[position] = candidate
+                break
+    return found
+
+
+def _postings(
+    ctx: ServiceContext, tenant: str, area: str, terms: list[str], now: datetime
+) -> dict[str, list[MemoryPosting]]:
+    if not terms:
+        return {}
+    lookup = ctx.storage.lookup_memory_terms(
+        tenant, terms, [area], None, per_area_term=POSTINGS_PER_TERM, now=now
+    )
+    return lookup.postings
+
+
+def _vector_hits(ctx: ServiceContext, query: VectorQuery) -> list[VectorHit]:
+    try:
+        return ctx.storage.search_vectors(query)
+    except VectorProfileError:
+        return []  # the first vector of its profile: nothing to compare with
+
+
+def _word_candidates(
+    memory: Memory, terms: frozenset[str], postings: dict[str, list[MemoryPosting]], now: datetime
+) -> list[MemoryId]:
+    """The stored memories of the area and type sharing the most terms with `memory`."""
+    shared: dict[MemoryId, int] = {}
+    for term in terms:
+        for posting in postings.get(term, []):
+            live = posting.expires_at is None or posting.expires_at > now
+            if posting.entry_id.typ is memory.id.typ and live and posting.entry_id != memory.id:
+                shared[posting.entry_id] = shared.get(posting.entry_id, 0) + 1
+    ranked = sorted(shared.items(), key=lambda item: (-item[1], item[0]))
+    return [memory_id for memory_id, _ in ranked[:CANDIDATES]]
+
+
+def _vector_query(tenant: str, new: NewMemory, now: datetime) -> VectorQuery | None:
+    memory = new.memory
+    if new.embedding is None or memory.embedding_profil_hash is None:
+        return None
+    return VectorQuery(
+        tenant=tenant,
+        profil_hash=memory.embedding_profil_hash,
+        vector=tuple(decode(new.embedding)),
+        areas=frozenset({memory.area}),
+        now=now,
+        limit=CANDIDATES,
+        typ=memory.id.typ,
+    )
+
+
+def _comparable(new: Memory, stored: Memory) -> bool:
+    """Both have a vector of one profile and dimension: the vectors decide."""
+    return (
+        new.embedding_profil_hash is not None
+        and new.embedding_dim is not None
+        and stored.embedding_profil_hash == new.embedding_profil_hash
+        and stored.embedding_dim == new.embedding_dim
+    )
+
+
+def _best(
+    new: NewMemory,
+    terms: frozenset[str],
+    hits: list[VectorHit],
+    candidates: list[MemoryId],
+    loaded: dict[MemoryId, Memory],
+) -> list[Found]:
+    """The most similar stored memory by vector, and by words among those without a
+    comparable vector (at most one each, vectors first)."""
+    memory, best = new.memory, []
+
+    def usable(memory_id: MemoryId) -> Memory | None:
+        stored = loaded.get(memory_id)
+        if stored is None or stored.area != memory.area or stored.id == memory.id:
+            return None
+        return stored
+
+    for hit in hits[:1]:
+        stored = usable(hit.memory_id)
+        if stored is not None and _comparable(memory, stored):
+            best.append(Found(stored, Similarity(hit.score, "vektor")))
+    by_words: list[Found] = []
+    for memory_id in candidates:
+        stored = usable(memory_id)
+        if stored is None or (new.embedding is not None and _comparable(memory, stored)):
+            continue
+        alike = Similarity(jaccard(terms, term_set(stored.memory)), "woerter")
+        by_words.append(Found(stored, alike))
+    if by_words:
+        best.append(max(by_words, key=lambda found: (found.similarity.value, found.memory.id)))
+    return best
+
+
+def provenance(memory: Memory) -> dict[str, Any]:
+    """What a duplicate adds to the stored memory's provenance: who wrote it, from where."""
+    return {"nutzer": memory.nutzer, "agent": memory.agent, **memory.referenzfelder}
+
+
+def merge(stored: Memory, new: Memory, now: datetime) -> Memory | None:
+    """`stored` with the tags and provenance of its duplicate `new`; None: nothing to add."""
+    known = {tag.casefold() for tag in stored.tags}
+    tags = [*stored.tags, *(tag for tag in new.tags if tag.casefold() not in known)]
+    listed = stored.referenzfelder.get(SOURCES_KEY)
+    sources = list(listed) if isinstance(listed, list) else []
+    source = provenance(new)
+    if source not in sources:
+        sources = [*sources, source][-MAX_SOURCES:]
+    if tags == stored.tags and sources == listed:
+        return None
+    from shared.services.memories import memory_terms  # memories imports this module
+
+    changed = replace(
+        stored,
+        tags=tags,
+        referenzfelder={**stored.referenzfelder, SOURCES_KEY: sources},
+        updated_at=now,
+    )
+    changed.terms, changed.doc_len = memory_terms(changed)
+    return changed
+
+
+def merge_into(
+    ctx: ServiceContext, pairs: Sequence[tuple[Found, Memory]], now: datetime
+) -> list[Memory | None]:
+    """Merge each new memory into the stored one it duplicates (one `replace_memories`);
+    per pair the stored memory as it is now, or None when it vanished or changed meanwhile
+    (the caller then stores the new memory: nothing is lost)."""
+    results: list[Memory | None] = [found.memory for found, _ in pairs]
+    changes: list[tuple[int, MemoryReplace]] = []
+    for position, (found, new) in enumerate(pairs):
+        changed = merge(found.memory, new, now)
+        if changed is not None:
+            changes.append((position, MemoryReplace(changed, found.memory)))
+            results[position] = changed
+    if changes:
+        outcomes = ctx.storage.replace_memories([change for _, change in changes], now)
+        for (position, _), outcome in zip(changes, outcomes, strict=True):
+            if outcome is not None:
+                results[position] = None
+    return results
+
+
+def duplicate_hinweis(memory_id: MemoryId) -> str:
+    return (
+        f"Duplikat: Die Erinnerung {memory_id} sagt dasselbe; nicht erneut gespeichert, "
+        f"{memory_id} hat Tags und Herkunft übernommen ({DUPLICATE_FLAG}: true speichert trotzdem)."
+    )
