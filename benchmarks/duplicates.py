@@ -339,9 +339,9 @@ def call(args: argparse.Namespace) -> list[str]:
                     if method == "vectors":
                         entry["embedding"] = vectors[text]
                         entry["embedding_profil_hash"] = PROFILE
+                    arguments: dict[str, Any] = {"inhalt": {"memories": [entry], **CALLER}}
                     if allow:
-                        entry["duplikat_erlaubt"] = True
-                    arguments = {"inhalt": {"memories": [entry], **CALLER}}
+                        arguments["referenzfelder"] = {"duplikat_erlaubt": True}
                     answer = call_tool(ctx, principal, "insert_brain_longterm_memory", arguments)
                     (result,) = answer["daten"]
                     assert result["erfolg"], result

@@ -9,17 +9,18 @@ stored; its answer names the existing memory (`duplikat_von`), and `merge` gives
 the new tags and the new write's provenance. `duplikat_erlaubt: true` skips the check.
 
 Invariants:
-- Reads through the StoragePort only, in at most two round trips for a whole batch: one
-  stage of a plain `lookup_memory_terms` per target area (the postings of the union of the
-  batch's terms there, `POSTINGS_PER_TERM` of highest impact per term) and one
-  `search_vectors` per entry with a vector (its area only), side by side; then, only when
-  there is a candidate, one `get_memories` of every candidate. Nothing outside the
-  writer's target area (and type) is compared or named; the batch's entries are not
+- Reads through the StoragePort only, for a whole batch: one stage of a plain
+  `lookup_memory_terms` per target area (the postings of the union of the batch's terms
+  there, `POSTINGS_PER_TERM` of highest impact per term), side by side; only when a stored
+  memory of the area and type shares a word, a second stage: one `get_memories` of every
+  candidate beside one `search_vectors` per such entry with a vector (its area only); a
+  third read only for a nearest vector hit that was not a word candidate. Nothing outside
+  the writer's target area (and type) is compared or named; the batch's entries are not
   compared with each other.
-- Candidates: the nearest vector hit at or above the vector threshold, and the
-  `CANDIDATES` memories sharing the most terms; per measure the most similar one decides
-  (as the labelled set's figure measures it, `benchmarks/duplicates.py`): vectors where
-  both memories have one of the entry's profile and dimension, words for the others.
+- Candidates: the `CANDIDATES` memories sharing the most terms, and the nearest vector hit
+  at or above the vector threshold; per measure the most similar one decides (as the
+  labelled set's figure measures it, `benchmarks/duplicates.py`): vectors where both
+  memories have one of the entry's profile and dimension, words for the others.
 - The merge is idempotent: a tag already there (case-insensitively) and a provenance
   already listed are not added again, so a resend changes nothing; a memory with nothing to
   gain is not written. At most `MAX_SOURCES` provenances are kept (newest last).
@@ -65,43 +66,51 @@ def find_duplicates(
         return {}
     terms = [term_set(new.memory.memory) for new in batch]
     areas: dict[str, set[str]] = {}
-    for new, wanted in zip(batch, terms, strict=True):
-        areas.setdefault(new.memory.area, set()).update(wanted)
-    word_tasks = [
-        partial(_postings, ctx, tenant, area, sorted(area_terms), now)
-        for area, area_terms in sorted(areas.items())
-    ]
-    vector_queries = {
-        position: query
-        for position, new in enumerate(batch)
-        if (query := _vector_query(tenant, new, now)) is not None
-    }
-    vector_tasks = [partial(_vector_hits, ctx, query) for query in vector_queries.values()]
-    # One stage: every area's postings and every vector query side by side.
-    tasks: list[Callable[[], Any]] = [*word_tasks, *vector_tasks]
-    results: list[Any] = ctx.storage.side_by_side(tasks)
+    for new, entry_terms in zip(batch, terms, strict=True):
+        areas.setdefault(new.memory.area, set()).update(entry_terms)
+    names = sorted(areas)
+    # Stage 1: every target area's postings of the batch's terms, side by side.
     postings: dict[str, dict[str, list[MemoryPosting]]] = dict(
-        zip(sorted(areas), results[: len(word_tasks)], strict=True)
+        zip(
+            names,
+            ctx.storage.side_by_side(
+                [partial(_postings, ctx, tenant, area, sorted(areas[area]), now) for area in names]
+            ),
+            strict=True,
+        )
     )
-    hits: dict[int, list[VectorHit]] = dict(
-        zip(vector_queries, results[len(word_tasks) :], strict=True)
-    )
+    by_words = {
+        position: ids
+        for position, new in enumerate(batch)
+        if (ids := _word_candidates(new.memory, terms[position], postings[new.memory.area], now))
+    }
+    if not by_words:
+        return {}  # nothing in the areas shares a word: no duplicate (and no further read)
+    # Stage 2: the word candidates beside the vector queries of the entries that have some.
+    queries = {
+        position: query
+        for position in by_words
+        if (query := _vector_query(tenant, batch[position], now)) is not None
+    }
+    wanted = list(dict.fromkeys(mid for ids in by_words.values() for mid in ids))
+    tasks: list[Callable[[], Any]] = [
+        partial(ctx.storage.get_memories, tenant, wanted, now),
+        *(partial(_vector_hits, ctx, query) for query in queries.values()),
+    ]
+    loaded, *vector_results = ctx.storage.side_by_side(tasks)
     rule = ctx.settings.duplicate_rule
-    candidates: dict[int, list[MemoryId]] = {}
-    for position, new in enumerate(batch):
-        memory = new.memory
-        by_words = _word_candidates(memory, terms[position], postings[memory.area], now)
-        near = [
-            hit.memory_id for hit in hits.get(position, []) if hit.score >= rule.vector_threshold
-        ]
-        candidates[position] = list(dict.fromkeys([*near[:1], *by_words]))
-    wanted_ids = list(dict.fromkeys(mid for ids in candidates.values() for mid in ids))
-    loaded = ctx.storage.get_memories(tenant, wanted_ids, now) if wanted_ids else {}
+    hits: dict[int, list[VectorHit]] = {
+        position: [hit for hit in result if hit.score >= rule.vector_threshold][:1]
+        for position, result in zip(queries, vector_results, strict=True)
+    }
+    # (Stage 3, rare: a nearest vector hit that shares too few words to be loaded yet.)
+    missing = [h.memory_id for best in hits.values() for h in best if h.memory_id not in loaded]
+    if missing:
+        loaded = {**loaded, **ctx.storage.get_memories(tenant, missing, now)}
     found: dict[int, Found] = {}
-    for position, new in enumerate(batch):
-        for candidate in _best(
-            new, terms[position], hits.get(position, []), candidates[position], loaded
-        ):
+    for position, ids in by_words.items():
+        new = batch[position]
+        for candidate in _best(new, terms[position], hits.get(position, []), ids, loaded):
             if is_duplicate(new.memory.memory, candidate.memory.memory, candidate.similarity, rule):
                 found[position] = candidate
                 break
@@ -150,7 +159,7 @@ def _vector_query(tenant: str, new: NewMemory, now: datetime) -> VectorQuery | N
         vector=tuple(decode(new.embedding)),
         areas=frozenset({memory.area}),
         now=now,
-        limit=CANDIDATES,
+        limit=1,  # the nearest decides
         typ=memory.id.typ,
     )
 
