@@ -16,7 +16,7 @@ Invariants:
   candidate beside one `search_vectors` per such entry with a vector (its area only); a
   third read only for a nearest vector hit that was not a word candidate. Nothing outside
   the writer's target area (and type) is compared or named; the batch's entries are not
-  compared with each other.
+  compared with each other, not even when a resend finds some of them stored (`own`).
 - Candidates: the `CANDIDATES` memories sharing the most terms, and the nearest vector hit
   at or above the vector threshold; per measure the most similar one decides (as the
   labelled set's figure measures it, `benchmarks/duplicates.py`): vectors where both
@@ -59,9 +59,14 @@ class Found:
 
 
 def find_duplicates(
-    ctx: ServiceContext, tenant: str, batch: Sequence[NewMemory], now: datetime
+    ctx: ServiceContext,
+    tenant: str,
+    batch: Sequence[NewMemory],
+    now: datetime,
+    own: frozenset[MemoryId] = frozenset(),
 ) -> dict[int, Found]:
-    """{position in `batch`: the stored memory it duplicates} (see the module doc)."""
+    """{position in `batch`: the stored memory it duplicates} (see the module doc). `own`:
+    the IDs of this write's entries (a resend may find some stored), never candidates."""
     if not batch:
         return {}
     terms = [term_set(new.memory.memory) for new in batch]
@@ -82,7 +87,11 @@ def find_duplicates(
     by_words = {
         position: ids
         for position, new in enumerate(batch)
-        if (ids := _word_candidates(new.memory, terms[position], postings[new.memory.area], now))
+        if (
+            ids := _word_candidates(
+                new.memory, terms[position], postings[new.memory.area], now, own
+            )
+        )
     }
     if not by_words:
         return {}  # nothing in the areas shares a word: no duplicate (and no further read)
@@ -90,7 +99,7 @@ def find_duplicates(
     queries = {
         position: query
         for position in by_words
-        if (query := _vector_query(tenant, batch[position], now)) is not None
+        if (query := _vector_query(tenant, batch[position], now, own)) is not None
     }
     wanted = list(dict.fromkeys(mid for ids in by_words.values() for mid in ids))
     tasks: list[Callable[[], Any]] = [
@@ -99,9 +108,13 @@ def find_duplicates(
     ]
     loaded, *vector_results = ctx.storage.side_by_side(tasks)
     rule = ctx.settings.duplicate_rule
-    hits: dict[int, list[VectorHit]] = {
-        position: [hit for hit in result if hit.score >= rule.vector_threshold][:1]
+    nearest: dict[int, list[VectorHit]] = {
+        position: [h for h in result if h.memory_id not in own][:1]
         for position, result in zip(queries, vector_results, strict=True)
+    }
+    hits = {
+        position: [h for h in best if h.score >= rule.vector_threshold]
+        for position, best in nearest.items()
     }
     # (Stage 3, rare: a nearest vector hit that shares too few words to be loaded yet.)
     missing = [h.memory_id for best in hits.values() for h in best if h.memory_id not in loaded]
@@ -136,20 +149,26 @@ def _vector_hits(ctx: ServiceContext, query: VectorQuery) -> list[VectorHit]:
 
 
 def _word_candidates(
-    memory: Memory, terms: frozenset[str], postings: dict[str, list[MemoryPosting]], now: datetime
+    memory: Memory,
+    terms: frozenset[str],
+    postings: dict[str, list[MemoryPosting]],
+    now: datetime,
+    own: frozenset[MemoryId],
 ) -> list[MemoryId]:
     """The stored memories of the area and type sharing the most terms with `memory`."""
     shared: dict[MemoryId, int] = {}
     for term in terms:
         for posting in postings.get(term, []):
             live = posting.expires_at is None or posting.expires_at > now
-            if posting.entry_id.typ is memory.id.typ and live and posting.entry_id != memory.id:
+            if posting.entry_id.typ is memory.id.typ and live and posting.entry_id not in own:
                 shared[posting.entry_id] = shared.get(posting.entry_id, 0) + 1
     ranked = sorted(shared.items(), key=lambda item: (-item[1], item[0]))
     return [memory_id for memory_id, _ in ranked[:CANDIDATES]]
 
 
-def _vector_query(tenant: str, new: NewMemory, now: datetime) -> VectorQuery | None:
+def _vector_query(
+    tenant: str, new: NewMemory, now: datetime, own: frozenset[MemoryId]
+) -> VectorQuery | None:
     memory = new.memory
     if new.embedding is None or memory.embedding_profil_hash is None:
         return None
@@ -159,7 +178,7 @@ def _vector_query(tenant: str, new: NewMemory, now: datetime) -> VectorQuery | N
         vector=tuple(decode(new.embedding)),
         areas=frozenset({memory.area}),
         now=now,
-        limit=1,  # the nearest decides
+        limit=1 + len(own),  # the nearest that is not one of this write's own decides
         typ=memory.id.typ,
     )
 

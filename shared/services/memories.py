@@ -188,7 +188,7 @@ class InsertWrite:
             embedding = embeddings[index]
             new_memories.append(NewMemory(memory, embedding, fresh=not resumed))
         new_memories = with_server_embeddings(ctx, new_memories)
-        merged = self._merge_duplicates(ctx, accepted, new_memories, now)
+        merged = self._merge_duplicates(ctx, call, accepted, new_memories, now)
         results += [self._success(i, memory, refs, duplikat=True) for i, memory in merged.items()]
         kept = [(pair, new) for pair, new in zip(accepted, new_memories, strict=True)]
         kept = [(pair, new) for pair, new in kept if pair[0] not in merged]
@@ -220,6 +220,7 @@ class InsertWrite:
     def _merge_duplicates(
         self,
         ctx: ServiceContext,
+        call: CallRecord,
         accepted: list[tuple[int, MemoryInput]],
         new_memories: list[NewMemory],
         now: datetime,
@@ -231,7 +232,8 @@ class InsertWrite:
             for (index, entry), new in zip(accepted, new_memories, strict=True)
             if not entry.duplikat_erlaubt
         ]
-        found = find_duplicates(ctx, self.principal.tenant, [new for _, new in checked], now)
+        own = frozenset(MemoryId(self.typ, n) for n in call.ids.get(self.counter, {}).values())
+        found = find_duplicates(ctx, self.principal.tenant, [new for _, new in checked], now, own)
         pairs = [
             (checked[position][0], hit, checked[position][1]) for position, hit in found.items()
         ]

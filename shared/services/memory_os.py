@@ -174,7 +174,7 @@ class RememberWrite:
         (new,) = with_server_embeddings(ctx, [new])
         tenant = self.principal.tenant
         if not self.request.duplikat_erlaubt:
-            found = find_duplicates(ctx, tenant, [new], now)
+            found = find_duplicates(ctx, tenant, [new], now, frozenset({new.memory.id}))
             (merged,) = merge_into(ctx, [(found[0], new.memory)], now) if 0 in found else (None,)
             if merged is not None:
                 return merged, True
