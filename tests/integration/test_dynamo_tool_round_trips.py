@@ -92,7 +92,12 @@ class Tools:
         ]
 
     def insert(self, count: int, label: str = "Notiz") -> dict[str, Any]:
-        return {"inhalt": {**CALLER, "memories": self.entries(count, label)}}
+        # Copies allowed: these budgets are the write's own; the near-duplicate check
+        # (issue 25) adds one stage, two where the area shares words (truth's report).
+        return {
+            "inhalt": {**CALLER, "memories": self.entries(count, label)},
+            "referenzfelder": {"duplikat_erlaubt": True},
+        }
 
 
 def chain(calls: list[Call]) -> list[str]:
@@ -191,7 +196,8 @@ def measure_every_tool(tools: Tools) -> dict[str, Measured]:
         "delete_brain_memories", {"inhalt": {**CALLER, "memories": {"longterm": [hundred[2]]}}}
     )
     rows["remember"] = tools.measure(
-        "remember", {"content": "Wir nutzen OAuth.", "path": "users/anna/notizen"}
+        "remember",
+        {"content": "Wir nutzen OAuth.", "path": "users/anna/notizen", "duplikat_erlaubt": True},
     )
     rows["ledger buchen"] = tools.measure(
         "ledger", ledger_args("buchen", eintraege=[booking_entry()])
