@@ -36,6 +36,7 @@ from functools import partial
 from typing import Any, Final
 
 from shared.domain import Memory, MemoryId, MemoryPosting, MemoryReplace, NewMemory
+from shared.search.analyzer import document_terms
 from shared.search.duplicates import Similarity, is_duplicate, jaccard, term_set
 from shared.search.vectors import VectorHit, VectorProfileError, VectorQuery, decode
 from shared.services.context import ServiceContext
@@ -242,15 +243,16 @@ def merge(stored: Memory, new: Memory, now: datetime) -> Memory | None:
         sources = [*sources, source][-MAX_SOURCES:]
     if tags == stored.tags and sources == listed:
         return None
-    from shared.services.memories import memory_terms  # memories imports this module
-
     changed = replace(
         stored,
         tags=tags,
         referenzfelder={**stored.referenzfelder, SOURCES_KEY: sources},
         updated_at=now,
     )
-    changed.terms, changed.doc_len = memory_terms(changed)
+    # as memories.memory_terms (which imports this module): kurzbeschreibung weighs as a title
+    changed.terms, changed.doc_len = document_terms(
+        changed.kurzbeschreibung, "\n".join([changed.memory, *changed.tags])
+    )
     return changed
 
 
