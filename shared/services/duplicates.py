@@ -11,7 +11,10 @@ the new tags and the new write's provenance. `duplikat_erlaubt: true` skips the 
 Invariants:
 - Reads through the StoragePort only, for a whole batch: one stage of a plain
   `lookup_memory_terms` per target area (the postings of the union of the batch's terms
-  there, `POSTINGS_PER_TERM` of highest impact per term), side by side; only when a stored
+  there, `POSTINGS_PER_TERM` of highest impact per term), side by side — a write reads it
+  in `ahead()`, beside its call record's claim (`read_postings` with the terms of the texts
+  as scrubbing leaves them: the scrubber is a pure function), so it costs no round trip of
+  its own; `find_duplicates` reads only an area the prefetch did not cover; only when a stored
   memory of the area and type shares a word, a second stage: one `get_memories` of every
   candidate beside one `search_vectors` per such entry with a vector (its area only); a
   third read only for a nearest vector hit that was not a word candidate. Nothing outside
@@ -29,7 +32,7 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
@@ -65,32 +68,30 @@ def find_duplicates(
     batch: Sequence[NewMemory],
     now: datetime,
     own: frozenset[MemoryId] = frozenset(),
+    ahead: Prefetched | None = None,
 ) -> dict[int, Found]:
     """{position in `batch`: the stored memory it duplicates} (see the module doc). `own`:
-    the IDs of this write's entries (a resend may find some stored), never candidates."""
+    the IDs of this write's entries (a resend may find some stored), never candidates;
+    `ahead`: the postings the write read before (an area whose terms it covers is not
+    read again)."""
     if not batch:
         return {}
     terms = [term_set(new.memory.memory) for new in batch]
     areas: dict[str, set[str]] = {}
     for new, entry_terms in zip(batch, terms, strict=True):
         areas.setdefault(new.memory.area, set()).update(entry_terms)
-    names = sorted(areas)
-    # Stage 1: every target area's postings of the batch's terms, side by side.
-    postings: dict[str, dict[str, list[MemoryPosting]]] = dict(
-        zip(
-            names,
-            ctx.storage.side_by_side(
-                [partial(_postings, ctx, tenant, area, sorted(areas[area]), now) for area in names]
-            ),
-            strict=True,
-        )
-    )
+    # Stage 1 (usually read ahead, side by side with the call's claim: `read_postings`):
+    # every target area's postings of the batch's terms.
+    postings = _covered(ahead, areas)
+    unread = {area: wanted for area, wanted in areas.items() if area not in postings}
+    if unread:
+        postings.update(read_postings(ctx, tenant, unread, now).postings)
     by_words = {
         position: ids
         for position, new in enumerate(batch)
         if (
             ids := _word_candidates(
-                new.memory, terms[position], postings[new.memory.area], now, own
+                new.memory, terms[position], postings.get(new.memory.area, {}), now, own
             )
         )
     }
@@ -129,6 +130,54 @@ def find_duplicates(
                 found[position] = candidate
                 break
     return found
+
+
+@dataclass(frozen=True)
+class Prefetched:
+    """Per area the terms whose postings were read, and those postings."""
+
+    terms: dict[str, frozenset[str]]
+    postings: dict[str, dict[str, list[MemoryPosting]]]
+
+
+NOTHING_READ: Final = Prefetched({}, {})
+
+
+def read_postings(
+    ctx: ServiceContext, tenant: str, wanted: Mapping[str, set[str]], now: datetime
+) -> Prefetched:
+    """Stage 1 of the check: per area the postings of `wanted`'s terms, side by side (one
+    round trip). A write runs it in `ahead()`, beside its claim, with the terms of its
+    texts as scrubbing will leave them (`check_terms`), so `find_duplicates` reads none."""
+    names = sorted(area for area, terms in wanted.items() if terms)
+    tasks = [partial(_postings, ctx, tenant, area, sorted(wanted[area]), now) for area in names]
+    results = ctx.storage.side_by_side(tasks) if tasks else []
+    return Prefetched(
+        {area: frozenset(wanted[area]) for area in names},
+        dict(zip(names, results, strict=True)),
+    )
+
+
+def check_terms(texts: Sequence[tuple[str, str]]) -> dict[str, set[str]]:
+    """Per area the union of the terms of its (area, scrubbed memory text) pairs: what
+    `find_duplicates` looks up."""
+    wanted: dict[str, set[str]] = {}
+    for area, text in texts:
+        wanted.setdefault(area, set()).update(term_set(text))
+    return wanted
+
+
+def _covered(
+    ahead: Prefetched | None, areas: Mapping[str, set[str]]
+) -> dict[str, dict[str, list[MemoryPosting]]]:
+    """The prefetched postings of the areas whose every term was read ahead."""
+    if ahead is None:
+        return {}
+    return {
+        area: ahead.postings.get(area, {})
+        for area, terms in areas.items()
+        if area in ahead.terms and terms <= ahead.terms[area]
+    }
 
 
 def _postings(
@@ -275,6 +324,26 @@ def merge_into(
             if outcome is not None:
                 results[position] = None
     return results
+
+
+def merge_duplicates(
+    ctx: ServiceContext,
+    tenant: str,
+    checked: Sequence[tuple[int, NewMemory]],
+    now: datetime,
+    own: frozenset[MemoryId],
+    ahead: Prefetched | None = None,
+) -> dict[int, Memory]:
+    """{index: stored memory} of the (index, new memory) entries a stored memory of their
+    area already says: merged into it, not to be stored (the caller stores the others)."""
+    found = find_duplicates(ctx, tenant, [new for _, new in checked], now, own, ahead)
+    pairs = [(checked[position][0], hit, checked[position][1]) for position, hit in found.items()]
+    merged = merge_into(ctx, [(hit, new.memory) for _, hit, new in pairs], now)
+    return {
+        index: memory
+        for (index, _, _), memory in zip(pairs, merged, strict=True)
+        if memory is not None
+    }
 
 
 def duplicate_hinweis(memory_id: MemoryId) -> str:

@@ -29,10 +29,17 @@ from shared.services import responses
 from shared.services.areas import Visibility, unread_hint, user_area
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
-from shared.services.duplicates import duplicate_hinweis, find_duplicates, merge_into
+from shared.services.duplicates import (
+    NOTHING_READ,
+    Prefetched,
+    check_terms,
+    duplicate_hinweis,
+    merge_duplicates,
+    read_postings,
+)
 from shared.services.embeddings import with_server_embeddings
 from shared.services.profiles import ProfileCheck, Refused
-from shared.services.secrets import screen
+from shared.services.secrets import clean_value, screen
 from shared.services.tags import ensure_tags, scrubbed_tags
 from shared.services.writes import Refs, Stored, run_plain, stamp
 from shared.tools.idempotency_fields import KEY_FIELD
@@ -96,6 +103,7 @@ class InsertWrite:
     results: list[dict[str, Any]]  # entries refused before anything is stored
     accepted: list[tuple[int, MemoryInput]]  # as sent: scrubbed in `store`
     tags: dict[str, str] = field(default_factory=dict)
+    postings: Prefetched = NOTHING_READ  # read in `ahead` for the duplicate check
     # The area's authorization when it needs storage (REST: `areas.authorize_write`).
     authorize: Callable[[], None] | None = None
     ahead_first: bool = False
@@ -109,10 +117,30 @@ class InsertWrite:
 
     def ahead(self) -> None:
         """The area's authorization (when it needs storage), then the tag records (their
-        names scrubbed first): no tag record for a refused write."""
+        names scrubbed first: no tag record for a refused write) beside the near-duplicate
+        check's postings read (services/duplicates.py: read only)."""
         if self.authorize is not None:
             self.authorize()
-        self.tags = ensure_tags(self.ctx.storage, self.principal.tenant, self._clean_tags())
+        ctx, tenant = self.ctx, self.principal.tenant
+
+        def tags() -> None:
+            self.tags = ensure_tags(ctx.storage, tenant, self._clean_tags())
+
+        def postings() -> None:
+            self.postings = read_postings(ctx, tenant, self._check_terms(), ctx.clock())
+
+        ctx.storage.side_by_side([tags, postings])
+
+    def _check_terms(self) -> dict[str, set[str]]:
+        """Per target area the terms the duplicate check looks up: those of the memory
+        texts as `store` scrubs them, of the entries that do not ask for a copy."""
+        return check_terms(
+            [
+                (self.area or user_area(entry.nutzer), clean_value(entry.memory).value)
+                for _, entry in self.accepted
+                if not entry.duplikat_erlaubt
+            ]
+        )
 
     def _clean_tags(self) -> list[list[str]]:
         policy = self.ctx.settings.scrub_policy
@@ -188,7 +216,13 @@ class InsertWrite:
             embedding = embeddings[index]
             new_memories.append(NewMemory(memory, embedding, fresh=not resumed))
         new_memories = with_server_embeddings(ctx, new_memories)
-        merged = self._merge_duplicates(ctx, call, accepted, new_memories, now)
+        checked = [
+            (index, new)
+            for (index, entry), new in zip(accepted, new_memories, strict=True)
+            if not entry.duplikat_erlaubt
+        ]
+        own = frozenset(MemoryId(typ, n) for n in call.ids.get(self.counter, {}).values())
+        merged = merge_duplicates(ctx, tenant, checked, now, own, self.postings)
         results += [self._success(i, memory, refs, duplikat=True) for i, memory in merged.items()]
         kept = [(pair, new) for pair, new in zip(accepted, new_memories, strict=True)]
         kept = [(pair, new) for pair, new in kept if pair[0] not in merged]
@@ -216,33 +250,6 @@ class InsertWrite:
                 error = storage_failure(f"inhalt.memories[{index}]", failed[index])
                 results.append(responses.entry_failure(index, [error], typ=typ.value))
         return results
-
-    def _merge_duplicates(
-        self,
-        ctx: ServiceContext,
-        call: CallRecord,
-        accepted: list[tuple[int, MemoryInput]],
-        new_memories: list[NewMemory],
-        now: datetime,
-    ) -> dict[int, Memory]:
-        """{index: stored memory} of the entries a stored memory of their area already says
-        (services/duplicates.py): merged into it, not stored."""
-        checked = [
-            (index, new)
-            for (index, entry), new in zip(accepted, new_memories, strict=True)
-            if not entry.duplikat_erlaubt
-        ]
-        own = frozenset(MemoryId(self.typ, n) for n in call.ids.get(self.counter, {}).values())
-        found = find_duplicates(ctx, self.principal.tenant, [new for _, new in checked], now, own)
-        pairs = [
-            (checked[position][0], hit, checked[position][1]) for position, hit in found.items()
-        ]
-        merged = merge_into(ctx, [(hit, new.memory) for _, hit, new in pairs], now)
-        return {
-            index: memory
-            for (index, _, _), memory in zip(pairs, merged, strict=True)
-            if memory is not None
-        }
 
     def _success(
         self, index: int, memory: Memory, refs: Refs, *, duplikat: bool = False

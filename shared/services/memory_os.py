@@ -24,7 +24,7 @@ from shared.domain import (
 )
 from shared.ledger.classify import ledger_hinweis
 from shared.scrubbing import ScrubPolicy
-from shared.services import hybrid, responses
+from shared.services import duplicates, hybrid, responses
 from shared.services.areas import (
     Visibility,
     acting_agent,
@@ -33,7 +33,7 @@ from shared.services.areas import (
     unread_by_token_hint,
 )
 from shared.services.context import ServiceContext
-from shared.services.duplicates import duplicate_hinweis, find_duplicates, merge_into
+from shared.services.duplicates import NOTHING_READ, Prefetched, duplicate_hinweis
 from shared.services.embeddings import with_server_embeddings
 from shared.services.hybrid import SearchHit
 from shared.services.identity import reserved_identity_keys
@@ -99,6 +99,7 @@ class RememberWrite:
     nutzer: str
     agent: str
     tags: dict[str, str] = field(default_factory=dict)
+    postings: Prefetched = NOTHING_READ  # read in `ahead` for the duplicate check
     ahead_first: bool = False
 
     def wants(self) -> dict[CounterName, list[int]]:
@@ -121,7 +122,14 @@ class RememberWrite:
         def tags() -> None:
             self.tags = ctx.storage.ensure_tags(principal.tenant, names) if names else {}
 
-        ctx.storage.side_by_side([authorize, tags])
+        def postings() -> None:
+            # the duplicate check's read (services/duplicates.py), of the text `store` keeps
+            content = clean_value(self.request.content).value
+            wanted = duplicates.check_terms([(target.area, content)])
+            self.postings = duplicates.read_postings(ctx, principal.tenant, wanted, ctx.clock())
+
+        tasks = [authorize, tags] + ([] if self.request.duplikat_erlaubt else [postings])
+        ctx.storage.side_by_side(tasks)
 
     def marks(self) -> tuple[str, ...]:
         return ()
@@ -174,8 +182,9 @@ class RememberWrite:
         (new,) = with_server_embeddings(ctx, [new])
         tenant = self.principal.tenant
         if not self.request.duplikat_erlaubt:
-            found = find_duplicates(ctx, tenant, [new], now, frozenset({new.memory.id}))
-            (merged,) = merge_into(ctx, [(found[0], new.memory)], now) if 0 in found else (None,)
+            own = frozenset({new.memory.id})
+            found = duplicates.merge_duplicates(ctx, tenant, [(0, new)], now, own, self.postings)
+            merged = found.get(0)
             if merged is not None:
                 return merged, True
         (failure,) = ctx.storage.put_memories([new])

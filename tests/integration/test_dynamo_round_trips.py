@@ -134,11 +134,13 @@ def test_insert_of_100_memories_takes_at_most_4_waves(
     recorder.start()
     ids = insert(storage, MemoryType.LONGTERM, 100)
     stages, waves, calls = recorder.stages(), recorder.waves(), len(recorder.calls)
-    # Then all are stored in 4 stages: tags (in parallel), counter, the near-duplicate
-    # check's postings of the batch's terms in the area (one Query per distinct term, and
-    # the stats; the area is empty, so nothing is loaded and no vector is queried), then
-    # the items (their IDs are fresh from the counter) with the postings in BatchWriteItem
-    # chunks of 25, the embeddings and the memory stats side by side, each stage one wave
+    # Then all are stored in 4 stages: tags (in parallel) and the near-duplicate check's
+    # postings of the batch's terms in the area (one Query per distinct term, and the
+    # stats; the area is empty, so nothing is loaded and no vector is queried) — side by
+    # side on the pool (one wave: test_dynamo_fresh_items), one after the other on this
+    # serial adapter —, counter, then the items (their IDs are fresh from the counter)
+    # with the postings in BatchWriteItem chunks of 25, the embeddings and the memory
+    # stats side by side, each stage one wave
     assert len(ids) == 100
     wanted = [mid for raw in ids if (mid := MemoryId.parse(raw)) is not None]
     stored = storage.get_memories(PRINCIPAL.tenant, wanted, NOW)
@@ -146,10 +148,12 @@ def test_insert_of_100_memories_takes_at_most_4_waves(
     assert postings > 100  # the service indexes every memory
     shards = {memory_stats_shard(mid) for mid in wanted}
     terms = {t for e in memory_entries(100) for t in term_set(e["memory"])}
-    assert stages == [
+    assert sorted(stages[:2], key=sorted) == [
         Counter({"PutItem": 7}),
-        Counter({"UpdateItem": 1}),
         Counter({"Query": len(terms) + 1}),
+    ]
+    assert stages[2:] == [
+        Counter({"UpdateItem": 1}),
         Counter(
             {
                 "BatchWriteItem": math.ceil((100 + postings) / 25),
@@ -159,7 +163,7 @@ def test_insert_of_100_memories_takes_at_most_4_waves(
         ),
     ]
     assert all(sum(stage.values()) <= POOL for stage in stages)  # one wave each
-    assert waves == 4 <= 4
+    assert waves <= 4
     # And it costs 53 AWS calls for the write (149 with one conditional PutItem per item)
     # plus one Query per distinct term for the check
     assert calls == sum(sum(stage.values()) for stage in stages) == 53 + len(terms) + 1
