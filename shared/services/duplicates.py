@@ -125,7 +125,7 @@ def find_duplicates(
     found: dict[int, Found] = {}
     for position, ids in by_words.items():
         new = batch[position]
-        for candidate in _best(new, terms[position], hits.get(position, []), ids, loaded):
+        for candidate in best_of(new, terms[position], hits.get(position, []), ids, loaded):
             if is_duplicate(new.memory.memory, candidate.memory.memory, candidate.similarity, rule):
                 found[position] = candidate
                 break
@@ -243,7 +243,7 @@ def _comparable(new: Memory, stored: Memory) -> bool:
     )
 
 
-def _best(
+def best_of(
     new: NewMemory,
     terms: frozenset[str],
     hits: list[VectorHit],
