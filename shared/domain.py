@@ -148,10 +148,20 @@ class Memory:
     # The area the memory belongs to (`users/<n>`, `teams/<t>`, `projects/<p>`). Empty:
     # derived once here (data from before areas; builders that do not care).
     area: str = ""
+    # Superseded (issue 25): the time of the write that replaced this memory and the
+    # memory that replaced it. Both None while the memory is current; a superseded memory
+    # leaves default searches and listings but stays readable by ID and in the history.
+    gueltig_bis: datetime | None = None
+    ersetzt_durch: MemoryId | None = None
 
     def __post_init__(self) -> None:
         if not self.area:
             self.area = derived_area(self.nutzer, self.referenzfelder, self.scope, self.scope_vk)
+
+    @property
+    def superseded(self) -> bool:
+        """Replaced by another memory (issue 25): default reads leave it out."""
+        return self.gueltig_bis is not None
 
     @property
     def score_avg(self) -> Decimal | None:
@@ -201,6 +211,16 @@ class MemoryReplace:
     previous: Memory
     embedding_change: EmbeddingChange = EmbeddingChange.KEEP
     embedding: bytes | None = None
+
+
+@dataclass(frozen=True)
+class Supersession:
+    """Mark `memory_id` as replaced by `successor` at `at` (issue 25, `gueltig_bis`); `at`
+    None takes back this successor's mark (its own write failed)."""
+
+    memory_id: MemoryId
+    successor: MemoryId
+    at: datetime | None
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,8 @@ EN: Final[dict[str, str]] = {
     "Langzeit": "Long-term",
     "Letzte Bewertung": "Last rating",
     "Läuft ab": "Expires",
+    "Ersetzt durch": "Superseded by",
+    "gültig bis": "valid until",
     "Löschen": "Delete",
     "Löschen …": "Delete …",
     "Massenlöschung": "Bulk delete",

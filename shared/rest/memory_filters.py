@@ -14,6 +14,7 @@ from shared.rest.common import service_context
 from shared.services.memory_api import Bucket
 from shared.services.memory_listing import ListFilters
 from shared.validation.requests import QUERY_MAX_LEN
+from shared.validation.supersede import VERLAUF_DESCRIPTION
 
 NAME_PATTERN: Final = r"^[a-z0-9._-]+$"  # a team or project name (a path segment)
 
@@ -62,6 +63,7 @@ def _filters(
         str | None,
         Query(max_length=QUERY_MAX_LEN, description="Suchtext; text query (German/English)."),
     ] = None,
+    verlauf: Annotated[bool, Query(description=VERLAUF_DESCRIPTION)] = False,
 ) -> ListFilters:
     return ListFilters.of(
         pfad=pfad,
@@ -77,6 +79,7 @@ def _filters(
         erstellt_bis=erstellt_bis,
         q=q,
         zone=service_context(request).settings.zone,
+        verlauf=verlauf,
     )
 
 

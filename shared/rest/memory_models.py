@@ -7,7 +7,7 @@ checked against them on the way out.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
@@ -26,10 +26,15 @@ from shared.validation.requests import (
     MEMORY_MAX_LEN,
     PROFIL_HASH_MAX_LEN,
 )
+from shared.validation.supersede import ERSETZT_DESCRIPTION, ERSETZT_MAX_IDS
 
 PATH_PATTERN = r"^(users|teams|projects)/[a-z0-9._-]+(/[a-z0-9._-]+)*$"
 Identity = str | int
 Scalar = str | int | float | bool | None
+MemoryIdText = Annotated[str, Field(pattern=MEMORY_ID_PATTERN)]
+Ersetzt = (
+    MemoryIdText | Annotated[list[MemoryIdText], Field(min_length=1, max_length=ERSETZT_MAX_IDS)]
+)
 
 
 class Quelle(BaseModel):
@@ -151,6 +156,7 @@ class MemoryCreate(BaseModel):
         max_length=PROFIL_HASH_MAX_LEN,
         description="Profil-Hash des Embedding-Modells; embedding model profile hash.",
     )
+    ersetzt: Ersetzt | SkipJsonSchema[None] = Field(default=None, description=ERSETZT_DESCRIPTION)
 
 
 class MemoryPatch(BaseModel):
@@ -174,6 +180,7 @@ class MemoryPatch(BaseModel):
         default=None, min_length=1, max_length=rules.EMBEDDING_MAX_DIM
     )
     embedding_profil_hash: str | None = Field(default=None, max_length=PROFIL_HASH_MAX_LEN)
+    ersetzt: Ersetzt | SkipJsonSchema[None] = Field(default=None, description=ERSETZT_DESCRIPTION)
 
 
 class QuelleOut(BaseModel):
@@ -217,6 +224,19 @@ class MemoryOut(BaseModel):
             "Gesetzt, wenn der Bereich dasselbe schon hielt: diese (bestehende) Erinnerung "
             "hat Tags und Herkunft übernommen, nichts neu gespeichert; the existing memory."
         ),
+    )
+    gueltig_bis: str | None = Field(
+        default=None,
+        description="Ersetzt seit (ISO 8601 mit Offset); null, solange die Erinnerung gilt.",
+    )
+    ersetzt_durch: str | None = Field(
+        default=None, description="Die Erinnerung, die diese ersetzt hat (issue 25)."
+    )
+    ersetzt: list[str] | None = Field(
+        default=None, description="Schreibantwort: die Erinnerungen, die diese ersetzt."
+    )
+    ersetzt_fehler: dict[str, str] | None = Field(
+        default=None, description="Schreibantwort: warum das Ersetzen nicht gelang."
     )
 
 

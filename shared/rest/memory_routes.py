@@ -129,11 +129,14 @@ router = APIRouter(prefix=PREFIX, tags=["memory"])
         "Speichert eine Erinnerung: Felder wie `insert_brain_*_memory`, dazu `bucket` "
         "(`langzeit` oder `kurzzeit` mit `ttl_sekunden`), `pfad` (Bereich: eigener, Team oder "
         "Projekt), `quelle` (Herkunft) und `referenzfelder`. Geheimnisse werden entfernt "
-        "(`hinweis`). Stores one memory; secrets are scrubbed first."
+        "(`hinweis`). Mit `ersetzt` (ID oder Liste) ersetzt sie ältere Erinnerungen: diese "
+        "erhalten `gueltig_bis` und `ersetzt_durch` und erscheinen nur noch per ID und mit "
+        "`verlauf=true` (404: unbekannte ID, 409: schon ersetzt). Stores one memory; secrets "
+        "are scrubbed first; `ersetzt` supersedes older ones."
     ),
     responses={
         201: {"headers": {"Location": {"schema": {"type": "string"}}}},
-        **problem_responses(*AUTH_PROBLEMS, 400, 409, 415, 422, 503),
+        **problem_responses(*AUTH_PROBLEMS, 400, 404, 409, 415, 422, 503),
     },
     openapi_extra=request_body(MemoryCreate, CREATE_EXAMPLES, "application/json"),
 )

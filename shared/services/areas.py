@@ -37,6 +37,7 @@ from shared.domain import (
     BrainEntry,
     BrainWrite,
     CounterName,
+    Memory,
     Project,
     VkTyp,
     area_may_match,
@@ -134,10 +135,14 @@ class Visibility:
     """`readable_areas` answered lazily: project records are read only when a project
     area the token does not grant is asked about (at most once per instance)."""
 
-    def __init__(self, ctx: ServiceContext, principal: Principal, nutzer: str) -> None:
+    def __init__(
+        self, ctx: ServiceContext, principal: Principal, nutzer: str, *, verlauf: bool = False
+    ) -> None:
         self._ctx = ctx
         self._principal = principal
         self.nutzer = nutzer
+        # History (issue 25): superseded memories are shown too (`shows`).
+        self.verlauf = verlauf
         self._granted = frozenset(_granted_by_token(principal, nutzer))
         self._records: frozenset[str] | None = None
 
@@ -157,6 +162,11 @@ class Visibility:
             names = self._ctx.storage.projects_of(self._principal.tenant, self.nutzer)
             self._records = frozenset(_PROJECTS + name for name in names)
         return self._granted | self._records
+
+    def shows(self, memory: Memory) -> bool:
+        """Whether a search or listing shows this loaded memory: readable, and current
+        unless the history is asked for (a superseded memory has `gueltig_bis`)."""
+        return (self.verlauf or not memory.superseded) and self.may_read(memory.area)
 
     def may_read(self, area: str) -> bool:
         if area in self._granted:

@@ -241,14 +241,17 @@ def _linked_memories(
     """The long-term memories about every hit's entity in the areas the call's nutzer may
     read: one batched lookup for all hits (one round trip on DynamoDB), at most
     MEMORIES_PER_HIT each - the areas filter comes before that limit, so other nutzer's
-    private memories never push the caller's own out."""
+    private memories never push the caller's own out; superseded ones are left out after
+    it (a hit may then show fewer)."""
     if not hits:
         return {}
     pairs = list(dict.fromkeys(_reference(entry) for entry in hits))
     areas = sorted({area for view in views for area in view.readable()})
-    return ctx.storage.find_memories_by_scopes(
+    found = ctx.storage.find_memories_by_scopes(
         principal.tenant, pairs, ctx.clock(), MEMORIES_PER_HIT, areas
     )
+    # Superseded memories (issue 25) are history: not among an entity's current memories.
+    return {pair: [m for m in memories if not m.superseded] for pair, memories in found.items()}
 
 
 class _EntryVisibility:

@@ -20,7 +20,8 @@ Per cluster (`dry_run` writes nothing and lists the clusters):
 Each step is safe to repeat, so a re-run finishes what a cut-off run began.
 
 Invariants: through the StoragePort only; nothing outside one area (and type) is
-compared; no memory text is logged; `areas` limits the run to those areas.
+compared; a superseded memory (`gueltig_bis`) is neither merged nor a survivor; no
+memory text is logged; `areas` limits the run to those areas.
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def consolidate(
     for typ in (MemoryType.LONGTERM, MemoryType.SHORTTERM):
         groups: dict[str, list[Memory]] = {}
         for memory in _live(ctx, tenant, typ, now):
-            if wanted is None or memory.area in wanted:
+            if (wanted is None or memory.area in wanted) and not memory.superseded:
                 groups.setdefault(memory.area, []).append(memory)
         for area in sorted(groups):
             clusters = find_clusters(ctx, tenant, groups[area], now)

@@ -18,7 +18,8 @@ Invariants:
   memory of the area and type shares a word, a second stage: one `get_memories` of every
   candidate beside one `search_vectors` per such entry with a vector (its area only); a
   third read only for a nearest vector hit that was not a word candidate. Nothing outside
-  the writer's target area (and type) is compared or named; the batch's entries are not
+  the writer's target area (and type) is compared or named, nor a superseded memory
+  (`gueltig_bis`: it left default reads); the batch's entries are not
   compared with each other, not even when a resend finds some of them stored (`own`).
 - Candidates: the `CANDIDATES` memories sharing the most terms, and the nearest vector hit
   at or above the vector threshold; per measure the most similar one decides (as the
@@ -258,6 +259,8 @@ def best_of(
         stored = loaded.get(memory_id)
         if stored is None or stored.area != memory.area or stored.id == memory.id:
             return None
+        if stored.superseded:
+            return None  # replaced: merging into it would hide the new memory with it
         return stored
 
     for hit in hits[:1]:

@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any, Final
+from typing import Any
 
 from shared.auth.principal import Principal
 from shared.calls import CallRecord, CallState
 from shared.domain import (
     CounterName,
     EntryFailure,
-    EntryFailureCode,
     Memory,
     MemoryId,
     MemoryType,
@@ -26,7 +25,7 @@ from shared.ledger.classify import ledger_hinweis
 from shared.search.analyzer import document_terms
 from shared.search.vectors import encode as encode_embedding
 from shared.services import responses
-from shared.services.areas import Visibility, unread_hint, user_area
+from shared.services.areas import unread_hint, user_area
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
 from shared.services.duplicates import (
@@ -38,14 +37,25 @@ from shared.services.duplicates import (
     read_postings,
 )
 from shared.services.embeddings import with_server_embeddings
-from shared.services.profiles import ProfileCheck, Refused
+
+# Moved to entry_errors (supersede.py reads them without a cycle); re-exported for the
+# writers that import them from here.
+from shared.services.entry_errors import STORAGE_ART as STORAGE_ART
+from shared.services.entry_errors import not_found as not_found
+from shared.services.entry_errors import not_found_message as not_found_message
+from shared.services.entry_errors import storage_failure as storage_failure
+from shared.services.entry_errors import storage_failure_message as storage_failure_message
+from shared.services.entry_errors import visible_memories as visible_memories
+from shared.services.profiles import with_profiles
 from shared.services.secrets import clean_value, screen
+from shared.services.supersede import Replaced
 from shared.services.tags import ensure_tags, scrubbed_tags
 from shared.services.writes import Refs, Stored, run_plain, stamp
 from shared.tools.idempotency_fields import KEY_FIELD
-from shared.validation.errors import Art, FieldError
+from shared.validation.errors import FieldError
 from shared.validation.parsed import Batch, FetchRequest, MemoryInput
 from shared.validation.rules import DUPLICATE_FLAG
+from shared.validation.supersede import is_ersetzt_key
 
 # The texts of a memory that are scrubbed for secrets before anything is stored, and the
 # identifiers that cannot hold a marker (a secret in one refuses the entry).
@@ -56,39 +66,6 @@ IDENTIFIER_FIELDS = ("scope", "scope_vk", "embedding_profil_hash")
 def memory_terms(memory: Memory) -> tuple[dict[str, int], int]:
     """The search index terms of a memory: kurzbeschreibung weighs like a title."""
     return document_terms(memory.kurzbeschreibung, "\n".join([memory.memory, *memory.tags]))
-
-
-def not_found_message(memory_id: object) -> str:
-    """Missing, expired and not visible read alike, so sequential IDs reveal nothing."""
-    return f"nicht_gefunden: Die Erinnerung '{memory_id}' existiert nicht."
-
-
-def storage_failure_message(failure: EntryFailure) -> str:
-    """German text for a storage outcome; never includes storage details or values."""
-    if failure.code is EntryFailureCode.NOT_FOUND:
-        return "nicht_gefunden: Die Erinnerung existiert nicht."
-    if failure.code is EntryFailureCode.CONFLICT:
-        return (
-            "Konflikt: Die Erinnerung wurde gleichzeitig geändert; der Eintrag wurde nicht "
-            "gespeichert. Bitte diesen Eintrag erneut senden."
-        )
-    return "Speicherfehler: Der Eintrag wurde nicht gespeichert. Bitte erneut senden."
-
-
-STORAGE_ART: Final = {
-    EntryFailureCode.NOT_FOUND: Art.NOT_FOUND,
-    EntryFailureCode.CONFLICT: Art.CONFLICT,
-}
-
-
-def storage_failure(path: str, failure: EntryFailure) -> FieldError:
-    """The error of a storage outcome, its kind from the storage's typed code."""
-    art = STORAGE_ART.get(failure.code, Art.STORAGE)
-    return FieldError(path, storage_failure_message(failure), art)
-
-
-def not_found(path: str, memory_id: object) -> FieldError:
-    return FieldError(path, not_found_message(memory_id), Art.NOT_FOUND)
 
 
 @dataclass
@@ -106,6 +83,8 @@ class InsertWrite:
     postings: Prefetched = NOTHING_READ  # read in `ahead` for the duplicate check
     # The area's authorization when it needs storage (REST: `areas.authorize_write`).
     authorize: Callable[[], None] | None = None
+    # The memories the entries replace (issue 25; `referenzfelder.ersetzt`, REST `ersetzt`).
+    replaced: Replaced | None = None
     ahead_first: bool = False
 
     @property
@@ -113,7 +92,12 @@ class InsertWrite:
         return CounterName(self.typ.value)
 
     def wants(self) -> dict[CounterName, list[int]]:
-        return {self.counter: [index for index, _ in self.accepted]}
+        """After `ahead`: without the entries its reads refused (no ID reserved for them)."""
+        refused = self._refused()
+        return {self.counter: [index for index, _ in self.accepted if index not in refused]}
+
+    def _refused(self) -> dict[int, FieldError]:
+        return self.replaced.refused if self.replaced else {}
 
     def ahead(self) -> None:
         """The area's authorization (when it needs storage), then the tag records (their
@@ -129,18 +113,24 @@ class InsertWrite:
         def postings() -> None:
             self.postings = read_postings(ctx, tenant, self._check_terms(), ctx.clock())
 
-        ctx.storage.side_by_side([tags, postings])
+        replaced = [self.replaced.read] if self.replaced else []
+        ctx.storage.side_by_side([tags, postings, *replaced])
 
     def _check_terms(self) -> dict[str, set[str]]:
         """Per target area the terms the duplicate check looks up: those of the memory
-        texts as `store` scrubs them, of the entries that do not ask for a copy."""
+        texts as `store` scrubs them, of the entries that do not ask for a copy (nor
+        replace another memory: `ersetzt` states the relation, nothing is merged)."""
         return check_terms(
             [
                 (self.area or user_area(entry.nutzer), clean_value(entry.memory).value)
-                for _, entry in self.accepted
-                if not entry.duplikat_erlaubt
+                for index, entry in self.accepted
+                if self._checked(index, entry)
             ]
         )
+
+    def _checked(self, index: int, entry: MemoryInput) -> bool:
+        """The duplicate check runs for this entry (no copy asked for, nothing replaced)."""
+        return not entry.duplikat_erlaubt and not (self.replaced and index in self.replaced.wanted)
 
     def _clean_tags(self) -> list[list[str]]:
         policy = self.ctx.settings.scrub_policy
@@ -160,7 +150,12 @@ class InsertWrite:
         results = list(self.results)
         screened: list[tuple[int, MemoryInput]] = []
         hinweise: dict[int, str] = {}
+        refused = self._refused()
+        for index, error in sorted(refused.items()):
+            results.append(responses.entry_failure(index, [error], typ=self.typ.value))
         for index, entry in self.accepted:
+            if index in refused:
+                continue
             path = f"inhalt.memories[{index}]"
             checked = screen(
                 entry, SCRUBBED_FIELDS, ctx.settings.scrub_policy, path, IDENTIFIER_FIELDS
@@ -172,7 +167,7 @@ class InsertWrite:
             notes = [checked.hinweis, ledger_hinweis(entry.kurzbeschreibung, entry.memory)]
             if any(notes):
                 hinweise[index] = " ".join(note for note in notes if note)
-        screened = _with_profiles(ctx, self.principal.tenant, self.typ, screened, results)
+        screened = with_profiles(ctx, self.principal.tenant, self.typ, screened, results)
         refs: Refs = {}
         if screened:
             results += self._store(ctx, call, screened, refs)
@@ -194,6 +189,16 @@ class InsertWrite:
     ) -> list[dict[str, Any]]:
         storage, tenant, now, typ = ctx.storage, self.principal.tenant, ctx.clock(), self.typ
         ids = {index: call.id_of(self.counter, index) for index, _ in accepted}
+        replaced = self.replaced
+        refused: list[dict[str, Any]] = []
+        if replaced:
+            for index, _ in accepted:
+                error = replaced.check(index, MemoryId(typ, ids[index]))
+                if error is not None:
+                    refused.append(responses.entry_failure(index, [error], typ=typ.value))
+            gone = {entry["index"] for entry in refused}
+            accepted = [(index, entry) for index, entry in accepted if index not in gone]
+        successors = {index: MemoryId(typ, ids[index]) for index, _ in accepted}
         resumed = call.state is CallState.RESUMED
         embeddings = {
             index: None if entry.embedding is None else encode_embedding(entry.embedding)
@@ -202,10 +207,14 @@ class InsertWrite:
         # A resend of a write a crash cut off: entries it already stored are not stored again
         # (but completed where the crash cut their write short).
         already = stored_before(ctx, tenant, typ, ids, now, embeddings) if resumed else {}
-        results = [self._success(index, memory, refs) for index, memory in already.items()]
+        results = [*refused]
+        results += [self._success(index, memory, refs) for index, memory in already.items()]
         accepted = [(index, entry) for index, entry in accepted if index not in already]
+        marked: dict[int, FieldError] = {}
         if not accepted:
-            return results
+            if replaced:
+                marked = replaced.mark({i: successors[i] for i in already}, now)
+            return _with_mark_errors(results, marked)
         missing = [
             tag for _, entry in accepted for tag in entry.tags if tag.casefold() not in self.tags
         ]
@@ -219,7 +228,7 @@ class InsertWrite:
         checked = [
             (index, new)
             for (index, entry), new in zip(accepted, new_memories, strict=True)
-            if not entry.duplikat_erlaubt
+            if self._checked(index, entry)
         ]
         own = frozenset(MemoryId(typ, n) for n in call.ids.get(self.counter, {}).values())
         merged = merge_duplicates(ctx, tenant, checked, now, own, self.postings)
@@ -227,7 +236,17 @@ class InsertWrite:
         kept = [(pair, new) for pair, new in zip(accepted, new_memories, strict=True)]
         kept = [(pair, new) for pair, new in kept if pair[0] not in merged]
         accepted, new_memories = [pair for pair, _ in kept], [new for _, new in kept]
-        outcomes = storage.put_memories(new_memories) if new_memories else []
+
+        def put() -> list[EntryFailure | None]:
+            return storage.put_memories(new_memories) if new_memories else []
+
+        def mark() -> list[EntryFailure | None]:
+            if replaced:
+                marked.update(replaced.mark(successors, now))
+            return []
+
+        # The successors and the marks of what they replace: one stage.
+        outcomes, _ = storage.side_by_side([put, mark])
         failed = {
             index: outcome
             for (index, _), outcome in zip(accepted, outcomes, strict=True)
@@ -249,14 +268,17 @@ class InsertWrite:
             else:
                 error = storage_failure(f"inhalt.memories[{index}]", failed[index])
                 results.append(responses.entry_failure(index, [error], typ=typ.value))
-        return results
+        lost = {index: successors[index] for index in failed if index not in raced}
+        if replaced and lost:
+            replaced.unmark(lost, now)
+        return _with_mark_errors(results, {i: e for i, e in marked.items() if i not in lost})
 
     def _success(
         self, index: int, memory: Memory, refs: Refs, *, duplikat: bool = False
     ) -> dict[str, Any]:
         refs[index] = (str(memory.id), stamp(memory.updated_at))
         # Where it went: the area says who finds it (CONTRACT §2 areas).
-        result = {
+        success: dict[str, Any] = {
             "index": index,
             "typ": self.typ.value,
             "erfolg": True,
@@ -264,9 +286,11 @@ class InsertWrite:
             "bereich": memory.area,
         }
         if duplikat:
-            result["duplikat_von"] = str(memory.id)
-            result["hinweis"] = duplicate_hinweis(memory.id)
-        return result
+            success["duplikat_von"] = str(memory.id)
+            success["hinweis"] = duplicate_hinweis(memory.id)
+        if self.replaced and index in self.replaced.wanted:
+            success["ersetzt"] = self.replaced.replaced_ids(index)
+        return success
 
     def _memory(
         self,
@@ -303,6 +327,19 @@ class InsertWrite:
         return memory
 
 
+def _with_mark_errors(
+    results: list[dict[str, Any]], marked: dict[int, FieldError]
+) -> list[dict[str, Any]]:
+    """Stored entries whose replaced memories could not be marked say so (`ersetzt_fehler`):
+    the entry itself is stored."""
+    for entry in results:
+        error = marked.get(entry["index"])
+        if error is not None and entry.get("erfolg"):
+            entry["ersetzt_fehler"] = error.as_dict()
+            entry.pop("ersetzt", None)
+    return results
+
+
 def prepare_insert(
     ctx: ServiceContext,
     principal: Principal,
@@ -331,34 +368,10 @@ def prepare_insert(
             results.append(responses.entry_failure(index, errors, typ=typ.value))
             continue
         accepted.append((index, entry))
-    return InsertWrite(ctx, principal, batch, typ, area, results, accepted)
-
-
-def _with_profiles(
-    ctx: ServiceContext,
-    tenant: str,
-    typ: MemoryType,
-    accepted: list[tuple[int, MemoryInput]],
-    results: list[dict[str, Any]],
-) -> list[tuple[int, MemoryInput]]:
-    """The entries whose vectors keep the profile rule (`profiles.py`), each with the profile
-    it goes under; the others' refusals go to `results`."""
-    with_vectors = [entry for _, entry in accepted if entry.embedding is not None]
-    if not with_vectors:
-        return accepted
-    check = ProfileCheck(ctx, tenant, (entry.embedding_profil_hash for entry in with_vectors))
-    kept: list[tuple[int, MemoryInput]] = []
-    for index, entry in accepted:
-        if entry.embedding is None:
-            kept.append((index, entry))
-            continue
-        profile = check.resolve(len(entry.embedding), entry.embedding_profil_hash)
-        if isinstance(profile, Refused):
-            error = FieldError(f"inhalt.memories[{index}].{profile.field}", profile.message)
-            results.append(responses.entry_failure(index, [error], typ=typ.value))
-        else:
-            kept.append((index, replace(entry, embedding_profil_hash=profile)))
-    return kept
+    kept = {index for index, _ in accepted}
+    wanted = {index: named for index, named in batch.ersetzt.items() if index in kept}
+    replaced = Replaced.of(ctx, principal, batch.caller.nutzer, wanted) if wanted else None
+    return InsertWrite(ctx, principal, batch, typ, area, results, accepted, replaced=replaced)
 
 
 def insert_memories(
@@ -378,7 +391,11 @@ def stored_referenzfelder(referenzfelder: Mapping[str, Any]) -> dict[str, Any]:
     """The provenance a write stores: its referenzfelder without the idempotency key, which
     is an opaque identifier and lives only inside the call record's digest, and without the
     duplicate flag (an instruction, not provenance)."""
-    return {k: v for k, v in referenzfelder.items() if k not in (KEY_FIELD, DUPLICATE_FLAG)}
+    return {
+        k: v
+        for k, v in referenzfelder.items()
+        if k not in (KEY_FIELD, DUPLICATE_FLAG) and not is_ersetzt_key(k)
+    }
 
 
 def stored_before(
@@ -431,6 +448,10 @@ def memory_view(memory: Memory, ctx: ServiceContext) -> dict[str, Any]:
         view["embedding_dim"] = memory.embedding_dim
     if memory.embedding_profil_hash is not None:
         view["embedding_profil_hash"] = memory.embedding_profil_hash
+    if memory.gueltig_bis is not None:  # superseded (issue 25): ISO 8601 with offset
+        view["gueltig_bis"] = memory.gueltig_bis.astimezone(zone).isoformat()
+    if memory.ersetzt_durch is not None:
+        view["ersetzt_durch"] = str(memory.ersetzt_durch)
     return view
 
 
@@ -450,17 +471,6 @@ def requested_ids(request: FetchRequest) -> tuple[list[tuple[str, MemoryId]], li
             else:
                 wanted.append((raw, memory_id))
     return wanted, impossible
-
-
-def visible_memories(
-    ctx: ServiceContext, principal: Principal, nutzer: str, ids: list[MemoryId], now: datetime
-) -> dict[MemoryId, Memory]:
-    """The memories that exist, are not expired and lie in an area the call acting as
-    `nutzer` may read; all others are reported alike (nicht_gefunden), so sequential IDs
-    reveal nothing."""
-    found = ctx.storage.get_memories(principal.tenant, ids, now) if ids else {}
-    visibility = Visibility(ctx, principal, nutzer)
-    return {mid: m for mid, m in found.items() if visibility.may_read(m.area)}
 
 
 def fetch_memories(

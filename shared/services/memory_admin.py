@@ -42,6 +42,7 @@ from shared.services.memories import (
 from shared.services.profiles import ProfileCheck, Refused
 from shared.services.secrets import clean_value, screen
 from shared.services.summary import follows_text, summary_of
+from shared.services.supersede import Replaced
 from shared.services.tags import ensure_tags
 from shared.services.word_search import memory_path
 from shared.services.writes import Refs, Stored, run_plain, stamp
@@ -69,6 +70,8 @@ class UpdateWrite:
     pending: dict[int, MemoryUpdateInput]  # as sent: scrubbed in `store`
     tags: dict[str, str] = field(default_factory=dict)
     current: dict[MemoryId, Memory] | None = None
+    # The memories the entries replace (issue 25: `ersetzt` per entry).
+    replaced: Replaced | None = None
     ahead_first: bool = False
 
     @property
@@ -83,7 +86,13 @@ class UpdateWrite:
         the entries whose memory is visible: a refused update creates no tag."""
         ids = list(dict.fromkeys(entry.memory_id for entry in self.pending.values()))
         nutzer = self.batch.caller.nutzer
-        self.current = visible_memories(self.ctx, self.principal, nutzer, ids, self.ctx.clock())
+
+        def read() -> None:
+            now = self.ctx.clock()
+            self.current = visible_memories(self.ctx, self.principal, nutzer, ids, now)
+
+        self.ctx.storage.side_by_side([read, *([self.replaced.read] if self.replaced else [])])
+        self.current = self.current or {}
         names = [
             clean_value(list(entry.tags)).value
             for entry in self.pending.values()
@@ -172,7 +181,13 @@ def prepare_update(
         else:
             seen.add(entry.memory_id)
             pending[index] = entry
-    return UpdateWrite(ctx, principal, batch, results, pending)
+    wanted = {
+        index: (f"inhalt.memories[{index}].ersetzt", list(entry.ersetzt))
+        for index, entry in pending.items()
+        if entry.ersetzt
+    }
+    replaced = Replaced.of(ctx, principal, batch.caller.nutzer, wanted) if wanted else None
+    return UpdateWrite(ctx, principal, batch, results, pending, replaced=replaced)
 
 
 def update_memories(
@@ -206,6 +221,10 @@ def _update_round(
                 _failure(index, entry, not_found_message(entry.raw_id), "ID", Art.NOT_FOUND)
             )
             continue
+        refused = write.replaced.check(index, entry.memory_id) if write.replaced else None
+        if refused is not None:
+            results.append(responses.entry_failure(index, [refused], ID=entry.raw_id))
+            continue
         if entry.embedding is not UNSET and entry.embedding is not None:
             profile = check.resolve(len(entry.embedding), _new_profile(entry, memory))
             if isinstance(profile, Refused):
@@ -214,12 +233,30 @@ def _update_round(
             entry = replace(entry, embedding_profil_hash=profile)
         writes.append((index, entry, _apply(memory, entry, stored_tags, write.batch, now)))
     changes = with_refreshed_embeddings(ctx, [change for _, _, change in writes])
-    outcomes = ctx.storage.replace_memories(changes, now) if changes else []
+    successors = {index: entry.memory_id for index, entry, _ in writes}
+    marked: dict[int, FieldError] = {}
+
+    def mark() -> list[EntryFailure | None]:
+        if write.replaced:
+            marked.update(write.replaced.mark(successors, now))
+        return []
+
+    def store() -> list[EntryFailure | None]:
+        return ctx.storage.replace_memories(changes, now) if changes else []
+
+    # The new versions and the marks of what they replace: one stage.
+    outcomes, _ = ctx.storage.side_by_side([store, mark])
     retry: dict[int, MemoryUpdateInput] = {}
+    failed = {index for (index, _, _), outcome in zip(writes, outcomes, strict=True) if outcome}
+    if write.replaced and failed:
+        write.replaced.unmark({index: successors[index] for index in failed}, now)
     for (index, entry, change), outcome in zip(writes, outcomes, strict=True):
         if outcome is None:
             results.append(
-                {"index": index, "ID": entry.raw_id, "erfolg": True, **_where(write, change.memory)}
+                {
+                    **_updated(index, entry, write.replaced, marked.get(index)),
+                    **_where(write, change.memory),
+                }
             )
             refs[index] = (str(change.memory.id), stamp(change.memory.updated_at))
         elif outcome.code is EntryFailureCode.CONFLICT:
@@ -232,6 +269,19 @@ def _update_round(
             failure = storage_failure(f"inhalt.memories[{index}]", outcome)
             results.append(responses.entry_failure(index, [failure], ID=entry.raw_id))
     return retry
+
+
+def _updated(
+    index: int, entry: MemoryUpdateInput, replaced: Replaced | None, error: FieldError | None
+) -> dict[str, Any]:
+    """A stored update's entry: with what it replaces, or why that could not be marked."""
+    result: dict[str, Any] = {"index": index, "ID": entry.raw_id, "erfolg": True}
+    if replaced and index in replaced.wanted:
+        if error is None:
+            result["ersetzt"] = replaced.replaced_ids(index)
+        else:
+            result["ersetzt_fehler"] = error.as_dict()
+    return result
 
 
 def _new_profile(entry: MemoryUpdateInput, memory: Memory) -> str | None:

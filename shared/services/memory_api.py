@@ -43,6 +43,7 @@ from shared.validation.memory_requests import _memory_path, _update_entry
 from shared.validation.parsed import Batch, Caller, FetchRequest, MemoryInput
 from shared.validation.requests import PROFIL_HASH, PROFIL_HASH_ALIAS, _insert_entry
 from shared.validation.rules import DUPLICATE_FLAG, Fields
+from shared.validation.supersede import ERSETZT_FIELD, ersetzt_ids
 
 
 class Bucket(StrEnum):
@@ -84,7 +85,15 @@ ENTRY_FIELDS: Final = (
     PROFIL_HASH_ALIAS,
     "ttl_sekunden",
 )
-CREATE_FIELDS: Final = (*ENTRY_FIELDS, "bucket", "pfad", "quelle", "referenzfelder", DUPLICATE_FLAG)
+CREATE_FIELDS: Final = (
+    *ENTRY_FIELDS,
+    "bucket",
+    "pfad",
+    "quelle",
+    "referenzfelder",
+    ERSETZT_FIELD,
+    DUPLICATE_FLAG,
+)
 # remember's names (seed 004), accepted by POST as well: content = memory, path = pfad.
 REMEMBER_NAMES: Final = {"content": "memory", "path": "pfad"}
 CREATE_PROJECT: Final = "create_project"
@@ -181,6 +190,8 @@ def rest_view(ctx: ServiceContext, memory: Memory) -> dict[str, Any]:
         "konto": _optional_text(ref.get("konto")),
         "geraet": _optional_text(ref.get("geraet")),
         "geaendert": responses.format_local(memory.updated_at, ctx.settings.zone),
+        "gueltig_bis": view.get("gueltig_bis"),
+        "ersetzt_durch": view.get("ersetzt_durch"),
         "referenzfelder": {k: v for k, v in ref.items() if k not in RESERVED_REFERENZFELDER},
     }
 
@@ -215,6 +226,7 @@ class CreateRequest:
     path: str
     referenzfelder: dict[str, Any]
     create_project: bool = False
+    ersetzt: tuple[MemoryId, ...] = ()  # what the new memory replaces (issue 25)
 
 
 def _remember_names(
@@ -280,6 +292,7 @@ def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateReques
     # they cannot hold a marker, so a secret in them refuses the write, as in `remember`.
     errors += name_errors([("pfad", raw_path)])
     quelle = fields.optional("quelle", _quelle)
+    replaced = fields.optional(ERSETZT_FIELD, ersetzt_ids)
     referenzfelder = fields.optional("referenzfelder", rules.referenzfelder) or {}
     try:
         referenzfelder = screen_referenzfelder(referenzfelder)
@@ -322,6 +335,7 @@ def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateReques
         path=path,
         referenzfelder={**referenzfelder, **(quelle or {}), "pfad": path},
         create_project=create_project,
+        ersetzt=tuple(replaced or ()),
     )
 
 
@@ -346,14 +360,22 @@ def create_memory(
     area = area_of_path(request.path)
     identity = {"konto": principal.account, "geraet": principal.device}
     referenzfelder = {**request.referenzfelder, **{k: v for k, v in identity.items() if v}}
-    batch = Batch(caller=caller, referenzfelder=referenzfelder, entries=[request.entry])
+    replaced = {0: (ERSETZT_FIELD, list(request.ersetzt))} if request.ersetzt else {}
+    batch = Batch(
+        caller=caller, referenzfelder=referenzfelder, entries=[request.entry], ersetzt=replaced
+    )
     write = prepare_insert(ctx, principal, batch, BUCKET_TYP[request.bucket], area=area)
     write.authorize = lambda: _authorize(ctx, principal, caller, area, request.create_project)
     (result,) = run_rest_write(ctx, principal, CREATE_OPERATION, arguments, write)["daten"]
     if not result["erfolg"]:
         raise refusal_of(_entry_errors(result))
     view = rest_view(ctx, _visible_one(ctx, principal, caller, result["ID"]))
-    for key in ("hinweis", "duplikat_von"):
+    return _with_notes(view, result)
+
+
+def _with_notes(view: dict[str, Any], result: Mapping[str, Any]) -> dict[str, Any]:
+    """The write's notes on the view: secrets removed, what it replaced (issue 25)."""
+    for key in ("hinweis", "duplikat_von", "ersetzt", "ersetzt_fehler"):
         if key in result:
             view[key] = result[key]
     return view
@@ -412,15 +434,19 @@ def update_memory(
     write = prepare_update(ctx, principal, batch)
     (result,) = run_rest_write(ctx, principal, UPDATE_OPERATION, arguments, write)["daten"]
     if not result["erfolg"]:
-        errors = _entry_errors(result)
-        if art_of(errors) is Art.NOT_FOUND:
+        # The entry's `ersetzt` is the body's (a not found there is not the path's ID)
+        errors = [_body_field(e) for e in _entry_errors(result)]
+        if art_of(errors) is Art.NOT_FOUND and all(e.feld != ERSETZT_FIELD for e in errors):
             raise _not_found(raw_id)
         raise refusal_of(errors)
     view = rest_view(ctx, _visible_one(ctx, principal, caller, raw_id))
     view["handelnd_als"] = result["handelnd_als"]
-    if "hinweis" in result:
-        view["hinweis"] = result["hinweis"]
-    return view
+    return _with_notes(view, result)
+
+
+def _body_field(error: FieldError) -> FieldError:
+    named = error.feld == f"{_ENTRY_PREFIX}.{ERSETZT_FIELD}"
+    return error.renamed(ERSETZT_FIELD) if named else error
 
 
 def _not_found(raw_id: str) -> ApiRefused:

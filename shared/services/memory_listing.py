@@ -91,6 +91,8 @@ class ListFilters:
     erstellt_ab: datetime | None = None
     erstellt_bis: datetime | None = None
     q: str | None = None
+    # History (issue 25): superseded memories too.
+    verlauf: bool = False
 
     @classmethod
     def of(
@@ -109,6 +111,7 @@ class ListFilters:
         erstellt_bis: datetime | None,
         q: str | None,
         zone: tzinfo | None = None,
+        verlauf: bool = False,
     ) -> ListFilters:
         """Normalised filters; a time without offset is read in `zone`."""
 
@@ -130,6 +133,7 @@ class ListFilters:
             erstellt_ab=aware(erstellt_ab),
             erstellt_bis=aware(erstellt_bis),
             q=q.strip() if q and q.strip() else None,
+            verlauf=verlauf,
         )
 
     def area_allowed(self, area: str) -> bool:
@@ -143,7 +147,8 @@ class ListFilters:
         ref = memory.referenzfelder
         tags = {tag.casefold() for tag in memory.tags}
         return (
-            (self.bucket is None or memory.id.typ is BUCKET_TYP[self.bucket])
+            (self.verlauf or not memory.superseded)
+            and (self.bucket is None or memory.id.typ is BUCKET_TYP[self.bucket])
             and within(memory_path(memory), self.pfad)
             and (self.agent is None or memory.agent == self.agent)
             and (self.konto is None or ref.get("konto") == self.konto)
@@ -170,6 +175,8 @@ class ListFilters:
                 self.erstellt_ab.isoformat() if self.erstellt_ab else None,
                 self.erstellt_bis.isoformat() if self.erstellt_bis else None,
                 self.q,
+                # Only when set: cursors of default listings stay what they were.
+                *(["verlauf"] if self.verlauf else []),
             ],
             ensure_ascii=False,
         )

@@ -16,6 +16,7 @@ from shared.domain import (
     SCOPE_OF_NAMESPACE,
     BrainEntry,
     CounterName,
+    EntryFailure,
     Memory,
     MemoryId,
     MemoryType,
@@ -45,11 +46,13 @@ from shared.services.memories import (
 )
 from shared.services.secrets import clean_value, hinweis, name_errors, rejection
 from shared.services.summary import summary_of
+from shared.services.supersede import Replaced
 from shared.services.word_search import WordHits, rank_words
 from shared.services.word_search import memory_path as memory_path
 from shared.services.writes import Refs, Stored, run_plain, stamp
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import ContextRequest, RememberRequest, SearchRequest
+from shared.validation.supersede import ERSETZT_FIELD
 
 EXCERPT_LEN: Final = 200
 BRAIN_PER_REFERENCE: Final = 3  # recall_context: brain entries per entity of a memory
@@ -98,6 +101,7 @@ class RememberWrite:
     target: Target
     nutzer: str
     agent: str
+    replaced: Replaced
     tags: dict[str, str] = field(default_factory=dict)
     postings: Prefetched = NOTHING_READ  # read in `ahead` for the duplicate check
     ahead_first: bool = False
@@ -128,8 +132,12 @@ class RememberWrite:
             wanted = duplicates.check_terms([(target.area, content)])
             self.postings = duplicates.read_postings(ctx, principal.tenant, wanted, ctx.clock())
 
-        tasks = [authorize, tags] + ([] if self.request.duplikat_erlaubt else [postings])
-        ctx.storage.side_by_side(tasks)
+        checked = not self.request.duplikat_erlaubt and not self.request.ersetzt
+        ctx.storage.side_by_side(
+            [authorize, tags, self.replaced.read, *([postings] if checked else [])]
+        )
+        if 0 in self.replaced.refused:
+            raise RequestRejected([self.replaced.refused[0]])
 
     def marks(self) -> tuple[str, ...]:
         return ()
@@ -168,39 +176,62 @@ class RememberWrite:
             if resumed
             else {}
         )
-        duplikat = False
+        refused = self.replaced.check(0, memory.id)
+        if refused is not None:
+            raise RequestRejected([refused])
+        marked: dict[int, FieldError] = {}
         if 0 in before:
             memory = before[0]
+            marked = self.replaced.mark({0: memory.id}, now)
         else:
-            memory, duplikat = self._put(ctx, NewMemory(memory, fresh=not resumed), now)
-        refs: Refs = {0: (str(memory.id), stamp(memory.updated_at))}
-        return Stored(self._answer(memory, cleaned.kinds, duplikat), refs)
-
-    def _put(self, ctx: ServiceContext, new: NewMemory, now: datetime) -> tuple[Memory, bool]:
-        """Store the memory, unless a stored memory of the target area already says it
-        (services/duplicates.py: merged into that one, which is returned with True)."""
-        (new,) = with_server_embeddings(ctx, [new])
-        tenant = self.principal.tenant
-        if not self.request.duplikat_erlaubt:
-            own = frozenset({new.memory.id})
-            found = duplicates.merge_duplicates(ctx, tenant, [(0, new)], now, own, self.postings)
-            merged = found.get(0)
+            (new,) = with_server_embeddings(ctx, [NewMemory(memory, fresh=not resumed)])
+            merged = self._merged(ctx, new, now)
             if merged is not None:
-                return merged, True
-        (failure,) = ctx.storage.put_memories([new])
-        if failure is None:
-            return new.memory, False
-        # A send racing its resend: the other one stored this ID.
-        raced = stored_before(ctx, tenant, MemoryType.LONGTERM, {0: new.memory.id.number}, now)
-        if 0 not in raced:
-            raise RequestRejected([storage_failure("content", failure)])
-        return raced[0], False
+                stamped: Refs = {0: (str(merged.id), stamp(merged.updated_at))}
+                return Stored(self._answer(merged, cleaned.kinds, True), stamped)
+
+            def put() -> EntryFailure | None:
+                (failure,) = ctx.storage.put_memories([new])
+                return failure
+
+            def mark() -> EntryFailure | None:
+                marked.update(self.replaced.mark({0: memory.id}, now))
+                return None
+
+            # The successor and the marks of what it replaces: one stage.
+            failure, _ = ctx.storage.side_by_side([put, mark])
+            raced = (
+                stored_before(ctx, principal.tenant, MemoryType.LONGTERM, {0: number}, now)
+                if failure is not None
+                else {}
+            )
+            if failure is not None and 0 not in raced:
+                self.replaced.unmark({0: memory.id}, now)
+                raise RequestRejected([storage_failure("content", failure)])
+            memory = raced.get(0, memory)
+        refs: Refs = {0: (str(memory.id), stamp(memory.updated_at))}
+        answer = self._answer(memory, cleaned.kinds)
+        if 0 in marked:  # stored; what it replaces stays current (said, not hidden)
+            answer["daten"]["ersetzt_fehler"] = marked[0].as_dict()
+            answer["daten"].pop("ersetzt", None)
+        return Stored(answer, refs)
+
+    def _merged(self, ctx: ServiceContext, new: NewMemory, now: datetime) -> Memory | None:
+        """The stored memory of the target area this one duplicates, merged with it
+        (services/duplicates.py); None: store it. Not for a copy asked for, nor for a memory
+        that replaces others (`ersetzt` states the relation)."""
+        if self.request.duplikat_erlaubt or self.request.ersetzt:
+            return None
+        own = frozenset({new.memory.id})
+        tenant = self.principal.tenant
+        found = duplicates.merge_duplicates(ctx, tenant, [(0, new)], now, own, self.postings)
+        return found.get(0)
 
     def _answer(
         self, memory: Memory, kinds: tuple[str, ...], duplikat: bool = False
     ) -> dict[str, Any]:
         principal, target = self.principal, self.target
-        daten = {
+        daten: dict[str, Any] = {
             "ID": str(memory.id),
             "pfad": target.path,
             "bereich": target.area,
@@ -210,6 +241,8 @@ class RememberWrite:
             "konto": principal.account,
             "geraet": principal.device,
         }
+        if self.replaced:
+            daten["ersetzt"] = self.replaced.replaced_ids(0)
         notes = [
             hinweis(kinds) if kinds else None,
             ledger_hinweis(self.request.content),
@@ -256,7 +289,8 @@ def prepare_remember(
             ]
         )
     nutzer, agent = _author(principal, target), acting_agent(principal)
-    return RememberWrite(ctx, principal, request, target, nutzer, agent)
+    replaced = Replaced.of(ctx, principal, nutzer, {0: (ERSETZT_FIELD, request.ersetzt)})
+    return RememberWrite(ctx, principal, request, target, nutzer, agent, replaced)
 
 
 def remember(ctx: ServiceContext, principal: Principal, request: RememberRequest) -> dict[str, Any]:
@@ -304,9 +338,10 @@ def _word_hits(
     )
 
 
-def _visibility(ctx: ServiceContext, principal: Principal) -> Visibility:
-    """The Memory OS tools act as the token's own nutzer."""
-    return Visibility(ctx, principal, acting_nutzer(principal))
+def _visibility(ctx: ServiceContext, principal: Principal, verlauf: bool = False) -> Visibility:
+    """The Memory OS tools act as the token's own nutzer; `verlauf` shows superseded
+    memories too."""
+    return Visibility(ctx, principal, acting_nutzer(principal), verlauf=verlauf)
 
 
 def search_memory(
@@ -321,7 +356,7 @@ def search_memory(
             "rangwert": round(hit.rank_value, 4),
             "treffer_durch": list(hit.signals),
         }
-        for hit in _search(ctx, principal, request, _visibility(ctx, principal))
+        for hit in _search(ctx, principal, request, _visibility(ctx, principal, request.verlauf))
     ]
     return responses.success({"treffer": hits, "anzahl": len(hits)}, {})
 
@@ -347,7 +382,7 @@ def _short(memory: Memory, hit: SearchHit | None = None) -> dict[str, Any]:
 
 
 def recall(ctx: ServiceContext, principal: Principal, request: SearchRequest) -> dict[str, Any]:
-    visibility = _visibility(ctx, principal)
+    visibility = _visibility(ctx, principal, request.verlauf)
     hits = [_short(hit.memory, hit) for hit in _search(ctx, principal, request, visibility)]
     return responses.success({"erinnerungen": hits, "anzahl": len(hits)}, {})
 

@@ -93,7 +93,7 @@ def search_memories(
     if possible and filters.q:
         request = SearchRequest(query=filters.q, limit=SEARCH_DEPTH, path=path)
         only = BUCKET_TYP[filters.bucket] if filters.bucket is not None else None
-        visibility = Visibility(ctx, principal, caller.nutzer)
+        visibility = Visibility(ctx, principal, caller.nutzer, verlauf=filters.verlauf)
         try:
             ranked = _search(ctx, principal, request, visibility, only)
         except RequestRejected as rejected:

@@ -99,7 +99,7 @@ def rank_words(
     latest = [
         memory
         for memory in lookup.recent
-        if visibility.may_read(memory.area) and within(memory_path(memory), path)
+        if visibility.shows(memory) and within(memory_path(memory), path)
     ][: max(recent, 0)]
     return WordHits(ranked, latest, lookup.vectors, lookup.words)
 
@@ -134,7 +134,7 @@ def load_ranked(
             memory = memories.get(memory_id)
             if (
                 memory is not None
-                and visibility.may_read(memory.area)
+                and visibility.shows(memory)
                 and within(memory_path(memory), path)
             ):
                 found.append((memory, score))

@@ -32,6 +32,7 @@ from shared.domain import (
     Project,
     Rating,
     RatingOutcome,
+    Supersession,
     TermLookup,
 )
 from shared.search.lookup import MemoryTermLookup
@@ -141,6 +142,22 @@ class StoragePort(LedgerPort, Protocol):
         expired memory gives NOT_FOUND, a moved version CONFLICT — nothing is written then.
         Postings, stats and the embedding follow the new version. Created time, scores and
         last_call are the stored ones (ratings own them).
+        """
+        ...
+
+    def supersede_memories(
+        self, tenant: str, marks: Sequence[Supersession], now: datetime
+    ) -> list[EntryFailure | None]:
+        """Mark memories as replaced (issue 25): `gueltig_bis` = `mark.at`, `ersetzt_durch`
+        = `mark.successor`, version + 1; nothing else changes (text, postings, vector,
+        ratings, updated_at).
+
+        Applied only while the memory exists, is not expired at `now` and is current: a
+        missing or expired memory gives NOT_FOUND, one replaced by another successor
+        CONFLICT; one this successor replaced already gives None and is left unchanged (a
+        resend). `at` None takes this successor's mark back (current again; None whether
+        or not there was one). Each mark on its own; one round trip for the batch
+        (DynamoDB: one conditional UpdateItem per mark, side by side).
         """
         ...
 

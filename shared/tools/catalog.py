@@ -16,6 +16,7 @@ from shared.domain import MemoryType
 from shared.schemas import load_schema
 from shared.tools import handlers
 from shared.tools.handlers import Handler, Preparer
+from shared.validation.supersede import INSERT_ERSETZT_NOTE, UPDATE_ERSETZT_NOTE
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,7 @@ TOOLS: dict[str, ToolSpec] = {
                 "senden. Maximal 100 Eintraege. Ergebnis daten enthaelt index, typ, erfolg und "
                 "bei Erfolg ID je Eintrag. Eintraege werden einzeln verarbeitet; erfolgreiche "
                 "Eintraege bleiben bei Fehlern anderer Eintraege gespeichert. Fehlgeschlagene "
-                "Eintraege gezielt wiederholen."
+                "Eintraege gezielt wiederholen." + INSERT_ERSETZT_NOTE
             ),
             example={
                 "inhalt": {"memories": [_MEMORY_EXAMPLE], "nutzer": 42, "agent": "support-agent"}
@@ -145,7 +146,7 @@ TOOLS: dict[str, ToolSpec] = {
                 "Eintraege werden einzeln verarbeitet. Ein Beinahe-Duplikat einer Erinnerung "
                 "desselben Bereichs wird (wie bei Langzeiterinnerungen) nicht erneut gespeichert: "
                 "ID und duplikat_von nennen die bestehende; referenzfelder.duplikat_erlaubt=true "
-                "speichert trotzdem."
+                "speichert trotzdem." + INSERT_ERSETZT_NOTE
             ),
             example={
                 "inhalt": {
@@ -256,7 +257,7 @@ TOOLS: dict[str, ToolSpec] = {
                 "embedding_profil_hash); kurzbeschreibung und memory koennen nur geaendert "
                 "werden. Maximal 100 Eintraege; Ergebnis daten mit index, ID und erfolg je "
                 "Eintrag, bei Erfolg bereich, pfad und handelnd_als (der nutzer des Aufrufs). "
-                "Bewertungen bleiben erhalten."
+                "Bewertungen bleiben erhalten." + UPDATE_ERSETZT_NOTE
             ),
             example={
                 "inhalt": {

@@ -29,6 +29,7 @@ from shared.validation.requests import (
     _profil_hash,
 )
 from shared.validation.rules import DUPLICATE_FLAG, Fields, index_path, present
+from shared.validation.supersede import ERSETZT_FIELD, VERLAUF_FIELD, ersetzt_ids, history_flag
 
 PATH_MAX_LEN: Final = 300
 SEARCH_LIMIT_MAX: Final = 50
@@ -48,6 +49,7 @@ _UPDATE_FIELDS: Final = (
     "embedding",
     PROFIL_HASH,
     PROFIL_HASH_ALIAS,
+    ERSETZT_FIELD,
 )
 
 
@@ -87,6 +89,9 @@ def _update_entry(value: Any, path: str) -> MemoryUpdateInput | list[FieldError]
         changes["embedding"] = fields.optional("embedding", rules.embedding)
     if fields.has(PROFIL_HASH) or fields.has(PROFIL_HASH_ALIAS):
         changes["embedding_profil_hash"] = _profil_hash(fields)
+    if fields.has(ERSETZT_FIELD):
+        replaced = fields.optional(ERSETZT_FIELD, ersetzt_ids)
+        changes["ersetzt"] = tuple(replaced or ())
     if errors:
         return errors
     if not changes:
@@ -150,11 +155,14 @@ def _flat(
 
 
 def parse_remember(arguments: Mapping[str, Any]) -> RememberRequest:
-    fields, errors = _flat(arguments, ("content", "path", "create_project", DUPLICATE_FLAG))
+    fields, errors = _flat(
+        arguments, ("content", "path", "create_project", DUPLICATE_FLAG, ERSETZT_FIELD)
+    )
     content = fields.required("content", rules.text, max_len=MEMORY_MAX_LEN)
     path = fields.required("path", _memory_path)
     create_project = fields.optional("create_project", rules.boolean)
     duplikat_erlaubt = fields.optional(DUPLICATE_FLAG, rules.boolean)
+    replaced = fields.optional(ERSETZT_FIELD, ersetzt_ids)
     if errors:
         raise RequestRejected(errors)
     return RememberRequest(
@@ -162,6 +170,7 @@ def parse_remember(arguments: Mapping[str, Any]) -> RememberRequest:
         path=present(path),
         create_project=bool(create_project),
         duplikat_erlaubt=bool(duplikat_erlaubt),
+        ersetzt=tuple(replaced or ()),
     )
 
 
@@ -194,36 +203,44 @@ def _query_vector(fields: Fields) -> QueryVector | None:
 
 
 def _search(
-    arguments: Mapping[str, Any], text_key: str, max_len: int, default: int, maximum: int
-) -> tuple[str, int, str | None, QueryVector | None]:
-    fields, errors = _flat(
-        arguments, (text_key, "limit", "path", "embedding", PROFIL_HASH, PROFIL_HASH_ALIAS)
-    )
+    arguments: Mapping[str, Any],
+    text_key: str,
+    max_len: int,
+    default: int,
+    maximum: int,
+    *,
+    history: bool = False,
+) -> tuple[str, int, str | None, QueryVector | None, bool]:
+    """The search fields; with `history`, also `verlauf` (superseded memories too)."""
+    allowed = (text_key, "limit", "path", "embedding", PROFIL_HASH, PROFIL_HASH_ALIAS)
+    fields, errors = _flat(arguments, (*allowed, VERLAUF_FIELD) if history else allowed)
     text = fields.required(text_key, rules.text, max_len=max_len)
     limit = fields.optional("limit", rules.integer, minimum=1, maximum=maximum)
     prefix = fields.optional("path", _search_prefix)
     vector = _query_vector(fields)
+    verlauf = fields.optional(VERLAUF_FIELD, history_flag) if history else None
     if errors:
         raise RequestRejected(errors)
-    return present(text), limit if limit is not None else default, prefix, vector
+    limit = limit if limit is not None else default
+    return present(text), limit, prefix, vector, bool(verlauf)
 
 
 def parse_search(arguments: Mapping[str, Any]) -> SearchRequest:
-    query, limit, prefix, vector = _search(
-        arguments, "query", QUERY_MAX_LEN, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX
+    query, limit, prefix, vector, verlauf = _search(
+        arguments, "query", QUERY_MAX_LEN, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, history=True
     )
-    return SearchRequest(query=query, limit=limit, path=prefix, vector=vector)
+    return SearchRequest(query=query, limit=limit, path=prefix, vector=vector, verlauf=verlauf)
 
 
 def parse_recall(arguments: Mapping[str, Any]) -> SearchRequest:
-    query, limit, prefix, vector = _search(
-        arguments, "query", QUERY_MAX_LEN, RECALL_LIMIT_DEFAULT, RECALL_LIMIT_MAX
+    query, limit, prefix, vector, verlauf = _search(
+        arguments, "query", QUERY_MAX_LEN, RECALL_LIMIT_DEFAULT, RECALL_LIMIT_MAX, history=True
     )
-    return SearchRequest(query=query, limit=limit, path=prefix, vector=vector)
+    return SearchRequest(query=query, limit=limit, path=prefix, vector=vector, verlauf=verlauf)
 
 
 def parse_recall_context(arguments: Mapping[str, Any]) -> ContextRequest:
-    task, limit, prefix, vector = _search(
+    task, limit, prefix, vector, _ = _search(
         arguments, "task", TASK_MAX_LEN, CONTEXT_LIMIT_DEFAULT, SEARCH_LIMIT_MAX
     )
     return ContextRequest(task=task, limit=limit, path=prefix, vector=vector)

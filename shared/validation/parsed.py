@@ -29,6 +29,8 @@ class Batch[EntryT]:
     caller: Caller
     referenzfelder: dict[str, Any]
     entries: list[EntryT | list[FieldError]]
+    # Per entry index, the memories it replaces (issue 25) and the field that named them.
+    ersetzt: dict[int, tuple[str, list[MemoryId]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,7 @@ class MemoryUpdateInput:
     scope_vk: str | Unset = UNSET
     embedding: list[float] | Unset | None = UNSET
     embedding_profil_hash: str | Unset | None = UNSET
+    ersetzt: tuple[MemoryId, ...] = ()  # the memories this one replaces (issue 25)
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,7 @@ class RememberRequest:
     path: str
     create_project: bool = False
     duplikat_erlaubt: bool = False
+    ersetzt: tuple[MemoryId, ...] = ()  # the memories this one replaces (issue 25)
 
 
 @dataclass(frozen=True)
@@ -153,6 +157,7 @@ class SearchRequest:
     limit: int
     path: str | None = None  # area-bounded search: only memories under this prefix
     vector: QueryVector | None = None  # hybrid search: rank by cosine too
+    verlauf: bool = False  # history: superseded memories are found too
 
 
 @dataclass(frozen=True)

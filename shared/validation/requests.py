@@ -30,6 +30,7 @@ from shared.validation.parsed import (
     SelectRequest,
 )
 from shared.validation.rules import DUPLICATE_FLAG, Fields, index_path, present
+from shared.validation.supersede import batch_ersetzt
 
 KURZBESCHREIBUNG_MAX_LEN: Final = 1000
 MEMORY_MAX_LEN: Final = 50000
@@ -170,13 +171,17 @@ def parse_insert(
     """insert_brain_longterm_memory / insert_brain_shortterm_memory."""
     caller, referenzfelder, items = _batch_items(arguments, "memories")
     allow = duplicate_flag(referenzfelder)
+    errors: list[FieldError] = []
+    ersetzt = batch_ersetzt(referenzfelder, len(items), errors)
+    if errors:
+        raise RequestRejected(errors)
     entries: list[MemoryInput | list[FieldError]] = [
         _insert_entry(item, index_path("inhalt.memories", index), options, shortterm)
         for index, item in enumerate(items)
     ]
     if allow:
         entries = [e if isinstance(e, list) else replace(e, duplikat_erlaubt=True) for e in entries]
-    return Batch(caller=caller, referenzfelder=referenzfelder, entries=entries)
+    return Batch(caller=caller, referenzfelder=referenzfelder, entries=entries, ersetzt=ersetzt)
 
 
 def duplicate_flag(referenzfelder: Mapping[str, Any]) -> bool:

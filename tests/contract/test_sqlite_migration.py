@@ -193,7 +193,7 @@ def test_v1_database_is_migrated_and_old_memories_keep_working(v1_path: Path) ->
     # When a version-1 database is opened by this code
     with SqliteStorage(v1_path) as storage:
         # Then it is at the current version
-        assert user_version(v1_path) == SCHEMA_VERSION == 4
+        assert user_version(v1_path) == SCHEMA_VERSION == 5
         # And old memories read back with empty terms, their scores, ratings and embedding
         old = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
         assert (old.terms, old.doc_len, old.version) == ({}, 0, 1)

@@ -121,11 +121,14 @@ class Network:
             self._queued -= 1
             self._running += 1
             self._working += 1
+        # A stage of one task runs on its caller's thread: inside a side group that thread
+        # stays a side task afterwards (restore, never clear, the flag).
+        previous = self.active()
         self._task.active = True
         try:
             return task()
         finally:
-            self._task.active = False
+            self._task.active = previous
             with self._quiet:
                 self._running -= 1
                 self._working -= 1

@@ -316,3 +316,30 @@ def test_the_first_write_per_counter_in_a_container_waits_for_its_lease(tools: T
     # lease: no counter step at all
     assert cold.round_trips == 4 and cold.calls == 5
     assert warmed.round_trips == 3 and warmed.calls == 4
+
+
+def test_replacing_writes_stay_within_the_write_budget(tools: Tools) -> None:
+    # Given a warm container and memories to replace
+    warm(tools)
+    old = tools.call("remember", {"content": "Standup montags 9 Uhr.", "path": "users/anna/team"})
+    (older,) = ids_of(tools.call("insert_brain_longterm_memory", tools.insert(1, "Alt")))
+    replacing = {
+        "content": "Standup ab Juni dienstags 10 Uhr.",
+        "path": "users/anna/team",
+        "ersetzt": old["daten"]["ID"],
+    }
+    # When a remember and an insert replace them (issue 25: the successor and the mark of
+    # what it replaces in one stage)
+    inserting: dict[str, Any] = {**tools.insert(1, "Neu"), "referenzfelder": {"ersetzt": older}}
+    rows = {
+        "remember ersetzt": tools.measure("remember", replacing),
+        "insert 1 ersetzt": tools.measure("insert_brain_longterm_memory", inserting),
+    }
+    if os.environ.get("BRAIN_ROUND_TRIP_TABLE"):
+        for name, row in rows.items():
+            print(f"| {name} | {row.round_trips} | {row.calls} | {' → '.join(row.chain)} |")
+    # Then each waits for no more round trips than every write (issue 22: ≤ 3)
+    assert rows["remember ersetzt"].answer["daten"]["ersetzt"] == [old["daten"]["ID"]]
+    assert rows["insert 1 ersetzt"].answer["daten"][0]["ersetzt"] == [older]
+    over = {name: row.chain for name, row in rows.items() if row.round_trips > 3}
+    assert over == {}

@@ -12,10 +12,14 @@ import pytest
 
 from shared.auth.principal import Principal
 from shared.auth.verifiers import local_issuer
+from shared.calls import CallRecord, CallState
 from shared.config import Settings
+from shared.domain import MemoryId, MemoryType
 from shared.services.context import ServiceContext
+from shared.services.memory_admin import prepare_delete
 from shared.storage.sqlite import SqliteStorage
 from shared.tools.dispatch import call_tool
+from shared.validation.parsed import Caller, FetchRequest
 
 Call = Callable[[str, dict[str, Any]], dict[str, Any]]
 
@@ -159,3 +163,37 @@ def test_a_delete_says_where_each_forgotten_memory_was(
         "orte": [{"ID": ids[1], "bereich": "users/dev", "pfad": "users/dev/notizen"}],
         "handelnd_als": "dev",
     }
+
+
+@pytest.mark.parametrize(
+    ("mark", "place"),
+    [
+        (
+            '["longterm_1", "users/alice", "users/alice"]',
+            {"bereich": "users/alice", "pfad": "users/alice"},
+        ),
+        ("longterm_1", {}),  # a record written before marks carried places
+    ],
+)
+def test_a_resent_delete_names_the_place_its_mark_recorded(
+    setup: tuple[ServiceContext, Principal, Principal], mark: str, place: dict[str, str]
+) -> None:
+    ctx, _, alice = setup
+    call_tool(ctx, alice, "insert_brain_longterm_memory", _insert("alice", "tour", "G"))
+    request = FetchRequest(
+        caller=Caller(nutzer="alice", agent="tour"),
+        referenzfelder={},
+        shortterm=[],
+        longterm=["longterm_1"],
+    )
+    # Given a delete whose first send removed the memory and died before answering
+    first = ctx.storage.delete_memories("local", [MemoryId(MemoryType.LONGTERM, 1)], ctx.clock())
+    assert first == [MemoryId(MemoryType.LONGTERM, 1)]
+    write = prepare_delete(ctx, alice, request)
+    write.ahead()
+    # When its resend runs with the record's mark
+    resumed = CallRecord(CallState.RESUMED, "t", "b", marks=frozenset({mark}))
+    daten = write.store(ctx, resumed).envelope["daten"]
+    # Then it answers the memory as deleted, where the mark says it was
+    assert daten["geloescht"] == ["longterm_1"]
+    assert daten["orte"] == [{"ID": "longterm_1", **place}]

@@ -67,6 +67,7 @@ if TYPE_CHECKING:
         Project,
         Rating,
         RatingOutcome,
+        Supersession,
         TermLookup,
     )
     from shared.ledger.model import AlreadyAppended, LedgerTotal, LedgerView, LedgerWrite
@@ -81,6 +82,7 @@ if TYPE_CHECKING:
     from shared.storage.dynamo.memory_index import MemoryIndexReads
     from shared.storage.dynamo.memory_repair import MemoryRepair
     from shared.storage.dynamo.memory_replace import MemoryReplacer
+    from shared.storage.dynamo.memory_supersede import MemorySuperseder
     from shared.storage.dynamo.projects import ProjectRecords
     from shared.storage.dynamo.ratings import RatingWriter
     from shared.storage.dynamo.reservations import CallRecords
@@ -97,6 +99,7 @@ _PARTS = (
     "_brain",
     "_writer",
     "_replacer",
+    "_superseder",
     "_deleter",
     "_index",
     "_projects",
@@ -172,6 +175,12 @@ class DynamoStorage:
         from shared.storage.dynamo.memory_replace import MemoryReplacer
 
         return MemoryReplacer(self._calls, self._vectors)
+
+    @cached_property
+    def _superseder(self) -> MemorySuperseder:
+        from shared.storage.dynamo.memory_supersede import MemorySuperseder
+
+        return MemorySuperseder(self._calls)
 
     @cached_property
     def _deleter(self) -> MemoryDeleter:
@@ -325,6 +334,11 @@ class DynamoStorage:
         self, replaces: Sequence[MemoryReplace], now: datetime
     ) -> list[EntryFailure | None]:
         return self._replacer.replace(replaces, to_us(now))
+
+    def supersede_memories(
+        self, tenant: str, marks: Sequence[Supersession], now: datetime
+    ) -> list[EntryFailure | None]:
+        return self._superseder.supersede(tenant, marks, to_us(now))
 
     def delete_memories(
         self, tenant: str, ids: Sequence[MemoryId], now: datetime

@@ -97,6 +97,8 @@ REPLACED_ATTRIBUTES: Final[tuple[str, ...]] = (
     EXP_SK,
     AREA_PK,
     AREA_SK,
+    "gueltig_us",
+    "ersetzt_durch",
 )
 
 
@@ -199,6 +201,10 @@ def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
         if typ is MemoryType.SHORTTERM:
             item[EXP_PK] = s(expiry_pk(expiry_shard(m.tenant, m.id)))
             item[EXP_SK] = n(expires)
+    if m.gueltig_bis is not None:
+        item["gueltig_us"] = n(to_us(m.gueltig_bis))
+    if m.ersetzt_durch is not None:
+        item["ersetzt_durch"] = s(str(m.ersetzt_durch))
     if m.embedding_dim is not None:
         item["embedding_dim"] = n(m.embedding_dim)
     if m.embedding_profil_hash is not None:
@@ -242,7 +248,13 @@ def memory_from_item(item: Mapping[str, Any]) -> Memory:
         terms=get_json(item, "terms"),
         doc_len=get_n(item, "doc_len"),
         area=get_s(item, "area"),
+        gueltig_bis=opt_dt(item, "gueltig_us"),
+        ersetzt_durch=_opt_memory_id(opt_s(item, "ersetzt_durch")),
     )
+
+
+def _opt_memory_id(text: str | None) -> MemoryId | None:
+    return None if text is None else MemoryId.parse(text)
 
 
 def update_expression(

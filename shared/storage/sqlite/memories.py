@@ -26,6 +26,7 @@ from shared.domain import (
     MemoryReplace,
     MemoryType,
     NewMemory,
+    Supersession,
 )
 from shared.storage.sqlite.base import (
     NOT_EXPIRED,
@@ -58,6 +59,8 @@ _REPLACED_COLUMNS = (
     "terms",
     "doc_len",
     "area",  # as on DynamoDB: the memory and its postings move together
+    "gueltig_bis",
+    "ersetzt_durch",
 )
 _COLUMN_NAMES = [column.strip() for column in MEMORY_COLUMNS.split(",")]
 
@@ -65,6 +68,19 @@ _COLUMN_NAMES = [column.strip() for column in MEMORY_COLUMNS.split(",")]
 def _replaced_values(m: Memory) -> tuple[Any, ...]:
     row = dict(zip(_COLUMN_NAMES, memory_row(m), strict=True))
     return tuple(row[column] for column in _REPLACED_COLUMNS)
+
+
+def _live_row(
+    conn: sqlite3.Connection, columns: str, key: tuple[Any, ...], now_us: int
+) -> tuple[Any, ...]:
+    """`columns` of the memory with this key, not expired at `now_us`; NOT_FOUND (abort)
+    otherwise."""
+    found = conn.execute(
+        f"SELECT {columns} FROM memories WHERE {MEMORY_KEY} AND {NOT_EXPIRED}", (*key, now_us)
+    ).fetchone()
+    if found is None:
+        raise failure(EntryFailureCode.NOT_FOUND, f"memory {key[1]}_{key[2]}")
+    return tuple(found)
 
 
 @dataclass(frozen=True)
@@ -142,13 +158,7 @@ class MemoryStore(MemoryIndex):
         new = item.memory
         key = memory_key(new.tenant, new.id)
         with self._write() as conn:
-            found = conn.execute(
-                f"SELECT version, doc_len FROM memories WHERE {MEMORY_KEY} AND {NOT_EXPIRED}",
-                (*key, now_us),
-            ).fetchall()
-            if not found:
-                raise failure(EntryFailureCode.NOT_FOUND, f"memory {new.id}")
-            version, stored_doc_len = found[0]
+            version, stored_doc_len = _live_row(conn, "version, doc_len", key, now_us)
             if version != item.previous.version:
                 raise failure(
                     EntryFailureCode.CONFLICT,
@@ -169,6 +179,49 @@ class MemoryStore(MemoryIndex):
                 )
             elif item.embedding_change is EmbeddingChange.REMOVE:
                 conn.execute(f"DELETE FROM embeddings WHERE {MEMORY_KEY}", key)
+
+    def supersede_memories(
+        self, tenant: str, marks: Sequence[Supersession], now: datetime
+    ) -> list[EntryFailure | None]:
+        """Each mark in its own write transaction: read, decide, update (port docs)."""
+        now_us = to_micros(now)
+        results: list[EntryFailure | None] = []
+        for mark in marks:
+            try:
+                self._supersede(tenant, mark, now_us)
+            except Abort as abort:
+                results.append(abort.failure)
+            except sqlite3.Error as exc:
+                _log.exception("supersede_memories: %s failed", mark.memory_id)
+                results.append(EntryFailure(EntryFailureCode.STORAGE, str(exc)))
+            else:
+                results.append(None)
+        return results
+
+    def _supersede(self, tenant: str, mark: Supersession, now_us: int) -> None:
+        key = memory_key(tenant, mark.memory_id)
+        successor = str(mark.successor)
+        with self._write() as conn:
+            (stored,) = _live_row(conn, "ersetzt_durch", key, now_us)
+            if mark.at is None:
+                if stored == successor:
+                    conn.execute(
+                        "UPDATE memories SET gueltig_bis = NULL, ersetzt_durch = NULL,"
+                        f" version = version + 1 WHERE {MEMORY_KEY}",
+                        key,
+                    )
+                return
+            if stored == successor:
+                return
+            if stored is not None:
+                raise failure(
+                    EntryFailureCode.CONFLICT, f"memory {mark.memory_id} replaced by {stored}"
+                )
+            conn.execute(
+                "UPDATE memories SET gueltig_bis = ?, ersetzt_durch = ?, version = version + 1"
+                f" WHERE {MEMORY_KEY}",
+                (to_micros(mark.at), successor, *key),
+            )
 
     def delete_memories(
         self, tenant: str, ids: Sequence[MemoryId], now: datetime

@@ -25,7 +25,7 @@ MEMORY_COLUMNS = (
     "tenant, typ, number, kurzbeschreibung, memory, tags, scope, scope_vk, nutzer, agent,"
     " created_at, updated_at, referenzfelder, expires_at, embedding_dim,"
     " embedding_profil_hash, score_count, score_sum, last_call, version, terms, doc_len,"
-    " area"
+    " area, gueltig_bis, ersetzt_durch"
 )
 
 
@@ -52,6 +52,8 @@ def memory_row(m: Memory) -> tuple[Any, ...]:
         dump(m.terms),
         m.doc_len,
         m.area,
+        opt_micros(m.gueltig_bis),
+        None if m.ersetzt_durch is None else str(m.ersetzt_durch),
     )
 
 
@@ -79,4 +81,6 @@ def memory_from_row(row: Sequence[Any]) -> Memory:
         terms=json.loads(row[20]),
         doc_len=row[21],
         area=row[22],
+        gueltig_bis=opt_datetime(row[23]),
+        ersetzt_durch=None if row[24] is None else MemoryId.parse(row[24]),
     )

@@ -1,4 +1,4 @@
-"""The SQLite schema (version 3) and its idempotent migration from older versions.
+"""The SQLite schema (version 5) and its idempotent migration from older versions.
 
 Version history (`PRAGMA user_version`):
 1. counters, tags, memories, embeddings, ratings, brain entries with postings and stats.
@@ -12,6 +12,8 @@ Version history (`PRAGMA user_version`):
    doc_len, `shared/search/postings.py`) and are read per (area, term), highest impact
    first (index `memory_postings_by_area`); recent short-term memories are read per area
    (index `memories_recent_by_area`).
+5. superseded memories (issue 25): memories gain `gueltig_bis` and `ersetzt_durch`
+   (NULL: current; nothing to backfill).
 The ledger tables (`ledger_schema.py`) are new tables only: created on open, no version step.
 """
 
@@ -25,7 +27,7 @@ from shared.domain import derived_area
 from shared.search.postings import posting_impact
 from shared.storage.sqlite.ledger_schema import LEDGER_SCHEMA
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # Tables and indexes, all `IF NOT EXISTS`: run on every open. A fresh database gets the
 # current shape at once; an older one gets what is missing (columns: `_ADDED_COLUMNS`).
@@ -244,6 +246,9 @@ _ADDED_COLUMNS = (
     ("memories", "area", "TEXT NOT NULL DEFAULT ''"),
     ("memory_postings", "area", "TEXT"),
     ("memory_postings", "impact", "INTEGER NOT NULL DEFAULT 0"),
+    # Superseded memories (issue 25): NULL while current.
+    ("memories", "gueltig_bis", "INTEGER"),
+    ("memories", "ersetzt_durch", "TEXT"),
 )
 
 # Indexes on added columns: created after `_ADDED_COLUMNS` (an older database gets the

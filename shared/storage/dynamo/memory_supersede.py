@@ -1,0 +1,78 @@
+"""`supersede_memories` on DynamoDB (issue 25): one conditional UpdateItem per mark, all
+marks of a call in one stage (one round trip).
+
+Invariants:
+- A mark sets only `gueltig_us`, `ersetzt_durch` and `version` (+1, so that a concurrent
+  replace that read the memory before gets CONFLICT and reads again); text, postings, index
+  record, vector, ratings and `updated_us` stay. Postings need no change: searches load
+  every hit's item and leave superseded ones out unless the history is asked for.
+- Condition: the item exists, is not expired and has no `ersetzt_durch` (a mark), or has
+  this successor's (taking it back). A refused condition returns the item (ALL_OLD): a
+  mark by this successor already is success (a resend), another's is CONFLICT, a missing
+  or expired item NOT_FOUND — decided without a second read.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from functools import partial
+from typing import Final
+
+from shared.domain import EntryFailure, EntryFailureCode, Supersession
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
+from shared.storage.dynamo.items import PK, is_live, memory_key, n, opt_s, s
+
+_log = logging.getLogger(__name__)
+
+_CONDITION_FAILED: Final = "ConditionalCheckFailedException"
+_LIVE: Final = "attribute_exists(#pk) AND (attribute_not_exists(#expires) OR #expires > :now)"
+
+
+class MemorySuperseder:
+    def __init__(self, calls: TableCalls) -> None:
+        self._calls = calls
+
+    def supersede(
+        self, tenant: str, marks: Sequence[Supersession], now_us: int
+    ) -> list[EntryFailure | None]:
+        return self._calls.round_trips.run(
+            [partial(self._one, tenant, mark, now_us) for mark in marks]
+        )
+
+    def _one(self, tenant: str, mark: Supersession, now_us: int) -> EntryFailure | None:
+        successor = str(mark.successor)
+        names = {"#pk": PK, "#expires": "expires_us", "#by": "ersetzt_durch", "#v": "version"}
+        values = {":now": n(now_us), ":by": s(successor), ":one": n(1)}
+        if mark.at is None:
+            update = "REMOVE #by, #until SET #v = #v + :one"
+            condition = f"{_LIVE} AND #by = :by"
+            names["#until"] = "gueltig_us"
+        else:
+            update = "SET #by = :by, #until = :until, #v = #v + :one"
+            condition = f"{_LIVE} AND attribute_not_exists(#by)"
+            names["#until"] = "gueltig_us"
+            values[":until"] = n(int(mark.at.timestamp() * 1_000_000))
+        try:
+            self._calls.client.update_item(
+                TableName=self._calls.table,
+                Key=memory_key(tenant, mark.memory_id),
+                UpdateExpression=update,
+                ConditionExpression=condition,
+                ExpressionAttributeNames=names,
+                ExpressionAttributeValues=values,
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except AWS_ERRORS as exc:
+            if error_code(exc) != _CONDITION_FAILED:
+                _log.warning("supersede_memories: %s: %s", mark.memory_id, error_code(exc))
+                return EntryFailure(EntryFailureCode.STORAGE, error_code(exc))
+            current = getattr(exc, "response", {}).get("Item")
+            if mark.at is None:
+                return None  # nothing of this successor's to take back
+            if current is None or not is_live(current, now_us):
+                return EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {mark.memory_id}")
+            if opt_s(current, "ersetzt_durch") == successor:
+                return None  # a resend: marked by its first send
+            return EntryFailure(EntryFailureCode.CONFLICT, f"memory {mark.memory_id} replaced")
+        return None
