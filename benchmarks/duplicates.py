@@ -21,6 +21,8 @@ vectors), `both` (vectors decide where they exist; here always).
 
 Run: .venv/bin/python benchmarks/duplicates.py offline [--set dev|holdout] [--word-threshold X]
      [--vector-threshold Y] [--sweep]
+     .venv/bin/python benchmarks/duplicates.py call --set dev|holdout   (whole calls)
+     .venv/bin/python benchmarks/duplicates.py consolidate --set dev|holdout   (consolidation)
 """
 
 from __future__ import annotations
@@ -283,6 +285,166 @@ def encode(_: argparse.Namespace) -> list[str]:
     return lines
 
 
+PRINCIPAL_TENANT = "dupbench"
+CALLER = {"nutzer": "anna", "agent": "bench"}
+PROFILE = "all-minilm-l6-v2"
+
+
+def insert_arguments(
+    kurz: str, text: str, vectors: dict[str, list[float]] | None, allow: bool
+) -> dict[str, Any]:
+    """One memory of the bench caller for insert_brain_longterm_memory (with its MiniLM
+    vector when `vectors` is given; `allow`: stored even as a near-duplicate)."""
+    entry: dict[str, Any] = {
+        "kurzbeschreibung": kurz, "memory": text, "tags": [], "scope": "", "scope_vk": "",
+        **CALLER,
+    }  # fmt: skip
+    if vectors is not None:
+        entry["embedding"] = vectors[text]
+        entry["embedding_profil_hash"] = PROFILE
+    arguments: dict[str, Any] = {"inhalt": {"memories": [entry], **CALLER}}
+    if allow:
+        arguments["referenzfelder"] = {"duplikat_erlaubt": True}
+    return arguments
+
+
+def bench_principal() -> Any:
+    from shared.auth.principal import ALL_SCOPES, Principal
+
+    return Principal(
+        tenant=PRINCIPAL_TENANT,
+        subject=f"{PRINCIPAL_TENANT}:anna",
+        nutzer=frozenset({"anna"}),
+        agents=frozenset({"bench"}),
+        scopes=ALL_SCOPES,
+    )
+
+
+def call(args: argparse.Namespace) -> list[str]:
+    """The decision as a client meets it: every call through `call_tool` (validation, retry
+    layer, scrubbing, the duplicate check of `store`, SQLite storage). Each cluster's `e` is
+    inserted (with its MiniLM vector for `vectors`); each probe is then inserted into the same
+    area, its answer's `duplikat_von` is the decision, and a probe that was stored is deleted
+    again, so that every probe meets the same store."""
+    import tempfile
+
+    from shared.config import Settings
+    from shared.services.context import ServiceContext
+    from shared.storage.sqlite import SqliteStorage
+    from shared.tools.dispatch import call_tool
+
+    data = load_set(args.set)
+    vectors = load_vectors(args.set)
+    principal = bench_principal()
+    settings = Settings()
+    rule = settings.duplicate_rule
+    lines = [f"set {args.set} through call_tool (SQLite): {len(data.probes)} probes; {rule}"]
+    for method in ("words", "vectors"):
+        with tempfile.TemporaryDirectory() as tmp:
+            storage = SqliteStorage.in_data_dir(Path(tmp))
+            try:
+                ctx = ServiceContext(storage, settings)
+
+                def insert(
+                    kurz: str,
+                    text: str,
+                    allow: bool,
+                    method: str = method,
+                    ctx: ServiceContext = ctx,
+                ) -> Any:
+                    arguments = insert_arguments(
+                        kurz, text, vectors if method == "vectors" else None, allow
+                    )
+                    answer = call_tool(ctx, principal, "insert_brain_longterm_memory", arguments)
+                    (result,) = answer["daten"]
+                    assert result["erfolg"], result
+                    return result
+
+                cluster_of = {
+                    insert(kurz, text, True)["ID"]: cluster
+                    for cluster, (kurz, text) in data.stored.items()
+                }
+                decisions: list[Decision] = []
+                for probe in data.probes:
+                    result = insert(probe.kurz, probe.text, False)
+                    original = result.get("duplikat_von")
+                    if original is None:
+                        memories = {"longterm": [result["ID"]]}
+                        delete = {"inhalt": {"memories": memories, **CALLER}}
+                        answer = call_tool(ctx, principal, "delete_brain_memories", delete)
+                        assert answer["erfolg"], answer
+                    decisions.append(
+                        Decision(probe, cluster_of.get(original, ""), 1.0 if original else 0.0)
+                    )
+            finally:
+                storage.close()
+        threshold = rule.vector_threshold if method == "vectors" else rule.word_threshold
+        for lang in (None, "de", "en"):
+            result = score(decisions, lambda d: d.score > 0, threshold, lang)
+            lines.append(_row(method, lang or "all", result))
+    return lines
+
+
+def consolidation(args: argparse.Namespace) -> list[str]:
+    """`consolidate` on the labelled set: every cluster's `e`, then every probe (file order:
+    paraphrases before updates, related facts and extensions), stored as copies through
+    `call_tool` (SQLite) in one area; then one dry run of `services/consolidate.py`. A merge
+    is right when the member and the memory it merges into are of one cluster and both say
+    its facts (`e` or a paraphrase); every other merge is wrong. Recall: the paraphrases
+    merged rightly / all paraphrases."""
+    import tempfile
+
+    from shared.config import Settings
+    from shared.services.consolidate import consolidate
+    from shared.services.context import ServiceContext
+    from shared.storage.sqlite import SqliteStorage
+    from shared.tools.dispatch import call_tool
+
+    data = load_set(args.set)
+    vectors = load_vectors(args.set)
+    principal = bench_principal()
+    settings = Settings()
+    lines = [f"set {args.set}: consolidate (dry run) after storing all as copies (SQLite)"]
+    items = [(c, "e", kurz, text) for c, (kurz, text) in data.stored.items()]
+    items += [(p.cluster, p.kind, p.kurz, p.text) for p in data.probes]
+    for method in ("words", "vectors"):
+        with tempfile.TemporaryDirectory() as tmp:
+            storage = SqliteStorage.in_data_dir(Path(tmp))
+            try:
+                ctx = ServiceContext(storage, settings)
+                label: dict[str, tuple[str, str]] = {}
+                for cluster, kind, kurz, text in items:
+                    arguments = insert_arguments(
+                        kurz, text, vectors if method == "vectors" else None, True
+                    )
+                    answer = call_tool(ctx, principal, "insert_brain_longterm_memory", arguments)
+                    (result,) = answer["daten"]
+                    assert result["erfolg"], result
+                    label[result["ID"]] = (cluster, kind)
+                outcome = consolidate(ctx, PRINCIPAL_TENANT, dry_run=True)
+            finally:
+                storage.close()
+        right = wrong = 0
+        wrong_kinds: dict[str, int] = {}
+        for found in outcome.clusters:
+            home, home_kind = label[str(found.survivor)]
+            for member in found.members:
+                cluster, kind = label[str(member)]
+                if cluster == home and kind == "p" and home_kind in ("e", "p"):
+                    right += 1
+                else:
+                    wrong += 1
+                    wrong_kinds[kind] = wrong_kinds.get(kind, 0) + 1
+        paraphrases = sum(1 for p in data.probes if p.duplicate)
+        merged = right + wrong
+        lines.append(
+            f"{method:8} clusters {len(outcome.clusters)}  merged {merged}  right {right}  "
+            f"wrong {wrong} {dict(sorted(wrong_kinds.items()))}  "
+            f"precision {right / merged if merged else 0:.3f}  recall {right / paraphrases:.3f}"
+        )
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -294,6 +456,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     off.add_argument("--max-length-ratio", type=float, default=DuplicateRule.max_length_ratio)
     off.add_argument("--sweep", action="store_true", help="also the best-F1 threshold")
     off.set_defaults(run=offline)
+    whole = commands.add_parser("call", help="the decision through call_tool (whole calls)")
+    whole.add_argument("--set", choices=("dev", "holdout"), default="dev")
+    whole.set_defaults(run=call)
+    merge = commands.add_parser("consolidate", help="consolidation's clusters (dry run)")
+    merge.add_argument("--set", choices=("dev", "holdout"), default="dev")
+    merge.set_defaults(run=consolidation)
     enc = commands.add_parser("encode", help="recompute the MiniLM vectors")
     enc.set_defaults(run=encode)
     args = parser.parse_args(argv)

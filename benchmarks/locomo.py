@@ -50,6 +50,7 @@ from shared.embedding.port import Embedder  # noqa: E402
 from shared.services.context import ServiceContext  # noqa: E402
 from shared.storage.sqlite import SqliteStorage  # noqa: E402
 from shared.tools.dispatch import call_tool  # noqa: E402
+from shared.validation.rules import DUPLICATE_FLAG  # noqa: E402
 
 TOP = 10
 BASELINE_DEPTH = 100
@@ -206,7 +207,12 @@ def store(ctx: ServiceContext, conversation: Conversation, with_vectors: bool) -
                 vector = conversation.turn_vectors[start + offset]
                 entry |= {"embedding": [float(v) for v in vector], "embedding_profil_hash": PROFILE}
             entries.append(entry)
-        args = {"inhalt": {"memories": entries, "nutzer": conversation.nutzer, "agent": "bench"}}
+        # Every turn is evidence of its own: stored even where two turns say the same
+        # (the near-duplicate check would merge them, docs/truth.md).
+        args = {
+            "inhalt": {"memories": entries, "nutzer": conversation.nutzer, "agent": "bench"},
+            "referenzfelder": {DUPLICATE_FLAG: True},
+        }
         answer = envelope(ctx, principal, "insert_brain_longterm_memory", args)
         for result, turn in zip(answer["daten"], chunk, strict=True):
             ids[result["ID"]] = turn["dia_id"]

@@ -40,6 +40,7 @@ from shared.services.memory_os import search_memory  # noqa: E402
 from shared.storage.sqlite import SqliteStorage  # noqa: E402
 from shared.validation.parsed import SearchRequest  # noqa: E402
 from shared.validation.requests import parse_insert  # noqa: E402
+from shared.validation.rules import DUPLICATE_FLAG  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "data" / "quality_corpus.json"
 MODES = ("woerter", "vektoren", "fusion")
@@ -77,7 +78,11 @@ def _store(ctx: ServiceContext, memories: Sequence[dict[str, Any]]) -> dict[str,
             for m in chunk
         ]
         batch = parse_insert(
-            {"inhalt": {"memories": entries, "nutzer": NUTZER, "agent": "bench"}},
+            # every corpus memory is stored, near-duplicates too (docs/truth.md)
+            {
+                "inhalt": {"memories": entries, "nutzer": NUTZER, "agent": "bench"},
+                "referenzfelder": {DUPLICATE_FLAG: True},
+            },
             ctx.settings.parse_options(),
             shortterm=False,
         )

@@ -54,6 +54,7 @@ from shared.config import Settings  # noqa: E402
 from shared.services.context import ServiceContext  # noqa: E402
 from shared.storage.sqlite import SqliteStorage  # noqa: E402
 from shared.tools.dispatch import call_tool  # noqa: E402
+from shared.validation.rules import DUPLICATE_FLAG  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 PROFILE = "all-minilm-l6-v2-384"
@@ -203,7 +204,10 @@ def fill(
             **CALLER,
         }
         answer = _call(
-            ctx, "insert_brain_longterm_memory", {"inhalt": {"memories": [entry], **CALLER}}
+            ctx,
+            "insert_brain_longterm_memory",
+            # the twins are near-duplicates on purpose: both stored (docs/truth.md)
+            {"inhalt": {"memories": [entry], **CALLER}, "referenzfelder": {DUPLICATE_FLAG: True}},
         )
         memory_id = answer["daten"][0]["ID"]
         ids[memory_id] = item.text

@@ -1,4 +1,5 @@
-"""`brain` command line: serve, token, expire, import, export, reindex, project, user, oauth."""
+"""`brain` command line: serve, token, expire, consolidate, import, export, reindex, project,
+user, oauth."""
 
 from __future__ import annotations
 
@@ -155,6 +156,29 @@ def cmd_expire(args: argparse.Namespace) -> int:
     for item in deleted:
         print(f"Gelöscht: {item.tenant} {item.memory_id}")
     print(f"Abgelaufene Erinnerungen gelöscht: {len(deleted)}")
+    return 0
+
+
+def cmd_consolidate(args: argparse.Namespace) -> int:
+    """Merge the near-duplicate clusters of a tenant's areas once (services/consolidate.py);
+    --dry-run lists them and writes nothing."""
+    from shared.services.consolidate import consolidate
+
+    settings = _settings(args)
+    with open_storage(settings) as storage:
+        ctx = ServiceContext(storage, settings)
+        outcome = consolidate(ctx, args.tenant, areas=args.bereich, dry_run=args.dry_run)
+    verb = "würde zusammenführen" if args.dry_run else "zusammengeführt"
+    for cluster in outcome.clusters:
+        members = ", ".join(str(m) for m in cluster.members)
+        print(f"{cluster.area}: {cluster.survivor} behalten, {verb}: {members}")
+    if args.dry_run:
+        print(f"Trockenlauf: {len(outcome.clusters)} Cluster, nichts geändert")
+    else:
+        print(
+            f"Konsolidiert: {len(outcome.clusters)} Cluster, {len(outcome.removed)} "
+            f"Erinnerungen entfernt, {outcome.ratings_moved} Bewertungen übernommen"
+        )
     return 0
 
 
@@ -350,6 +374,19 @@ def build_parser() -> argparse.ArgumentParser:
     expire.add_argument("--backend", choices=["sqlite", "aws"], default=None)
     expire.add_argument("--limit", type=int, default=1000, help="at most this many per run")
     expire.set_defaults(handler=cmd_expire)
+
+    consolidator = commands.add_parser(
+        "consolidate",
+        help="merge near-duplicate memories per area into their oldest (ratings, tags kept)",
+    )
+    _store_arguments(consolidator)
+    consolidator.add_argument(
+        "--dry-run", action="store_true", help="list the clusters, change nothing"
+    )
+    consolidator.add_argument(
+        "--bereich", action="append", default=None, help="only this area (repeatable)"
+    )
+    consolidator.set_defaults(handler=cmd_consolidate)
 
     exporter = commands.add_parser(
         "export", help="write a tenant's brain entries and memories as JSONL (brain import)"

@@ -133,6 +133,13 @@ class MemoryCreate(BaseModel):
         ),
     )
     quelle: Quelle | None = Field(default=None, description="Herkunft; provenance.")
+    duplikat_erlaubt: bool = Field(
+        default=False,
+        description=(
+            "true: auch speichern, wenn eine Erinnerung des Bereichs dasselbe sagt "
+            "(sonst nicht erneut gespeichert, `duplikat_von`); store even a near-duplicate."
+        ),
+    )
     referenzfelder: dict[str, Scalar] | None = Field(
         default=None,
         max_length=rules.REFERENZFELDER_MAX_KEYS,
@@ -210,6 +217,13 @@ class MemoryOut(BaseModel):
     referenzfelder: dict[str, Any]
     hinweis: str | None = Field(
         default=None, description="Gesetzt, wenn Geheimnisse entfernt wurden."
+    )
+    duplikat_von: str | None = Field(
+        default=None,
+        description=(
+            "Gesetzt, wenn der Bereich dasselbe schon hielt: diese (bestehende) Erinnerung "
+            "hat Tags und Herkunft übernommen, nichts neu gespeichert; the existing memory."
+        ),
     )
     gueltig_bis: str | None = Field(
         default=None,

@@ -28,6 +28,14 @@ from shared.services import responses
 from shared.services.areas import unread_hint, user_area
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
+from shared.services.duplicates import (
+    NOTHING_READ,
+    Prefetched,
+    check_terms,
+    duplicate_hinweis,
+    merge_duplicates,
+    read_postings,
+)
 from shared.services.embeddings import with_server_embeddings
 
 # Moved to entry_errors (supersede.py reads them without a cycle); re-exported for the
@@ -38,14 +46,15 @@ from shared.services.entry_errors import not_found_message as not_found_message
 from shared.services.entry_errors import storage_failure as storage_failure
 from shared.services.entry_errors import storage_failure_message as storage_failure_message
 from shared.services.entry_errors import visible_memories as visible_memories
-from shared.services.profiles import ProfileCheck, Refused
-from shared.services.secrets import screen
+from shared.services.profiles import with_profiles
+from shared.services.secrets import clean_value, screen
 from shared.services.supersede import Replaced
 from shared.services.tags import ensure_tags, scrubbed_tags
 from shared.services.writes import Refs, Stored, run_plain, stamp
 from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation.errors import FieldError
 from shared.validation.parsed import Batch, FetchRequest, MemoryInput
+from shared.validation.rules import DUPLICATE_FLAG
 from shared.validation.supersede import is_ersetzt_key
 
 # The texts of a memory that are scrubbed for secrets before anything is stored, and the
@@ -71,6 +80,7 @@ class InsertWrite:
     results: list[dict[str, Any]]  # entries refused before anything is stored
     accepted: list[tuple[int, MemoryInput]]  # as sent: scrubbed in `store`
     tags: dict[str, str] = field(default_factory=dict)
+    postings: Prefetched = NOTHING_READ  # read in `ahead` for the duplicate check
     # The area's authorization when it needs storage (REST: `areas.authorize_write`).
     authorize: Callable[[], None] | None = None
     # The memories the entries replace (issue 25; `referenzfelder.ersetzt`, REST `ersetzt`).
@@ -91,14 +101,36 @@ class InsertWrite:
 
     def ahead(self) -> None:
         """The area's authorization (when it needs storage), then the tag records (their
-        names scrubbed first): no tag record for a refused write."""
+        names scrubbed first: no tag record for a refused write) beside the near-duplicate
+        check's postings read (services/duplicates.py: read only)."""
         if self.authorize is not None:
             self.authorize()
+        ctx, tenant = self.ctx, self.principal.tenant
 
         def tags() -> None:
-            self.tags = ensure_tags(self.ctx.storage, self.principal.tenant, self._clean_tags())
+            self.tags = ensure_tags(ctx.storage, tenant, self._clean_tags())
 
-        self.ctx.storage.side_by_side([tags, *([self.replaced.read] if self.replaced else [])])
+        def postings() -> None:
+            self.postings = read_postings(ctx, tenant, self._check_terms(), ctx.clock())
+
+        replaced = [self.replaced.read] if self.replaced else []
+        ctx.storage.side_by_side([tags, postings, *replaced])
+
+    def _check_terms(self) -> dict[str, set[str]]:
+        """Per target area the terms the duplicate check looks up: those of the memory
+        texts as `store` scrubs them, of the entries that do not ask for a copy (nor
+        replace another memory: `ersetzt` states the relation, nothing is merged)."""
+        return check_terms(
+            [
+                (self.area or user_area(entry.nutzer), clean_value(entry.memory).value)
+                for index, entry in self.accepted
+                if self._checked(index, entry)
+            ]
+        )
+
+    def _checked(self, index: int, entry: MemoryInput) -> bool:
+        """The duplicate check runs for this entry (no copy asked for, nothing replaced)."""
+        return not entry.duplikat_erlaubt and not (self.replaced and index in self.replaced.wanted)
 
     def _clean_tags(self) -> list[list[str]]:
         policy = self.ctx.settings.scrub_policy
@@ -135,7 +167,7 @@ class InsertWrite:
             notes = [checked.hinweis, ledger_hinweis(entry.kurzbeschreibung, entry.memory)]
             if any(notes):
                 hinweise[index] = " ".join(note for note in notes if note)
-        screened = _with_profiles(ctx, self.principal.tenant, self.typ, screened, results)
+        screened = with_profiles(ctx, self.principal.tenant, self.typ, screened, results)
         refs: Refs = {}
         if screened:
             results += self._store(ctx, call, screened, refs)
@@ -192,9 +224,21 @@ class InsertWrite:
             memory = self._memory(ctx, entry, ids[index], stored_tags, now)
             embedding = embeddings[index]
             new_memories.append(NewMemory(memory, embedding, fresh=not resumed))
+        new_memories = with_server_embeddings(ctx, new_memories)
+        checked = [
+            (index, new)
+            for (index, entry), new in zip(accepted, new_memories, strict=True)
+            if self._checked(index, entry)
+        ]
+        own = frozenset(MemoryId(typ, n) for n in call.ids.get(self.counter, {}).values())
+        merged = merge_duplicates(ctx, tenant, checked, now, own, self.postings)
+        results += [self._success(i, memory, refs, duplikat=True) for i, memory in merged.items()]
+        kept = [(pair, new) for pair, new in zip(accepted, new_memories, strict=True)]
+        kept = [(pair, new) for pair, new in kept if pair[0] not in merged]
+        accepted, new_memories = [pair for pair, _ in kept], [new for _, new in kept]
 
         def put() -> list[EntryFailure | None]:
-            return storage.put_memories(with_server_embeddings(ctx, new_memories))
+            return storage.put_memories(new_memories) if new_memories else []
 
         def mark() -> list[EntryFailure | None]:
             if replaced:
@@ -229,7 +273,9 @@ class InsertWrite:
             replaced.unmark(lost, now)
         return _with_mark_errors(results, {i: e for i, e in marked.items() if i not in lost})
 
-    def _success(self, index: int, memory: Memory, refs: Refs) -> dict[str, Any]:
+    def _success(
+        self, index: int, memory: Memory, refs: Refs, *, duplikat: bool = False
+    ) -> dict[str, Any]:
         refs[index] = (str(memory.id), stamp(memory.updated_at))
         # Where it went: the area says who finds it (CONTRACT §2 areas).
         success: dict[str, Any] = {
@@ -239,6 +285,9 @@ class InsertWrite:
             "ID": str(memory.id),
             "bereich": memory.area,
         }
+        if duplikat:
+            success["duplikat_von"] = str(memory.id)
+            success["hinweis"] = duplicate_hinweis(memory.id)
         if self.replaced and index in self.replaced.wanted:
             success["ersetzt"] = self.replaced.replaced_ids(index)
         return success
@@ -325,33 +374,6 @@ def prepare_insert(
     return InsertWrite(ctx, principal, batch, typ, area, results, accepted, replaced=replaced)
 
 
-def _with_profiles(
-    ctx: ServiceContext,
-    tenant: str,
-    typ: MemoryType,
-    accepted: list[tuple[int, MemoryInput]],
-    results: list[dict[str, Any]],
-) -> list[tuple[int, MemoryInput]]:
-    """The entries whose vectors keep the profile rule (`profiles.py`), each with the profile
-    it goes under; the others' refusals go to `results`."""
-    with_vectors = [entry for _, entry in accepted if entry.embedding is not None]
-    if not with_vectors:
-        return accepted
-    check = ProfileCheck(ctx, tenant, (entry.embedding_profil_hash for entry in with_vectors))
-    kept: list[tuple[int, MemoryInput]] = []
-    for index, entry in accepted:
-        if entry.embedding is None:
-            kept.append((index, entry))
-            continue
-        profile = check.resolve(len(entry.embedding), entry.embedding_profil_hash)
-        if isinstance(profile, Refused):
-            error = FieldError(f"inhalt.memories[{index}].{profile.field}", profile.message)
-            results.append(responses.entry_failure(index, [error], typ=typ.value))
-        else:
-            kept.append((index, replace(entry, embedding_profil_hash=profile)))
-    return kept
-
-
 def insert_memories(
     ctx: ServiceContext,
     principal: Principal,
@@ -367,8 +389,13 @@ def insert_memories(
 
 def stored_referenzfelder(referenzfelder: Mapping[str, Any]) -> dict[str, Any]:
     """The provenance a write stores: its referenzfelder without the idempotency key, which
-    is an opaque identifier and lives only inside the call record's digest."""
-    return {k: v for k, v in referenzfelder.items() if k != KEY_FIELD and not is_ersetzt_key(k)}
+    is an opaque identifier and lives only inside the call record's digest, and without the
+    duplicate flag (an instruction, not provenance)."""
+    return {
+        k: v
+        for k, v in referenzfelder.items()
+        if k not in (KEY_FIELD, DUPLICATE_FLAG) and not is_ersetzt_key(k)
+    }
 
 
 def stored_before(

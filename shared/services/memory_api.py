@@ -18,7 +18,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Final
 
@@ -39,10 +39,10 @@ from shared.tools import retry
 from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation import rules
 from shared.validation.errors import Art, FieldError, RequestRejected
-from shared.validation.memory_requests import _boolean, _memory_path, _update_entry
+from shared.validation.memory_requests import _memory_path, _update_entry
 from shared.validation.parsed import Batch, Caller, FetchRequest, MemoryInput
 from shared.validation.requests import PROFIL_HASH, PROFIL_HASH_ALIAS, _insert_entry
-from shared.validation.rules import Fields
+from shared.validation.rules import DUPLICATE_FLAG, Fields
 from shared.validation.supersede import ERSETZT_FIELD, ersetzt_ids
 
 
@@ -92,6 +92,7 @@ CREATE_FIELDS: Final = (
     "quelle",
     "referenzfelder",
     ERSETZT_FIELD,
+    DUPLICATE_FLAG,
 )
 # remember's names (seed 004), accepted by POST as well: content = memory, path = pfad.
 REMEMBER_NAMES: Final = {"content": "memory", "path": "pfad"}
@@ -246,7 +247,7 @@ def _remember_names(
             )
         body[name] = body.pop(alias)
         names[name] = alias
-    create_project = _boolean(body.pop(CREATE_PROJECT, False), CREATE_PROJECT, errors)
+    create_project = rules.boolean(body.pop(CREATE_PROJECT, False), CREATE_PROJECT, errors)
     text = body.get("memory")
     if "kurzbeschreibung" not in body and isinstance(text, str) and text.strip():
         body["kurzbeschreibung"] = summary_of(text)
@@ -286,6 +287,7 @@ def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateReques
     if fields.has("ttl_sekunden") and bucket is not Bucket.KURZZEIT:
         errors.append(FieldError("ttl_sekunden", "Nur mit bucket 'kurzzeit' erlaubt."))
     raw_path = fields.optional("pfad", _memory_path)
+    allow_duplicate = bool(fields.optional(DUPLICATE_FLAG, rules.boolean))
     # The path and the provenance are stored as they are (the path also becomes the area):
     # they cannot hold a marker, so a secret in them refuses the write, as in `remember`.
     errors += name_errors([("pfad", raw_path)])
@@ -328,7 +330,7 @@ def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateReques
     assert isinstance(entry, MemoryInput)
     path = raw_path or f"users/{caller.nutzer}"
     return CreateRequest(
-        entry=entry,
+        entry=replace(entry, duplikat_erlaubt=allow_duplicate),
         bucket=bucket,
         path=path,
         referenzfelder={**referenzfelder, **(quelle or {}), "pfad": path},
@@ -373,7 +375,7 @@ def create_memory(
 
 def _with_notes(view: dict[str, Any], result: Mapping[str, Any]) -> dict[str, Any]:
     """The write's notes on the view: secrets removed, what it replaced (issue 25)."""
-    for key in ("hinweis", "ersetzt", "ersetzt_fehler"):
+    for key in ("hinweis", "duplikat_von", "ersetzt", "ersetzt_fehler"):
         if key in result:
             view[key] = result[key]
     return view

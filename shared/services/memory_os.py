@@ -7,6 +7,7 @@ the principal's, and reserved identity metadata inside the content is refused.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Final
 
 from shared.auth.principal import Principal, Scope
@@ -24,7 +25,7 @@ from shared.domain import (
 )
 from shared.ledger.classify import ledger_hinweis
 from shared.scrubbing import ScrubPolicy
-from shared.services import hybrid, responses
+from shared.services import duplicates, hybrid, responses
 from shared.services.areas import (
     Visibility,
     acting_agent,
@@ -33,6 +34,7 @@ from shared.services.areas import (
     unread_by_token_hint,
 )
 from shared.services.context import ServiceContext
+from shared.services.duplicates import NOTHING_READ, Prefetched, duplicate_hinweis
 from shared.services.embeddings import with_server_embeddings
 from shared.services.hybrid import SearchHit
 from shared.services.identity import reserved_identity_keys
@@ -101,6 +103,7 @@ class RememberWrite:
     agent: str
     replaced: Replaced
     tags: dict[str, str] = field(default_factory=dict)
+    postings: Prefetched = NOTHING_READ  # read in `ahead` for the duplicate check
     ahead_first: bool = False
 
     def wants(self) -> dict[CounterName, list[int]]:
@@ -123,7 +126,16 @@ class RememberWrite:
         def tags() -> None:
             self.tags = ctx.storage.ensure_tags(principal.tenant, names) if names else {}
 
-        ctx.storage.side_by_side([authorize, tags, self.replaced.read])
+        def postings() -> None:
+            # the duplicate check's read (services/duplicates.py), of the text `store` keeps
+            content = clean_value(self.request.content).value
+            wanted = duplicates.check_terms([(target.area, content)])
+            self.postings = duplicates.read_postings(ctx, principal.tenant, wanted, ctx.clock())
+
+        checked = not self.request.duplikat_erlaubt and not self.request.ersetzt
+        ctx.storage.side_by_side(
+            [authorize, tags, self.replaced.read, *([postings] if checked else [])]
+        )
         if 0 in self.replaced.refused:
             raise RequestRejected([self.replaced.refused[0]])
 
@@ -172,10 +184,14 @@ class RememberWrite:
             memory = before[0]
             marked = self.replaced.mark({0: memory.id}, now)
         else:
-            new = NewMemory(memory, fresh=not resumed)
+            (new,) = with_server_embeddings(ctx, [NewMemory(memory, fresh=not resumed)])
+            merged = self._merged(ctx, new, now)
+            if merged is not None:
+                stamped: Refs = {0: (str(merged.id), stamp(merged.updated_at))}
+                return Stored(self._answer(merged, cleaned.kinds, True), stamped)
 
             def put() -> EntryFailure | None:
-                (failure,) = ctx.storage.put_memories(with_server_embeddings(ctx, [new]))
+                (failure,) = ctx.storage.put_memories([new])
                 return failure
 
             def mark() -> EntryFailure | None:
@@ -200,7 +216,20 @@ class RememberWrite:
             answer["daten"].pop("ersetzt", None)
         return Stored(answer, refs)
 
-    def _answer(self, memory: Memory, kinds: tuple[str, ...]) -> dict[str, Any]:
+    def _merged(self, ctx: ServiceContext, new: NewMemory, now: datetime) -> Memory | None:
+        """The stored memory of the target area this one duplicates, merged with it
+        (services/duplicates.py); None: store it. Not for a copy asked for, nor for a memory
+        that replaces others (`ersetzt` states the relation)."""
+        if self.request.duplikat_erlaubt or self.request.ersetzt:
+            return None
+        own = frozenset({new.memory.id})
+        tenant = self.principal.tenant
+        found = duplicates.merge_duplicates(ctx, tenant, [(0, new)], now, own, self.postings)
+        return found.get(0)
+
+    def _answer(
+        self, memory: Memory, kinds: tuple[str, ...], duplikat: bool = False
+    ) -> dict[str, Any]:
         principal, target = self.principal, self.target
         daten: dict[str, Any] = {
             "ID": str(memory.id),
@@ -219,10 +248,16 @@ class RememberWrite:
             ledger_hinweis(self.request.content),
             unread_by_token_hint(principal, target.area),
         ]
+        if duplikat:
+            daten["duplikat_von"] = str(memory.id)
+            notes.insert(0, duplicate_hinweis(memory.id))
         if any(notes):
             daten["hinweis"] = " ".join(note for note in notes if note)
+        stored = (
+            f"Schon gespeichert als {memory.id}" if duplikat else f"Gespeichert als {memory.id}"
+        )
         text = (
-            f"Gespeichert als {memory.id} unter {target.path}. Autor: {principal.subject} "
+            f"{stored} unter {target.path}. Autor: {principal.subject} "
             f"(nutzer {self.nutzer}), Konto: {principal.account or '-'}, "
             f"Gerät: {principal.device or '-'}."
         )

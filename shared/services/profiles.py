@@ -14,10 +14,15 @@ Refusals never echo the vector; the profile hash is shown shortened (`messages.e
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
+from shared.domain import MemoryType
+from shared.services import responses
 from shared.services.context import ServiceContext
 from shared.validation import messages
+from shared.validation.errors import FieldError
+from shared.validation.parsed import MemoryInput
 
 EMBEDDING = "embedding"
 PROFIL_HASH = "embedding_profil_hash"
@@ -79,3 +84,30 @@ class ProfileCheck:
         if dimension != size:
             return Refused(EMBEDDING, dimension_message(size, profil_hash, dimension))
         return profil_hash
+
+
+def with_profiles(
+    ctx: ServiceContext,
+    tenant: str,
+    typ: MemoryType,
+    accepted: list[tuple[int, MemoryInput]],
+    results: list[dict[str, Any]],
+) -> list[tuple[int, MemoryInput]]:
+    """The entries whose vectors keep the profile rule (`profiles.py`), each with the profile
+    it goes under; the others' refusals go to `results` (an insert's entries)."""
+    with_vectors = [entry for _, entry in accepted if entry.embedding is not None]
+    if not with_vectors:
+        return accepted
+    check = ProfileCheck(ctx, tenant, (entry.embedding_profil_hash for entry in with_vectors))
+    kept: list[tuple[int, MemoryInput]] = []
+    for index, entry in accepted:
+        if entry.embedding is None:
+            kept.append((index, entry))
+            continue
+        profile = check.resolve(len(entry.embedding), entry.embedding_profil_hash)
+        if isinstance(profile, Refused):
+            error = FieldError(f"inhalt.memories[{index}].{profile.field}", profile.message)
+            results.append(responses.entry_failure(index, [error], typ=typ.value))
+        else:
+            kept.append((index, replace(entry, embedding_profil_hash=profile)))
+    return kept

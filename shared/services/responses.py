@@ -57,7 +57,10 @@ def with_hinweise(
 ) -> list[dict[str, Any]]:
     """Successful entries whose texts were scrubbed say so in `hinweis`."""
     return [
-        {**result, "hinweis": hinweise[result["index"]]}
+        {
+            **result,
+            "hinweis": " ".join(filter(None, (result.get("hinweis"), hinweise[result["index"]]))),
+        }
         if result["erfolg"] and result["index"] in hinweise
         else dict(result)
         for result in results

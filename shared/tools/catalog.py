@@ -143,7 +143,10 @@ TOOLS: dict[str, ToolSpec] = {
                 "insert_brain_longterm_memory (typ shortterm), dazu optional je Eintrag "
                 "ttl_sekunden (Standard 7 Tage, hoechstens 365 Tage). Kurzzeiterinnerungen laufen "
                 "ab und werden danach wie nicht vorhanden behandelt. Maximal 100 Eintraege; "
-                "Eintraege werden einzeln verarbeitet." + INSERT_ERSETZT_NOTE
+                "Eintraege werden einzeln verarbeitet. Ein Beinahe-Duplikat einer Erinnerung "
+                "desselben Bereichs wird (wie bei Langzeiterinnerungen) nicht erneut gespeichert: "
+                "ID und duplikat_von nennen die bestehende; referenzfelder.duplikat_erlaubt=true "
+                "speichert trotzdem." + INSERT_ERSETZT_NOTE
             ),
             example={
                 "inhalt": {
@@ -302,7 +305,9 @@ TOOLS: dict[str, ToolSpec] = {
                 "Schreiben nur in den eigenen Bereich, in Teams des Tokens und in Projekte, "
                 "deren Mitglied der Nutzer ist. create_project=true legt ein fehlendes Projekt "
                 "an (Aufrufer wird Eigentuemer; nicht in den Plugin-Profilen chatgpt/claude). "
-                "Verfasser, Konto und Geraet kommen aus dem Token. Danach per search_memory "
+                "Verfasser, Konto und Geraet kommen aus dem Token. Sagt eine Erinnerung des "
+                "Bereichs schon dasselbe, wird nicht erneut gespeichert (daten.duplikat_von "
+                "nennt sie; duplikat_erlaubt=true speichert trotzdem). Danach per search_memory "
                 "zuruecklesen."
             ),
             example={

@@ -28,7 +28,7 @@ from shared.validation.requests import (
     _batch_items,
     _profil_hash,
 )
-from shared.validation.rules import Fields, index_path, present
+from shared.validation.rules import DUPLICATE_FLAG, Fields, index_path, present
 from shared.validation.supersede import ERSETZT_FIELD, VERLAUF_FIELD, ersetzt_ids, history_flag
 
 PATH_MAX_LEN: Final = 300
@@ -144,13 +144,6 @@ def _memory_path(
     return text
 
 
-def _boolean(value: Any, path: str, errors: list[FieldError]) -> bool | None:
-    if not isinstance(value, bool):
-        errors.append(FieldError(path, messages.must_be("true oder false", value)))
-        return None
-    return value
-
-
 def _flat(
     arguments: Mapping[str, Any], allowed: tuple[str, ...]
 ) -> tuple[Fields, list[FieldError]]:
@@ -162,10 +155,13 @@ def _flat(
 
 
 def parse_remember(arguments: Mapping[str, Any]) -> RememberRequest:
-    fields, errors = _flat(arguments, ("content", "path", "create_project", ERSETZT_FIELD))
+    fields, errors = _flat(
+        arguments, ("content", "path", "create_project", DUPLICATE_FLAG, ERSETZT_FIELD)
+    )
     content = fields.required("content", rules.text, max_len=MEMORY_MAX_LEN)
     path = fields.required("path", _memory_path)
-    create_project = fields.optional("create_project", _boolean)
+    create_project = fields.optional("create_project", rules.boolean)
+    duplikat_erlaubt = fields.optional(DUPLICATE_FLAG, rules.boolean)
     replaced = fields.optional(ERSETZT_FIELD, ersetzt_ids)
     if errors:
         raise RequestRejected(errors)
@@ -173,6 +169,7 @@ def parse_remember(arguments: Mapping[str, Any]) -> RememberRequest:
         content=present(content),
         path=present(path),
         create_project=bool(create_project),
+        duplikat_erlaubt=bool(duplikat_erlaubt),
         ersetzt=tuple(replaced or ()),
     )
 

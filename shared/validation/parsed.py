@@ -47,6 +47,7 @@ class MemoryInput:
     embedding: list[float] | None = None  # finite values only
     embedding_profil_hash: str | None = None
     ttl_sekunden: int | None = None  # short-term only; None = configured default
+    duplikat_erlaubt: bool = False  # True: stored even as a near-duplicate (issue 25)
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,7 @@ class RememberRequest:
     content: str
     path: str
     create_project: bool = False
+    duplikat_erlaubt: bool = False
     ersetzt: tuple[MemoryId, ...] = ()  # the memories this one replaces (issue 25)
 
 

@@ -9,6 +9,7 @@ Field paths are absolute: `inhalt.memories[3].embedding[2]`. Wording: `rules`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, Final
@@ -28,7 +29,7 @@ from shared.validation.parsed import (
     RatingInput,
     SelectRequest,
 )
-from shared.validation.rules import Fields, index_path, present
+from shared.validation.rules import DUPLICATE_FLAG, Fields, index_path, present
 from shared.validation.supersede import batch_ersetzt
 
 KURZBESCHREIBUNG_MAX_LEN: Final = 1000
@@ -169,6 +170,7 @@ def parse_insert(
 ) -> Batch[MemoryInput]:
     """insert_brain_longterm_memory / insert_brain_shortterm_memory."""
     caller, referenzfelder, items = _batch_items(arguments, "memories")
+    allow = duplicate_flag(referenzfelder)
     errors: list[FieldError] = []
     ersetzt = batch_ersetzt(referenzfelder, len(items), errors)
     if errors:
@@ -177,7 +179,23 @@ def parse_insert(
         _insert_entry(item, index_path("inhalt.memories", index), options, shortterm)
         for index, item in enumerate(items)
     ]
+    if allow:
+        entries = [e if isinstance(e, list) else replace(e, duplikat_erlaubt=True) for e in entries]
     return Batch(caller=caller, referenzfelder=referenzfelder, entries=entries, ersetzt=ersetzt)
+
+
+def duplicate_flag(referenzfelder: Mapping[str, Any]) -> bool:
+    """`referenzfelder.duplikat_erlaubt` of an insert batch (the seed's entry schema admits no
+    further field): true stores near-duplicates too; anything but a boolean is refused."""
+    if DUPLICATE_FLAG not in referenzfelder:
+        return False
+    errors: list[FieldError] = []
+    value = rules.boolean(
+        referenzfelder[DUPLICATE_FLAG], rules.key_path("referenzfelder", DUPLICATE_FLAG), errors
+    )
+    if errors:
+        raise RequestRejected(errors)
+    return bool(value)
 
 
 # --- fetch ---------------------------------------------------------------------------------

@@ -289,6 +289,19 @@ def nullable_string(value: Any, path: str, errors: list[FieldError], *, max_len:
     return value
 
 
+# The write flag that stores a memory even as a near-duplicate (insert entries, REST POST
+# /api/memory, remember; services/duplicates.py).
+DUPLICATE_FLAG: Final = "duplikat_erlaubt"
+
+
+def boolean(value: Any, path: str, errors: list[FieldError]) -> bool | None:
+    """A JSON boolean (not 0/1, not a string)."""
+    if not isinstance(value, bool):
+        errors.append(FieldError(path, must_be("true oder false", value)))
+        return None
+    return value
+
+
 def integer(
     value: Any,
     path: str,

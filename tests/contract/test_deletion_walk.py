@@ -5,7 +5,8 @@ One walk over every way a memory can come back — the fetch tool, the word sear
 short-term memories and the brain entries they link to), `select_brain`'s `erinnerungen`,
 REST (list and by ID), the export, and underneath: ratings, the stored vector, the word
 postings and the corpus stats — after each kind of removal: the delete tool, REST delete,
-the expiry sweep, and a delete cut off in the middle (a crash, then the client's resend).
+the expiry sweep, consolidation into an older near-duplicate, and a delete cut off in the
+middle (a crash, then the client's resend).
 
 The walk first runs before the removal and must find the victims on every path, so that a
 path which cannot find anything never passes for one that forgets.
@@ -27,6 +28,7 @@ from shared.auth.principal import ALL_SCOPES, Principal
 from shared.config import Settings
 from shared.domain import MemoryId
 from shared.rest.app import build_rest_app
+from shared.services.consolidate import consolidate
 from shared.services.context import ServiceContext
 from shared.services.expiry import sweep_expired
 from shared.services.export import MEMORY_LINE, export_lines
@@ -104,9 +106,10 @@ def _inhalt(**inhalt: Any) -> dict[str, Any]:
     return {"inhalt": {**inhalt, **CALLER}}
 
 
-def seed(world: World) -> list[str]:
+def seed(world: World, copies: bool = False) -> list[str]:
     """Two victims (one long-term, one short-term) and two keepers; both rated; one brain
-    entry per entity. Returns the victims' IDs."""
+    entry per entity (`copies`: stored even as near-duplicates). Returns the victims' IDs."""
+    flag = {"referenzfelder": {"duplikat_erlaubt": True}} if copies else {}
     brain = [
         {"titel": "Falter AG", "inhalt": "Kunde", "vk_typ": "kunde", "vk_referenz_id": e}
         for e in (*ENTITY.values(), KEEPER_ENTITY)
@@ -119,7 +122,8 @@ def seed(world: World) -> list[str]:
                 _entry(f"Falter: {WORD} im Lager gesehen.", ENTITY["longterm"], VICTIM_VECTOR),
                 _entry("Lager: Inventur am Freitag.", KEEPER_ENTITY, KEEPER_VECTOR),
             ]
-        ),
+        )
+        | flag,
     )
     short = world.call(
         "insert_brain_shortterm_memory",
@@ -133,7 +137,8 @@ def seed(world: World) -> list[str]:
                 ),
                 _entry("Notiz: Lager morgen offen.", KEEPER_ENTITY, KEEPER_VECTOR),
             ]
-        ),
+        )
+        | flag,
     )
     assert long["erfolg"] is True and short["erfolg"] is True, (long, short)
     victims = [long["daten"][0]["ID"], short["daten"][0]["ID"]]
@@ -267,7 +272,24 @@ def expire_without_sweep(world: World, victims: list[str]) -> None:
     world.clock.now += timedelta(seconds=601)
 
 
+def twins(world: World) -> None:
+    """Older near-duplicates of the victims (their vector, other words, no WORD, the
+    keepers' entity): consolidation keeps these and removes the victims into them."""
+    for tool, text, extra in (
+        ("insert_brain_longterm_memory", "Falter: gelber Schmetterling gesehen.", {}),
+        ("insert_brain_shortterm_memory", "Notiz: Schmetterling wieder da.", {"ttl_sekunden": 600}),
+    ):
+        memory = _entry(text, KEEPER_ENTITY, VICTIM_VECTOR, **extra)
+        assert world.call(tool, _inhalt(memories=[memory]))["erfolg"] is True
+
+
+def remove_by_consolidation(world: World, victims: list[str]) -> None:
+    outcome = consolidate(world.ctx, TENANT)
+    assert sorted(str(m) for m in outcome.removed) == sorted(victims), outcome.summary()
+
+
 REMOVALS: dict[str, Callable[[World, list[str]], None]] = {
+    "consolidation": remove_by_consolidation,
     "delete tool": remove_by_tool,
     "REST delete": remove_by_rest,
     "expiry": remove_by_expiry,
@@ -312,8 +334,11 @@ def nothing() -> dict[str, set[str]]:
 
 @pytest.mark.parametrize("removal", list(REMOVALS))
 def test_a_removed_memory_is_found_by_no_path(world: World, removal: str) -> None:
-    # Given two victims (one long-, one short-term) that every path finds
-    victims = seed(world)
+    # Given two victims (one long-, one short-term) that every path finds (for
+    # consolidation: stored after older near-duplicates, which survive)
+    if removal == "consolidation":
+        twins(world)
+    victims = seed(world, copies=removal == "consolidation")
     assert walk(world, victims) == expected_before(victims)
     # When they are removed
     REMOVALS[removal](world, victims)
@@ -326,7 +351,9 @@ def test_a_removed_memory_is_found_by_no_path(world: World, removal: str) -> Non
     keeper = world.call("search_memory", {"query": "Lager", "limit": 10})["daten"]["treffer"]
     assert len(keeper) == 2
     if not lingering:
-        assert world.storage.memory_stats(TENANT).documents == 2  # the keepers' index only
+        survivors = 2 if removal == "consolidation" else 0
+        documents = world.storage.memory_stats(TENANT).documents
+        assert documents == 2 + survivors  # the keepers' (and survivors') index only
     # And writes to them find nothing either: a rating or an update is `nicht gefunden`
     refused(world, victims)
     if not lingering:

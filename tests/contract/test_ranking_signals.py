@@ -28,6 +28,8 @@ NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
 # The same words in another order: the same BM25 relevance.
 TEXTS = ("Inventur im Lager am Freitag", "Am Freitag Inventur im Lager")
 TOOLS = ("search_memory", "recall", "recall_context")
+# The twins are near-duplicates on purpose: stored both (issue 25's flag).
+TWINS = {"referenzfelder": {"duplikat_erlaubt": True}}
 
 
 class Clock:
@@ -46,7 +48,10 @@ def insert(ctx: ServiceContext, text: str) -> str:
     entry = {"kurzbeschreibung": "Lager", "memory": text, "tags": [], "scope": "", **CALLER}
     entry["scope_vk"] = ""
     answer = call_tool(
-        ctx, PRINCIPAL, "insert_brain_longterm_memory", {"inhalt": {"memories": [entry], **CALLER}}
+        ctx,
+        PRINCIPAL,
+        "insert_brain_longterm_memory",
+        {"inhalt": {"memories": [entry], **CALLER}, **TWINS},
     )
     assert answer["erfolg"] is True, answer
     return str(answer["daten"][0]["ID"])

@@ -192,17 +192,27 @@ def test_a_record_holds_the_answer_never_the_requests_text(ctx: ServiceContext) 
 def test_windows_without_and_with_a_key(ctx: ServiceContext, clock: Clock) -> None:
     settings = ctx.settings
     assert settings.retry_window_s < settings.idempotency_key_window_s
-    plain = call_tool(ctx, U1, INSERT, insert_args("Ohne"))
-    named = call_tool(ctx, U1, INSERT, insert_args("Mit", idempotenz_schluessel="k-1"))
+    # (copies allowed: the windows are under test here, not the duplicate check)
+    copy = {"duplikat_erlaubt": True}
+    plain = call_tool(ctx, U1, INSERT, insert_args("Ohne", **copy))
+    named = call_tool(ctx, U1, INSERT, insert_args("Mit", idempotenz_schluessel="k-1", **copy))
     # When a retry's window has passed, but not the key's
     clock.advance(settings.retry_window_s + 1)
     # Then the call without a key is a new write, the named one still its replay
-    resent = call_tool(ctx, U1, INSERT, insert_args("Ohne"))
+    resent = call_tool(ctx, U1, INSERT, insert_args("Ohne", **copy))
     assert resent["daten"][0]["ID"] != plain["daten"][0]["ID"]
-    assert call_tool(ctx, U1, INSERT, insert_args("Mit", idempotenz_schluessel="k-1")) == named
+    assert (
+        call_tool(ctx, U1, INSERT, insert_args("Mit", idempotenz_schluessel="k-1", **copy)) == named
+    )
+    # (without the flag such a new write is a near-duplicate: answered, not stored again)
+    duplicate = call_tool(ctx, U1, INSERT, insert_args("Ohne"))
+    assert duplicate["daten"][0]["duplikat_von"] in {
+        plain["daten"][0]["ID"],
+        resent["daten"][0]["ID"],
+    }
     # And after the key's window it is a new write too
     clock.advance(settings.idempotency_key_window_s)
-    again = call_tool(ctx, U1, INSERT, insert_args("Mit", idempotenz_schluessel="k-1"))
+    again = call_tool(ctx, U1, INSERT, insert_args("Mit", idempotenz_schluessel="k-1", **copy))
     assert again["daten"][0]["ID"] != named["daten"][0]["ID"]
 
 

@@ -30,7 +30,8 @@ CALLER = {"nutzer": "anna", "agent": "bot"}
 def memory(text: str, **overrides: Any) -> dict[str, Any]:
     return {
         "kurzbeschreibung": text,
-        "memory": f"{text}: Details.",
+        # a number of its own: distinct facts, never near-duplicates of each other
+        "memory": f"{text}: Details zu Vorgang {ord(text[0])}.",
         "tags": ["kunde"],
         "scope": "kunde",
         "scope_vk": "K-1",
@@ -87,9 +88,14 @@ def test_identical_insert_returns_the_first_answer_and_stores_nothing(
     # Then it gets the first answer and nothing more is stored
     assert again == first
     assert stored(ctx, 10) == ["A", "B"]
-    # And a different call (other referenzfelder) is a new write
+    # And a different call (other referenzfelder) is a new write: the duplicate check
+    # answers it with the stored A, and with copies allowed it stores a new memory
     other = call_tool(ctx, PRINCIPAL, "insert_brain_longterm_memory", insert(memory("A"), lauf=2))
-    assert other["daten"][0]["ID"] == "longterm_3"
+    assert other["daten"][0]["duplikat_von"] == "longterm_1"
+    copy = insert(memory("A"), lauf=2, duplikat_erlaubt=True)
+    stored_copy = call_tool(ctx, PRINCIPAL, "insert_brain_longterm_memory", copy)["daten"][0]
+    assert stored_copy["ID"] not in ("longterm_1", "longterm_2")
+    assert "duplikat_von" not in stored_copy
 
 
 def test_a_resent_rating_counts_once(ctx: ServiceContext) -> None:

@@ -105,9 +105,16 @@ def seed(server: RunningServer, data_dir: Path) -> World:
             tags=["prozess"],
         ),
         "loeschen": memory(alice, "Veraltete Notiz zum Rückruf. Bitte entfernen.", tags=["alt"]),
-        "alt1": memory(alice, "Alte Testnotiz eins. Aufräumen.", tags=["testlauf"]),
-        "alt2": memory(alice, "Alte Testnotiz zwei. Aufräumen.", tags=["testlauf"]),
-        "alt3": memory(alice, "Alte Testnotiz drei. Aufräumen.", tags=["testlauf"]),
+        # three notes alike on purpose (near-duplicates by words): stored as copies
+        **{
+            f"alt{n}": memory(
+                alice,
+                f"Alte Testnotiz {word}. Aufräumen.",
+                tags=["testlauf"],
+                duplikat_erlaubt=True,
+            )
+            for n, word in ((1, "eins"), (2, "zwei"), (3, "drei"))
+        },
         "bobs": memory(bob, "Rückruf bei Bobs Kunden. Nur für Bob.", tags=["kunde"]),
     }
     rating = {

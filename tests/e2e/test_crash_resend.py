@@ -60,6 +60,8 @@ def make_call(number: int) -> tuple[str, dict[str, Any]]:
             "referenzfelder": referenzfelder,
         }
     entries = [memory_entry(kurzbeschreibung=f"c{number}-e{i}") for i in range(INSERT_ENTRIES)]
+    # (the same text as the base memories: stored as copies, not merged as near-duplicates)
+    referenzfelder["duplikat_erlaubt"] = True
     return "insert_brain_longterm_memory", {
         **insert_args(*entries),
         "referenzfelder": referenzfelder,

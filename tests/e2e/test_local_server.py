@@ -107,7 +107,9 @@ async def test_serve_persists_across_restart_and_stops_cleanly(tmp_path: Path) -
                 client, "select_brain", {"nutzer": 1, "agent": 1, "query": "Maschinenbauer"}
             )
             assert [hit["ID"] for hit in found["daten"]["treffer"]] == [1]
-            again = await call(client, "insert_brain_longterm_memory", insert_args(memory_entry()))
+            # (the same memory again: stored as a copy, not merged as a near-duplicate)
+            copy = {**insert_args(memory_entry()), "referenzfelder": {"duplikat_erlaubt": True}}
+            again = await call(client, "insert_brain_longterm_memory", copy)
             assert again["daten"][0]["ID"] == "longterm_3"
         # And Ctrl-C (SIGINT) stops it as cleanly as SIGTERM
         assert "Brain gestoppt." in stop(server, signal.SIGINT)

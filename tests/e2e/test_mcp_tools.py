@@ -332,7 +332,11 @@ async def test_many_warm_calls_in_one_app(server: InProcessServer, dev_token: st
             envelope = await call(
                 client,
                 "insert_brain_longterm_memory",
-                {**insert_args(memory_entry()), "referenzfelder": {"n": number}},  # no resend
+                # no resend, and stored as copies (not merged as near-duplicates)
+                {
+                    **insert_args(memory_entry()),
+                    "referenzfelder": {"n": number, "duplikat_erlaubt": True},
+                },
             )
             assert envelope["daten"][0]["ID"] == f"longterm_{number}"
 

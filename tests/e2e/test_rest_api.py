@@ -370,12 +370,13 @@ async def test_a_resent_post_stores_once_like_the_write_tools(
         # Then both answers name the one stored memory
         assert (first.status_code, again.status_code) == (201, 201)
         assert first.json()["ID"] == again.json()["ID"] == "longterm_1"
-        # When two writes of the same text carry different Idempotency-Keys, both are stored;
+        # When two writes of the same text carry different Idempotency-Keys, both are stored
+        # (as copies: `duplikat_erlaubt`, else the second is the first's near-duplicate);
         # the same key again stores nothing
         keyed = [
             await http.post(
                 "/api/memory",
-                json=body(memory="zweimal"),
+                json=body(memory="zweimal", duplikat_erlaubt=True),
                 headers={**headers, "Idempotency-Key": key},
             )
             for key in ("k-1", "k-2", "k-1")

@@ -116,7 +116,7 @@ def test_schemathesis_finds_no_5xx_no_schema_violation_and_no_stray_write(
     assert {s for s in statuses if 400 <= s < 500} >= {401, 404, 422}, statuses
     # And storage holds exactly the memories created (201) and not deleted (200, or listed
     # as geloescht by a bulk delete): a refused
-    # request stored nothing and reserved no ID
+    # request stored nothing and reserved no ID, a near-duplicate stored nothing
     created = {
         body["ID"]
         for method, _, status, body in calls
@@ -144,7 +144,19 @@ def test_schemathesis_finds_no_5xx_no_schema_violation_and_no_stray_write(
     finally:
         storage.close()
     issued = {f"{typ.value}_{n}" for typ in MemoryType for n in range(1, reserved[typ] + 1)}
-    assert issued == created, (sorted(issued - created), sorted(created - issued))
+    # A near-duplicate answer (201 with the area's memory and `duplikat_von`, docs/truth.md)
+    # consumed the ID reserved with its call record and stored nothing under it: at most
+    # one unused ID per such answer (a replay of one reserves none), none stored.
+    duplicates = sum(
+        1
+        for method, _, status, body in calls
+        if method == "POST"
+        and status == 201
+        and isinstance(body, dict)
+        and body.get("duplikat_von")
+    )
+    assert created <= issued, sorted(created - issued)
+    assert len(issued - created) <= duplicates, (sorted(issued - created), duplicates)
     assert stored == created - deleted
     # The counts, for the record
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -46,6 +46,7 @@ SECRET_STATEMENT = {
     "Resource": {"Ref": "OAuthSigningSecret"},
 }
 EXPIRY = "ExpiryFunction"
+CONSOLIDATE = "ConsolidateFunction"
 API = "BrainHttpApi"
 METADATA_PATHS = {
     "/.well-known/oauth-protected-resource",
@@ -319,10 +320,11 @@ def test_every_tool_has_exactly_one_function(template: dict[str, Any]) -> None:
         # Then it exists, is named after the tool and runs app.handler
         assert name == f"{camel(tool)}Function", (tool, name)
         assert function_props(template, name)["Handler"] == "app.handler", name
-    # And there is no other function than the tools, the router and the expiry sweep
+    # And there is no other function than the tools, the router, the expiry sweep, the
+    # consolidation, the REST API and the OAuth server
     expected = {f"functions/{tool}/" for tool in TOOLS}
     expected |= {"functions/mcp_router/", "functions/expiry/", "functions/memory_api/"}
-    expected |= {"functions/oauth/"}
+    expected |= {"functions/oauth/", "functions/consolidate/"}
     assert set(by_code) == expected
 
 
@@ -475,6 +477,31 @@ def test_expiry_sweeps_on_a_schedule_with_crud_access(template: dict[str, Any]) 
     assert vector_grants(expiry) == (VECTOR_DELETE, False)
 
 
+def test_consolidation_runs_daily_for_the_named_tenants(template: dict[str, Any]) -> None:
+    # Given the consolidation function
+    consolidate = template["Resources"][CONSOLIDATE]
+    props = function_props(template, CONSOLIDATE)
+    # Then it runs app.handler from functions/consolidate/, one run at a time
+    assert (props["CodeUri"], props["Handler"], props["Timeout"]) == (
+        "functions/consolidate/",
+        "app.handler",
+        900,
+    )
+    assert props["ReservedConcurrentExecutions"] == 1
+    # And a daily Schedule starts it with the tenants of the parameter as its input
+    schedules = [e for e in consolidate["Properties"]["Events"].values() if e["Type"] == "Schedule"]
+    assert [e["Properties"]["Schedule"] for e in schedules] == ["rate(1 day)"]
+    assert schedules[0]["Properties"]["Input"] == {
+        "Fn::Sub": '{"tenants": "${ConsolidationTenants}"}'
+    }
+    assert template["Parameters"]["ConsolidationTenants"]["Default"] == ""
+    # And it may write the table and query, read and delete vectors, nothing else
+    assert sorted(name for name, _ in policies(consolidate)) == ["DynamoDBCrudPolicy", "Statement"]
+    (statement,) = [v for name, v in policies(consolidate) if name == "Statement"]
+    actions = {a for s in statement for a in s["Action"]}
+    assert actions == {"s3vectors:QueryVectors", "s3vectors:GetVectors", "s3vectors:DeleteVectors"}
+
+
 def test_every_function_has_a_log_group_with_the_retention_parameter(
     template: dict[str, Any],
 ) -> None:
@@ -501,7 +528,7 @@ def test_functions_run_python313_on_arm64_with_both_layers(template: dict[str, A
         assert props["Architectures"] == ["arm64"], name
         assert props["Layers"] == [{"Ref": "DependenciesLayer"}, {"Ref": "CoreLayer"}], name
         # And API-facing functions answer within API Gateway's 30 s
-        if name != EXPIRY:
+        if name not in (EXPIRY, CONSOLIDATE):
             assert props["Timeout"] <= 29, name
     # And the router outlasts the tools it waits for
     tool_timeouts = {function_props(template, f"{camel(t)}Function")["Timeout"] for t in TOOLS}

@@ -17,6 +17,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from shared.domain import CorpusStats, CounterName, EntryFailure, MemoryId, MemoryType, NewMemory
+from shared.search.duplicates import term_set
 from shared.services.memory_os import remember
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
@@ -64,21 +65,23 @@ def test_an_insert_writes_its_items_in_the_postings_chunks(
     recorder.start()
     ids = insert(pooled, typ, count)
     stages, waves, calls = recorder.stages(), recorder.waves(), len(recorder.calls)
-    # Then no item is a PutItem of its own: tags, counter (outside the retry layer, which
-    # reserves the IDs with its call record instead), then one stage of the items and
-    # postings in chunks of 25, one PutVectors and per stats shard the index records with
-    # the stats (one TransactWriteItems), 3 waves
+    # Then no item is a PutItem of its own: tags beside the near-duplicate check's postings
+    # Queries (one wave), counter (outside the retry layer, which reserves the IDs with its
+    # call record instead), then one stage of the items and postings in chunks of 25, one
+    # PutVectors and per stats shard the index records with the stats (one
+    # TransactWriteItems), 3 waves
     wanted = [mid for raw in ids if (mid := MemoryId.parse(raw)) is not None]
     stored = pooled.get_memories(PRINCIPAL.tenant, wanted, at(0))
     assert len(stored) == count
     postings = sum(len(m.terms) for m in stored.values())
     shards = {memory_stats_shard(mid) for mid in wanted}
     chunks = math.ceil((count + postings) / 25)
-    assert set(stages[0]) == {"PutItem"} and stages[1] == Counter({"UpdateItem": 1})
-    assert stages[2] == Counter(
+    assert sorted(sorted(stage) for stage in stages[:2]) == [["PutItem"], ["Query"]]
+    assert stages[2] == Counter({"UpdateItem": 1})
+    assert stages[3] == Counter(
         {"BatchWriteItem": chunks, "PutVectors": 1, "TransactWriteItems": len(shards)}
     )
-    assert waves == len(stages) == 3
+    assert len(stages) == 4 and waves == 3
     with capsys.disabled():
         before = calls - chunks + count + math.ceil(postings / 25)
         print(f"\ninsert {count} {typ.value}: {calls} calls ({before} before), {waves} waves")
@@ -94,11 +97,17 @@ def test_remember_writes_its_item_with_its_postings(
         {"path": "users/anna/kunden/k-1", "content": "K-1 wünscht Rückruf am Vormittag."}
     )
     response = remember(context(pooled), ANNA, request)
-    # Then: tag, counter (outside the retry layer), then item and postings in one
-    # BatchWriteItem beside the index record with the stats
+    # Then: tag beside the near-duplicate check's postings Queries (one per term of the
+    # text, and the stats), counter (outside the retry layer), then item and postings in
+    # one BatchWriteItem beside the index record with the stats
     assert response["erfolg"], response
-    assert recorder.stages() == [
+    stages = recorder.stages()
+    terms = term_set("K-1 wünscht Rückruf am Vormittag.")
+    assert sorted(stages[:2], key=sorted) == [
         Counter({"PutItem": 1}),
+        Counter({"Query": len(terms) + 1}),
+    ]
+    assert stages[2:] == [
         Counter({"UpdateItem": 1}),
         Counter({"BatchWriteItem": 1, "TransactWriteItems": 1}),
     ]

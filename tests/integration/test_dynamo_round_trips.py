@@ -7,7 +7,8 @@ longest chain of calls that do not overlap — the round trips a client waits fo
 limits included (a stage of 200 calls on a pool of 16 is 13 waves, not one). The stages
 (calls the adapter issues together) are asserted too: they say which calls make a wave.
 
-Budgets (issue 15): insert 100 long-term memories ≤ 4 waves, rate 100 ≤ 4, fetch 200 = 1,
+Budgets (issue 15): insert 100 long-term memories ≤ 4 waves (the near-duplicate check's
+lookup included, issue 25), rate 100 ≤ 4, fetch 200 = 1,
 select_brain with a query ≤ 2, search_memory ≤ 2, recall_context ≤ 3.
 """
 
@@ -34,6 +35,7 @@ from shared.domain import (
     NewMemory,
 )
 from shared.search.analyzer import query_terms
+from shared.search.duplicates import term_set
 from shared.search.ranking import terms_of
 from shared.services.brain import select_brain, upsert_brain
 from shared.services.context import ServiceContext
@@ -101,9 +103,16 @@ def memory_entries(count: int) -> list[dict[str, Any]]:
     ]
 
 
-def insert(storage: DynamoStorage, typ: MemoryType, count: int) -> list[str]:
+def insert(
+    storage: DynamoStorage, typ: MemoryType, count: int, *, copies: bool = False
+) -> list[str]:
+    """`count` memories through the service (`copies`: stored even where they repeat
+    memories already there, referenzfelder.duplikat_erlaubt)."""
+    arguments: dict[str, Any] = {"inhalt": {**CALLER, "memories": memory_entries(count)}}
+    if copies:
+        arguments["referenzfelder"] = {"duplikat_erlaubt": True}
     batch = parse_insert(
-        {"inhalt": {**CALLER, "memories": memory_entries(count)}},
+        arguments,
         SETTINGS.parse_options(),
         shortterm=typ is MemoryType.SHORTTERM,
     )
@@ -125,17 +134,25 @@ def test_insert_of_100_memories_takes_at_most_4_waves(
     recorder.start()
     ids = insert(storage, MemoryType.LONGTERM, 100)
     stages, waves, calls = recorder.stages(), recorder.waves(), len(recorder.calls)
-    # Then all are stored in 3 stages: tags (in parallel), counter, then the items (their
-    # IDs are fresh from the counter) with the postings in BatchWriteItem chunks of 25,
-    # the embeddings and the memory stats side by side, each stage one wave
+    # Then all are stored in 4 stages: tags (in parallel) and the near-duplicate check's
+    # postings of the batch's terms in the area (one Query per distinct term, and the
+    # stats; the area is empty, so nothing is loaded and no vector is queried) — side by
+    # side on the pool (one wave: test_dynamo_fresh_items), one after the other on this
+    # serial adapter —, counter, then the items (their IDs are fresh from the counter)
+    # with the postings in BatchWriteItem chunks of 25, the embeddings and the memory
+    # stats side by side, each stage one wave
     assert len(ids) == 100
     wanted = [mid for raw in ids if (mid := MemoryId.parse(raw)) is not None]
     stored = storage.get_memories(PRINCIPAL.tenant, wanted, NOW)
     postings = sum(len(m.terms) for m in stored.values())
     assert postings > 100  # the service indexes every memory
     shards = {memory_stats_shard(mid) for mid in wanted}
-    assert stages == [
+    terms = {t for e in memory_entries(100) for t in term_set(e["memory"])}
+    assert sorted(stages[:2], key=sorted) == [
         Counter({"PutItem": 7}),
+        Counter({"Query": len(terms) + 1}),
+    ]
+    assert stages[2:] == [
         Counter({"UpdateItem": 1}),
         Counter(
             {
@@ -145,10 +162,11 @@ def test_insert_of_100_memories_takes_at_most_4_waves(
             }
         ),
     ]
-    assert sum(stages[2].values()) <= POOL  # one wave on the pool
-    assert waves == 3 <= 4
-    # And it costs 53 AWS calls (149 with one conditional PutItem per item)
-    assert calls == sum(sum(stage.values()) for stage in stages) == 53
+    assert all(sum(stage.values()) <= POOL for stage in stages)  # one wave each
+    assert waves <= 4
+    # And it costs 53 AWS calls for the write (149 with one conditional PutItem per item)
+    # plus one Query per distinct term for the check
+    assert calls == sum(sum(stage.values()) for stage in stages) == 53 + len(terms) + 1
 
 
 def test_fetch_of_200_ids_takes_1_round_trip(
@@ -405,7 +423,9 @@ def test_pool_threads_carry_the_stage_into_botocore_hooks(
 ) -> None:
     # Given 150 memories, stored serially (moto loses concurrent writes)
     serial = make_storage(clients, sleeps)
-    ids = insert(serial, MemoryType.LONGTERM, 100) + insert(serial, MemoryType.LONGTERM, 50)
+    ids = insert(serial, MemoryType.LONGTERM, 100) + insert(
+        serial, MemoryType.LONGTERM, 50, copies=True
+    )
     serial.close()
     threads: set[str] = set()
     clients.dynamodb.meta.events.register(

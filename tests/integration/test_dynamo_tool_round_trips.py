@@ -128,6 +128,30 @@ def warm(tools: Tools) -> str:
     return first
 
 
+COLOURS = ("rot", "blau", "grün", "gelb", "weiß", "schwarz", "grau", "braun", "lila", "rosa")
+ANIMALS = ("Katze", "Hund", "Maus", "Pferd", "Ziege", "Schaf", "Kuh", "Esel", "Gans", "Ente")
+
+
+def novel(count: int, **text: str) -> dict[str, Any]:
+    """An insert sharing no word with what the area holds (`Tools.insert`'s texts, the
+    other `novel` insert): the duplicate check reads the postings beside the claim and
+    loads nothing. `text`: kurzbeschreibung and memory of a single entry."""
+    pairs = [(colour, animal) for colour in COLOURS for animal in ANIMALS][:count]
+    entries = [
+        {
+            "kurzbeschreibung": f"{animal} {colour}",
+            "memory": f"Die Farbe {colour} passt zur {animal}.",
+            "tags": ["tiere"],
+            "scope": "kunde",
+            "scope_vk": "K-1",
+            **CALLER,
+            **text,
+        }
+        for colour, animal in pairs
+    ]
+    return {"inhalt": {**CALLER, "memories": entries}}
+
+
 def ids_of(answer: Mapping[str, Any]) -> list[str]:
     return [entry["ID"] for entry in answer["daten"]]
 
@@ -149,9 +173,16 @@ def rating(memory_id: str, score: float) -> dict[str, Any]:
 
 
 # Per tool call the longest chain of AWS calls that do not overlap, at most (issue 22).
+# Every write is the default write, the near-duplicate check on (issue 25): its postings
+# read runs beside the claim (no round trip of its own). Where stored memories of the area
+# share words with a new one, the check loads them beside the nearest-vector query before
+# it decides: one round trip more ("insert 1", strict xfail below; docs/truth.md says why).
+# 100 inserts sharing words are not a row: their 100 emulated QueryVectors are Python on a
+# shared machine and overlap less than AWS's would (5 to 7 measured here, 4 on AWS).
 BUDGETS = {
-    "insert 1": 3,
-    "insert 100": 3,
+    "insert 1 new words": 3,
+    "insert 1": 4,  # known gap: ≤ 3 is the target (strict xfail below)
+    "insert 100 new words": 3,
     "rate 1": 3,
     "rate 100": 3,
     "update 1": 5,  # known gap: ≤ 3 is the target (strict xfail below)
@@ -173,9 +204,11 @@ def measure_every_tool(tools: Tools) -> dict[str, Measured]:
     docs/performance.md "Round trips": `BRAIN_ROUND_TRIP_TABLE=1` prints it)."""
     warm(tools)
     rows: dict[str, Measured] = {}
+    store = {"kurzbeschreibung": "Lager", "memory": "Das Lager schließt freitags."}
+    rows["insert 1 new words"] = tools.measure("insert_brain_longterm_memory", novel(1, **store))
     rows["insert 1"] = tools.measure("insert_brain_longterm_memory", tools.insert(1))
-    rows["insert 100"] = tools.measure("insert_brain_longterm_memory", tools.insert(100))
-    hundred = ids_of(rows["insert 100"].answer)
+    rows["insert 100 new words"] = tools.measure("insert_brain_longterm_memory", novel(100))
+    hundred = ids_of(rows["insert 100 new words"].answer)
     rows["rate 1"] = tools.measure(
         "rate_brain_memories", {"inhalt": {**CALLER, "memories": [rating(hundred[0], 7)]}}
     )
@@ -191,7 +224,8 @@ def measure_every_tool(tools: Tools) -> dict[str, Measured]:
         "delete_brain_memories", {"inhalt": {**CALLER, "memories": {"longterm": [hundred[2]]}}}
     )
     rows["remember"] = tools.measure(
-        "remember", {"content": "Wir nutzen OAuth.", "path": "users/anna/notizen"}
+        "remember",
+        {"content": "Wir nutzen OAuth.", "path": "users/anna/notizen"},
     )
     rows["ledger buchen"] = tools.measure(
         "ledger", ledger_args("buchen", eintraege=[booking_entry()])
@@ -234,13 +268,15 @@ def test_every_tool_call_stays_within_its_round_trip_budget(
     }
     assert over == {}
     # And a warm write ends with the recorded answer (one UpdateItem) after its storage
-    writes = ("insert 1", "insert 100", "rate 1", "rate 100", "remember", "ledger buchen")
-    for name in (*writes, "upsert_brain 1"):
+    writes = ("insert 1 new words", "insert 1", "insert 100 new words", "rate 1", "rate 100")
+    for name in (*writes, "remember", "ledger buchen", "upsert_brain 1"):
         assert rows[name].chain[-1] == "UpdateItem", (name, rows[name].chain)
     assert rows["fetch 200"].calls == 2  # two BatchGetItem side by side
 
 
 _GAP = pytest.mark.xfail(strict=True, reason="issue 22: update and delete take 6 and 7")
+# issue 25: where the area shares words, the near-duplicate check loads candidates first
+_CHECK = pytest.mark.xfail(strict=True, reason="insert sharing words takes 4 (docs/truth.md)")
 
 
 @pytest.mark.parametrize(
@@ -249,19 +285,22 @@ _GAP = pytest.mark.xfail(strict=True, reason="issue 22: update and delete take 6
         pytest.param("update_brain_memories", marks=_GAP),
         pytest.param("delete_brain_memories", marks=_GAP),
         "upsert_brain",
+        pytest.param("insert_brain_longterm_memory", marks=_CHECK),
     ],
 )
 def test_every_write_within_3_round_trips(tools: Tools, tool: str) -> None:
     warm(tools)
     (memory,) = ids_of(tools.call("insert_brain_longterm_memory", tools.insert(1)))
-    arguments = {
+    cases: dict[str, dict[str, Any]] = {
         "update_brain_memories": {
             "inhalt": {**CALLER, "memories": [{"ID": memory, "memory": "Neu: Rückruf."}]}
         },
         "delete_brain_memories": {"inhalt": {**CALLER, "memories": {"longterm": [memory]}}},
         "upsert_brain": {"inhalt": {**CALLER, "eintraege": [brain_entry("K-2")]}},
-    }[tool]
-    assert tools.measure(tool, arguments).round_trips <= 3
+        # words the area holds: the check loads those memories before it decides
+        "insert_brain_longterm_memory": tools.insert(1),
+    }
+    assert tools.measure(tool, cases[tool]).round_trips <= 3
 
 
 def test_the_first_write_per_counter_in_a_container_waits_for_its_lease(tools: Tools) -> None:

@@ -281,6 +281,16 @@ def test_expiry_function_answers_its_scheduled_event(deployed: dict[str, Handler
     assert handler(event("expiry"), FakeLambdaContext()) == {"geloescht": 0}
 
 
+def test_consolidate_function_answers_its_scheduled_event(deployed: dict[str, Handler]) -> None:
+    handler = deployed["ConsolidateFunction"]
+    # The schedule's input names the tenants; an empty store has nothing to merge
+    answer = handler(event("consolidate"), FakeLambdaContext())
+    summary = {"trockenlauf": False, "cluster": [], "entfernt": 0, "bewertungen_uebernommen": 0}
+    assert answer == {"trockenlauf": False, "mandanten": {"tenant-a": summary}}
+    # And without tenants (the parameter's default) it does nothing
+    assert handler({"tenants": ""}, FakeLambdaContext()) == {"trockenlauf": False, "mandanten": {}}
+
+
 def rest_event(method: str, path: str, query: str = "", body: Any = None) -> dict[str, Any]:
     """The REST sample event, re-aimed at another route (same authorizer claims)."""
     sample = event("memory_api")

@@ -100,7 +100,8 @@ def test_second_warm_invocation_reuses_the_container(aws_env: dict[str, str]) ->
     first = handler(sample("insert_brain_longterm_memory"), FakeLambdaContext())
     built = container()
     other = sample("insert_brain_longterm_memory")
-    other["arguments"]["referenzfelder"] = {"lauf": 2}  # not a resend of the first
+    # not a resend of the first, and stored as a copy (not merged as a near-duplicate)
+    other["arguments"]["referenzfelder"] = {"lauf": 2, "duplikat_erlaubt": True}
     second = handler(other, FakeLambdaContext())
     assert container() is built
     assert [first["daten"][0]["ID"], second["daten"][0]["ID"]] == ["longterm_1", "longterm_2"]

@@ -285,16 +285,18 @@ async def test_path_bounds_the_search_to_areas_under_it(
     # Given memories of alice in her team, two projects and her own area
     alice = token(issuer, "alice", teams=["core"])
     ids = {}
-    for path in (
-        "teams/core/process",
-        "projects/alpha/decisions",
-        "projects/alpha/notes",
-        "projects/beta/decisions",
-        "users/alice/notes",
-    ):
-        result = await remember(
-            secure_server, alice, path, f"Kickoff notes {path}", create_project=True
+    for number, path in enumerate(
+        (
+            "teams/core/process",
+            "projects/alpha/decisions",
+            "projects/alpha/notes",
+            "projects/beta/decisions",
+            "users/alice/notes",
         )
+    ):
+        # (a number of its own: two notes of one area are not near-duplicates)
+        content = f"Kickoff notes {path}, meeting {number}"
+        result = await remember(secure_server, alice, path, content, create_project=True)
         assert result["erfolg"], result
         ids[path] = result["daten"]["ID"]
     words = "kickoff notes"

@@ -50,7 +50,9 @@ async def test_nul_in_a_tag_refuses_only_that_entry_and_writes_nothing_for_it(
             client, "insert_brain_longterm_memory", insert_args(entry(), bad, **IDENTITY)
         )
         # When the next memory is inserted
-        after = await call(client, "insert_brain_longterm_memory", insert_args(entry(), **IDENTITY))
+        # (another memory: the same one again would be answered as its near-duplicate)
+        other = entry(memory="Kunde K-1002 möchte Rückrufe nur zwischen 13 und 15 Uhr.")
+        after = await call(client, "insert_brain_longterm_memory", insert_args(other, **IDENTITY))
     # Then the valid entry is stored, the other refused with a German rule in the envelope
     assert [result["erfolg"] for result in envelope["daten"]] == [True, False]
     assert envelope["daten"][0]["ID"] == "longterm_1"
