@@ -147,7 +147,7 @@ class _Call:
             )
             assert isinstance(claimed, CallRecord)
             record = claimed
-            if isinstance(refused, RequestRejected):
+            if isinstance(refused, (RequestRejected, BudgetExceeded)):
                 if record.state is CallState.NEW:
                     self.ctx.storage.drop_call(self.tenant, self.key.key, record.token)
                 raise refused
@@ -301,13 +301,14 @@ def run(
         )
 
 
-def _ahead(write: Write) -> Callable[[], RequestRejected | None]:
-    """`write.ahead` as a side-by-side task: its refusal comes back as the task's result."""
+def _ahead(write: Write) -> Callable[[], RequestRejected | BudgetExceeded | None]:
+    """`write.ahead` as a side-by-side task: its refusal (or a budget it ran past) comes
+    back as the task's result, so the claim beside it is dropped before it is raised."""
 
-    def ahead() -> RequestRejected | None:
+    def ahead() -> RequestRejected | BudgetExceeded | None:
         try:
             write.ahead()
-        except RequestRejected as refused:
+        except (RequestRejected, BudgetExceeded) as refused:
             return refused
         return None
 
