@@ -6,11 +6,11 @@ replaced memory `gueltig_bis` and `ersetzt_durch`; it leaves default `search_mem
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from shared.auth.principal import ALL_SCOPES, Principal
 from shared.config import Settings
-from shared.domain import MemoryId
+from shared.domain import EntryFailure, EntryFailureCode, MemoryId
 from shared.services.context import ServiceContext
 from shared.storage.port import StoragePort
 from shared.tools.dispatch import call_tool
@@ -259,3 +259,34 @@ def test_select_brain_lists_only_the_current_memories_of_an_entity(storage: Stor
     select = {**CALLER, "vk_typ": "kunde", "vk_referenz_id": "K-9", "detailgrad": "erinnerungen"}
     (hit,) = call_tool(ctx, ANNA, "select_brain", select)["daten"]["treffer"]
     assert [memory["ID"] for memory in hit["erinnerungen"]] == [new]
+
+
+class FailingPuts:
+    """The adapter under test, except that storing a new memory fails (a storage error
+    after the marks went out side by side): what the write then leaves behind."""
+
+    def __init__(self, storage: StoragePort) -> None:
+        self._storage = storage
+
+    def put_memories(self, memories: Any) -> list[EntryFailure | None]:
+        return [EntryFailure(EntryFailureCode.STORAGE, "injected") for _ in memories]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._storage, name)
+
+
+def test_a_successor_that_is_not_stored_takes_its_mark_back(storage: StoragePort) -> None:
+    ctx = context(storage)
+    old = remember(ctx, OLD)["daten"]["ID"]
+    failing = ServiceContext(cast(StoragePort, FailingPuts(storage)), Settings(), clock=Clock())
+    answer = remember(failing, NEW, ersetzt=old)
+    assert answer["erfolg"] is False
+    assert answer["fehler"][0]["art"] == "speicherfehler"
+    # The old fact is current again: found by default, no successor named
+    assert found(ctx)["search_memory"] == [old]
+    replaced = fetch(ctx, old)
+    assert "ersetzt_durch" not in replaced and "gueltig_bis" not in replaced
+    # And the resend on a working store replaces it
+    again = remember(ctx, NEW, ersetzt=old)
+    assert again["erfolg"] is True, again
+    assert fetch(ctx, old)["ersetzt_durch"] == again["daten"]["ID"]
