@@ -257,6 +257,11 @@ class MemoryDeleted(BaseModel):
     bereich: str | None = Field(description="Ihr Bereich (null nur nach einem Absturz-Resend).")
     pfad: str | None
     handelnd_als: str = Field(description=ACTING_AS)
+    entfernt: list[str] = Field(
+        description="Was mit ihr entfernt wurde: die Erinnerung, ihre Bewertungen, ihr Vektor "
+        "und ihre Suchindex-Einträge.",
+        examples=[["erinnerung", "bewertungen", "vektor", "suchindex"]],
+    )
 
 
 class MemoryPage(BaseModel):

@@ -355,6 +355,11 @@ def _failure(
     return responses.entry_failure(index, [FieldError(path, message, art)], ID=entry.raw_id)
 
 
+REMOVED_PARTS = ("erinnerung", "bewertungen", "vektor", "suchindex")
+"""What a delete removes of each memory it names in `geloescht`: the memory, its ratings,
+its vector and its index entries (words and vectors), on every adapter."""
+
+
 @dataclass
 class DeleteWrite:
     """delete_brain_memories between the retry layer's phases. Its memories are read
@@ -427,6 +432,8 @@ class DeleteWrite:
             # Where each forgotten memory was, and as whom the call acted.
             "orte": list(orte.values()),
             "handelnd_als": self.caller.nutzer,
+            # What forgetting removed of each of them (the deletion walk shows every path).
+            "entfernt": list(REMOVED_PARTS) if geloescht else [],
         }
         return Stored(responses.success(daten, self.request.referenzfelder))
 

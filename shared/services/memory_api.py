@@ -481,4 +481,5 @@ def delete_memory(
         "bereich": ort.get("bereich"),
         "pfad": ort.get("pfad"),
         "handelnd_als": daten["handelnd_als"],
+        "entfernt": daten["entfernt"],
     }

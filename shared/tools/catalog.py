@@ -280,7 +280,8 @@ TOOLS: dict[str, ToolSpec] = {
                 "Vergisst Erinnerungen samt Bewertungen und Embedding. Eingabe wie fetch: "
                 '{"memories":{"shortterm":[...],"longterm":[...]}}, maximal 100 IDs pro Typ. '
                 "Ergebnis: daten.geloescht, daten.nicht_gefunden, daten.orte (ID, bereich, "
-                "pfad je geloeschter Erinnerung) und daten.handelnd_als."
+                "pfad je geloeschter Erinnerung), daten.handelnd_als und daten.entfernt "
+                "(was mit jeder entfernt wurde: erinnerung, bewertungen, vektor, suchindex)."
             ),
             example={
                 "inhalt": {

@@ -361,6 +361,7 @@ def test_a_delete_resent_after_a_crash_answers_like_the_first(
         "nicht_gefunden": ids[3:],
         "orte": [{"ID": raw, **place} for raw in ids[:3]],
         "handelnd_als": "anna",
+        "entfernt": ["erinnerung", "bewertungen", "vektor", "suchindex"],
     }
     assert stored(timed, 5) == []
     # And another write (other referenzfelder: another record) learns nothing from its marks
@@ -372,4 +373,5 @@ def test_a_delete_resent_after_a_crash_answers_like_the_first(
         "nicht_gefunden": ids,
         "orte": [],
         "handelnd_als": "anna",
+        "entfernt": [],
     }

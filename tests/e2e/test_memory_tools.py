@@ -130,6 +130,7 @@ async def test_delete_forgets_memories_with_their_ratings(
             "nicht_gefunden": ["longterm_2", "longterm_7"],
             "orte": [{"ID": "longterm_1", "bereich": "users/42", "pfad": "users/42"}],
             "handelnd_als": "42",
+            "entfernt": ["erinnerung", "bewertungen", "vektor", "suchindex"],
         }
         fetched = await call(
             client, "fetch_brain_memories", fetch_args(longterm=["longterm_1", "longterm_2"])

@@ -111,7 +111,8 @@ async def test_a_client_stores_reads_changes_and_deletes_a_memory(
         deleted = await http.delete("/api/memory/longterm_1", headers=headers)
         assert deleted.status_code == 200
         where = {"bereich": "users/42", "pfad": "users/42", "handelnd_als": "42"}
-        assert deleted.json() == {"ID": "longterm_1", "geloescht": True, **where}
+        removed = {"entfernt": ["erinnerung", "bewertungen", "vektor", "suchindex"]}
+        assert deleted.json() == {"ID": "longterm_1", "geloescht": True, **where, **removed}
         # Then it is gone; a resent delete (a retry) is answered like the first
         gone = await http.get("/api/memory/longterm_1", headers=headers)
         assert gone.status_code == 404

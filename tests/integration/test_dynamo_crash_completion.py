@@ -185,4 +185,5 @@ def test_a_delete_resent_after_dying_mid_batch_answers_like_the_first(
         "nicht_gefunden": ["longterm_99"],
         "orte": [{"ID": raw, **place} for raw in deleted],
         "handelnd_als": "anna",
+        "entfernt": ["erinnerung", "bewertungen", "vektor", "suchindex"],
     }

@@ -162,6 +162,7 @@ def test_a_delete_says_where_each_forgotten_memory_was(
         "nicht_gefunden": [ids[0]],
         "orte": [{"ID": ids[1], "bereich": "users/dev", "pfad": "users/dev/notizen"}],
         "handelnd_als": "dev",
+        "entfernt": ["erinnerung", "bewertungen", "vektor", "suchindex"],
     }
 
 
