@@ -3,10 +3,11 @@
 One walk over every way a memory can come back — the fetch tool, the word search
 (`search_memory`, `recall`), the vector search, `recall_context` (its memories, its recent
 short-term memories and the brain entries they link to), `select_brain`'s `erinnerungen`,
-REST (list and by ID), the export, and underneath: ratings, the stored vector, the word
-postings and the corpus stats — after each kind of removal: the delete tool, REST delete,
-the expiry sweep, consolidation into an older near-duplicate, and a delete cut off in the
-middle (a crash, then the client's resend).
+REST (list, search and by ID; the console reads through these), the export, and
+underneath: ratings, the stored vector, the word postings and the corpus stats — after
+each kind of removal: the delete tool, REST delete, the console's bulk delete, the expiry
+sweep, consolidation into an older near-duplicate, and a delete cut off in the middle (a
+crash, then the client's resend).
 
 The walk first runs before the removal and must find the victims on every path, so that a
 path which cannot find anything never passes for one that forgets.
@@ -195,6 +196,9 @@ def walk(world: World, victims: list[str]) -> dict[str, set[str]]:
         listing = rest.get("/api/memory?limit=100")
         assert listing.status_code == 200, listing.text
         found["REST list"] = _ids(listing.json()["eintraege"])
+        search = rest.get("/api/memory/suche", params={"q": WORD, "limit": 50})
+        assert search.status_code == 200, search.text
+        found["REST search"] = _ids(search.json()["treffer"])
         by_id = {v: rest.get(f"/api/memory/{v}").status_code for v in victims}
         found["REST by ID"] = {v for v, status in by_id.items() if status == 200}
     # Export lines carry no IDs: a victim is there when a memory line of its type holds WORD.
@@ -256,6 +260,17 @@ def remove_by_rest(world: World, victims: list[str]) -> None:
             assert answer.status_code in (200, 204), answer.text
 
 
+def remove_by_bulk_delete(world: World, victims: list[str]) -> None:
+    # The console's bulk delete: a preview by filter, then exactly the previewed IDs.
+    with world.rest() as rest:
+        preview = rest.get("/api/memory/loeschvorschau", params={"q": WORD})
+        assert preview.status_code == 200, preview.text
+        assert sorted(preview.json()["ids"]) == sorted(victims), preview.json()
+        answer = rest.post("/api/memory/loeschungen", json={"ids": preview.json()["ids"]})
+        assert answer.status_code == 200, answer.text
+        assert sorted(answer.json()["geloescht"]) == sorted(victims), answer.json()
+
+
 def remove_by_expiry(world: World, victims: list[str]) -> None:
     # Only short-term memories expire: the long-term victim goes by the tool, the
     # short-term one by the sweep once its time has passed.
@@ -292,6 +307,7 @@ REMOVALS: dict[str, Callable[[World, list[str]], None]] = {
     "consolidation": remove_by_consolidation,
     "delete tool": remove_by_tool,
     "REST delete": remove_by_rest,
+    "bulk delete": remove_by_bulk_delete,
     "expiry": remove_by_expiry,
     "expired, not yet swept": expire_without_sweep,
 }
@@ -323,7 +339,7 @@ def walk_path_names() -> list[str]:
     return [
         "fetch", "search_memory words", "search_memory vectors", "recall",
         "recall_context memories", "recall_context recent", "recall_context brain links",
-        "select_brain erinnerungen", "REST list", "REST by ID", "export",
+        "select_brain erinnerungen", "REST list", "REST search", "REST by ID", "export",
         "ratings", "stored vector", "word postings",
     ]  # fmt: skip
 
