@@ -49,6 +49,10 @@ from shared.validation.errors import Art, FieldError, RequestRejected
 
 _log = logging.getLogger(__name__)
 
+# A call refused before anything was stored: its claim is dropped, a resend runs at once.
+Refused = RequestRejected | BudgetExceeded
+REFUSED_BEFORE_STORING = (RequestRejected, BudgetExceeded)
+
 
 def acting_nutzer(principal: Principal, arguments: Mapping[str, Any]) -> str:
     """The nutzer a call acts as: the envelope's `inhalt.nutzer`, REST's `nutzer`, else the
@@ -147,7 +151,7 @@ class _Call:
             )
             assert isinstance(claimed, CallRecord)
             record = claimed
-            if isinstance(refused, (RequestRejected, BudgetExceeded)):
+            if isinstance(refused, REFUSED_BEFORE_STORING):
                 if record.state is CallState.NEW:
                     self.ctx.storage.drop_call(self.tenant, self.key.key, record.token)
                 raise refused
@@ -210,7 +214,7 @@ class _Call:
                 )
                 record = replace(record, ids=ids)
             return write.store(keyed, record)
-        except (RequestRejected, BudgetExceeded):
+        except REFUSED_BEFORE_STORING:
             # refused before anything was stored: a resend runs again at once
             self.ctx.storage.drop_call(self.tenant, self.key.key, record.token)
             raise
@@ -301,14 +305,14 @@ def run(
         )
 
 
-def _ahead(write: Write) -> Callable[[], RequestRejected | BudgetExceeded | None]:
+def _ahead(write: Write) -> Callable[[], Refused | None]:
     """`write.ahead` as a side-by-side task: its refusal (or a budget it ran past) comes
     back as the task's result, so the claim beside it is dropped before it is raised."""
 
-    def ahead() -> RequestRejected | BudgetExceeded | None:
+    def ahead() -> Refused | None:
         try:
             write.ahead()
-        except (RequestRejected, BudgetExceeded) as refused:
+        except REFUSED_BEFORE_STORING as refused:
             return refused
         return None
 
