@@ -28,6 +28,7 @@ from shared.domain import MemoryId  # noqa: E402
 from shared.services.context import ServiceContext  # noqa: E402
 from shared.storage.sqlite import SqliteStorage  # noqa: E402
 from shared.tools.dispatch import call_tool  # noqa: E402
+from shared.validation.rules import DUPLICATE_FLAG  # noqa: E402
 
 NUTZER = "bench"
 PRINCIPAL = Principal(
@@ -56,11 +57,13 @@ class Stored:
             "scope_vk": "",
         }
         entry.update(CALLER)
+        # Every text is a sample of its own: stored even where the near-duplicate check
+        # would answer with an earlier, similar text (that would be read back instead).
         answer = call_tool(
             self.ctx,
             PRINCIPAL,
             "insert_brain_longterm_memory",
-            {"inhalt": {"memories": [entry], **CALLER}},
+            {"inhalt": {"memories": [entry], **CALLER}, "referenzfelder": {DUPLICATE_FLAG: True}},
         )
         results = answer.get("daten") or []
         if not answer.get("erfolg") or not results or not results[0].get("erfolg"):
