@@ -22,23 +22,32 @@ Item types (pk / sk):
 The one key that does not start with a tenant is the partition of the `by_expiry` GSI
 (`EXP#<shard>`): the expiry sweep is a system job across tenants, never a request path.
 
-Values: datetimes are integer microseconds since the epoch (`*_us`, read back as UTC-aware
-datetimes); `expires_at` is the TTL attribute (epoch seconds, rounded up, short-term
-memories and their ratings only) next to the exact `expires_us`; Decimal scores are
-DynamoDB numbers (exact, up to 38 digits); dicts and lists (tags, referenzfelder,
-stammdaten, terms) are JSON strings, so that every number in them reads back unchanged.
+Values: one `Codec` per item type declares which attributes it stores, which domain field
+each holds and how the value maps (a `Kind`); boto3's TypeSerializer/TypeDeserializer make
+the attribute values. Datetimes are integer microseconds since the epoch (`*_us`, read back
+as UTC-aware datetimes); `expires_at` is the TTL attribute (epoch seconds, rounded up,
+short-term memories and their ratings only) next to the exact `expires_us`; ints and
+Decimal scores are DynamoDB numbers (TypeSerializer refuses a Decimal DynamoDB would round,
+so stored scores and sums are exact to 38 digits); dicts and lists (tags, referenzfelder,
+stammdaten, terms) are compact JSON strings, so that every number in them reads back
+unchanged. A field that is None is not stored; an absent attribute reads back as the field's
+default. tests/unit/test_dynamo_item_layout.py pins every item type byte for byte: a change
+there is a migration.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from enum import Enum
 from typing import Any, Final
 
-from boto3.dynamodb.types import DYNAMODB_CONTEXT
+from boto3.dynamodb.types import DYNAMODB_CONTEXT, TypeDeserializer, TypeSerializer
 
 from shared.domain import (
     BrainEntry,
@@ -102,8 +111,12 @@ def n(value: int | Decimal) -> dict[str, str]:
     return {"N": str(int(value))}
 
 
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def js(value: Any) -> dict[str, str]:
-    return s(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+    return s(_dumps(value))
 
 
 def get_s(item: Mapping[str, Any], name: str) -> str:
@@ -112,10 +125,6 @@ def get_s(item: Mapping[str, Any], name: str) -> str:
 
 def get_n(item: Mapping[str, Any], name: str) -> int:
     return int(item[name]["N"])
-
-
-def get_decimal(item: Mapping[str, Any], name: str) -> Decimal:
-    return Decimal(item[name]["N"])
 
 
 def opt_s(item: Mapping[str, Any], name: str) -> str | None:
@@ -140,14 +149,80 @@ def from_us(value: int) -> datetime:
     return _EPOCH + timedelta(microseconds=value)
 
 
-def opt_dt(item: Mapping[str, Any], name: str) -> datetime | None:
-    value = opt_n(item, name)
-    return None if value is None else from_us(value)
-
-
 def ttl_seconds(expires_us: int) -> int:
     """The TTL value: epoch seconds, rounded up so that TTL never deletes before expiry."""
     return math.ceil(expires_us / 1_000_000)
+
+
+# --- the codec: one declaration per item type -----------------------------------------
+
+_SERIALIZER: Final = TypeSerializer()
+_DESERIALIZER: Final = TypeDeserializer()
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How a domain value is stored: `put` before TypeSerializer, `get` after
+    TypeDeserializer (which reads every number as a Decimal)."""
+
+    put: Callable[[Any], Any]
+    get: Callable[[Any], Any]
+
+
+def parse_memory_id(text: str) -> MemoryId:
+    """A stored memory ID (`<typ>_<n>`); a broken one raises."""
+    memory_id = MemoryId.parse(text)
+    if memory_id is None:
+        raise ValueError(f"stored item has a bad memory ID: {text!r}")
+    return memory_id
+
+
+def enum_kind(cls: type[Enum]) -> Kind:
+    return Kind(lambda value: cls(value).value, cls)
+
+
+TEXT: Final = Kind(str, str)
+INT: Final = Kind(int, int)
+NUMBER: Final = Kind(Decimal, Decimal)
+TIME: Final = Kind(lambda value: to_us(value), lambda value: from_us(int(value)))
+JSON: Final = Kind(_dumps, json.loads)
+MEMORY_ID: Final = Kind(str, parse_memory_id)
+
+
+@dataclass(frozen=True)
+class Codec:
+    """One item type: per stored attribute, the field of the domain object it holds (the
+    attribute's own name unless given) and its kind. Key and index attributes are not
+    fields: the writers add them."""
+
+    attributes: Mapping[str, tuple[str, Kind]]
+
+    def item(self, obj: Any) -> Item:
+        """The attribute values of `obj`'s declared fields; None fields are left out."""
+        stored: Item = {}
+        for name, (field, kind) in self.attributes.items():
+            value = getattr(obj, field)
+            if value is not None:
+                stored[name] = _SERIALIZER.serialize(kind.put(value))
+        return stored
+
+    def fields(self, item: Mapping[str, Any]) -> dict[str, Any]:
+        """The domain fields stored in `item` (absent attributes: left to the defaults)."""
+        return {
+            field: kind.get(_DESERIALIZER.deserialize(item[name]))
+            for name, (field, kind) in self.attributes.items()
+            if name in item
+        }
+
+
+def codec(**attributes: Kind | tuple[str, Kind]) -> Codec:
+    """`codec(tenant=TEXT, created_us=("created_at", TIME), ...)`."""
+    return Codec(
+        {
+            name: spec if isinstance(spec, tuple) else (name, spec)
+            for name, spec in attributes.items()
+        }
+    )
 
 
 # --- keys -------------------------------------------------------------------------------
@@ -246,28 +321,31 @@ def is_live(item: Mapping[str, Any], now_us: int) -> bool:
 
 # --- ratings ----------------------------------------------------------------------------
 
+RATING: Final = codec(
+    tenant=TEXT,
+    insert_id=INT,
+    memory_id=MEMORY_ID,
+    agent=TEXT,
+    nutzer=TEXT,
+    score=NUMBER,
+    datum_us=("datum", TIME),
+    referenzfelder=JSON,
+)
+
 
 def rating_items(rating: Rating, expires_us: int | None) -> tuple[Item, Item]:
     """(guard, record): the guard makes insert_ID unique per tenant; the record lives in
     the memory's partition so that its ratings are one consistent Query. Ratings of a
     short-term memory carry its TTL, so that the TTL backstop removes them with it."""
-    memory_id = str(rating.memory_id)
     guard: Item = {
         **rating_guard_key(rating.tenant, rating.insert_id),
         "kind": s("rating_guard"),
-        "memory_id": s(memory_id),
+        "memory_id": s(str(rating.memory_id)),
     }
     record: Item = {
         **rating_key(rating.tenant, rating.memory_id, rating.insert_id),
         "kind": s("rating"),
-        "tenant": s(rating.tenant),
-        "insert_id": n(rating.insert_id),
-        "memory_id": s(memory_id),
-        "agent": s(rating.agent),
-        "nutzer": s(rating.nutzer),
-        "score": n(Decimal(rating.score)),
-        "datum_us": n(to_us(rating.datum)),
-        "referenzfelder": js(rating.referenzfelder),
+        **RATING.item(rating),
     }
     if expires_us is not None:
         guard[TTL_ATTRIBUTE] = record[TTL_ATTRIBUTE] = n(ttl_seconds(expires_us))
@@ -275,45 +353,40 @@ def rating_items(rating: Rating, expires_us: int | None) -> tuple[Item, Item]:
 
 
 def rating_from_item(item: Mapping[str, Any]) -> Rating:
-    memory_id = MemoryId.parse(get_s(item, "memory_id"))
-    if memory_id is None:
-        raise ValueError(f"stored rating has a bad memory ID: {item.get('memory_id')!r}")
-    return Rating(
-        tenant=get_s(item, "tenant"),
-        insert_id=get_n(item, "insert_id"),
-        memory_id=memory_id,
-        agent=get_s(item, "agent"),
-        nutzer=get_s(item, "nutzer"),
-        score=get_decimal(item, "score"),
-        datum=from_us(get_n(item, "datum_us")),
-        referenzfelder=get_json(item, "referenzfelder"),
-    )
+    return Rating(**RATING.fields(item))
 
 
 # --- brain entries, postings, stats -------------------------------------------------------
 
+BRAIN: Final = codec(
+    tenant=TEXT,
+    entry_id=("id", INT),
+    titel=TEXT,
+    inhalt=TEXT,
+    vk_typ=enum_kind(VkTyp),
+    vk_referenz_id=TEXT,
+    tags=JSON,
+    stammdaten=JSON,
+    nutzer=TEXT,
+    agent=TEXT,
+    created_us=("created_at", TIME),
+    updated_us=("updated_at", TIME),
+    referenzfelder=JSON,
+    terms=JSON,
+    doc_len=INT,
+)
+POSTING: Final = codec(entry_id=INT, tf=INT, doc_len=INT, vk_typ=TEXT, vk_referenz_id=TEXT)
+
 
 def brain_item(e: BrainEntry, *, created_at: datetime | None = None) -> Item:
     """The item of an entry; `created_at` overrides the entry's (a replace keeps the stored)."""
+    if created_at is not None:
+        e = dataclasses.replace(e, created_at=created_at)
     vk_typ = VkTyp(e.vk_typ).value
     return {
         **brain_key(e.tenant, e.id),
         "kind": s("brain"),
-        "tenant": s(e.tenant),
-        "entry_id": n(e.id),
-        "titel": s(e.titel),
-        "inhalt": s(e.inhalt),
-        "vk_typ": s(vk_typ),
-        "vk_referenz_id": s(e.vk_referenz_id),
-        "tags": js(list(e.tags)),
-        "stammdaten": js(e.stammdaten),
-        "nutzer": s(e.nutzer),
-        "agent": s(e.agent),
-        "created_us": n(to_us(created_at if created_at is not None else e.created_at)),
-        "updated_us": n(to_us(e.updated_at)),
-        "referenzfelder": js(e.referenzfelder),
-        "terms": js(e.terms),
-        "doc_len": n(e.doc_len),
+        **BRAIN.item(e),
         REF_PK: s(brain_ref_pk(e.tenant, vk_typ, e.vk_referenz_id)),
         REF_SK: n(e.id),
         TYP_PK: s(brain_typ_pk(e.tenant, vk_typ)),
@@ -322,44 +395,16 @@ def brain_item(e: BrainEntry, *, created_at: datetime | None = None) -> Item:
 
 
 def brain_from_item(item: Mapping[str, Any]) -> BrainEntry:
-    return BrainEntry(
-        tenant=get_s(item, "tenant"),
-        id=get_n(item, "entry_id"),
-        titel=get_s(item, "titel"),
-        inhalt=get_s(item, "inhalt"),
-        vk_typ=VkTyp(get_s(item, "vk_typ")),
-        vk_referenz_id=get_s(item, "vk_referenz_id"),
-        tags=get_json(item, "tags"),
-        stammdaten=get_json(item, "stammdaten"),
-        nutzer=get_s(item, "nutzer"),
-        agent=get_s(item, "agent"),
-        created_at=from_us(get_n(item, "created_us")),
-        updated_at=from_us(get_n(item, "updated_us")),
-        referenzfelder=get_json(item, "referenzfelder"),
-        terms=get_json(item, "terms"),
-        doc_len=get_n(item, "doc_len"),
-    )
+    return BrainEntry(**BRAIN.fields(item))
 
 
 def posting_item(entry: BrainEntry, term: str, tf: int) -> Item:
-    return {
-        **posting_key(entry.tenant, term, entry.id),
-        "entry_id": n(entry.id),
-        "tf": n(tf),
-        "doc_len": n(entry.doc_len),
-        "vk_typ": s(VkTyp(entry.vk_typ).value),
-        "vk_referenz_id": s(entry.vk_referenz_id),
-    }
+    posting = Posting(entry.id, tf, entry.doc_len, VkTyp(entry.vk_typ).value, entry.vk_referenz_id)
+    return {**posting_key(entry.tenant, term, entry.id), **POSTING.item(posting)}
 
 
 def posting_from_item(item: Mapping[str, Any]) -> Posting:
-    return Posting(
-        entry_id=get_n(item, "entry_id"),
-        tf=get_n(item, "tf"),
-        doc_len=get_n(item, "doc_len"),
-        vk_typ=get_s(item, "vk_typ"),
-        vk_referenz_id=get_s(item, "vk_referenz_id"),
-    )
+    return Posting(**POSTING.fields(item))
 
 
 def stats_from_items(items: Sequence[Mapping[str, Any]]) -> CorpusStats:

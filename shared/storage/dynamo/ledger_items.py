@@ -8,20 +8,19 @@
 
 A storno (`#S`) and a zahlung (`#Z`) live at their original's position, so a period query
 returns a booking with its followers, and `attribute_not_exists` on that key allows one of
-each. Record attributes are serialised with boto3's `TypeSerializer`: amounts are decimal
+each. Record attributes are declared once (`RECORD`, items.py's codec): amounts are decimal
 strings (DynamoDB normalises numbers, so `1.00` stored as N reads back as `1`: the scale the
 client sent is part of the record), dates ISO strings, referenzfelder a JSON string.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
 from typing import Any, Final
 
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from boto3.dynamodb.types import TypeSerializer
 
 from shared.ledger.model import (
     KategorieSumme,
@@ -33,16 +32,21 @@ from shared.ledger.model import (
 )
 from shared.ledger.money import MINOR_UNITS
 from shared.storage.dynamo.items import (
+    INT,
+    JSON,
     PK,
     SK,
+    TEXT,
+    TIME,
     Item,
-    from_us,
+    Kind,
+    codec,
+    enum_kind,
     get_s,
     key,
     padded,
     part,
     tenant_prefix,
-    to_us,
 )
 
 # Bookings of one area, month and currency spread their totals over this many items, so
@@ -52,7 +56,6 @@ SK_LEDGER_ID: Final = "LID"
 _FOLLOWER_SUFFIX: Final = {LedgerSatz.STORNO: "#S", LedgerSatz.ZAHLUNG: "#Z"}
 
 _SERIALIZER = TypeSerializer()
-_DESERIALIZER = TypeDeserializer()
 
 
 def record_pk(tenant: str, area: str) -> str:
@@ -113,82 +116,45 @@ def total_key(record: LedgerRecord) -> Item:
 # --- records ----------------------------------------------------------------------------
 
 
-def _iso(value: date | None) -> str | None:
-    return None if value is None else value.isoformat()
+DATE: Final = Kind(date.isoformat, date.fromisoformat)
+# Amounts are decimal strings: DynamoDB normalises numbers, the client's scale is kept.
+AMOUNT: Final = Kind(str, Decimal)
+RECORD: Final = codec(
+    tenant=TEXT,
+    id=INT,
+    satz=enum_kind(LedgerSatz),
+    art=enum_kind(LedgerArt),
+    betrag=AMOUNT,
+    wirkung=AMOUNT,
+    waehrung=TEXT,
+    datum=DATE,
+    area=TEXT,
+    path=TEXT,
+    gegenpartei=TEXT,
+    kategorie=TEXT,
+    beschreibung=TEXT,
+    status=enum_kind(LedgerStatus),
+    nutzer=TEXT,
+    agent=TEXT,
+    autor=TEXT,
+    konto=TEXT,
+    geraet=TEXT,
+    faellig_am=DATE,
+    iban=TEXT,
+    bezug=INT,
+    anker_datum=DATE,
+    created_us=("created_at", TIME),
+    referenzfelder=JSON,
+    schluessel=TEXT,
+)
 
 
 def record_item(record: LedgerRecord, item_key: Item) -> Item:
-    values: dict[str, Any] = {
-        "kind": "ledger",
-        "tenant": record.tenant,
-        "id": record.id,
-        "satz": record.satz.value,
-        "art": record.art.value,
-        "betrag": str(record.betrag),
-        "wirkung": str(record.wirkung),
-        "waehrung": record.waehrung,
-        "datum": record.datum.isoformat(),
-        "area": record.area,
-        "path": record.path,
-        "gegenpartei": record.gegenpartei,
-        "kategorie": record.kategorie,
-        "beschreibung": record.beschreibung,
-        "status": record.status.value,
-        "nutzer": record.nutzer,
-        "agent": record.agent,
-        "autor": record.autor,
-        "konto": record.konto,
-        "geraet": record.geraet,
-        "faellig_am": _iso(record.faellig_am),
-        "iban": record.iban,
-        "bezug": record.bezug,
-        "anker_datum": _iso(record.anker_datum),
-        "created_us": to_us(record.created_at),
-        "referenzfelder": json.dumps(
-            record.referenzfelder, ensure_ascii=False, separators=(",", ":")
-        ),
-        "schluessel": record.schluessel,
-    }
-    attributes = {
-        name: _SERIALIZER.serialize(value) for name, value in values.items() if value is not None
-    }
-    return {**item_key, **attributes}
+    return {**item_key, "kind": {"S": "ledger"}, **RECORD.item(record)}
 
 
 def record_from_item(item: Mapping[str, Any]) -> LedgerRecord:
-    data = {name: _DESERIALIZER.deserialize(value) for name, value in item.items()}
-
-    def opt_date(name: str) -> date | None:
-        return date.fromisoformat(data[name]) if name in data else None
-
-    return LedgerRecord(
-        tenant=str(data["tenant"]),
-        id=int(data["id"]),
-        satz=LedgerSatz(data["satz"]),
-        art=LedgerArt(data["art"]),
-        betrag=Decimal(data["betrag"]),
-        wirkung=Decimal(data["wirkung"]),
-        waehrung=str(data["waehrung"]),
-        datum=date.fromisoformat(data["datum"]),
-        area=str(data["area"]),
-        path=str(data["path"]),
-        gegenpartei=str(data["gegenpartei"]),
-        kategorie=str(data["kategorie"]),
-        beschreibung=str(data["beschreibung"]),
-        status=LedgerStatus(data["status"]),
-        nutzer=str(data["nutzer"]),
-        agent=str(data["agent"]),
-        autor=str(data["autor"]),
-        konto=data.get("konto"),
-        geraet=data.get("geraet"),
-        faellig_am=opt_date("faellig_am"),
-        iban=data.get("iban"),
-        bezug=int(data["bezug"]) if "bezug" in data else None,
-        anker_datum=opt_date("anker_datum"),
-        created_at=from_us(int(data["created_us"])),
-        referenzfelder=json.loads(data["referenzfelder"]),
-        schluessel=data.get("schluessel"),
-    )
+    return LedgerRecord(**RECORD.fields(item))
 
 
 # --- totals -----------------------------------------------------------------------------

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Mapping
-from decimal import Decimal
 from typing import Any, Final
 
 from shared.domain import Memory, MemoryId, MemoryPosition, MemoryPosting, MemoryType
@@ -34,28 +33,30 @@ from shared.storage.dynamo.items import (
     AREA_SK,
     EXP_PK,
     EXP_SK,
+    INT,
+    JSON,
+    MEMORY_ID,
+    NUMBER,
     PK,
     REF_PK,
     REF_SK,
     SK,
     STATS_SK_PREFIX,
+    TEXT,
+    TIME,
     TTL_ATTRIBUTE,
     TYP_PK,
     TYP_SK,
     Item,
-    from_us,
-    get_decimal,
+    codec,
     get_json,
     get_n,
     get_s,
-    js,
     key,
     memory_key,
     n,
-    opt_dt,
-    opt_n,
-    opt_s,
     padded,
+    parse_memory_id,
     part,
     s,
     scope_ref_pk,
@@ -161,6 +162,41 @@ def expiry_shard(tenant: str, memory_id: MemoryId) -> int:
 
 # --- memory items -----------------------------------------------------------------------
 
+MEMORY: Final = codec(
+    tenant=TEXT,
+    memory_id=("id", MEMORY_ID),
+    kurzbeschreibung=TEXT,
+    memory=TEXT,
+    tags=JSON,
+    scope=TEXT,
+    scope_vk=TEXT,
+    nutzer=TEXT,
+    agent=TEXT,
+    created_us=("created_at", TIME),
+    updated_us=("updated_at", TIME),
+    referenzfelder=JSON,
+    expires_us=("expires_at", TIME),
+    embedding_dim=INT,
+    embedding_profil_hash=TEXT,
+    score_count=INT,
+    score_sum=NUMBER,
+    last_call_us=("last_call", TIME),
+    version=INT,
+    terms=JSON,
+    doc_len=INT,
+    area=TEXT,
+    gueltig_us=("gueltig_bis", TIME),
+    ersetzt_durch=MEMORY_ID,
+)
+MEMORY_POSTING: Final = codec(
+    memory_id=("entry_id", MEMORY_ID),
+    tf=INT,
+    doc_len=INT,
+    nutzer=TEXT,
+    expires_us=("expires_at", TIME),
+    area=TEXT,
+)
+
 
 def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
     """The item of a new memory. `write_id` identifies this write (idempotent retries)."""
@@ -168,47 +204,19 @@ def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
     item: Item = {
         **memory_key(m.tenant, m.id),
         "kind": s("memory"),
-        "tenant": s(m.tenant),
-        "memory_id": s(str(m.id)),
-        "kurzbeschreibung": s(m.kurzbeschreibung),
-        "memory": s(m.memory),
-        "tags": js(list(m.tags)),
-        "scope": s(m.scope),
-        "scope_vk": s(m.scope_vk),
-        "nutzer": s(m.nutzer),
-        "agent": s(m.agent),
-        "created_us": n(to_us(m.created_at)),
-        "updated_us": n(to_us(m.updated_at)),
-        "referenzfelder": js(m.referenzfelder),
-        "score_count": n(m.score_count),
-        "score_sum": n(Decimal(m.score_sum)),
-        "version": n(m.version),
+        **MEMORY.item(m),
         "write_id": s(write_id),
-        "terms": js(dict(m.terms)),
-        "doc_len": n(m.doc_len),
-        "area": s(m.area),
         TYP_PK: s(memory_typ_pk(m.tenant, typ, m.area)),
         TYP_SK: n(m.id.number),
         AREA_PK: s(memory_area_pk(m.tenant, m.area)),
         AREA_SK: s(area_sk(MemoryPosition(m.created_at, m.id))),
     }
-    if m.last_call is not None:
-        item["last_call_us"] = n(to_us(m.last_call))
     if m.expires_at is not None:
         expires = to_us(m.expires_at)
-        item["expires_us"] = n(expires)
         item[TTL_ATTRIBUTE] = n(ttl_seconds(expires))
         if typ is MemoryType.SHORTTERM:
             item[EXP_PK] = s(expiry_pk(expiry_shard(m.tenant, m.id)))
             item[EXP_SK] = n(expires)
-    if m.gueltig_bis is not None:
-        item["gueltig_us"] = n(to_us(m.gueltig_bis))
-    if m.ersetzt_durch is not None:
-        item["ersetzt_durch"] = s(str(m.ersetzt_durch))
-    if m.embedding_dim is not None:
-        item["embedding_dim"] = n(m.embedding_dim)
-    if m.embedding_profil_hash is not None:
-        item["embedding_profil_hash"] = s(m.embedding_profil_hash)
     if embedding_key is not None:
         item["embedding_key"] = s(embedding_key)
     if typ is MemoryType.LONGTERM:
@@ -218,43 +226,11 @@ def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
 
 
 def stored_memory_id(item: Mapping[str, Any]) -> MemoryId:
-    memory_id = MemoryId.parse(get_s(item, "memory_id"))
-    if memory_id is None:
-        raise ValueError(f"stored item has a bad memory ID: {item.get('memory_id')!r}")
-    return memory_id
+    return parse_memory_id(get_s(item, "memory_id"))
 
 
 def memory_from_item(item: Mapping[str, Any]) -> Memory:
-    return Memory(
-        tenant=get_s(item, "tenant"),
-        id=stored_memory_id(item),
-        kurzbeschreibung=get_s(item, "kurzbeschreibung"),
-        memory=get_s(item, "memory"),
-        tags=get_json(item, "tags"),
-        scope=get_s(item, "scope"),
-        scope_vk=get_s(item, "scope_vk"),
-        nutzer=get_s(item, "nutzer"),
-        agent=get_s(item, "agent"),
-        created_at=from_us(get_n(item, "created_us")),
-        updated_at=from_us(get_n(item, "updated_us")),
-        referenzfelder=get_json(item, "referenzfelder"),
-        expires_at=opt_dt(item, "expires_us"),
-        embedding_dim=opt_n(item, "embedding_dim"),
-        embedding_profil_hash=opt_s(item, "embedding_profil_hash"),
-        score_count=get_n(item, "score_count"),
-        score_sum=get_decimal(item, "score_sum"),
-        last_call=opt_dt(item, "last_call_us"),
-        version=get_n(item, "version"),
-        terms=get_json(item, "terms"),
-        doc_len=get_n(item, "doc_len"),
-        area=get_s(item, "area"),
-        gueltig_bis=opt_dt(item, "gueltig_us"),
-        ersetzt_durch=_opt_memory_id(opt_s(item, "ersetzt_durch")),
-    )
-
-
-def _opt_memory_id(text: str | None) -> MemoryId | None:
-    return None if text is None else MemoryId.parse(text)
+    return Memory(**MEMORY.fields(item))
 
 
 def update_expression(
@@ -282,31 +258,19 @@ def update_expression(
 def memory_posting_item(m: Memory, term: str, tf: int) -> Item:
     """A posting carries what search filters on before loading memories: nutzer, area and
     expiry; a short-term memory's postings carry its TTL, so TTL removes them too."""
+    posting = MemoryPosting(m.id, tf, m.doc_len, m.nutzer, m.expires_at, m.area)
     item: Item = {
         **memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id),
-        "memory_id": s(str(m.id)),
-        "tf": n(tf),
-        "doc_len": n(m.doc_len),
+        **MEMORY_POSTING.item(posting),
         "impact": n(posting_impact(tf, m.doc_len)),
-        "nutzer": s(m.nutzer),
-        "area": s(m.area),
     }
     if m.expires_at is not None:
-        expires = to_us(m.expires_at)
-        item["expires_us"] = n(expires)
-        item[TTL_ATTRIBUTE] = n(ttl_seconds(expires))
+        item[TTL_ATTRIBUTE] = n(ttl_seconds(to_us(m.expires_at)))
     return item
 
 
 def memory_posting_from_item(item: Mapping[str, Any]) -> MemoryPosting:
-    return MemoryPosting(
-        entry_id=stored_memory_id(item),
-        tf=get_n(item, "tf"),
-        doc_len=get_n(item, "doc_len"),
-        nutzer=get_s(item, "nutzer"),
-        expires_at=opt_dt(item, "expires_us"),
-        area=opt_s(item, "area"),
-    )
+    return MemoryPosting(**MEMORY_POSTING.fields(item))
 
 
 def posting_puts(m: Memory) -> list[Item]:

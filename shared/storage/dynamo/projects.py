@@ -21,16 +21,15 @@ from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, chunks, error_co
 from shared.storage.dynamo.items import (
     PK,
     SK,
+    TEXT,
+    TIME,
     Item,
-    from_us,
-    get_n,
+    codec,
     get_s,
     key,
-    n,
     part,
     s,
     tenant_prefix,
-    to_us,
 )
 
 SK_PROJECT: Final = "PROJECT"
@@ -38,6 +37,7 @@ MEMBER_SK_PREFIX: Final = "MEMBER#"
 MEMBERSHIP_SK_PREFIX: Final = "PROJECT#"
 # A transaction holds at most 100 items: the project item (or its check) + 2 per member.
 _MEMBERS_PER_TRANSACTION: Final = 49
+PROJECT: Final = codec(tenant=TEXT, name=TEXT, owner=TEXT, created_us=("created_at", TIME))
 
 
 def project_pk(tenant: str, name: str) -> str:
@@ -96,10 +96,7 @@ class ProjectRecords:
         item = {
             **key(project_pk(project.tenant, project.name), SK_PROJECT),
             "kind": s("project"),
-            "tenant": s(project.tenant),
-            "name": s(project.name),
-            "owner": s(project.owner),
-            "created_us": n(to_us(project.created_at)),
+            **PROJECT.item(project),
         }
         put = {
             "Put": {
@@ -145,14 +142,9 @@ class ProjectRecords:
         meta = next((i for i in items if get_s(i, SK) == SK_PROJECT), None)
         if meta is None:
             return None
+        members = (i for i in items if get_s(i, SK).startswith(MEMBER_SK_PREFIX))
         return Project(
-            tenant=tenant,
-            name=name,
-            owner=get_s(meta, "owner"),
-            created_at=from_us(get_n(meta, "created_us")),
-            members=frozenset(
-                get_s(i, "nutzer") for i in items if get_s(i, SK).startswith(MEMBER_SK_PREFIX)
-            ),
+            **PROJECT.fields(meta), members=frozenset(get_s(i, "nutzer") for i in members)
         )
 
     def of(self, tenant: str, nutzer: str) -> frozenset[str]:

@@ -39,71 +39,64 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger(__name__)
 
+_ALL: Final = {"ProjectionType": "ALL"}
+
+
+def _key_schema(hash_key: str, range_key: str) -> list[dict[str, str]]:
+    return [
+        {"AttributeName": hash_key, "KeyType": "HASH"},
+        {"AttributeName": range_key, "KeyType": "RANGE"},
+    ]
+
+
+def _index(name: str, hash_key: str, range_key: str, projection: Any = _ALL) -> dict[str, Any]:
+    return {
+        "IndexName": name,
+        "KeySchema": _key_schema(hash_key, range_key),
+        "Projection": projection,
+    }
+
+
+_ATTRIBUTE_TYPES: Final = {
+    PK: "S",
+    SK: "S",
+    REF_PK: "S",
+    REF_SK: "N",
+    TYP_PK: "S",
+    TYP_SK: "N",
+    EXP_PK: "S",
+    EXP_SK: "N",
+    AREA_PK: "S",
+    AREA_SK: "S",
+}
+
 TABLE_PROPERTIES: Final[dict[str, Any]] = {
     "BillingMode": "PAY_PER_REQUEST",
     "AttributeDefinitions": [
-        {"AttributeName": PK, "AttributeType": "S"},
-        {"AttributeName": SK, "AttributeType": "S"},
-        {"AttributeName": REF_PK, "AttributeType": "S"},
-        {"AttributeName": REF_SK, "AttributeType": "N"},
-        {"AttributeName": TYP_PK, "AttributeType": "S"},
-        {"AttributeName": TYP_SK, "AttributeType": "N"},
-        {"AttributeName": EXP_PK, "AttributeType": "S"},
-        {"AttributeName": EXP_SK, "AttributeType": "N"},
-        {"AttributeName": AREA_PK, "AttributeType": "S"},
-        {"AttributeName": AREA_SK, "AttributeType": "S"},
+        {"AttributeName": name, "AttributeType": typ} for name, typ in _ATTRIBUTE_TYPES.items()
     ],
-    "KeySchema": [
-        {"AttributeName": PK, "KeyType": "HASH"},
-        {"AttributeName": SK, "KeyType": "RANGE"},
-    ],
+    "KeySchema": _key_schema(PK, SK),
     "GlobalSecondaryIndexes": [
-        {
-            # Everything about one entity, newest ID first: brain entries by
-            # (vk_typ, vk_referenz_id) and long-term memories by (scope, scope_vk).
-            "IndexName": REF_INDEX,
-            "KeySchema": [
-                {"AttributeName": REF_PK, "KeyType": "HASH"},
-                {"AttributeName": REF_SK, "KeyType": "RANGE"},
-            ],
-            "Projection": {"ProjectionType": "ALL"},
-        },
-        {
-            # Brain entries of one vk_typ (BTYP), newest ID first (and, merged over the
-            # four types, all entries newest first); memories of one type (MTYP), newest
-            # first (recent_memories).
-            "IndexName": TYP_INDEX,
-            "KeySchema": [
-                {"AttributeName": TYP_PK, "KeyType": "HASH"},
-                {"AttributeName": TYP_SK, "KeyType": "RANGE"},
-            ],
-            "Projection": {"ProjectionType": "ALL"},
-        },
-        {
-            # Sparse: short-term memories only, in EXPIRY_SHARDS partitions (EXP#<n>, from
-            # a hash of tenant and ID) sorted by expires_us: the expiry sweep across
-            # tenants, oldest first. Only what the sweep needs to find the memory.
-            "IndexName": EXP_INDEX,
-            "KeySchema": [
-                {"AttributeName": EXP_PK, "KeyType": "HASH"},
-                {"AttributeName": EXP_SK, "KeyType": "RANGE"},
-            ],
-            "Projection": {
-                "ProjectionType": "INCLUDE",
-                "NonKeyAttributes": ["tenant", "memory_id"],
-            },
-        },
-        {
-            # Every memory in its area partition (AREA#<area>), newest first: sk is
-            # created_us (20 digits) # typ # number (20 digits). GET /api/memory reads
-            # the readable areas side by side and merges; ALL, so one round trip per page.
-            "IndexName": AREA_INDEX,
-            "KeySchema": [
-                {"AttributeName": AREA_PK, "KeyType": "HASH"},
-                {"AttributeName": AREA_SK, "KeyType": "RANGE"},
-            ],
-            "Projection": {"ProjectionType": "ALL"},
-        },
+        # Everything about one entity, newest ID first: brain entries by
+        # (vk_typ, vk_referenz_id) and long-term memories by (scope, scope_vk).
+        _index(REF_INDEX, REF_PK, REF_SK),
+        # Brain entries of one vk_typ (BTYP), newest ID first (and, merged over the
+        # four types, all entries newest first); memories of one type (MTYP), newest
+        # first (recent_memories).
+        _index(TYP_INDEX, TYP_PK, TYP_SK),
+        # Sparse: short-term memories only, in EXPIRY_SHARDS partitions (EXP#<n>, from
+        # a hash of tenant and ID) sorted by expires_us: the expiry sweep across
+        # tenants, oldest first. Only what the sweep needs to find the memory.
+        _index(
+            EXP_INDEX,
+            EXP_PK,
+            EXP_SK,
+            {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["tenant", "memory_id"]},
+        ),
+        # Every memory in its area partition (AREA#<area>), newest first: sk is
+        # created_us (20 digits) # typ # number (20 digits). GET /api/memory reads
+        # the readable areas side by side and merges; ALL, so one round trip per page.
+        _index(AREA_INDEX, AREA_PK, AREA_SK),
     ],
     "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True},
     "SSESpecification": {"SSEEnabled": True},
