@@ -29,7 +29,7 @@ from tests.unit.test_scrub_corpus import leaks
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
-SPLITS = ("dev", "dev2")
+SPLITS = ("dev", "dev2", "dev3")
 MIN_RECALL = 0.98
 MAX_FALSE_POSITIVE_RATE = 0.01
 MIN_KEPT = 0.99
