@@ -446,7 +446,7 @@ def db_tool_password(value: str, match: re.Match[str]) -> bool:
     }
     if text.startswith("-P", match.start()):  # `zip -P X` (for mysql, -P is the port)
         wanted = {"zip", "unzip"}
-    elif match.start("v") >= 0:  # the `-a X` / `-p X` / `--pass X` form
+    elif max(match.start("v"), match.start("v4"), match.start("v5")) >= 0:  # `-a X`, `-p 'X'`
         wanted = {"redis-cli", "sshpass", "keydb-cli"}
     else:  # `-pX` attached: mysql's password, 7-Zip's and RAR's archive password
         wanted = {"mysql", "mysqldump", "mysqladmin", "mariadb", "7z", "7za", "7zr", "rar", "unrar"}

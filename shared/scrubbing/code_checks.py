@@ -111,8 +111,9 @@ def _lines_up(text: str, line_start: int, limit: int) -> list[str]:
 
 
 def table_secret(value: str, match: re.Match[str]) -> bool:
-    """A cell of a Markdown table whose column header names a password or a secret: under
-    `Passwort`/`PIN` it must look like a password, under `Secret`/`Token`/`Key` random."""
+    """A cell of a Markdown table whose column header names a password or a secret, or whose
+    row's cell before it does (`| DB_PASSWORD | … |`): under `Passwort`/`PIN` it must look
+    like a password, under `Secret`/`Token`/`Key` random."""
     text, start = match.string, match.start("v")
     line_start = text.rfind("\n", 0, start) + 1
     if not text[line_start:start].lstrip().startswith("|"):
@@ -127,9 +128,22 @@ def table_secret(value: str, match: re.Match[str]) -> bool:
     if column >= len(cells):
         return False
     header = cells[column].strip()
-    if _PASSWORD_HEADER.fullmatch(header):
+    row_key = text[line_start:start].rstrip().rstrip("|").rsplit("|", 1)[-1].strip()
+    if _PASSWORD_HEADER.fullmatch(header) or _PASSWORD_ROW_KEY.fullmatch(row_key):
         return pin_value(value, match) if value.isdigit() else password_like(value, match)
-    return bool(_SECRET_HEADER.fullmatch(header)) and looks_random(value)
+    if _SECRET_HEADER.fullmatch(header) or _SECRET_ROW_KEY.fullmatch(row_key):
+        return looks_random(value)
+    return False
+
+
+# The cell left of a value names it (a key/value table: `| DB_PASSWORD | Hq8x… |`).
+_PASSWORD_ROW_KEY = re.compile(
+    r"[\w.-]{0,30}(?:passw(?:or[dt]|ort)|kennwort|passwd)[\w.-]{0,30}", re.IGNORECASE
+)
+_SECRET_ROW_KEY = re.compile(
+    r"[\w.-]{0,30}(?:secret|token|api[-_]?key|private[-_]?key|access[-_]?key)[\w.-]{0,30}",
+    re.IGNORECASE,
+)
 
 
 _LOGIN_HEADING = re.compile(

@@ -1,7 +1,9 @@
-"""The rows of the third development round (issue 20, session 4): archive and Samba command
-lines, a Markdown table's password column, logins listed under a heading, Wi-Fi keys of
-words, `<password>` elements that start with a bracket, keys wrapped over two lines, `PAT`,
-the Tencent/GCP-HMAC/DeepL shapes, a bare value after `Notiz:` - each removes its secret and
+"""The rows of the third development round (issue 20, session 4): archive, Samba, htpasswd,
+keytool, `net use`, `--password-stdin` and PowerShell command lines, quoted `-a`/`-p` values, a
+Markdown table's password column or key cell, logins listed under a heading, Wi-Fi keys of words
+and Wi-Fi QR texts, `auth=('u', 'X')`, `Geheimnis:`, BitLocker recovery keys, `<password>`
+elements that start with a bracket, keys wrapped over two lines, `PAT`, the
+Tencent/GCP-HMAC/DeepL shapes, a bare value after `Notiz:` - each removes its secret and
 leaves the look-alikes of ordinary text alone (mysql's port, a table's note, prose after
 `lautet`, an empty `password=` before the next line, a name `Pat`, an env file's next line)."""
 
@@ -37,6 +39,18 @@ SECRETS = [
     ("Tencent SecretId AKID1gyiCnOb1zLRZRus40AExDopGOdGgLN2", "AKID1gyiCnOb"),
     ("access id GOOG1ENC2M7LJC2ZORHBB3U16J64GMKZE3VX02PX1GXDFQR0BH3DKXD1NXN4M", "GOOG1ENC2M7L"),
     ("DeepL auth key 279f8e22-807c-6af7-5c7d-b59ca78303cb:fx", "279f8e22-807c"),
+    ("redis-cli -h cache -a 'Hq8#xZ2mL0' ping", "Hq8#xZ2mL0"),
+    ("sshpass -p 'Hq8xZ2mL0pQ' ssh root@10.0.0.5", "Hq8xZ2mL0pQ"),
+    ("Geheimnis: 9fK2mQ7xL4pV8nR1sT6wZ3yB", "9fK2mQ7xL4pV8nR1sT6wZ3yB"),
+    ("requests.get(url, auth=('admin', 'Hq8#xZ2mL0'))", "Hq8#xZ2mL0"),
+    ("htpasswd -b /etc/nginx/.htpasswd admin Hq8xZ2mL0pQ", "Hq8xZ2mL0pQ"),
+    ("echo 'Hq8xZ2mL0pQ' | docker login -u admin --password-stdin", "Hq8xZ2mL0pQ"),
+    ("keytool -storepass Hq8xZ2mL0pQ -keystore app.jks -list", "Hq8xZ2mL0pQ"),
+    ("net use Z: \\\\fs01\\share Hq8xZ2mL0pQ /user:ACME\\jkoch", "Hq8xZ2mL0pQ"),
+    ("WIFI:T:WPA;S:Buero;P:Sonnenblume77;;", "Sonnenblume77"),
+    ('ConvertTo-SecureString "Winter2025!Acme" -AsPlainText -Force', "Winter2025!Acme"),
+    ("BitLocker: 123456-234567-345678-456789-567890-678901-789012-890123", "345678-456789"),
+    ("| Key | Value |\n|---|---|\n| DB_PASSWORD | Hq8xZ2mL0pQ |", "Hq8xZ2mL0pQ"),
 ]
 
 CONTENT = [
@@ -57,6 +71,17 @@ CONTENT = [
     f"NOTE_ID={_REST}\nLOG_LEVEL=debug",
     "Notiz: Commit 3f2a9c0d1e2b4a6f8c7d9e0a1b2c3d4e5f6a7b8c behebt den Fehler",
     "request id 279f8e22-807c-6af7-5c7d-b59ca78303cb",
+    "net use Z: \\\\fs01\\share /persistent:yes /user:ACME\\jkoch",
+    "echo $TOKEN | docker login -u ci --password-stdin ghcr.io",
+    "auth=('admin', os.environ['PW'])",
+    "WIFI:T:WPA;S:Buero;P:;;",
+    "| Key | Value |\n|---|---|\n| password_policy | strict |\n| PASSWORD_MAX_AGE | 90days |",
+    "| Key | Value |\n|---|---|\n| DB_PASSWORD | ${DB_PASSWORD} |",
+    "Geheimnis: bleibt unter uns",
+    "Das Geheimnis ist Geduld.",
+    "htpasswd -c /etc/nginx/.htpasswd admin",
+    "ConvertTo-SecureString $pw -AsPlainText -Force",
+    "Phone: 123456-234567 ext 12",
 ]
 
 
