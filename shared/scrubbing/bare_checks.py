@@ -108,11 +108,12 @@ _CREDENTIAL_CONTEXT = re.compile(
 )
 # The words right before a value that name it an identifier: `Datei-ID`, `upload id`, `trace`.
 _IDENTIFIER_LABEL = re.compile(
-    r"(?:\bids?|[a-z][-_]?id|nummer|\bnr\.?|\bno\.?|number|hash(?:wert)?|digest|commit|link|url"
-    r"|record|datensatz|\bjob|upload|trace|span|request|anfrage|event|ticket|vorgang|dokument"
-    r"|document|datei|\bfile|folder|ordner|message|nachricht|delivery|\bcid|sku|artikel"
+    r"(?:\bids?\b|[a-z][-_]?id\b|nummer|\bnr(?:\.|\b)|\bno(?:\.|\b)|number|hash(?:wert)?|digest"
+    r"|commit|link|url|record|datensatz|\bjobs?\b|upload|trace|span|request|anfrage|event|ticket"
+    r"|vorgang|dokument|document|datei|\bfiles?\b|folder|ordner|message|nachricht|delivery|\bcid\b"
+    r"|sku|artikel|idempotenc|identifier|\bident\b|filename"
     r"|\border|bestellung|sendung|tracking|serial|serien|uuid|guid|etag|image|container|build"
-    r"|release|version|kennung|referenz|reference|\bref|address|adresse|wallet|queued as"
+    r"|release|version|kennung|referenz|reference|\bref\b|address|adresse|wallet|queued as"
     r"|pinned|payload|anhang|attachment|screenshot|avatar|thumbnail|bild|foto|photo)"
     r"\W{0,4}(?:\w+\W{1,4}){0,4}$",
 )

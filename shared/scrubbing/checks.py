@@ -208,6 +208,13 @@ _STOPWORDS: Final = frozenset({
     "e-mail", "email", "sms", "separat", "separately",
 })
 # fmt: on
+
+
+def prose_word(word: str) -> bool:
+    """A word that prose around a password has and a password does not (`siehe`, `ist`)."""
+    return word.lower() in _STOPWORDS
+
+
 _MEASURE = re.compile(r"\d+[-‑ ]?[A-Za-zÄÖÜäöüß]+(?:-[A-Za-zÄÖÜäöüß]+)?")
 _PATHLIKE = re.compile(r"(?:/|~/|\./|[A-Za-z]:\\)\S*")
 _SYMBOL = re.compile(r"[^\w\s]")
@@ -225,6 +232,8 @@ def password_value(value: str, match: re.Match[str]) -> bool:
     low = v.lower().strip("()[]{}.,;:!?\"'")
     if len(v) < 4 or len(v) > 200 or is_placeholder(v) or low in _STOPWORDS:
         return False
+    if _NEXT_LINE_KEY.match(v) and _crosses_line(value, match):
+        return False  # `password=` empty, the next line `host=db01` is not its value
     if (
         v[0] in "([{<"
         or _PATHLIKE.fullmatch(v)
@@ -232,6 +241,18 @@ def password_value(value: str, match: re.Match[str]) -> bool:
     ):
         return False
     return not (v.isdigit() and len(v) < 6)
+
+
+_NEXT_LINE_KEY = re.compile(r"[\w.\-]{1,40}[ \t]{0,8}[=:]")
+
+
+def _crosses_line(value: str, match: re.Match[str]) -> bool:
+    """A line break lies between the rule's key and the value."""
+    if "key" not in match.re.groupindex or match.start("key") < 0:
+        return False
+    whole = match.group(0)
+    at = whole.rfind(value)
+    return at >= 0 and "\n" in match.string[match.end("key") : match.start() + at]
 
 
 def password_like(value: str, match: re.Match[str]) -> bool:
@@ -410,17 +431,23 @@ def url_password(value: str, _match: re.Match[str]) -> bool:
 
 
 _DB_TOOL_LINE = re.compile(
-    r"(?:^|[\s;|&(])(?P<tool>mysql|mysqldump|mysqladmin|mariadb|redis-cli|sshpass|keydb-cli)\b"
+    r"(?:^|[\s;|&(])(?P<tool>mysql|mysqldump|mysqladmin|mariadb|redis-cli|sshpass|keydb-cli"
+    r"|7z|7za|7zr|rar|unrar|zip|unzip)\b"
 )
 
 
 def db_tool_password(value: str, match: re.Match[str]) -> bool:
-    """`-pX` after mysql/mariadb, `-a X`/`-p X`/`--pass X` after redis-cli/sshpass, same line."""
+    """`-pX` after mysql/mariadb/7z/rar, `-a X`/`-p X`/`--pass X` after redis-cli/sshpass,
+    `-P X` after zip/unzip; the tool on the same line."""
     text = match.string
     line_start = max(text.rfind("\n", 0, match.start()) + 1, match.start() - 200)
-    tools = {m.group("tool") for m in _DB_TOOL_LINE.finditer(text, line_start, match.start())}
-    if match.start("v") >= 0:  # the `-a X` / `-p X` / `--pass X` form
+    tools = {  # from the character before the line: `(?:^|\s)` sees the line break
+        m.group("tool") for m in _DB_TOOL_LINE.finditer(text, max(0, line_start - 1), match.start())
+    }
+    if text.startswith("-P", match.start()):  # `zip -P X` (for mysql, -P is the port)
+        wanted = {"zip", "unzip"}
+    elif max(match.start("v"), match.start("v4"), match.start("v5")) >= 0:  # `-a X`, `-p 'X'`
         wanted = {"redis-cli", "sshpass", "keydb-cli"}
-    else:
-        wanted = {"mysql", "mysqldump", "mysqladmin", "mariadb"}
+    else:  # `-pX` attached: mysql's password, 7-Zip's and RAR's archive password
+        wanted = {"mysql", "mysqldump", "mysqladmin", "mariadb", "7z", "7za", "7zr", "rar", "unrar"}
     return bool(tools & wanted) and password_value(value, match)

@@ -2,8 +2,10 @@
 
 Invariants: pure functions of the candidate value and its match (no state, no I/O); each
 confirms a candidate only when its shape is that of a credential - a session cookie's random
-value, a list of one-time recovery codes, a secret assigned with symbols in it - never a
-word of prose, a date or an identifier named as one.
+value, a list of one-time recovery codes, a secret assigned with symbols in it, a cell under a
+table's password column, a pair under a heading that names logins - never a word of prose, a
+date or an identifier named as one. The text around a match is read in bounded windows (a
+few lines, a table of at most 60 rows).
 """
 
 from __future__ import annotations
@@ -11,7 +13,17 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from shared.scrubbing.checks import generic_value, is_placeholder, looks_random, password_like
+from shared.scrubbing.checks import (
+    generic_value,
+    is_placeholder,
+    looks_random,
+    password_bare,
+    password_like,
+    password_value,
+    pin_value,
+    prose_word,
+    strong_password,
+)
 
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _SIGNED_PREFIX = re.compile(r"^s:")
@@ -57,3 +69,112 @@ def symbol_secret(value: str, match: re.Match[str]) -> bool:
     if not any(ch in _SYMBOLS for ch in value):
         return False
     return generic_value(value, match)
+
+
+def tag_password(value: str, match: re.Match[str]) -> bool:
+    """The text of a `<password>` element: a password value; one that starts with a bracket
+    (`(#6IWe…`, `{nH)q…`) counts when it is long and has letters and digits (a placeholder
+    such as `${db.password}` or `(none)` does not)."""
+    if value[0] in "([{<":  # `is_placeholder` takes every bracket in front for a template
+        return (
+            len(value) >= 8
+            and any(map(str.isdigit, value))
+            and any(map(str.isalpha, value))
+            and not _TAG_TEMPLATE.match(value)
+            and not is_placeholder(value[1:])
+        )
+    return password_value(value, match)
+
+
+_TAG_TEMPLATE = re.compile(r"\{\{|\{%|\[\[|\(\(|<%|.*[)\]}>]$")
+
+
+_TABLE_ROWS: Final = 60
+_SEPARATOR_ROW = re.compile(r"\s*\|?\s*:?-{3,}")
+_PASSWORD_HEADER = re.compile(
+    r"(?:passw(?:or[dt]|ort)|kennwort|pw|pwd|pass|passphrase|pin|puk)\w{0,12}", re.IGNORECASE
+)
+_SECRET_HEADER = re.compile(
+    r"(?:secret|geheimnis|token|api[- _]?key|key|schl(?:ü|ue)ssel|credential)s?", re.IGNORECASE
+)
+
+
+def _lines_up(text: str, line_start: int, limit: int) -> list[str]:
+    """Up to `limit` lines before the line at `line_start`, nearest first."""
+    lines: list[str] = []
+    end = line_start - 1
+    while end >= 0 and len(lines) < limit:
+        start = text.rfind("\n", 0, end) + 1
+        lines.append(text[start:end])
+        end = start - 1
+    return lines
+
+
+def table_secret(value: str, match: re.Match[str]) -> bool:
+    """A cell of a Markdown table whose column header names a password or a secret, or whose
+    row's cell before it does (`| DB_PASSWORD | … |`): under `Passwort`/`PIN` it must look
+    like a password, under `Secret`/`Token`/`Key` random."""
+    text, start = match.string, match.start("v")
+    line_start = text.rfind("\n", 0, start) + 1
+    if not text[line_start:start].lstrip().startswith("|"):
+        return False
+    column = text.count("|", line_start, start) - 1
+    above = _lines_up(text, line_start, _TABLE_ROWS)
+    depth = next((i for i, line in enumerate(above) if not line.lstrip().startswith("|")), None)
+    rows = above if depth is None else above[: depth + 1]  # nearest first, then the header
+    if len(rows) < 2 or not _SEPARATOR_ROW.match(rows[-2]) or "|" not in rows[-1]:
+        return False  # the header may follow a few words (`Notiz: | Dienst | Passwort |`)
+    cells = rows[-1].split("|", 1)[1].strip().strip("|").split("|")
+    if column >= len(cells):
+        return False
+    header = cells[column].strip()
+    row_key = text[line_start:start].rstrip().rstrip("|").rsplit("|", 1)[-1].strip()
+    if _PASSWORD_HEADER.fullmatch(header) or _PASSWORD_ROW_KEY.fullmatch(row_key):
+        return pin_value(value, match) if value.isdigit() else password_like(value, match)
+    if _SECRET_HEADER.fullmatch(header) or _SECRET_ROW_KEY.fullmatch(row_key):
+        return looks_random(value)
+    return False
+
+
+# The cell left of a value names it (a key/value table: `| DB_PASSWORD | Hq8x… |`).
+_PASSWORD_ROW_KEY = re.compile(
+    r"[\w.-]{0,30}(?:passw(?:or[dt]|ort)|kennwort|passwd)[\w.-]{0,30}", re.IGNORECASE
+)
+_SECRET_ROW_KEY = re.compile(
+    r"[\w.-]{0,30}(?:secret|token|api[-_]?key|private[-_]?key|access[-_]?key)[\w.-]{0,30}",
+    re.IGNORECASE,
+)
+
+
+_LOGIN_HEADING = re.compile(
+    r"(?<![a-zäöü])(?:zug(?:ang|änge|aenge)\w{0,8}|logins?|credentials?|creds|passw(?:ö|oe)rter"
+    r"|passwords|kennw(?:ö|oe)rter|anmeldedaten|accounts?|konten|benutzerkonten)(?![a-zäöü])",
+    re.IGNORECASE,
+)
+
+
+def slash_password(value: str, match: re.Match[str]) -> bool:
+    """`account / value` without a key word: a password's full shape (`strong_password`), or a
+    password-like value under a heading or on a line that names logins (`Zugänge:` and a list
+    of `- Router: admin / qwertz1975`)."""
+    if strong_password(value, match):
+        return True
+    text, start = match.string, match.start()
+    line_start = text.rfind("\n", 0, start) + 1
+    near = [text[line_start:start], *_lines_up(text, line_start, 3)]
+    return any(_LOGIN_HEADING.search(line) for line in near) and password_bare(value, match)
+
+
+def spaced_phrase(value: str, _match: re.Match[str]) -> bool:
+    """Three to eight words after a Wi-Fi key's or passphrase's name, none of them a word of
+    the prose around passwords (`wie`, `ist`, `steht`, `auf`): `Nudel blue Ampel Wolke`."""
+    words = re.split(r"[ +]", value)
+    return not any(prose_word(w) or w.lower() in _PHRASE_PROSE for w in words)
+
+
+_PHRASE_PROSE: Final = frozenset({
+    "auf", "unter", "hinten", "router", "zettel", "karte", "aufkleber", "sticker", "label",
+    "back", "on", "under", "printed", "gedruckt", "schrank", "im", "in", "dein", "your",
+    "our", "unser", "unsere", "mein", "my", "wir", "we", "ich", "i", "du", "you", "es", "it",
+    "kommt", "comes", "gibt", "frag", "ask",
+})  # fmt: skip

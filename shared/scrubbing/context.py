@@ -42,8 +42,8 @@ PW_KEY: Final = (
 SECRETISH_KEY: Final = (
     r"(?P<key>(?:secret|token|api[-_. ]?key|apikey|api[-_. ]?schl(?:ü|ue)ssel|access[-_. ]?key"
     r"|private[-_. ]?key|signing[-_. ]?key|encryption[-_. ]?key|master[-_. ]?key|auth[-_. ]?key"
-    r"|app[-_. ]?key|subscription[-_. ]?key|credentials?"
-    r"|(?:(?<![A-Za-z])|(?<=ungs)|(?<=geheim)|(?<=signatur)|(?<=master)|(?<=privat))"
+    r"|app[-_. ]?key|subscription[-_. ]?key|credentials?|(?<![A-Za-z])pat(?![A-Za-z])"
+    r"|geheimnis|(?:(?<![A-Za-z])|(?<=ungs)|(?<=geheim)|(?<=signatur)|(?<=master)|(?<=privat))"
     r"schl(?:ü|ue)ssel|(?<![A-Za-z])(?:2fa|mfa|totp|otp)[-_. ]?(?:seed|secret|key)"
     r"|zugangsschl(?:ü|ue)ssel|api[-_. ]?secret|sas[-_. ]?key|shared[-_. ]?key|(?<![A-Za-z])key)"
     r"[A-Za-z0-9_\-]{0,24}+)"
@@ -123,9 +123,37 @@ PW_LOOSE: Final = (
 PW_TOOL: Final = (
     r"-(?<=\s-)(?:p(?:'(?P<v1>[^'\n]{1,200}+)'|\"(?P<v2>[^\"\n]{1,200}+)\""
     r"|(?P<v3>[^\s'\"]{3,200}+))"
-    r"|(?:a|p|-pass)\s{1,8}+(?P<v>[^\s'\"]{1,200}+))"
+    r"|(?:a|p|P|-pass)\s{1,8}+(?:'(?P<v4>[^'\n]{1,200}+)'|\"(?P<v5>[^\"\n]{1,200}+)\""
+    r"|(?P<v>[^\s'\"]{1,200}+)))"
 )
-"""`mysql -pX`, `redis-cli -a X`: the validator checks the command before it on the line."""
+"""`mysql -pX`, `7z a -pX`, `redis-cli -a X`, `zip -P X`: the validator checks the command
+before it on the line."""
+PW_COMMAND: Final = (
+    r"(?:ConvertTo-SecureString\s{1,8}+(?:-String\s{1,8}+)?(?:\"(?P<v1>[^\"\n]{1,200}+)\""
+    r"|'(?P<v2>[^'\n]{1,200}+)')\s{1,8}+-AsPlainText"
+    r"|htpasswd\s{1,8}+-[ac-zA-Z]{0,4}+b[A-Za-z]{0,4}+\s{1,8}+\S{1,200}+\s{1,8}+\S{1,64}+\s{1,8}+"
+    r"(?P<v3>[^\s'\"]{1,200}+)"
+    r"|net\s{1,8}+use\s{1,8}+(?:[A-Za-z]:\s{1,8}+)?\\\\\S{1,200}+\s{1,8}+(?P<v4>[^\s/*'\"]\S{0,199}+)"
+    r"\s{1,8}+/user:"
+    r"|-(?<=\s-)(?:src|dest)?(?:store|key)pass\s{1,8}+(?P<v5>[^\s'\"]{1,200}+))"
+)
+"""Passwords as arguments of commands: PowerShell's `ConvertTo-SecureString "X" -AsPlainText`,
+`htpasswd -b file user X`, `net use Z: \\\\srv\\share X /user:…`, keytool's `-storepass X`,
+`echo 'X' | docker login … --password-stdin` (`PW_ECHO_STDIN`)."""
+PW_ECHO_STDIN: Final = (
+    r"echo\s{1,8}+(?:-n\s{1,8}+)?(?:'(?P<v1>[^'\n]{1,200}+)'|\"(?P<v2>[^\"\n]{1,200}+)\""
+    r"|(?P<v>[^\s'\"|]{1,200}+))\s{0,8}+\|[^\n|]{0,200}?--password-stdin"
+)
+PW_COMMAND_ANCHORS: Final = ("convertto-securestring", "htpasswd", "net", "pass")
+WIFI_QR: Final = r"WIFI:(?:[^;\n]{0,64}+;){0,6}?P:(?P<v>(?:\\.|[^;\\\n]){1,64}+)"
+"""A Wi-Fi QR code's text (`WIFI:T:WPA;S:Buero;P:<key>;;`)."""
+HTTP_AUTH_TUPLE: Final = (
+    r"(?:auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth)\s{0,8}+(?:=\s{0,8}+)?\(\s{0,8}+"
+    r"[\"'][^\"'\n]{1,64}+[\"']\s{0,8}+,\s{0,8}+(?:\"(?P<v1>[^\"\n]{1,200}+)\"|'(?P<v2>[^'\n]{1,200}+)')"
+)
+"""`requests.get(url, auth=('admin', 'X'))`, `HTTPBasicAuth("u", "X")`: the second string."""
+BITLOCKER_KEY: Final = r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])"
+"""A BitLocker recovery key: eight groups of six digits."""
 PW_CLI: Final = rf"--(?<![\w-]--)[a-z-]{{0,40}}?pass(?:word|wd)?(?:=|{_SP}){VALUE}"
 PW_XML: Final = r"<(?P<key>[\w.-]{0,40}?(?:password|passwort|passwd))>(?P<v>[^<\s]{1,200}+)</"
 CREDENTIAL_PAIR: Final = (
@@ -212,7 +240,7 @@ PW_ANCHORS: Final = (
 SECRET_ANCHORS: Final = (
     "secret", "token", "api", "access", "private", "signing", "encryption", "master", "auth",
     "app", "subscription", "credential", "schlüssel", "schluessel", "zugangsschl", "sas",
-    "shared", "key", "2fa", "mfa", "totp", "otp",
+    "shared", "key", "2fa", "mfa", "totp", "otp", "pat", "geheim",
 )  # fmt: skip
 PAIR_ANCHORS: Final = ("zugang", "credential", "creds", "login", "anmelde", "user", "benutzer")
 PIN_ANCHORS: Final = (
@@ -270,5 +298,20 @@ ORACLE_LOGIN: Final = (
 )
 """`sqlplus user/password@host:1521/SERVICE` (Oracle EZConnect): the part after the slash."""
 ORACLE_ANCHORS: Final = ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "sqlcl", "conn")
+SMB_USER: Final = r"-U\s{0,8}+[\"']?[\w.$@\\-]{1,64}+%(?P<v>[^\s\"'%]{1,200}+)"
+"""`smbclient -U user%password` (Samba's user%password convention)."""
+TABLE_CELL: Final = r"(?<=\|)[ \t]{1,8}+(?P<v>[^|\s]{4,64}+)[ \t]{1,8}+(?=\|)"
+"""One cell of a Markdown table; the validator reads its column's header."""
+TABLE_ANCHORS: Final = (
+    "pass", "pw", "kennw", "secret", "geheim", "token", "key", "schlüssel", "pin", "credential",
+)  # fmt: skip
+SPACED_PHRASE: Final = (
+    r"(?P<key>(?:wlan|wifi|wi-fi|wpa2?|netzwerk)[- ]?(?:schl(?:ü|ue)ssel|key|passwor[dt]"
+    rf"|kennwort)|passphrase|passsatz|merksatz|kennsatz){QUALIFIER}"
+    rf"(?:{STRONG_SEP}|{STRONG_WORD_SEP}|{WEAK_SEP})[\"'„“]?"
+    r"(?P<v>[A-Za-zÄÖÜäöüß0-9]{2,20}+(?:[ +][A-Za-zÄÖÜäöüß0-9]{2,20}+){2,7}+)"
+    r"(?=[\"'“”]?[ \t]{0,8}+(?:[.;,!\n)]|$))"
+)
+"""A Wi-Fi key or passphrase of words with spaces: `WLAN-Schlüssel lautet Nudel blue Ampel`."""
 PASSPHRASE_ANCHORS: Final = ("pass", "merksatz", "kennsatz")
 SEED_ANCHORS: Final = ("seed", "recovery", "mnemonic", "wiederherstellungs", "backup", "secret")

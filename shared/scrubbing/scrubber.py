@@ -16,7 +16,8 @@
    trailing sentence punctuation, must be followed by what the row's `follow` allows, and is
    kept only if the row's validator accepts it.
 4. Whole span: a hit is widened over the credential characters that continue it (a value cut
-   at a `/`, `+`, `=`, `-` or `.` is a piece of a credential, never the whole).
+   at a `/`, `+`, `=`, `-` or `.` is a piece of a credential, never the whole), and over the
+   next line when a long hit ends its line and that line is nothing but its continuation.
 5. Overlapping hits are merged into one span; its kind is the kind of the longest hit in it
    (on a tie, the earlier row). Each merged span is replaced by `[ENTFERNT:<kind>]`.
 
@@ -58,6 +59,10 @@ _LEFT_CONTINUES: Final = frozenset(
 )
 _WIDEN_LEFT: Final = frozenset({"password", "generic_secret", "aws_secret_key", "high_entropy"})
 _MAX_WIDEN: Final = 1024
+_WRAPPED_MIN: Final = 30
+"""A hit this long that ends a line may go on in the next line (a key wrapped by a terminal
+or chat client): see `_wrapped`."""
+_WRAPPED_LINE = re.compile(r"[A-Za-z0-9_\-+/]{8,1024}={0,2}(?=\r?\n|$)")
 
 
 class Span(NamedTuple):
@@ -276,7 +281,21 @@ def _widen(text: str, start: int, end: int, kind: str) -> tuple[int, int]:
         floor = max(0, start - _MAX_WIDEN)
         while start > floor and text[start - 1] in _LEFT_CONTINUES:
             start -= 1
-    return start, end
+    return start, _wrapped(text, start, end)
+
+
+def _wrapped(text: str, start: int, end: int) -> int:
+    """The end of a long credential that a line break cut: the next line is one run of token
+    characters with a digit or both letter cases (an env file's next `KEY=value` line, a
+    word or a sentence never is)."""
+    if end - start < _WRAPPED_MIN or not text.startswith("\n", end):
+        return end
+    found = _WRAPPED_LINE.match(text, end + 1)
+    if found is None:
+        return end
+    part = found.group()
+    mixed = any(map(str.isupper, part)) and any(map(str.islower, part))
+    return found.end() if mixed or any(map(str.isdigit, part)) else end
 
 
 def _merge(hits: list[tuple[int, int, int, str]]) -> list[Span]:

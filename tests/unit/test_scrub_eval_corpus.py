@@ -29,7 +29,7 @@ from tests.unit.test_scrub_corpus import leaks
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
-SPLITS = ("dev", "dev2")
+SPLITS = ("dev", "dev2", "dev3")
 MIN_RECALL = 0.98
 MAX_FALSE_POSITIVE_RATE = 0.01
 MIN_KEPT = 0.99
@@ -68,7 +68,7 @@ def test_the_generator_reproduces_the_committed_corpora() -> None:
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize("split", ["dev", "heldout", "dev2", "heldout2"])
+@pytest.mark.parametrize("split", ["dev", "heldout", "dev2", "heldout2", "dev3"])
 def test_the_corpora_have_secrets_and_content_in_both_languages(split: str) -> None:
     entries = corpus(split)
     negatives = [e for e in entries if not e["secrets"]]

@@ -4,7 +4,9 @@ Writes `tests/data/scrub_eval_dev.jsonl` (development templates, seed 20251),
 `tests/data/scrub_eval_heldout.jsonl` (held-out templates, seed 90357; measured once, spent)
 and `tests/data/scrub_eval_dev2.jsonl` (second development round, seed 61423, makers in
 `secrets_r2`/`content_r2`) and `tests/data/scrub_eval_heldout2.jsonl` (second held-out set,
-seed 77149, makers in `heldout2_values`; measured once, never tuned on): different seeds
+seed 77149, makers in `heldout2_values`; measured once, never tuned on) and
+`tests/data/scrub_eval_dev3.jsonl` (third development round, seed 52817, makers in
+`dev3_values`/`dev3_content`): different seeds
 and different templates. Each line: `text`,
 `secrets` ([{kind, value}], kind = the value maker), `keep` (content values that must
 survive), `group` (the template group), `lang`.
@@ -24,6 +26,9 @@ from tests.data.scrub_eval import (
     content,
     content_r2,
     dev2_templates,
+    dev3_content,
+    dev3_templates,
+    dev3_values,
     dev_templates,
     heldout2_templates,
     heldout2_values,
@@ -38,8 +43,9 @@ SPLITS = {
     "heldout": (heldout_templates, 90357, HERE / "scrub_eval_heldout.jsonl"),
     "dev2": (dev2_templates, 61423, HERE / "scrub_eval_dev2.jsonl"),
     "heldout2": (heldout2_templates, 77149, HERE / "scrub_eval_heldout2.jsonl"),
+    "dev3": (dev3_templates, 52817, HERE / "scrub_eval_dev3.jsonl"),
 }
-MAKERS = (values, content, secrets_r2, content_r2, heldout2_values)
+MAKERS = (values, content, secrets_r2, content_r2, dev3_values, dev3_content, heldout2_values)
 REPEATS = 4
 _SLOT = re.compile(r"\{([skf]):(\w+)\}")
 
