@@ -153,6 +153,9 @@ class Memory:
     # leaves default searches and listings but stays readable by ID and in the history.
     gueltig_bis: datetime | None = None
     ersetzt_durch: MemoryId | None = None
+    # Where an adapter keeps the memory's vector, as read (DynamoDB: the item's S3 Vectors
+    # key, which a replace deletes once the item no longer names it). Not part of equality.
+    embedding_key: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.area:

@@ -12,6 +12,7 @@ Design rules every adapter keeps:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol
 
@@ -96,6 +97,13 @@ class StoragePort(LedgerPort, Protocol):
         """A server that owns its store, at start: end the running mark of every running
         record (the process that ran it is gone; its IDs and marks stay for the resend that
         takes it over). Returns how many. Adapters without such an owner: 0."""
+        ...
+
+    def deferring(self) -> AbstractContextManager[None]:
+        """A write call's span (the retry layer's): cleanup its writes leave that no answer
+        depends on (DynamoDB: a replace's stale index marks and replaced vectors) runs
+        beside the call's `finish_call`/`drop_call`; what is left runs when it ends.
+        Adapters without such cleanup: a no-op."""
         ...
 
     def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:

@@ -289,7 +289,9 @@ def run(
     key = call_key(principal, operation, arguments)
     call = _Call(ctx, principal, key, echo, running_seconds(ctx, lambda_context))
     try:
-        return call.run(write)
+        # a write's cleanup that no answer waits for runs beside the answer's record
+        with ctx.storage.deferring():
+            return call.run(write)
     except CallRecordsUnavailable:
         _log.error("call records unavailable")
         return responses.failure(

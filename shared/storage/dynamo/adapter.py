@@ -20,6 +20,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import date, datetime
 from functools import cached_property, partial
 from typing import TYPE_CHECKING
@@ -32,6 +33,7 @@ from shared.storage.dynamo.calls import (
     Backoff,
     TableCalls,
     counter_range,
+    deferring,
     error_code,
 )
 from shared.storage.dynamo.items import (
@@ -275,6 +277,10 @@ class DynamoStorage:
 
     def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
         return self._round_trips.side_by_side(tasks)
+
+    def deferring(self) -> AbstractContextManager[None]:
+        """A replace's cleanup beside the call record's completion (calls.py)."""
+        return deferring(self._round_trips)
 
     def complete_memories(self, tenant: str, embeddings: Mapping[MemoryId, bytes | None]) -> int:
         """Two BatchGetItems, then missing postings, objects and stats in one stage

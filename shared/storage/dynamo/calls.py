@@ -3,6 +3,12 @@ parallel chunks, retries of unprocessed keys/items with jittered backoff, query 
 
 Every helper that issues several independent calls issues them as one `RoundTrips` stage;
 a retry of what came back unprocessed is a further stage, after a backoff sleep.
+
+Deferred cleanup (`defer`): work no answer depends on (a replace's stale posting keys
+cleared from its index record, the replaced vector deleted). Inside `deferring()` — the
+retry layer's call — it waits for the call record's completion and runs beside it
+(`take_deferred`); outside, it runs at once as a stage of its own. Deferred tasks log
+their failures and never raise.
 """
 
 from __future__ import annotations
@@ -10,7 +16,9 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Final
@@ -28,6 +36,7 @@ _log = logging.getLogger(__name__)
 
 
 BATCH_GET_MAX: Final = 100
+_DEFERRED: ContextVar[list[Callable[[], object]] | None] = ContextVar("deferred", default=None)
 BATCH_WRITE_MAX: Final = 25
 # DynamoDB's item size limit. One item over it fails a whole BatchWriteItem call.
 ITEM_MAX_BYTES: Final = 400 * 1024
@@ -323,3 +332,37 @@ def _write_target(request: Mapping[str, Any]) -> tuple[str, str]:
     if "PutRequest" in request:
         return item_key(request["PutRequest"]["Item"])
     return item_key(request["DeleteRequest"]["Key"])
+
+
+@contextmanager
+def deferring(round_trips: RoundTrips) -> Iterator[None]:
+    """Deferred cleanup inside waits for `take_deferred` (module docstring); what is
+    still waiting at the end runs then, as one stage."""
+    token = _DEFERRED.set([])
+    try:
+        yield
+    finally:
+        left = take_deferred()
+        _DEFERRED.reset(token)
+        if left:
+            round_trips.run(left)
+
+
+def defer(round_trips: RoundTrips, tasks: Sequence[Callable[[], object]]) -> None:
+    """Cleanup beside the call record's completion, or now outside `deferring`."""
+    waiting = _DEFERRED.get()
+    if waiting is None:
+        if tasks:
+            round_trips.run(tasks)
+    else:
+        waiting.extend(tasks)
+
+
+def take_deferred() -> list[Callable[[], object]]:
+    """The cleanup waiting in this call (none outside `deferring`)."""
+    waiting = _DEFERRED.get()
+    if not waiting:
+        return []
+    taken = list(waiting)
+    waiting.clear()
+    return taken

@@ -55,6 +55,7 @@ from shared.storage.dynamo.items import (
     key,
     memory_key,
     n,
+    opt_s,
     padded,
     parse_memory_id,
     part,
@@ -230,7 +231,7 @@ def stored_memory_id(item: Mapping[str, Any]) -> MemoryId:
 
 
 def memory_from_item(item: Mapping[str, Any]) -> Memory:
-    return Memory(**MEMORY.fields(item))
+    return Memory(**MEMORY.fields(item), embedding_key=opt_s(item, "embedding_key"))
 
 
 def update_expression(

@@ -2,7 +2,8 @@
 
     index record   T#<t>#MEM#<typ>_<n>   IDX   area, doc_len, terms (JSON), version,
                                                write_id, expires_at (TTL, as the memory's),
-                                               short-term: exp_pk/exp_sk as the memory's
+                                               short-term: exp_pk/exp_sk as the memory's,
+                                               stale (JSON key list) while a replace runs
 
 Invariants:
 - **Counted == recorded.** A memory counts in the memory stats exactly when its index
@@ -13,11 +14,12 @@ Invariants:
   work is done and never counts twice.
 - **Record and item together name every posting the memory may have.** The record's
   `terms` (area, doc_len, ID give the keys) are what the index held when the record was
-  written; the item names its own version's. Writers change postings first and the record
-  last: a replace deletes (record's ∪ old item's) − new keys, puts the new ones, then
-  writes the record; a delete removes the postings of both, then the record (which
-  outlives the item). So wherever a crash cut a write off, the record still says what is
-  counted and which postings may be left, and the resend finishes from there.
+  written; the item names its own version's; `stale` the keys of the version before
+  that a replace is still deleting. A replace moves item and record in one transaction
+  beside its postings and clears `stale` once they are complete (memory_replace.py); a
+  delete removes the postings of both, then the record (which outlives the item). So
+  wherever a crash cut a write off, the record still says what is counted and which
+  postings may be left, and the resend finishes from there.
 - A memory item without a record is not counted (an insert cut off before its record):
   the resend completes it (memory_repair.py), any replace records it.
 - Records never take part in searches or listings; the delete's partition Query reads
@@ -72,6 +74,7 @@ from shared.storage.dynamo.memory_items import (
 _log = logging.getLogger(__name__)
 
 SK_INDEX: Final = "IDX"
+STALE: Final = "stale"
 # A transaction holds at most 100 actions (one is the stats shard) and 4 MB.
 _ACTIONS_MAX: Final = 99
 _BYTES_MAX: Final = 3_000_000
@@ -95,14 +98,18 @@ class IndexRecord:
     version: int
     write_id: str
     expires_us: int | None = None
+    # Posting keys of the version before, which a replace deletes beside writing this
+    # record (memory_replace.py): until that replace clears them, they may still exist.
+    stale: frozenset[KeyId] = frozenset()
 
     def posting_keys(self) -> set[KeyId]:
-        """The keys of the postings the index held when this record was written."""
+        """The keys of every posting the index may hold of this memory: the recorded
+        version's, and the stale ones of the version before."""
         return {
             key_id(memory_posting_key(self.tenant, self.area, t, tf, self.doc_len, self.memory_id))
             for t, tf in self.terms.items()
             if tf > 0
-        }
+        } | self.stale
 
 
 def record_of(m: Memory, *, version: int, write_id: str) -> IndexRecord:
@@ -129,6 +136,8 @@ def record_item(r: IndexRecord) -> Item:
         if r.memory_id.typ is MemoryType.SHORTTERM:
             item[EXP_PK] = s(expiry_pk(expiry_shard(r.tenant, r.memory_id)))
             item[EXP_SK] = n(r.expires_us)
+    if r.stale:
+        item[STALE] = js(sorted(r.stale))
     return item
 
 
@@ -142,6 +151,9 @@ def record_from_item(item: Mapping[str, Any]) -> IndexRecord:
         version=get_n(item, "version"),
         write_id=opt_s(item, "write_id") or "",
         expires_us=opt_n(item, "expires_us"),
+        stale=frozenset((str(pk), str(sk)) for pk, sk in get_json(item, STALE))
+        if STALE in item
+        else frozenset(),
     )
 
 
@@ -164,12 +176,22 @@ class Count[Owner: Hashable]:
     action: Item  # a TransactItem: Put or Delete of the record, with its condition
     documents: int
     total_len: int
+    # TransactItems that go with the record's (a replace's memory item Update)
+    also: tuple[Item, ...] = ()
+
+    @property
+    def actions(self) -> tuple[Item, ...]:
+        return (*self.also, self.action)
 
 
 @dataclass(frozen=True)
 class Counted:
     outcome: Outcome
     current: IndexRecord | None = None  # with REFUSED: the record as stored, if returned
+    # with REFUSED: whether the record's own condition failed, and per `also` action whose
+    # condition failed (by position) the item as stored (None: absent)
+    record_refused: bool = False
+    also_refused: Mapping[int, Item | None] = field(default_factory=dict)
 
 
 def count_put[Owner: Hashable](
@@ -219,14 +241,16 @@ class Counting[Owner: Hashable]:
             by_shard.setdefault((c.tenant, memory_stats_shard(c.memory_id)), []).append(c)
         for group in by_shard.values():
             chunk: list[Count[Owner]] = []
-            size = 0
+            size = actions = 0
             for c in group:
-                weight = len(json.dumps(c.action))
-                if chunk and (len(chunk) == _ACTIONS_MAX or size + weight > _BYTES_MAX):
+                weight = len(json.dumps(c.actions))
+                full = actions + len(c.actions) > _ACTIONS_MAX or size + weight > _BYTES_MAX
+                if chunk and full:
                     self._groups.append(chunk)
-                    chunk, size = [], 0
+                    chunk, size, actions = [], 0, 0
                 chunk.append(c)
                 size += weight
+                actions += len(c.actions)
             if chunk:
                 self._groups.append(chunk)
 
@@ -256,7 +280,7 @@ def _transact[Owner: Hashable](
             break
         if attempt:
             calls.backoff.wait(attempt)
-        items = [_with_table(c.action, calls.table) for c in pending]
+        items = [_with_table(a, calls.table) for c in pending for a in c.actions]
         documents = sum(c.documents for c in pending)
         total = sum(c.total_len for c in pending)
         if documents or total:
@@ -274,13 +298,10 @@ def _transact[Owner: Hashable](
                 break
             codes = [str(reason.get("Code", "None")) for reason in reasons]
             codes += ["None"] * (len(items) - len(codes))
-            refused = [i for i, c in enumerate(pending) if codes[i] == _CONDITION_FAILED]
-            for i in refused:
-                stored = reasons[i].get("Item") if i < len(reasons) else None
-                current = record_from_item(stored) if stored else None
-                done[pending[i].owner] = Counted(Outcome.REFUSED, current)
+            refused = _refused(pending, codes, reasons)
+            done.update({pending[i].owner: counted for i, counted in refused.items()})
             if refused:
-                pending = [c for i, c in enumerate(pending) if i not in set(refused)]
+                pending = [c for i, c in enumerate(pending) if i not in refused]
                 continue
             if _TRANSACTION_CONFLICT not in codes:
                 _log.warning("memory index records: transaction cancelled: %s", codes)
@@ -292,6 +313,28 @@ def _transact[Owner: Hashable](
     for c in pending:
         done[c.owner] = Counted(Outcome.FAILED)
     return done
+
+
+def _refused[Owner: Hashable](
+    pending: Sequence[Count[Owner]], codes: Sequence[str], reasons: Sequence[Mapping[str, Any]]
+) -> dict[int, Counted]:
+    """Per refused count (by position) what refused it; `codes`/`reasons` per action."""
+    refused: dict[int, Counted] = {}
+    position = 0
+    for i, c in enumerate(pending):
+        failed: dict[int, Item | None] = {}
+        for offset in range(len(c.actions)):
+            at = position + offset
+            if codes[at] == _CONDITION_FAILED:
+                stored = reasons[at].get("Item") if at < len(reasons) else None
+                failed[offset] = dict(stored) if stored else None
+        position += len(c.actions)
+        if failed:
+            own = len(c.also) in failed
+            record = failed.pop(len(c.also), None)
+            current = record_from_item(record) if record else None
+            refused[i] = Counted(Outcome.REFUSED, current, own, failed)
+    return refused
 
 
 def _with_table(action: Item, table: str) -> Item:

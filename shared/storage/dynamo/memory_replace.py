@@ -1,40 +1,41 @@
 """Replacing memories (replace_memories, for update_brain_memories).
 
-Per batch, three stages:
-1. side by side: only with new embeddings, S3 Vectors PutVectors under fresh keys; per
-   memory one UpdateItem of the replaced attributes, conditioned on the version the
-   caller read and on not being expired (`ReturnValues=ALL_OLD`: the stored old version);
-   created time, scores, last_call and write_id are not touched, the version is bumped;
-   one BatchGetItem of the memories' index records (memory_records.py). An item may name
-   its fresh vector before the vector exists (as an insert's does); if PutVectors fails,
-   the memory reports STORAGE and its resend writes a fresh vector (a vector query never
-   finds a missing vector, a delete of one is harmless). A memory whose UpdateItem fails
-   has its fresh vector deleted in stage 2;
-2. side by side: the postings — delete every key the old item or the index record names
-   that the new version lacks, put every new posting — and DeleteVectors of
-   replaced/removed embeddings (and of the fresh object of a memory whose condition failed);
-3. per stats shard one TransactWriteItems: the new index records (condition: the record
-   as read, or absent) with the stats delta from what the record counted (no record:
-   nothing) to the new version; only for memories whose postings are complete. A refused
-   record is read again and the delta recomputed.
-A memory whose condition fails gets NOT_FOUND (missing or expired) or CONFLICT (version
-moved) and nothing of it is written. If postings still fail after the retries, the memory
-reports STORAGE and its record stays as it was: it still names the postings the old
-version had, so the resend or the next write deletes them.
+The caller's snapshot (`MemoryReplace.previous`, what it read) is the old version: every
+write below is conditioned on it. Per batch one stage, side by side:
+1. per stats shard one TransactWriteItems (`Counting`): per memory the item's Update of the
+   replaced attributes (condition: the version and `embedding_key` read, not expired;
+   created time, scores, last_call and write_id untouched, the version bumped) and its
+   index record's Update conditioned on counting exactly the snapshot (its area, doc_len
+   and terms, no `stale`), which records the new version and names as `stale` the old
+   version's posting keys the new one lacks; plus the stats ADD of the length change.
+   Item, record and stats move together or not at all;
+2. the postings: delete the stale keys, put every posting of the new version;
+3. only with new embeddings, S3 Vectors PutVectors under fresh keys (an item may name its
+   fresh vector a moment before it exists; if PutVectors fails, the memory reports STORAGE
+   and its resend writes a fresh one).
+Deferred (calls.py `defer`: beside the call record's answer): once the postings are
+complete the record's `stale` is removed, and the replaced vector is deleted.
 
-Cut off anywhere after stage 1's UpdateItem, the memory is the new version and its record still says
-what the stats count and (with the old item the resend's UpdateItem returns) which
-postings may exist. The resend re-runs the update (same content, version + 1): it deletes
-what the record or the old item name beyond the new version, puts the new postings and
-applies the stats delta from the record — exactly once, as the record moves with it.
+- Item refused: the memory is missing or expired (NOT_FOUND) or its version moved
+  (CONFLICT: the service reads again); the postings it changed are put back as the stored
+  item has them and its fresh vector is deleted (an undo stage, only then).
+- Record refused (it does not count the snapshot: an insert cut off before its record,
+  postings of a failed or cut-off replace still `stale`, a snapshot that is not the stored
+  item): the transaction is sent again conditioned on the record it returned (absent, or
+  its version), deleting the record's posting keys too and counting from its doc_len.
+- Postings failing after the retries: STORAGE ("send the update again"); the record keeps
+  `stale`, so the resend or the next write (replace, reindex, delete) deletes them.
+- Cut off anywhere: before the transaction, the item and record are the old version and
+  the resend runs the same diff; after it, the record names the new postings and the stale
+  ones, and the resend (record refused: `stale`) deletes what is left and clears them.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -46,29 +47,14 @@ from shared.domain import (
     MemoryId,
     MemoryReplace,
 )
-from shared.storage.dynamo.calls import (
-    AWS_ERRORS,
-    BatchWrite,
-    StorageUnavailable,
-    TableCalls,
-    error_code,
-    run_groups,
-)
+from shared.storage.dynamo.calls import AWS_ERRORS, BatchWrite, TableCalls, defer, run_groups
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
-from shared.storage.dynamo.items import (
-    PK,
-    Item,
-    get_n,
-    is_live,
-    memory_key,
-    n,
-    opt_s,
-    s,
-)
+from shared.storage.dynamo.items import PK, Item, is_live, memory_key, n, s
 from shared.storage.dynamo.memory_items import (
     REPLACED_ATTRIBUTES,
     key_deletes,
     key_id,
+    memory_from_item,
     memory_item,
     posting_keys,
     posting_puts,
@@ -76,20 +62,21 @@ from shared.storage.dynamo.memory_items import (
     update_expression,
 )
 from shared.storage.dynamo.memory_records import (
+    STALE,
     Count,
     Counting,
     IndexRecord,
+    KeyId,
     Outcome,
     count_put,
     key_items,
-    record_from_item,
+    record_item,
     record_key,
     record_of,
 )
 
 _log = logging.getLogger(__name__)
 
-_CONDITION_FAILED = "ConditionalCheckFailedException"
 _INDEX_FAILED = "search index not updated; send the update again"
 
 
@@ -98,6 +85,22 @@ class _Replace:
     index: int
     change: MemoryReplace
     s3_key: str | None  # the fresh object of EmbeddingChange.SET
+
+    @property
+    def new_keys(self) -> set[KeyId]:
+        return {key_id(k) for k in posting_keys(self.change.memory)}
+
+    @property
+    def old_keys(self) -> set[KeyId]:
+        return {key_id(k) for k in posting_keys(self.change.previous)}
+
+
+class _Snapshot:
+    """The record as the snapshot implies it (first attempt: it counts the old version)."""
+
+
+_SNAPSHOT = _Snapshot()
+Known = IndexRecord | None | _Snapshot  # the record as returned (None: absent)
 
 
 class MemoryReplacer:
@@ -129,178 +132,256 @@ class MemoryReplacer:
             if r.embedding_change is EmbeddingChange.SET and r.embedding is not None:
                 s3_key = vector_ref(m, len(r.embedding) // 4, uuid.uuid4().hex)
             plans.append(_Replace(index, r, s3_key))
+        if plans:
+            _Run(self, plans, results, now_us).run()
+        return results
 
-        # New embeddings under fresh keys, side by side with the items (module docstring).
-        batches = self._objects.batches(
+
+@dataclass
+class _Run:
+    """One batch's attempts: the transactions, the postings beside them, what follows."""
+
+    replacer: MemoryReplacer
+    plans: list[_Replace]
+    results: list[EntryFailure | None]
+    now_us: int
+
+    def run(self) -> None:
+        calls, objects = self.replacer._calls, self.replacer._objects
+        batches = objects.batches(
             [
                 VectorWrite(p.change.memory, p.s3_key, bytes(p.change.embedding))
-                for p in plans
+                for p in self.plans
                 if p.s3_key is not None and p.change.embedding is not None
             ]
         )
-        vectors = [partial(self._objects.put_batch, b) for b in batches]
-        # Side by side with the vectors: an item names a vector that is still being written
-        # (or failed: the memory then reports STORAGE, the resend writes a fresh one).
-        updates = [partial(self._update_item, p, now_us) for p in plans]
-        reads = [partial(self._read_records, [p.change.memory for p in plans])]
-        stored, outcomes, read = run_groups(self._calls.round_trips, [vectors, updates, reads])
-        records = read[0] if read else {}
-        failures = {v.ref: f for b, f in zip(batches, stored, strict=True) for v in b if f}
-
-        objects: list[str] = []
-        done: list[tuple[_Replace, Item]] = []
-        for p, outcome in zip(plans, outcomes, strict=True):
-            m = p.change.memory
-            if isinstance(outcome, EntryFailure):
-                results[p.index] = outcome
-                if p.s3_key is not None:
-                    objects.append(p.s3_key)
-                continue
-            if records is None:  # the item is the new version; a resend completes the rest
-                detail = f"memory {m.id}: {_INDEX_FAILED}"
-                results[p.index] = EntryFailure(EntryFailureCode.STORAGE, detail)
-            else:
-                done.append((p, outcome))
-            old_key = opt_s(outcome, "embedding_key")
-            if old_key is not None and p.change.embedding_change is not EmbeddingChange.KEEP:
-                objects.append(old_key)
-        known: dict[MemoryId, IndexRecord] = records or {}
-        requests: list[tuple[int, Item]] = []
-        for p, old in done:
-            record = known.get(p.change.memory.id)
-            new_keys = {key_id(k) for k in posting_keys(p.change.memory)}
-            possible = {key_id(k) for k in stored_posting_keys(old)}
-            if record is not None:
-                possible |= record.posting_keys()
-            requests += [(p.index, r) for r in key_deletes(key_items(possible - new_keys))]
-            requests += [(p.index, r) for r in posting_puts(p.change.memory)]
-        postings = BatchWrite(self._calls, requests)
-        vector_deletes = [partial(self._objects.delete, objects)] if objects else []
-        _, posting_outcomes = run_groups(
-            self._calls.round_trips, [vector_deletes, postings.tasks()]
-        )
-        failed = postings.finish(posting_outcomes)
-        # The record follows only complete postings: until then it (with the item) names
-        # what a resend or the next write must still delete.
-        indexed = self._record([(p, old) for p, old in done if p.index not in failed], known)
-        for p, _ in done:
-            if p.s3_key in failures:
-                results[p.index] = EntryFailure(EntryFailureCode.STORAGE, failures[p.s3_key])
-            elif p.index in failed or p.index not in indexed:
-                detail = f"memory {p.change.memory.id}: {_INDEX_FAILED}"
-                results[p.index] = EntryFailure(EntryFailureCode.STORAGE, detail)
-        return results
-
-    def _read_records(self, memories: Sequence[Memory]) -> dict[MemoryId, IndexRecord] | None:
-        """The index records of these memories (None: the read failed)."""
-        try:
-            items = self._calls.batch_get([record_key(m.tenant, m.id) for m in memories])
-        except (*AWS_ERRORS, StorageUnavailable) as exc:
-            _log.warning("replace_memories: index records not read: %s", error_code(exc))
-            return None
-        found = [record_from_item(item) for item in items]
-        return {r.memory_id: r for r in found}
-
-    def _record(
-        self, done: list[tuple[_Replace, Item]], records: dict[MemoryId, IndexRecord]
-    ) -> dict[int, IndexRecord]:
-        """Stage 4: the new index records with their stats deltas (from what the record
-        counted). A refused record (moved since the read) is read again and the delta
-        recomputed; {index: the record now stored} — a newer version's, if one superseded
-        ours. Missing: not recorded (the stats follow with the resend or the next write)."""
-        plans = {p.index: (p, old) for p, old in done}
-        current: dict[int, IndexRecord | None] = {
-            p.index: records.get(p.change.memory.id) for p, _ in done
-        }
-        indexed: dict[int, IndexRecord] = {}
-        pending = list(plans)
-        for _ in range(self._calls.max_attempts):
+        vectors: list[Callable[[], Any]] = [partial(objects.put_batch, b) for b in batches]
+        known: dict[int, Known] = {p.index: _SNAPSHOT for p in self.plans}
+        deleted: dict[int, set[KeyId]] = {p.index: set() for p in self.plans}
+        stale: dict[int, frozenset[KeyId]] = {}  # done: the keys its record names stale
+        recorded: dict[int, frozenset[KeyId]] = {}
+        incomplete: set[int] = set()
+        refused: list[tuple[_Replace, Item | None]] = []
+        pending = list(self.plans)
+        vector_failures: dict[str, str] = {}
+        for attempt in range(calls.max_attempts):
             if not pending:
                 break
-            counts = [_recount(*plans[i], current[i]) for i in pending]
-            outcomes = Counting(self._calls, counts).run()
+            counts, requests = [], []
+            for p in pending:
+                keys = self._stale(p, known[p.index])
+                recorded[p.index] = frozenset(keys)
+                counts.append(self._count(p, known[p.index], recorded[p.index]))
+                requests += [(p.index, r) for r in key_deletes(key_items(keys - deleted[p.index]))]
+                if attempt == 0:
+                    requests += [(p.index, r) for r in posting_puts(p.change.memory)]
+                deleted[p.index] |= keys
+            counting = Counting(calls, counts)
+            postings = BatchWrite(calls, requests)
+            stored, counted, written = run_groups(
+                calls.round_trips, [vectors, counting.tasks(), postings.tasks()]
+            )
+            if attempt == 0:
+                pairs = zip(batches, stored, strict=True)
+                vector_failures = {v.ref: f for b, f in pairs for v in b if f}
+            vectors = []
+            incomplete |= postings.finish(written)
+            outcomes = counting.finish(counted)
             retry = []
-            for c in counts:
-                outcome = outcomes[c.owner]
-                new = record_from_item(c.action["Put"]["Item"])
+            for p in pending:
+                outcome = outcomes[p.index]
                 if outcome.outcome is Outcome.DONE:
-                    indexed[c.owner] = new
-                elif outcome.outcome is Outcome.REFUSED:
-                    stored = outcome.current or self._read_record(new)
-                    if stored is None and current[c.owner] is not None:
-                        # Only a delete removes records: the memory is gone, and the
-                        # delete has uncounted it. Recording it again would count it.
-                        indexed[c.owner] = new
-                    elif stored is not None and stored.version >= new.version:
-                        indexed[c.owner] = stored
-                    else:
-                        current[c.owner] = stored
-                        retry.append(c.owner)
+                    stale[p.index] = recorded[p.index]
+                elif outcome.outcome is Outcome.FAILED:  # applied or not: the resend knows
+                    self.results[p.index] = _index_failed(p)
+                elif 0 in outcome.also_refused:
+                    refused.append((p, outcome.also_refused[0]))
+                else:
+                    known[p.index] = outcome.current
+                    retry.append(p)
             pending = retry
-        return indexed
+        for p in pending:
+            self.results[p.index] = _index_failed(p)
+        self._undo(refused, deleted)
+        self._cleanup([p for p in self.plans if p.index in stale], stale, incomplete)
+        for p in self.plans:
+            if p.index not in stale:
+                continue
+            if p.s3_key in vector_failures:
+                failure = vector_failures[p.s3_key]
+                self.results[p.index] = EntryFailure(EntryFailureCode.STORAGE, failure)
+            elif p.index in incomplete:
+                self.results[p.index] = _index_failed(p)
 
-    def _read_record(self, record: IndexRecord) -> IndexRecord | None:
-        item = self._calls.get_item(record_key(record.tenant, record.memory_id))
-        return None if item is None else record_from_item(item)
+    def _stale(self, p: _Replace, record: Known) -> set[KeyId]:
+        """The posting keys to delete: every key that may exist beyond the new version's."""
+        possible = set(p.old_keys)
+        if isinstance(record, IndexRecord):
+            possible |= record.posting_keys()
+        return possible - p.new_keys
 
-    def _update_item(self, plan: _Replace, now_us: int) -> Item | EntryFailure:
-        """The conditional UpdateItem of one replace: the old item (ALL_OLD) or why not."""
-        m, previous = plan.change.memory, plan.change.previous
+    def _count(self, p: _Replace, record: Known, stale: frozenset[KeyId]) -> Count[int]:
+        """The item's Update with the record's action and the stats change."""
+        m, previous = p.change.memory, p.change.previous
+        version = previous.version + 1
+        item = self._item_update(p)
+        if isinstance(record, _Snapshot):
+            new = record_of(m, version=version, write_id="")
+            snapshot = record_of(previous, version=0, write_id="")
+            return _snapshot_update(p.index, new, stale, snapshot, item)
+        write_id = "" if record is None else record.write_id
+        new = replace(record_of(m, version=version, write_id=write_id), stale=stale)
+        documents, total = (1, m.doc_len) if record is None else (0, m.doc_len - record.doc_len)
+        expected = None if record is None else record.version
+        put = count_put(p.index, new, documents, total, expected)
+        return Count(put.owner, put.tenant, put.memory_id, put.action, documents, total, (item,))
+
+    def _item_update(self, p: _Replace) -> Item:
+        """The memory item's conditional Update (a TransactItem)."""
+        m, previous = p.change.memory, p.change.previous
         full = memory_item(m, write_id="", embedding_key=None)
         sets: dict[str, Any] = {name: full[name] for name in REPLACED_ATTRIBUTES if name in full}
         removes = [name for name in REPLACED_ATTRIBUTES if name not in full]
         sets["version"] = n(previous.version + 1)
-        if plan.s3_key is not None:
-            sets["embedding_key"] = s(plan.s3_key)
-        elif plan.change.embedding_change is EmbeddingChange.REMOVE:
+        if p.s3_key is not None:
+            sets["embedding_key"] = s(p.s3_key)
+        elif p.change.embedding_change is EmbeddingChange.REMOVE:
             removes.append("embedding_key")
         expression, names, values = update_expression(sets, removes)
         names.update({"#pk": PK, "#version": "version", "#expires": "expires_us"})
-        values.update({":expected": n(previous.version), ":now": n(now_us)})
-        try:
-            response = self._calls.client.update_item(
-                TableName=self._calls.table,
-                Key=memory_key(m.tenant, m.id),
-                UpdateExpression=expression,
-                ConditionExpression=(
-                    "attribute_exists(#pk) AND #version = :expected"
-                    " AND (attribute_not_exists(#expires) OR #expires > :now)"
-                ),
-                ExpressionAttributeNames=names,
-                ExpressionAttributeValues=values,
-                ReturnValues="ALL_OLD",
-                ReturnValuesOnConditionCheckFailure="ALL_OLD",
-            )
-        except AWS_ERRORS as exc:
-            if error_code(exc) != _CONDITION_FAILED:
-                _log.warning("replace_memories: %s: %s", m.id, exc)
-                return EntryFailure(EntryFailureCode.STORAGE, f"memory {m.id}: {error_code(exc)}")
-            response_body = getattr(exc, "response", {})
-            try:
-                current = (
-                    response_body["Item"]
-                    if "Item" in response_body
-                    else self._calls.get_item(memory_key(m.tenant, m.id))
-                )
-            except AWS_ERRORS as read_error:
-                return EntryFailure(EntryFailureCode.STORAGE, error_code(read_error))
-            if current is None or not is_live(current, now_us):
-                return EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {m.id}")
-            detail = (
-                f"memory {m.id} is at version {get_n(current, 'version')}, not {previous.version}"
-            )
-            return EntryFailure(EntryFailureCode.CONFLICT, detail)
-        return dict(response.get("Attributes", {}))
+        values.update({":expected": n(previous.version), ":now": n(self.now_us)})
+        condition = (
+            "attribute_exists(#pk) AND #version = :expected"
+            " AND (attribute_not_exists(#expires) OR #expires > :now)"
+        )
+        if p.change.embedding_change is not EmbeddingChange.KEEP:  # the vector deleted after
+            names["#key"] = "embedding_key"
+            if previous.embedding_key is None:
+                condition += " AND attribute_not_exists(#key)"
+            else:
+                condition += " AND #key = :key"
+                values[":key"] = s(previous.embedding_key)
+        return {
+            "Update": {
+                "TableName": "",
+                "Key": memory_key(m.tenant, m.id),
+                "UpdateExpression": expression,
+                "ConditionExpression": condition,
+                "ExpressionAttributeNames": names,
+                "ExpressionAttributeValues": values,
+                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+            }
+        }
+
+    def _undo(
+        self, refused: list[tuple[_Replace, Item | None]], deleted: dict[int, set[KeyId]]
+    ) -> None:
+        """Refused items: NOT_FOUND or CONFLICT; the postings this replace changed are put
+        back as the stored item has them, its fresh vector deleted (one stage)."""
+        requests: list[tuple[int, Item]] = []
+        objects: list[str] = []
+        for p, item in refused:
+            m = p.change.memory
+            live = item is not None and is_live(item, self.now_us)
+            code = EntryFailureCode.CONFLICT if live else EntryFailureCode.NOT_FOUND
+            self.results[p.index] = EntryFailure(code, f"memory {m.id} changed or gone")
+            if p.s3_key is not None:
+                objects.append(p.s3_key)
+            current = memory_from_item(item) if item is not None and live else None
+            keep = set()
+            if item is not None and current is not None:
+                keep = {key_id(k) for k in stored_posting_keys(item)}
+            touched = p.new_keys | deleted[p.index]
+            requests += [(p.index, r) for r in key_deletes(key_items(p.new_keys - keep))]
+            if current is not None:
+                puts = posting_puts(current)
+                requests += [
+                    (p.index, r) for r in puts if key_id(r["PutRequest"]["Item"]) in touched & keep
+                ]
+        if not requests and not objects:
+            return
+        postings = BatchWrite(self.replacer._calls, requests)
+        tasks = [*([partial(self.replacer._objects.delete, objects)] if objects else [])]
+        _, outcomes = run_groups(self.replacer._calls.round_trips, [tasks, postings.tasks()])
+        if postings.finish(outcomes):
+            _log.warning("replace_memories: postings of a refused replace not restored")
+
+    def _cleanup(
+        self, done: list[_Replace], stale: dict[int, frozenset[KeyId]], incomplete: set[int]
+    ) -> None:
+        """Deferred: the records' `stale` removed where the postings are complete, the
+        replaced vectors deleted (the items no longer name them)."""
+        calls = self.replacer._calls
+        tasks: list[Callable[[], object]] = [
+            partial(_clear_stale, calls, p.change.memory, p.change.previous.version + 1)
+            for p in done
+            if stale[p.index] and p.index not in incomplete
+        ]
+        replaced = [
+            p.change.previous.embedding_key
+            for p in done
+            if p.change.embedding_change is not EmbeddingChange.KEEP
+            and p.change.previous.embedding_key is not None
+        ]
+        if replaced:
+            tasks.append(partial(self.replacer._objects.delete, replaced))
+        defer(calls.round_trips, tasks)
 
 
-def _recount(plan: _Replace, old: Item, record: IndexRecord | None) -> Count[int]:
-    """The new version's index record, conditioned on `record` (as read; None: absent),
-    with the stats delta from what is counted now to the new version."""
-    m = plan.change.memory
-    if record is not None:
-        documents, total, write_id = 1, record.doc_len, record.write_id
-    else:
-        documents, total, write_id = 0, 0, opt_s(old, "write_id") or ""
-    new = record_of(m, version=plan.change.previous.version + 1, write_id=write_id)
-    expected = None if record is None else record.version
-    return count_put(plan.index, new, 1 - documents, m.doc_len - total, expected)
+def _snapshot_update(
+    owner: int,
+    new: IndexRecord,
+    stale: frozenset[KeyId],
+    snapshot: IndexRecord,
+    item: Item,
+) -> Count[int]:
+    """The record's Update conditioned on counting exactly the snapshot (area, doc_len,
+    terms as the read item has them; no `stale`): the stats change is the length's."""
+    fields = record_item(new)
+    expected = record_item(snapshot)
+    names = {"#area": "area", "#doc_len": "doc_len", "#terms": "terms", "#version": "version"}
+    values = {
+        ":area": fields["area"],
+        ":doc_len": fields["doc_len"],
+        ":terms": fields["terms"],
+        ":version": fields["version"],
+        ":old_area": expected["area"],
+        ":old_doc_len": expected["doc_len"],
+        ":old_terms": expected["terms"],
+    }
+    expression = "SET #area = :area, #doc_len = :doc_len, #terms = :terms, #version = :version"
+    names["#stale"] = STALE
+    if stale:
+        expression += ", #stale = :stale"
+        values[":stale"] = record_item(replace(new, stale=stale))[STALE]
+    update = {
+        "TableName": "",
+        "Key": record_key(new.tenant, new.memory_id),
+        "UpdateExpression": expression,
+        "ConditionExpression": "#area = :old_area AND #doc_len = :old_doc_len"
+        " AND #terms = :old_terms AND attribute_not_exists(#stale)",
+        "ExpressionAttributeNames": names,
+        "ExpressionAttributeValues": values,
+        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+    }
+    total_len = new.doc_len - snapshot.doc_len
+    return Count(owner, new.tenant, new.memory_id, {"Update": update}, 0, total_len, (item,))
+
+
+def _clear_stale(calls: TableCalls, memory: Memory, version: int) -> None:
+    """The record's `stale` removed, if it is still the version this replace recorded."""
+    try:
+        calls.client.update_item(
+            TableName=calls.table,
+            Key=record_key(memory.tenant, memory.id),
+            UpdateExpression="REMOVE #stale",
+            ConditionExpression="#version = :version",
+            ExpressionAttributeNames={"#stale": STALE, "#version": "version"},
+            ExpressionAttributeValues={":version": n(version)},
+        )
+    except AWS_ERRORS as exc:  # the next write of the memory deletes them again
+        _log.info("replace_memories: stale marks of %s kept: %s", memory.id, exc)
+
+
+def _index_failed(p: _Replace) -> EntryFailure:
+    return EntryFailure(EntryFailureCode.STORAGE, f"memory {p.change.memory.id}: {_INDEX_FAILED}")

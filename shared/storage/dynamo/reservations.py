@@ -26,6 +26,7 @@ import json
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, Final
 
 from shared.calls import (
@@ -39,7 +40,7 @@ from shared.calls import (
     missing,
 )
 from shared.domain import CounterName
-from shared.storage.dynamo.calls import AWS_ERRORS, counter_range, error_code
+from shared.storage.dynamo.calls import AWS_ERRORS, counter_range, error_code, take_deferred
 from shared.storage.dynamo.items import (
     TTL_ATTRIBUTE,
     Item,
@@ -263,6 +264,11 @@ class CallRecords:
         return merged
 
     def finish(self, tenant: str, call: str, token: str, answer: str, until_us: int) -> bool:
+        """The answer recorded, side by side with the call's deferred cleanup (calls.py)."""
+        task = partial(self._finish, tenant, call, token, answer, until_us)
+        return bool(self._side_by_side([task, *take_deferred()])[0])
+
+    def _finish(self, tenant: str, call: str, token: str, answer: str, until_us: int) -> bool:
         try:
             self._client.update_item(
                 TableName=self._table,
@@ -285,6 +291,9 @@ class CallRecords:
         return True
 
     def drop(self, tenant: str, call: str, token: str) -> None:
+        self._side_by_side([partial(self._drop, tenant, call, token), *take_deferred()])
+
+    def _drop(self, tenant: str, call: str, token: str) -> None:
         try:
             self._client.delete_item(
                 TableName=self._table,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING
 
 from shared.domain import CounterName, MemoryId
@@ -27,6 +28,10 @@ class SqliteStorage(
     def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
         """Local calls cost no round trip: one after the other, in order."""
         return [task() for task in tasks]
+
+    def deferring(self) -> AbstractContextManager[None]:
+        """Every write finishes its work inside its own transaction: nothing to defer."""
+        return nullcontext()
 
     def reserve_ids(self, tenant: str, counter: CounterName, count: int) -> range:
         if count < 1:
