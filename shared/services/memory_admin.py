@@ -288,8 +288,10 @@ def _marks_only(entry: MemoryUpdateInput, batch: Batch[MemoryUpdateInput]) -> bo
         entry.embedding,
         entry.embedding_profil_hash,
     )
-    return bool(entry.ersetzt) and all(value is UNSET for value in content) and not (
-        stored_referenzfelder(batch.referenzfelder)
+    return (
+        bool(entry.ersetzt)
+        and all(value is UNSET for value in content)
+        and not stored_referenzfelder(batch.referenzfelder)
     )
 
 
