@@ -4,8 +4,9 @@ One line per brain entry — exactly an `upsert_brain` entry (`titel`, `inhalt`,
 `vk_referenz_id`, `tags`, `stammdaten`; no `ID`: the importing tenant numbers anew) — one
 line per live memory:
 
-    {"art": "memory", "typ": "longterm"|"shortterm", "bereich": "<area>",
-     "referenzfelder": {...}, "eintrag": <an insert_brain_*_memory entry>}
+    {"art": "memory", "typ": "longterm"|"shortterm", "ID": "<its ID here>",
+     "bereich": "<area>", "referenzfelder": {...}, "eintrag": <an insert_brain_*_memory entry>,
+     ["ersetzt_durch": "<the ID here of the memory that replaced it>"]}
 
 then one line per ledger record (services/ledger_transfer.py, by ID: a booking before its
 storno and zahlung) and, last, one line per project record that a brain entry (vk_typ
@@ -18,8 +19,10 @@ short-term memory its remaining lifetime as `ttl_sekunden`. Invariants: export r
 ID (no scan: brain entries and memories of each type up to the highest ID handed out, 100
 IDs per read), oldest first, so an import stores them in the same order; the import
 (services/imports.py) is a write of its operator with the insert tools' validation,
-author and membership rules, scrubbing and storage. Ratings, IDs and timestamps are not
-part of the export (no tool accepts them).
+author and membership rules, scrubbing and storage. Ratings and timestamps are not part of
+the export (no tool accepts them); `ID` only links a replaced memory to its successor
+(services/import_history.py restores the link), the import numbers anew. A replaced memory
+is exported like a current one (it is stored, readable by ID and in `verlauf`).
 """
 
 from __future__ import annotations
@@ -65,13 +68,17 @@ def _memory_line(memory: Memory, embedding: bytes | None, now: datetime) -> dict
         eintrag["embedding_profil_hash"] = memory.embedding_profil_hash
     if memory.id.typ is MemoryType.SHORTTERM and memory.expires_at is not None:
         eintrag["ttl_sekunden"] = max(1, math.ceil((memory.expires_at - now).total_seconds()))
-    return {
+    line = {
         "art": MEMORY_LINE,
         "typ": memory.id.typ.value,
+        "ID": str(memory.id),
         "bereich": memory.area,
         "referenzfelder": dict(memory.referenzfelder),
         "eintrag": eintrag,
     }
+    if memory.ersetzt_durch is not None:
+        line["ersetzt_durch"] = str(memory.ersetzt_durch)
+    return line
 
 
 def _project_line(project: Project) -> dict[str, Any]:

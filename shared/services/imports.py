@@ -28,6 +28,9 @@ Invariants:
   author as owner.
 - Ledger lines (services/ledger_transfer.py) keep the same author and membership rules.
 - A line that breaks a rule fails alone, reported in German with its line number.
+- An import restores: every memory line is stored, near-duplicates of each other too (no
+  merging, as `duplikat_erlaubt`), and replaced memories are linked to their successors
+  again once all lines are in (services/import_history.py).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
@@ -46,6 +49,7 @@ from shared.services import responses
 from shared.services.areas import area_in_use, may_write_team, parse_members
 from shared.services.context import ServiceContext
 from shared.services.export import MEMORY_LINE, PROJECT_LINE
+from shared.services.import_history import History
 from shared.services.ledger_transfer import LEDGER_LINE, LedgerImport
 from shared.services.memories import prepare_insert
 from shared.services.secrets import name_errors, screen_referenzfelder
@@ -240,10 +244,12 @@ def import_memories(
         i: responses.entry_failure(i, errors) for i, errors in refused.items()
     }
     if kept:
+        # A restore: near-duplicates the file holds were stored as such (issue 25's
+        # `duplikat_erlaubt`); the import stores each line, it merges nothing.
         batch = type(batch)(
             caller=batch.caller,
             referenzfelder=cleaned,
-            entries=[batch.entries[i] for i in kept],
+            entries=[_as_stored(batch.entries[i]) for i in kept],
         )
         write = prepare_insert(ctx, principal, batch, typ, area=area)
         envelope = retry.run(
@@ -259,6 +265,10 @@ def import_memories(
             original = kept[result["index"]]
             results[original] = {**result, "index": original}
     return [results[i] for i in range(len(entries))]
+
+
+def _as_stored(entry: Any) -> Any:
+    return entry if isinstance(entry, list) else replace(entry, duplikat_erlaubt=True)
 
 
 def _call_arguments(
@@ -313,6 +323,7 @@ class ImportRun:
     _brain: list[tuple[int, Any]] = field(default_factory=list)
     _key: tuple[str, str, str] | None = None
     _group: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+    history: History = field(default_factory=History)
 
     def __post_init__(self) -> None:
         self.principal = operator_principal(self.tenant, self.operator)
@@ -347,6 +358,14 @@ class ImportRun:
     def finish(self) -> None:
         self._flush_brain()
         self._flush_memories()
+        refused, notices = self.history.restore(
+            self.ctx, lambda author: author_principal(self.tenant, author, self.teams), self.agent
+        )
+        for line_number, errors in refused:
+            self.imported -= 1
+            self.count(line_number, errors)
+        for line_number, notice in notices:
+            print(f"Zeile {line_number}: {notice}", file=sys.stderr)
 
     def _memory(self, line_number: int, line: Mapping[str, Any]) -> None:
         typ, referenzfelder = line.get("typ"), line.get("referenzfelder", {})
@@ -379,8 +398,10 @@ class ImportRun:
             projects=self.projects,
             teams=self.teams,
         )
-        for (line_number, _), result in zip(self._group, results, strict=True):
+        for (line_number, line), result in zip(self._group, results, strict=True):
             self.count(line_number, [] if result.get("erfolg") else result.get("fehler", []))
+            if result.get("erfolg"):
+                self.history.stored(line_number, line, result)
         self._group = []
 
     def _flush_brain(self) -> None:

@@ -232,7 +232,8 @@ def _update_round(
                 continue
             entry = replace(entry, embedding_profil_hash=profile)
         writes.append((index, entry, _apply(memory, entry, stored_tags, write.batch, now)))
-    changes = with_refreshed_embeddings(ctx, [change for _, _, change in writes])
+    rewrites = [change for _, entry, change in writes if not _marks_only(entry, write.batch)]
+    changes = with_refreshed_embeddings(ctx, rewrites)
     successors = {index: entry.memory_id for index, entry, _ in writes}
     marked: dict[int, FieldError] = {}
 
@@ -245,7 +246,9 @@ def _update_round(
         return ctx.storage.replace_memories(changes, now) if changes else []
 
     # The new versions and the marks of what they replace: one stage.
-    outcomes, _ = ctx.storage.side_by_side([store, mark])
+    stored, _ = ctx.storage.side_by_side([store, mark])
+    rewritten = iter(stored)
+    outcomes = [None if _marks_only(e, write.batch) else next(rewritten) for _, e, _ in writes]
     retry: dict[int, MemoryUpdateInput] = {}
     failed = {index for (index, _, _), outcome in zip(writes, outcomes, strict=True) if outcome}
     if write.replaced and failed:
@@ -258,7 +261,8 @@ def _update_round(
                     **_where(write, change.memory),
                 }
             )
-            refs[index] = (str(change.memory.id), stamp(change.memory.updated_at))
+            kept = change.previous if _marks_only(entry, write.batch) else change.memory
+            refs[index] = (str(kept.id), stamp(kept.updated_at))
         elif outcome.code is EntryFailureCode.CONFLICT:
             retry[index] = entry
         elif outcome.code is EntryFailureCode.NOT_FOUND:
@@ -269,6 +273,26 @@ def _update_round(
             failure = storage_failure(f"inhalt.memories[{index}]", outcome)
             results.append(responses.entry_failure(index, [failure], ID=entry.raw_id))
     return retry
+
+
+def _marks_only(entry: MemoryUpdateInput, batch: Batch[MemoryUpdateInput]) -> bool:
+    """An entry that only names `ersetzt` (and a call without provenance to store): its
+    memory stays as it is, only the replaced ones are marked (no rewrite, no new version,
+    so a replay of the write that created it still holds)."""
+    content = (
+        entry.kurzbeschreibung,
+        entry.memory,
+        entry.tags,
+        entry.scope,
+        entry.scope_vk,
+        entry.embedding,
+        entry.embedding_profil_hash,
+    )
+    return (
+        bool(entry.ersetzt)
+        and all(value is UNSET for value in content)
+        and not stored_referenzfelder(batch.referenzfelder)
+    )
 
 
 def _updated(

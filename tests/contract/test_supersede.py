@@ -224,11 +224,19 @@ def test_update_with_ersetzt_marks_the_other_memory(storage: StoragePort) -> Non
         arguments = {"inhalt": {"memories": [entry], **CALLER}}
         return call_tool(ctx, ANNA, "update_brain_memories", arguments)
 
-    # Only `ersetzt`: the successor stays as it is, the other one is replaced
+    # Only `ersetzt`: the successor stays as it is (not rewritten: same time of change,
+    # same version), the other one is replaced
+    new_id = MemoryId.parse(new)
+    assert new_id is not None
+    before = storage.get_memories(ANNA.tenant, [new_id], NOW)
     answer = update({"ID": new, "ersetzt": [old]})
     assert answer["erfolg"] is True, answer
     assert answer["daten"][0]["ersetzt"] == [old]
     assert fetch(ctx, old)["ersetzt_durch"] == new
+    after = storage.get_memories(ANNA.tenant, [new_id], NOW)
+    assert [(m.updated_at, m.version) for m in after.values()] == [
+        (m.updated_at, m.version) for m in before.values()
+    ]
     assert found(ctx)["search_memory"] == [new]
     # A memory cannot replace itself; an unknown ID is not found
     itself = update({"ID": new, "ersetzt": new})["daten"][0]
