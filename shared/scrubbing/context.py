@@ -43,6 +43,7 @@ SECRETISH_KEY: Final = (
     r"(?P<key>(?:secret|token|api[-_. ]?key|apikey|api[-_. ]?schl(?:ü|ue)ssel|access[-_. ]?key"
     r"|private[-_. ]?key|signing[-_. ]?key|encryption[-_. ]?key|master[-_. ]?key|auth[-_. ]?key"
     r"|app[-_. ]?key|subscription[-_. ]?key|credentials?|(?<![A-Za-z])pat(?![A-Za-z])"
+    r"|authorization"
     r"|geheimnis|(?:(?<![A-Za-z])|(?<=ungs)|(?<=geheim)|(?<=signatur)|(?<=master)|(?<=privat))"
     r"schl(?:ü|ue)ssel|(?<![A-Za-z])(?:2fa|mfa|totp|otp)[-_. ]?(?:seed|secret|key)"
     r"|zugangsschl(?:ü|ue)ssel|api[-_. ]?secret|sas[-_. ]?key|shared[-_. ]?key|(?<![A-Za-z])key)"
@@ -83,11 +84,14 @@ CHANGED_TO_SEP: Final = (
 # Sommer2024." keeps the sentence's full stop) - a possessive run never backtracks.
 _UNQUOTED_BODY: Final = r"(?:[^\s;,\"'`<>„“”«»&]++|&(?![\w.-]{1,64}+=))"
 VALUE: Final = (
-    r"(?:\"(?P<v1>[^\"\n]{1,200}+)\"|'(?P<v2>[^'\n]{1,200}+)'"
+    r"(?:\"(?P<v1>(?:[^\"\\\n]|\\[^\n]){1,200}+)\"|'(?P<v2>[^'\n]{1,200}+)'"
     r"|„(?P<v3>[^“”\"\n]{1,200}+)[“”\"]|[“«](?P<v4>[^”»\n]{1,200}+)[”»]|`(?P<v5>[^`\n]{1,200}+)`"
     rf"|(?P<v>{_UNQUOTED_BODY}{{1,200}}+))"
 )
-RANDOM_VALUE: Final = r"[\"'„“`]?(?:base64:)?(?P<v>[A-Za-z0-9+/=_\-.~]{1,1024}+)"
+RANDOM_VALUE: Final = (
+    r"(?:```[\w-]{0,20}+\s{1,8}+|[\"'„“`])?(?:base64:)?(?P<v>[A-Za-z0-9+/=_\-.~]{1,1024}+)"
+)
+"""A random value, also quoted or as the first line of a code block after its key."""
 RANDOM_FOLLOW: Final = r"(?:$|[\s\"'`,;&)\]}<>“”]|\.(?:\s|$))"
 """What must follow a RANDOM_VALUE (checked by the engine after the match)."""
 PHRASE_VALUE: Final = r"(?P<v>[A-Za-zÄÖÜäöüß0-9][^\n.;,\"]{3,200}?)(?=\s{0,8}+(?:[.;,\n\"]|$))"
@@ -154,6 +158,17 @@ HTTP_AUTH_TUPLE: Final = (
 """`requests.get(url, auth=('admin', 'X'))`, `HTTPBasicAuth("u", "X")`: the second string."""
 BITLOCKER_KEY: Final = r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])"
 """A BitLocker recovery key: eight groups of six digits."""
+_BLOCK_SCALAR: Final = r"[\"']?[ \t]{0,8}+:[ \t]{0,8}+[|>][+-]?[ \t]{0,8}+\n[ \t]{1,16}+"
+PW_BLOCK: Final = rf"{PW_KEY}{_BLOCK_SCALAR}(?P<v>[^\s]{{1,200}}+)"
+"""YAML's block scalar: `password: |` and the value indented on the next line."""
+GENERIC_BLOCK: Final = rf"{SECRETISH_KEY}{_BLOCK_SCALAR}(?P<v>[A-Za-z0-9+/=_\-.~]{{1,1024}}+)"
+ATTR_SETTING: Final = (
+    r"(?:key|name)\s{0,8}+=\s{0,8}+\"(?P<key>[\w.:-]{0,40}?(?:passw(?:or[dt]|ort)|kennwort"
+    r"|passwd|pwd|secret|token|api[-_.]?key|apikey|access[-_.]?key|private[-_.]?key))\""
+    r"\s{1,8}+value\s{0,8}+=\s{0,8}+\"(?P<v>[^\"\n]{1,200}+)\""
+)
+"""A setting as XML attributes: `<add key="ApiKey" value="X"/>`, `<property name="password"
+value="X"/>` (.NET appSettings, Spring beans)."""
 PW_CLI: Final = rf"--(?<![\w-]--)[a-z-]{{0,40}}?pass(?:word|wd)?(?:=|{_SP}){VALUE}"
 PW_XML: Final = r"<(?P<key>[\w.-]{0,40}?(?:password|passwort|passwd))>(?P<v>[^<\s]{1,200}+)</"
 CREDENTIAL_PAIR: Final = (
