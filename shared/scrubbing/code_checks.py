@@ -16,6 +16,7 @@ from typing import Final
 from shared.scrubbing.checks import (
     generic_value,
     is_placeholder,
+    key_before,
     looks_random,
     password_bare,
     password_like,
@@ -178,3 +179,14 @@ _PHRASE_PROSE: Final = frozenset({
     "our", "unser", "unsere", "mein", "my", "wir", "we", "ich", "i", "du", "you", "es", "it",
     "kommt", "comes", "gibt", "frag", "ask",
 })  # fmt: skip
+
+
+_PASSWORD_WORD = re.compile(r"passw|kennwort|pwd", re.IGNORECASE)
+
+
+def attr_secret(value: str, match: re.Match[str]) -> bool:
+    """The `value` attribute of a setting whose `key`/`name` names a password (a password
+    value) or a secret, token or key (random, as after `secret=`)."""
+    if _PASSWORD_WORD.search(key_before(match)):
+        return password_value(value, match)
+    return generic_value(value, match)

@@ -43,6 +43,7 @@ SECRETISH_KEY: Final = (
     r"(?P<key>(?:secret|token|api[-_. ]?key|apikey|api[-_. ]?schl(?:ü|ue)ssel|access[-_. ]?key"
     r"|private[-_. ]?key|signing[-_. ]?key|encryption[-_. ]?key|master[-_. ]?key|auth[-_. ]?key"
     r"|app[-_. ]?key|subscription[-_. ]?key|credentials?|(?<![A-Za-z])pat(?![A-Za-z])"
+    r"|authorization"
     r"|geheimnis|(?:(?<![A-Za-z])|(?<=ungs)|(?<=geheim)|(?<=signatur)|(?<=master)|(?<=privat))"
     r"schl(?:ü|ue)ssel|(?<![A-Za-z])(?:2fa|mfa|totp|otp)[-_. ]?(?:seed|secret|key)"
     r"|zugangsschl(?:ü|ue)ssel|api[-_. ]?secret|sas[-_. ]?key|shared[-_. ]?key|(?<![A-Za-z])key)"
@@ -83,18 +84,23 @@ CHANGED_TO_SEP: Final = (
 # Sommer2024." keeps the sentence's full stop) - a possessive run never backtracks.
 _UNQUOTED_BODY: Final = r"(?:[^\s;,\"'`<>„“”«»&]++|&(?![\w.-]{1,64}+=))"
 VALUE: Final = (
-    r"(?:\"(?P<v1>[^\"\n]{1,200}+)\"|'(?P<v2>[^'\n]{1,200}+)'"
+    r"(?:\"(?P<v1>(?:[^\"\\\n]|\\[^\n]){1,200}+)\"|'(?P<v2>[^'\n]{1,200}+)'"
     r"|„(?P<v3>[^“”\"\n]{1,200}+)[“”\"]|[“«](?P<v4>[^”»\n]{1,200}+)[”»]|`(?P<v5>[^`\n]{1,200}+)`"
     rf"|(?P<v>{_UNQUOTED_BODY}{{1,200}}+))"
 )
-RANDOM_VALUE: Final = r"[\"'„“`]?(?:base64:)?(?P<v>[A-Za-z0-9+/=_\-.~]{1,1024}+)"
+RANDOM_VALUE: Final = (
+    r"(?:```[\w-]{0,20}+\s{1,8}+|[\"'„“`])?(?:base64:)?(?P<v>[A-Za-z0-9+/=_\-.~]{1,1024}+)"
+)
+"""A random value, also quoted or as the first line of a code block after its key."""
 RANDOM_FOLLOW: Final = r"(?:$|[\s\"'`,;&)\]}<>“”]|\.(?:\s|$))"
 """What must follow a RANDOM_VALUE (checked by the engine after the match)."""
 PHRASE_VALUE: Final = r"(?P<v>[A-Za-zÄÖÜäöüß0-9][^\n.;,\"]{3,200}?)(?=\s{0,8}+(?:[.;,\n\"]|$))"
 
 # --- assembled rules -----------------------------------------------------------------------
 
-PW_STRONG: Final = rf"{PW_KEY}{QUALIFIER}(?:{STRONG_SEP}|{STRONG_WORD_SEP}){VALUE}"
+_BLOCK_SCALAR: Final = r"(?:[|>][+-]?[ \t]{0,8}+\n[ \t]{1,16}+)?"
+"""YAML's block scalar after a key's colon (`password: |`): the value is on the next line."""
+PW_STRONG: Final = rf"{PW_KEY}{QUALIFIER}(?:{STRONG_SEP}|{STRONG_WORD_SEP}){_BLOCK_SCALAR}{VALUE}"
 PW_WEAK: Final = rf"{PW_KEY}{QUALIFIER}{WEAK_SEP}{VALUE}"
 PW_CHANGED: Final = rf"{PW_KEY}{QUALIFIER}{CHANGED_TO_SEP}{VALUE}"
 PW_AUF: Final = (
@@ -144,7 +150,10 @@ PW_ECHO_STDIN: Final = (
     r"echo\s{1,8}+(?:-n\s{1,8}+)?(?:'(?P<v1>[^'\n]{1,200}+)'|\"(?P<v2>[^\"\n]{1,200}+)\""
     r"|(?P<v>[^\s'\"|]{1,200}+))\s{0,8}+\|[^\n|]{0,200}?--password-stdin"
 )
-PW_COMMAND_ANCHORS: Final = ("convertto-securestring", "htpasswd", "net", "pass")
+PW_COMMAND_ANCHORS: Final = (
+    "convertto-securestring", "htpasswd", "net use", "-storepass", "-keypass", "-srcstorepass",
+    "-deststorepass", "-srckeypass", "-destkeypass",
+)  # fmt: skip
 WIFI_QR: Final = r"WIFI:(?:[^;\n]{0,64}+;){0,6}?P:(?P<v>(?:\\.|[^;\\\n]){1,64}+)"
 """A Wi-Fi QR code's text (`WIFI:T:WPA;S:Buero;P:<key>;;`)."""
 HTTP_AUTH_TUPLE: Final = (
@@ -154,6 +163,13 @@ HTTP_AUTH_TUPLE: Final = (
 """`requests.get(url, auth=('admin', 'X'))`, `HTTPBasicAuth("u", "X")`: the second string."""
 BITLOCKER_KEY: Final = r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])"
 """A BitLocker recovery key: eight groups of six digits."""
+ATTR_SETTING: Final = (
+    r"(?:key|name)\s{0,8}+=\s{0,8}+\"(?P<key>[\w.:-]{0,40}?(?:passw(?:or[dt]|ort)|kennwort"
+    r"|passwd|pwd|secret|token|api[-_.]?key|apikey|access[-_.]?key|private[-_.]?key))\""
+    r"\s{1,8}+value\s{0,8}+=\s{0,8}+\"(?P<v>[^\"\n]{1,200}+)\""
+)
+"""A setting as XML attributes: `<add key="ApiKey" value="X"/>`, `<property name="password"
+value="X"/>` (.NET appSettings, Spring beans)."""
 PW_CLI: Final = rf"--(?<![\w-]--)[a-z-]{{0,40}}?pass(?:word|wd)?(?:=|{_SP}){VALUE}"
 PW_XML: Final = r"<(?P<key>[\w.-]{0,40}?(?:password|passwort|passwd))>(?P<v>[^<\s]{1,200}+)</"
 CREDENTIAL_PAIR: Final = (
@@ -204,7 +220,7 @@ PIN: Final = (
     rf"[\"'„“]?(?P<v>\d{{4,8}}+)\b{_NOT_A_PIN}"
 )
 GENERIC_STRONG: Final = (
-    rf"{SECRETISH_KEY}{QUALIFIER}(?:{STRONG_SEP}|{STRONG_WORD_SEP}){RANDOM_VALUE}"
+    rf"{SECRETISH_KEY}{QUALIFIER}(?:{STRONG_SEP}|{STRONG_WORD_SEP}){_BLOCK_SCALAR}{RANDOM_VALUE}"
 )
 GENERIC_QUOTED: Final = (
     rf"{SECRETISH_KEY}{QUALIFIER}(?:{STRONG_SEP}|{STRONG_WORD_SEP}|{WEAK_SEP})"
@@ -298,9 +314,9 @@ ORACLE_LOGIN: Final = (
 )
 """`sqlplus user/password@host:1521/SERVICE` (Oracle EZConnect): the part after the slash."""
 ORACLE_ANCHORS: Final = ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "sqlcl", "conn")
-SMB_USER: Final = r"-U\s{0,8}+[\"']?[\w.$@\\-]{1,64}+%(?P<v>[^\s\"'%]{1,200}+)"
+SMB_USER: Final = r"-(?<=\s-)U\s{0,8}+[\"']?[\w.$@\\-]{1,64}+%(?P<v>[^\s\"'%]{1,200}+)"
 """`smbclient -U user%password` (Samba's user%password convention)."""
-TABLE_CELL: Final = r"(?<=\|)[ \t]{1,8}+(?P<v>[^|\s]{4,64}+)[ \t]{1,8}+(?=\|)"
+TABLE_CELL: Final = r"\|[ \t]{1,8}+(?P<v>[^|\s]{4,64}+)[ \t]{1,8}+(?=\|)"
 """One cell of a Markdown table; the validator reads its column's header."""
 TABLE_ANCHORS: Final = (
     "pass", "pw", "kennw", "secret", "geheim", "token", "key", "schlüssel", "pin", "credential",

@@ -1,7 +1,9 @@
 """The rows of the third development round (issue 20, session 4): archive, Samba, htpasswd,
 keytool, `net use`, `--password-stdin` and PowerShell command lines, quoted `-a`/`-p` values, a
 Markdown table's password column or key cell, logins listed under a heading, Wi-Fi keys of words
-and Wi-Fi QR texts, `auth=('u', 'X')`, `Geheimnis:`, BitLocker recovery keys, `<password>`
+and Wi-Fi QR texts, `auth=('u', 'X')`, `Geheimnis:`, BitLocker recovery keys, YAML block
+scalars (`password: |`), XML settings (`<add key="ApiKey" value="X"/>`), a key's value as the
+first line of a code block, a bare `Authorization: X`, `<password>`
 elements that start with a bracket, keys wrapped over two lines, `PAT`, the
 Tencent/GCP-HMAC/DeepL shapes, a bare value after `Notiz:` - each removes its secret and
 leaves the look-alikes of ordinary text alone (mysql's port, a table's note, prose after
@@ -51,6 +53,13 @@ SECRETS = [
     ('ConvertTo-SecureString "Winter2025!Acme" -AsPlainText -Force', "Winter2025!Acme"),
     ("BitLocker: 123456-234567-345678-456789-567890-678901-789012-890123", "345678-456789"),
     ("| Key | Value |\n|---|---|\n| DB_PASSWORD | Hq8xZ2mL0pQ |", "Hq8xZ2mL0pQ"),
+    ("password: |\n  Hq8xZ2mL0pQ\nuser: app", "Hq8xZ2mL0pQ"),
+    ("client_secret: >-\n  Zq8mK2xP9vL4nT7sW1yB3cD6eF0gH\n", "Zq8mK2xP9vL4nT7s"),
+    ('<add key="ApiKey" value="Zq8mK2xP9vL4nT7sW1yB3cD6eF0gH" />', "Zq8mK2xP9vL4nT7s"),
+    ('<add key="SmtpPassword" value="Hq8xZ2mL0pQ" />', "Hq8xZ2mL0pQ"),
+    ('<property name="password" value="Hq8xZ2mL0pQ"/>', "Hq8xZ2mL0pQ"),
+    ("Token (bitte nicht teilen):\n```\nZq8mK2xP9vL4nT7sW1yB3cD6eF0gH\n```", "Zq8mK2xP9vL4nT7s"),
+    ("Authorization: Zq8mK2xP9vL4nT7sW1yB3cD6eF0gH", "Zq8mK2xP9vL4nT7s"),
 ]
 
 CONTENT = [
@@ -82,6 +91,12 @@ CONTENT = [
     "htpasswd -c /etc/nginx/.htpasswd admin",
     "ConvertTo-SecureString $pw -AsPlainText -Force",
     "Phone: 123456-234567 ext 12",
+    "password: |\n  siehe Tresor\nuser: app",
+    '<add key="PasswordPolicy" value="strict" />',
+    '<add key="ApiKeyHeader" value="X-Api-Key" />',
+    '<property name="password" value="${db.password}"/>',
+    "Token (bitte nicht teilen):\n```\nsiehe Vault\n```",
+    "Authorization: Bearer",
 ]
 
 
