@@ -28,6 +28,7 @@ from shared.storage.dynamo.items import (
     get_s,
     key,
     part,
+    query,
     s,
     tenant_prefix,
 )
@@ -168,16 +169,4 @@ class ProjectRecords:
 
 
 def _partition(pk: str, sk_prefix: str | None = None) -> Item:
-    condition = "#pk = :pk"
-    names = {"#pk": PK}
-    values: Item = {":pk": s(pk)}
-    if sk_prefix is not None:
-        condition += " AND begins_with(#sk, :sk)"
-        names["#sk"] = SK
-        values[":sk"] = s(sk_prefix)
-    return {
-        "KeyConditionExpression": condition,
-        "ExpressionAttributeNames": names,
-        "ExpressionAttributeValues": values,
-        "ConsistentRead": True,
-    }
+    return query(pk, begins=sk_prefix, ConsistentRead=True)
