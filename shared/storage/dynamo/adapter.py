@@ -94,22 +94,6 @@ _log = logging.getLogger(__name__)
 
 _CONDITION_FAILED = "ConditionalCheckFailedException"
 
-# The lazily built parts, in the order `prime()` builds them.
-_PARTS = (
-    "_vectors",
-    "_ratings",
-    "_brain",
-    "_writer",
-    "_replacer",
-    "_superseder",
-    "_deleter",
-    "_index",
-    "_projects",
-    "_ledger",
-    "_call_records",
-    "_repair",
-)
-
 
 class DynamoStorage:
     """`StoragePort` on one DynamoDB table plus an S3 Vectors bucket for embeddings."""
@@ -143,8 +127,9 @@ class DynamoStorage:
         """Build every part now (imports included) instead of on first use."""
         from shared.storage.dynamo import memory_items  # noqa: F401  (get_memories)
 
-        for name in _PARTS:
-            getattr(self, name)
+        for name, attribute in vars(DynamoStorage).items():
+            if isinstance(attribute, cached_property):  # the parts, in definition order
+                getattr(self, name)
 
     # --- the parts, each built on first use ----------------------------------------------
 
