@@ -72,38 +72,6 @@ MEMORY_STATS_SHARDS: Final = 8
 # items keyed with a smaller N stay reachable.
 EXPIRY_SHARDS: Final = 16
 
-# The attributes a replace rewrites (besides version and embedding_key); everything else
-# (created_us, scores, last_call_us, write_id) stays as stored.
-REPLACED_ATTRIBUTES: Final[tuple[str, ...]] = (
-    "kurzbeschreibung",
-    "memory",
-    "tags",
-    "scope",
-    "scope_vk",
-    "nutzer",
-    "agent",
-    "updated_us",
-    "referenzfelder",
-    "terms",
-    "doc_len",
-    "area",
-    "expires_us",
-    TTL_ATTRIBUTE,
-    "embedding_dim",
-    "embedding_profil_hash",
-    REF_PK,
-    REF_SK,
-    TYP_PK,
-    TYP_SK,
-    EXP_PK,
-    EXP_SK,
-    AREA_PK,
-    AREA_SK,
-    "gueltig_us",
-    "ersetzt_durch",
-)
-
-
 # --- keys -------------------------------------------------------------------------------
 
 
@@ -188,6 +156,23 @@ MEMORY: Final = codec(
     area=TEXT,
     gueltig_us=("gueltig_bis", TIME),
     ersetzt_durch=MEMORY_ID,
+)
+# A replace rewrites every stored attribute of the memory and its index attributes except
+# these: identity, created_us, scores, last_call_us and write_id stay as stored; version
+# and embedding_key the replace sets itself.
+_KEPT: Final = {"tenant", "memory_id", "created_us", "score_count", "score_sum", "last_call_us"}
+_SET_BY_REPLACE: Final = {"version", "embedding_key"}
+REPLACED_ATTRIBUTES: Final[tuple[str, ...]] = (
+    *(name for name in MEMORY.attributes if name not in _KEPT | _SET_BY_REPLACE),
+    TTL_ATTRIBUTE,
+    REF_PK,
+    REF_SK,
+    TYP_PK,
+    TYP_SK,
+    EXP_PK,
+    EXP_SK,
+    AREA_PK,
+    AREA_SK,
 )
 MEMORY_POSTING: Final = codec(
     memory_id=("entry_id", MEMORY_ID),
