@@ -49,8 +49,6 @@ from shared.storage.dynamo.items import (
     TYP_SK,
     Item,
     codec,
-    get_json,
-    get_n,
     get_s,
     key,
     memory_key,
@@ -279,13 +277,7 @@ def posting_keys(m: Memory) -> list[Item]:
 
 def stored_posting_keys(item: Mapping[str, Any]) -> list[Item]:
     """The keys of every posting a stored memory item has."""
-    tenant, memory_id = get_s(item, "tenant"), stored_memory_id(item)
-    area, doc_len = get_s(item, "area"), get_n(item, "doc_len")
-    return [
-        memory_posting_key(tenant, area, term, tf, doc_len, memory_id)
-        for term, tf in sorted(get_json(item, "terms").items())
-        if tf > 0
-    ]
+    return posting_keys(memory_from_item(item))
 
 
 def key_deletes(keys: list[Item]) -> list[Item]:
