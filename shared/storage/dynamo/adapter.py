@@ -207,10 +207,6 @@ class DynamoStorage:
     def table_name(self) -> str:
         return self._table
 
-    @property
-    def bucket_name(self) -> str:
-        return self._bucket
-
     def close(self) -> None:
         self._round_trips.close()
 
@@ -390,8 +386,6 @@ class DynamoStorage:
 
     def search_vectors(self, query: VectorQuery) -> list[VectorHit]:
         """One QueryVectors (S3 Vectors) with a tenant/area/type/expiry filter."""
-        if not query.areas or query.limit <= 0:
-            return []
         return self._vectors.search(query)
 
     def find_memories_by_scope(
