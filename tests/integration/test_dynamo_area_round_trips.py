@@ -184,7 +184,7 @@ def test_reads_of_a_caller_in_5_teams_and_10_projects(
     stages, rounds = measure(recorder, write)
     assert stages[:4] == [
         membership,
-        Counter({"PutItem": 1}),
+        Counter({"UpdateItem": 1}),
         Counter({"Query": 4 + 1}),
         Counter({"UpdateItem": 1}),
     ]

@@ -122,6 +122,6 @@ def test_existing_tags_cost_no_extra_round_trip(
     recorder.reset()
     # When it is ensured in another spelling with a new tag
     result = storage.ensure_tags(TENANT, ["RECHNUNG", "Neu"])
-    # Then the stored spelling comes back from the failed condition itself: one stage
+    # Then the stored spelling comes back from the update itself: one stage
     assert result == {"rechnung": "Rechnung", "neu": "Neu"}
-    assert recorder.stages() == [Counter({"PutItem": 2})]
+    assert recorder.stages() == [Counter({"UpdateItem": 2})]

@@ -149,8 +149,8 @@ def test_insert_of_100_memories_takes_at_most_4_waves(
     shards = {memory_stats_shard(mid) for mid in wanted}
     terms = {t for e in memory_entries(100) for t in term_set(e["memory"])}
     assert sorted(stages[:2], key=sorted) == [
-        Counter({"PutItem": 7}),
         Counter({"Query": len(terms) + 1}),
+        Counter({"UpdateItem": 7}),
     ]
     assert stages[2:] == [
         Counter({"UpdateItem": 1}),
@@ -410,7 +410,7 @@ def test_upsert_of_30_new_entries_takes_3_waves(
     # of every new entry (parallel chunks) side by side in one stage
     stages = recorder.stages()
     assert [set(stage) for stage in stages] == [
-        {"PutItem"},
+        {"UpdateItem"},
         {"UpdateItem"},
         {"TransactWriteItems", "BatchWriteItem"},
     ]

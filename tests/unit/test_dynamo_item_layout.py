@@ -349,3 +349,10 @@ def test_a_brain_entry_and_its_posting_keep_their_layout_and_read_back() -> None
 def test_a_ledger_record_keeps_its_layout_and_reads_back() -> None:
     assert ledger_items.record_item(LEDGER, ledger_items.record_key(LEDGER)) == LEDGER_ITEM
     assert ledger_items.record_from_item(LEDGER_ITEM) == LEDGER
+
+
+def test_a_replace_rewrites_every_attribute_but_identity_creation_scores_and_version() -> None:
+    kept = {"tenant", "memory_id", "created_us", "score_count", "score_sum", "last_call_us"}
+    own = {"kind", "pk", "sk", "write_id", "version", "embedding_key"}
+    every = set(MEMORY_LONG) | set(MEMORY_SHORT)
+    assert set(memory_items.REPLACED_ATTRIBUTES) == every - kept - own

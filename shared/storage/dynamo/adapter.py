@@ -29,15 +29,12 @@ from shared.logs import silence_payload_loggers
 from shared.search.postings import POSTINGS_PER_AREA_TERM
 from shared.search.topk import WordQuery
 from shared.storage.dynamo.calls import (
-    AWS_ERRORS,
     Backoff,
     TableCalls,
     counter_range,
     deferring,
-    error_code,
 )
 from shared.storage.dynamo.items import (
-    PK,
     counter_key,
     get_n,
     get_s,
@@ -92,24 +89,6 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger(__name__)
 
-_CONDITION_FAILED = "ConditionalCheckFailedException"
-
-# The lazily built parts, in the order `prime()` builds them.
-_PARTS = (
-    "_vectors",
-    "_ratings",
-    "_brain",
-    "_writer",
-    "_replacer",
-    "_superseder",
-    "_deleter",
-    "_index",
-    "_projects",
-    "_ledger",
-    "_call_records",
-    "_repair",
-)
-
 
 class DynamoStorage:
     """`StoragePort` on one DynamoDB table plus an S3 Vectors bucket for embeddings."""
@@ -143,8 +122,9 @@ class DynamoStorage:
         """Build every part now (imports included) instead of on first use."""
         from shared.storage.dynamo import memory_items  # noqa: F401  (get_memories)
 
-        for name in _PARTS:
-            getattr(self, name)
+        for name, attribute in vars(DynamoStorage).items():
+            if isinstance(attribute, cached_property):  # the parts, in definition order
+                getattr(self, name)
 
     # --- the parts, each built on first use ----------------------------------------------
 
@@ -200,7 +180,7 @@ class DynamoStorage:
     def _projects(self) -> ProjectRecords:
         from shared.storage.dynamo.projects import ProjectRecords
 
-        return ProjectRecords(self._calls)
+        return ProjectRecords(self._calls, self._hints)
 
     @cached_property
     def _ledger(self) -> LedgerTable:
@@ -226,10 +206,6 @@ class DynamoStorage:
     @property
     def table_name(self) -> str:
         return self._table
-
-    @property
-    def bucket_name(self) -> str:
-        return self._bucket
 
     def close(self) -> None:
         self._round_trips.close()
@@ -291,43 +267,23 @@ class DynamoStorage:
         wanted: dict[str, str] = {}
         for name in names:  # within one call, the first spelling wins
             wanted.setdefault(name.casefold(), name)
-        if not wanted:
-            return {}
         stored = self._round_trips.run(
             [partial(self._put_tag, tenant, key, name) for key, name in wanted.items()]
         )
-        result = dict(zip(wanted, stored, strict=True))
-        losers = [key for key, name in result.items() if name is None]
-        if losers:  # no ALL_OLD in the condition failure: read the winners' spelling
-            items = self._calls.batch_get([tag_key(tenant, key) for key in losers])
-            for item in items:
-                result[get_s(item, "name_key")] = get_s(item, "name")
-        missing = [key for key, name in result.items() if name is None]
-        if missing:
-            raise RuntimeError(f"tags vanished while being ensured: {missing}")
-        return {key: name for key, name in result.items() if name is not None}
+        return dict(zip(wanted, stored, strict=True))
 
-    def _put_tag(self, tenant: str, key: str, name: str) -> str | None:
-        """The stored spelling of one tag, creating it if needed (None: read it back)."""
-        try:
-            self._dynamodb.put_item(
-                TableName=self._table,
-                Item={
-                    **tag_key(tenant, key),
-                    "kind": s("tag"),
-                    "name_key": s(key),
-                    "name": s(name),
-                },
-                ConditionExpression="attribute_not_exists(#pk)",
-                ExpressionAttributeNames={"#pk": PK},
-                ReturnValuesOnConditionCheckFailure="ALL_OLD",
-            )
-        except AWS_ERRORS as exc:
-            if error_code(exc) != _CONDITION_FAILED:
-                raise
-            existing = getattr(exc, "response", {}).get("Item")
-            return None if existing is None else get_s(existing, "name")
-        return name
+    def _put_tag(self, tenant: str, key: str, name: str) -> str:
+        """The stored spelling of one tag: one UpdateItem that sets the name only where
+        there is none (the first writer's spelling stays) and returns the item as stored."""
+        response = self._dynamodb.update_item(
+            TableName=self._table,
+            Key=tag_key(tenant, key),
+            UpdateExpression="SET #kind = :kind, #key = :key, #name = if_not_exists(#name, :name)",
+            ExpressionAttributeNames={"#kind": "kind", "#key": "name_key", "#name": "name"},
+            ExpressionAttributeValues={":kind": s("tag"), ":key": s(key), ":name": s(name)},
+            ReturnValues="ALL_NEW",
+        )
+        return get_s(response["Attributes"], "name")
 
     # --- memories -----------------------------------------------------------------------
 
@@ -430,8 +386,6 @@ class DynamoStorage:
 
     def search_vectors(self, query: VectorQuery) -> list[VectorHit]:
         """One QueryVectors (S3 Vectors) with a tenant/area/type/expiry filter."""
-        if not query.areas or query.limit <= 0:
-            return []
         return self._vectors.search(query)
 
     def find_memories_by_scope(
@@ -495,30 +449,19 @@ class DynamoStorage:
     # --- projects -----------------------------------------------------------------------
 
     def create_project(self, project: Project) -> bool:
-        created = self._projects.create(project)
-        if created:
-            members = frozenset({project.owner, *project.members})
-            self._hints.add(project.tenant, project.name, members)
-        return created
+        return self._projects.create(project)
 
     def get_project(self, tenant: str, name: str) -> Project | None:
         return self._projects.get(tenant, name)
 
     def add_project_members(self, tenant: str, name: str, members: Sequence[str]) -> bool:
-        added = self._projects.add(tenant, name, members)
-        if added:
-            self._hints.add(tenant, name, frozenset(members))
-        return added
+        return self._projects.add(tenant, name, members)
 
     def remove_project_members(self, tenant: str, name: str, members: Sequence[str]) -> bool:
-        # Hints of the removed stay until their next read: a hint never grants (the
-        # membership read of the same stage decides), a stale one costs one stage.
         return self._projects.remove(tenant, name, members)
 
     def projects_of(self, tenant: str, nutzer: str) -> frozenset[str]:
-        projects = self._projects.of(tenant, nutzer)
-        self._hints.put(tenant, nutzer, projects)  # searches speculate with it
-        return projects
+        return self._projects.of(tenant, nutzer)
 
     # --- ledger (ledger.py) -------------------------------------------------------------
 

@@ -53,6 +53,7 @@ from shared.storage.dynamo.items import (
     posting_from_item,
     posting_item,
     posting_key,
+    query,
     stats_from_items,
     stats_key,
     stats_pk,
@@ -92,18 +93,6 @@ class _Chain:
     # for from before the batch (their postings are deleted unless the entry keeps them).
     stored: BrainEntry | None = None
     old_terms: set[str] = field(default_factory=set)
-
-
-def _query(index: str | None, attribute: str, value: str, **extra: Any) -> Item:
-    query: Item = {
-        "KeyConditionExpression": "#pk = :pk",
-        "ExpressionAttributeNames": {"#pk": attribute},
-        "ExpressionAttributeValues": {":pk": {"S": value}},
-        **extra,
-    }
-    if index is not None:
-        query["IndexName"] = index
-    return query
 
 
 class BrainIndex:
@@ -377,8 +366,8 @@ class BrainIndex:
             return []
         typ = str(vk_typ)
         if vk_referenz_id is None:
-            query = _query(TYP_INDEX, TYP_PK, brain_typ_pk(tenant, typ), ScanIndexForward=False)
-            (items,) = self._calls.query_many([query], limit)
+            typ_query = _by_typ(brain_typ_pk(tenant, typ))
+            (items,) = self._calls.query_many([typ_query], limit)
             return [brain_from_item(item) for item in items]
         found = self.find_by_references(tenant, [(typ, vk_referenz_id)], limit)
         return found.get((typ, vk_referenz_id), [])
@@ -393,7 +382,12 @@ class BrainIndex:
         if not pairs or limit <= 0:
             return {}
         queries = [
-            _query(REF_INDEX, REF_PK, brain_ref_pk(tenant, typ, ref), ScanIndexForward=False)
+            query(
+                brain_ref_pk(tenant, typ, ref),
+                attribute=REF_PK,
+                index=REF_INDEX,
+                ScanIndexForward=False,
+            )
             for typ, ref in pairs
         ]
         found: dict[tuple[str, str], list[BrainEntry]] = {}
@@ -407,10 +401,7 @@ class BrainIndex:
     def list(self, tenant: str, limit: int) -> list[BrainEntry]:
         if limit <= 0:
             return []
-        queries = [
-            _query(TYP_INDEX, TYP_PK, brain_typ_pk(tenant, typ.value), ScanIndexForward=False)
-            for typ in VkTyp
-        ]
+        queries = [_by_typ(brain_typ_pk(tenant, typ.value)) for typ in VkTyp]
         pages = self._calls.query_many(queries, limit)
         entries = [brain_from_item(item) for page in pages for item in page]
         entries.sort(key=lambda e: e.id, reverse=True)
@@ -418,8 +409,8 @@ class BrainIndex:
 
     def lookup_terms(self, tenant: str, terms: Sequence[str]) -> TermLookup:
         wanted = list(dict.fromkeys(terms))
-        queries = [_query(None, PK, term_pk(tenant, t), ConsistentRead=True) for t in wanted]
-        queries.append(_query(None, PK, stats_pk(tenant), ConsistentRead=True))
+        queries = [query(term_pk(tenant, t), ConsistentRead=True) for t in wanted]
+        queries.append(query(stats_pk(tenant), ConsistentRead=True))
         pages = self._calls.query_many(queries)
         postings: dict[str, list[Posting]] = {}
         for term, items in zip(wanted, pages, strict=False):
@@ -428,8 +419,13 @@ class BrainIndex:
         return TermLookup(postings, stats_from_items(pages[-1]))
 
     def stats(self, tenant: str) -> CorpusStats:
-        (items,) = self._calls.query_many([_query(None, PK, stats_pk(tenant), ConsistentRead=True)])
+        (items,) = self._calls.query_many([query(stats_pk(tenant), ConsistentRead=True)])
         return stats_from_items(items)
+
+
+def _by_typ(typ_pk: str) -> Item:
+    """The entries of one vk_typ in by_vk_typ, newest ID first."""
+    return query(typ_pk, attribute=TYP_PK, index=TYP_INDEX, ScanIndexForward=False)
 
 
 def _puts(entry: BrainEntry) -> list[Item]:

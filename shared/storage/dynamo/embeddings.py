@@ -221,7 +221,10 @@ class EmbeddingVectors:
 
     def search(self, query: VectorQuery) -> list[VectorHit]:
         """One QueryVectors on the query's index, filtered to the tenant, the areas, the
-        type and what has not expired; a missing index tells the profile's dimensions."""
+        type and what has not expired (none without areas or limit); a missing index tells
+        the profile's dimensions."""
+        if not query.areas or query.limit <= 0:
+            return []
         index = index_name(query.profil_hash, query.dimension)
         conditions: list[dict[str, Any]] = [
             {"tenant": {"$eq": query.tenant}},

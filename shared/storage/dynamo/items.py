@@ -241,6 +241,35 @@ def key(pk: str, sk: str) -> Item:
     return {PK: s(pk), SK: s(sk)}
 
 
+def query(
+    pk: str,
+    *,
+    attribute: str = PK,
+    index: str | None = None,
+    begins: str | None = None,
+    between: tuple[str, str] | None = None,
+    **extra: Any,
+) -> Item:
+    """The Query of one partition (`attribute` = `pk`; of GSI `index` if given), its sort
+    keys optionally starting with `begins` or within `between`; `extra` as given."""
+    condition, names, values = "#pk = :pk", {"#pk": attribute}, {":pk": s(pk)}
+    if begins is not None:
+        condition += " AND begins_with(#sk, :sk)"
+        names["#sk"], values[":sk"] = SK, s(begins)
+    if between is not None:
+        condition += " AND #sk BETWEEN :low AND :high"
+        names["#sk"], values[":low"], values[":high"] = SK, s(between[0]), s(between[1])
+    found: Item = {
+        "KeyConditionExpression": condition,
+        "ExpressionAttributeNames": names,
+        "ExpressionAttributeValues": values,
+        **extra,
+    }
+    if index is not None:
+        found["IndexName"] = index
+    return found
+
+
 def padded(number: int) -> str:
     if number < 0:
         raise ValueError(f"negative ID {number}")

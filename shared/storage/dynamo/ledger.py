@@ -35,7 +35,7 @@ from shared.ledger.model import (
     merge_totals,
 )
 from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
-from shared.storage.dynamo.items import PK, SK, Item, get_n, get_s, key, s
+from shared.storage.dynamo.items import PK, SK, Item, get_n, get_s, key, query
 from shared.storage.dynamo.ledger_items import (
     due_key,
     due_pk,
@@ -301,10 +301,4 @@ class LedgerTable:
 
 def _range_query(pk: str, low: str, high: str, *, newest_first: bool = False) -> Item:
     """A consistent Query of one partition, sort keys in [low, high]."""
-    return {
-        "KeyConditionExpression": "#pk = :pk AND #sk BETWEEN :low AND :high",
-        "ExpressionAttributeNames": {"#pk": PK, "#sk": SK},
-        "ExpressionAttributeValues": {":pk": s(pk), ":low": s(low), ":high": s(high)},
-        "ScanIndexForward": not newest_first,
-        "ConsistentRead": True,
-    }
+    return query(pk, between=(low, high), ScanIndexForward=not newest_first, ConsistentRead=True)

@@ -49,8 +49,6 @@ from shared.storage.dynamo.items import (
     TYP_SK,
     Item,
     codec,
-    get_json,
-    get_n,
     get_s,
     key,
     memory_key,
@@ -71,38 +69,6 @@ MEMORY_STATS_SHARDS: Final = 8
 # Partitions of the by_expiry GSI. Only ever increase it: the sweep queries 0..N-1, so
 # items keyed with a smaller N stay reachable.
 EXPIRY_SHARDS: Final = 16
-
-# The attributes a replace rewrites (besides version and embedding_key); everything else
-# (created_us, scores, last_call_us, write_id) stays as stored.
-REPLACED_ATTRIBUTES: Final[tuple[str, ...]] = (
-    "kurzbeschreibung",
-    "memory",
-    "tags",
-    "scope",
-    "scope_vk",
-    "nutzer",
-    "agent",
-    "updated_us",
-    "referenzfelder",
-    "terms",
-    "doc_len",
-    "area",
-    "expires_us",
-    TTL_ATTRIBUTE,
-    "embedding_dim",
-    "embedding_profil_hash",
-    REF_PK,
-    REF_SK,
-    TYP_PK,
-    TYP_SK,
-    EXP_PK,
-    EXP_SK,
-    AREA_PK,
-    AREA_SK,
-    "gueltig_us",
-    "ersetzt_durch",
-)
-
 
 # --- keys -------------------------------------------------------------------------------
 
@@ -188,6 +154,23 @@ MEMORY: Final = codec(
     area=TEXT,
     gueltig_us=("gueltig_bis", TIME),
     ersetzt_durch=MEMORY_ID,
+)
+# A replace rewrites every stored attribute of the memory and its index attributes except
+# these: identity, created_us, scores, last_call_us and write_id stay as stored; version
+# and embedding_key the replace sets itself.
+_KEPT: Final = {"tenant", "memory_id", "created_us", "score_count", "score_sum", "last_call_us"}
+_SET_BY_REPLACE: Final = {"version", "embedding_key"}
+REPLACED_ATTRIBUTES: Final[tuple[str, ...]] = (
+    *(name for name in MEMORY.attributes if name not in _KEPT | _SET_BY_REPLACE),
+    TTL_ATTRIBUTE,
+    REF_PK,
+    REF_SK,
+    TYP_PK,
+    TYP_SK,
+    EXP_PK,
+    EXP_SK,
+    AREA_PK,
+    AREA_SK,
 )
 MEMORY_POSTING: Final = codec(
     memory_id=("entry_id", MEMORY_ID),
@@ -294,13 +277,7 @@ def posting_keys(m: Memory) -> list[Item]:
 
 def stored_posting_keys(item: Mapping[str, Any]) -> list[Item]:
     """The keys of every posting a stored memory item has."""
-    tenant, memory_id = get_s(item, "tenant"), stored_memory_id(item)
-    area, doc_len = get_s(item, "area"), get_n(item, "doc_len")
-    return [
-        memory_posting_key(tenant, area, term, tf, doc_len, memory_id)
-        for term, tf in sorted(get_json(item, "terms").items())
-        if tf > 0
-    ]
+    return posting_keys(memory_from_item(item))
 
 
 def key_deletes(keys: list[Item]) -> list[Item]:

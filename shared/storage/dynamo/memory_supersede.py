@@ -21,7 +21,7 @@ from typing import Final
 
 from shared.domain import EntryFailure, EntryFailureCode, Supersession
 from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
-from shared.storage.dynamo.items import PK, is_live, memory_key, n, opt_s, s
+from shared.storage.dynamo.items import PK, is_live, memory_key, n, opt_s, s, to_us
 
 _log = logging.getLogger(__name__)
 
@@ -43,16 +43,15 @@ class MemorySuperseder:
     def _one(self, tenant: str, mark: Supersession, now_us: int) -> EntryFailure | None:
         successor = str(mark.successor)
         names = {"#pk": PK, "#expires": "expires_us", "#by": "ersetzt_durch", "#v": "version"}
+        names["#until"] = "gueltig_us"
         values = {":now": n(now_us), ":by": s(successor), ":one": n(1)}
         if mark.at is None:
             update = "REMOVE #by, #until SET #v = #v + :one"
             condition = f"{_LIVE} AND #by = :by"
-            names["#until"] = "gueltig_us"
         else:
             update = "SET #by = :by, #until = :until, #v = #v + :one"
             condition = f"{_LIVE} AND attribute_not_exists(#by)"
-            names["#until"] = "gueltig_us"
-            values[":until"] = n(int(mark.at.timestamp() * 1_000_000))
+            values[":until"] = n(to_us(mark.at))
         try:
             self._calls.client.update_item(
                 TableName=self._calls.table,

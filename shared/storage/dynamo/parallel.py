@@ -22,6 +22,8 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
+from typing import cast
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,14 @@ def _outcome[T](task: Callable[[], T]) -> tuple[T | None, BaseException | None]:
         return task(), None
     except BaseException as exc:  # noqa: BLE001 - re-raised by the caller, after all tasks end
         return None, exc
+
+
+def _results[T](outcomes: Sequence[tuple[T | None, BaseException | None]]) -> list[T]:
+    """The results in task order, or the first exception (in task order) raised."""
+    for _, exc in outcomes:
+        if exc is not None:
+            raise exc
+    return [cast("T", result) for result, _ in outcomes]  # None only beside an exception
 
 
 def _in_stage[T](stage: Stage, task: Callable[[], T]) -> T:
@@ -103,17 +113,7 @@ class RoundTrips:
         for index, task in enumerate(tasks):
             context = contextvars.copy_context()
             futures.append(pool.submit(context.run, _in_stage, Stage(stage_id, index), task))
-        results: list[T] = []
-        first_error: BaseException | None = None
-        for future in futures:
-            try:
-                results.append(future.result())
-            except BaseException as exc:  # noqa: BLE001 - re-raised below, after all tasks end
-                if first_error is None:
-                    first_error = exc
-        if first_error is not None:
-            raise first_error
-        return results
+        return _results([_outcome(future.result) for future in futures])
 
     def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
         """Run independent *groups* of calls together: each task on its own thread (the
@@ -140,26 +140,12 @@ class RoundTrips:
             outcomes[0] = _outcome(tasks[0])
             for thread in threads:
                 thread.join()
-        results: list[T] = []
-        for outcome in outcomes:
-            assert outcome is not None
-            if isinstance(outcome[1], BaseException):
-                raise outcome[1]
-            results.append(outcome[0])  # type: ignore[arg-type]
-        return results
+        return _results([outcome for outcome in outcomes if outcome is not None])
 
     def _run_serially[T](self, stage_id: int, tasks: Sequence[Callable[[], T]]) -> list[T]:
-        results: list[T] = []
-        first_error: BaseException | None = None
-        for index, task in enumerate(tasks):
-            try:
-                results.append(_in_stage(Stage(stage_id, index), task))
-            except BaseException as exc:  # noqa: BLE001 - re-raised below, after all tasks end
-                if first_error is None:
-                    first_error = exc
-        if first_error is not None:
-            raise first_error
-        return results
+        return _results(
+            [_outcome(partial(_in_stage, Stage(stage_id, i), task)) for i, task in enumerate(tasks)]
+        )
 
     def _executor(self) -> ThreadPoolExecutor:
         with self._lock:

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from shared.search.topk import Page, PageRequest
 from shared.storage.dynamo.calls import TableCalls
-from shared.storage.dynamo.items import PK, Item, s
+from shared.storage.dynamo.items import Item, query
 from shared.storage.dynamo.memory_items import memory_posting_from_item, memory_posting_pk
 
 COUNT_CALLS: Final = 4
@@ -28,12 +28,7 @@ RawPage = tuple[list[Item], Mapping[str, Any] | None]
 
 def posting_query(tenant: str, area: str, term: str) -> Item:
     """The (area, term) list, highest impact first (ascending sort key), consistent."""
-    return {
-        "KeyConditionExpression": "#pk = :pk",
-        "ExpressionAttributeNames": {"#pk": PK},
-        "ExpressionAttributeValues": {":pk": s(memory_posting_pk(tenant, area, term))},
-        "ConsistentRead": True,
-    }
+    return query(memory_posting_pk(tenant, area, term), ConsistentRead=True)
 
 
 def page_task(

@@ -28,9 +28,11 @@ from shared.storage.dynamo.items import (
     get_s,
     key,
     part,
+    query,
     s,
     tenant_prefix,
 )
+from shared.storage.dynamo.membership_hints import MembershipHints
 
 SK_PROJECT: Final = "PROJECT"
 MEMBER_SK_PREFIX: Final = "MEMBER#"
@@ -87,8 +89,14 @@ def projects_from_items(items: Sequence[Mapping[str, Any]]) -> frozenset[str]:
 
 
 class ProjectRecords:
-    def __init__(self, calls: TableCalls) -> None:
+    """The writes keep the membership hints (`membership_hints.py`) in step: searches
+    speculate with them; a hint never grants (the membership read of the same stage
+    decides). Hints of removed members stay until their next read (a stale one costs one
+    stage)."""
+
+    def __init__(self, calls: TableCalls, hints: MembershipHints) -> None:
         self._calls = calls
+        self._hints = hints
 
     def create(self, project: Project) -> bool:
         members = sorted({project.owner, *project.members})
@@ -109,6 +117,7 @@ class ProjectRecords:
         members_puts = _member_puts(self._calls.table, project.tenant, project.name, first)
         if not self._transact([put, *members_puts]):
             return False
+        self._hints.add(project.tenant, project.name, frozenset(members))
         for group in rest:
             self.add(project.tenant, project.name, group)
         return True
@@ -119,6 +128,7 @@ class ProjectRecords:
         for group in chunks(unique, _MEMBERS_PER_TRANSACTION) or [[]]:
             if not self._transact([check, *_member_puts(self._calls.table, tenant, name, group)]):
                 return False
+        self._hints.add(tenant, name, frozenset(members))
         return True
 
     def remove(self, tenant: str, name: str, members: Sequence[str]) -> bool:
@@ -149,7 +159,9 @@ class ProjectRecords:
 
     def of(self, tenant: str, nutzer: str) -> frozenset[str]:
         (items,) = self._calls.query_many([membership_query(tenant, nutzer)])
-        return projects_from_items(items)
+        projects = projects_from_items(items)
+        self._hints.put(tenant, nutzer, projects)  # searches speculate with it
+        return projects
 
     def _transact(self, items: list[Mapping[str, Any]]) -> bool:
         """One transaction with a fresh ClientRequestToken; False when its first item's
@@ -168,16 +180,4 @@ class ProjectRecords:
 
 
 def _partition(pk: str, sk_prefix: str | None = None) -> Item:
-    condition = "#pk = :pk"
-    names = {"#pk": PK}
-    values: Item = {":pk": s(pk)}
-    if sk_prefix is not None:
-        condition += " AND begins_with(#sk, :sk)"
-        names["#sk"] = SK
-        values[":sk"] = s(sk_prefix)
-    return {
-        "KeyConditionExpression": condition,
-        "ExpressionAttributeNames": names,
-        "ExpressionAttributeValues": values,
-        "ConsistentRead": True,
-    }
+    return query(pk, begins=sk_prefix, ConsistentRead=True)

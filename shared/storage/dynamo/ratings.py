@@ -36,16 +36,14 @@ from shared.storage.dynamo.calls import AWS_ERRORS, StorageUnavailable, TableCal
 from shared.storage.dynamo.items import (
     PK,
     RATING_SK_PREFIX,
-    SK,
-    Item,
     from_us,
     is_live,
     memory_key,
     memory_pk,
     n,
+    query,
     rating_from_item,
     rating_items,
-    s,
     to_us,
 )
 from shared.storage.dynamo.memory_items import memory_from_item
@@ -307,14 +305,7 @@ class RatingWriter:
         return existing, stored, conflict
 
     def list(self, tenant: str, memory_id: MemoryId) -> list[Rating]:
-        query: Item = {
-            "KeyConditionExpression": "#pk = :pk AND begins_with(#sk, :prefix)",
-            "ExpressionAttributeNames": {"#pk": PK, "#sk": SK},
-            "ExpressionAttributeValues": {
-                ":pk": s(memory_pk(tenant, memory_id)),
-                ":prefix": s(RATING_SK_PREFIX),
-            },
-            "ConsistentRead": True,
-        }
-        (items,) = self._calls.query_many([query])
+        partition = memory_pk(tenant, memory_id)
+        ratings = query(partition, begins=RATING_SK_PREFIX, ConsistentRead=True)
+        (items,) = self._calls.query_many([ratings])
         return [rating_from_item(item) for item in items]
