@@ -434,11 +434,9 @@ class DeleteWrite:
         gone = [m for _, m in self.wanted if m not in self.found and str(m) in marked]
         targets = list(dict.fromkeys([*visible, *gone]))
         tenant = self.principal.tenant
-        # The versions `ahead` read: storage may delete on them without reading first.
-        versions = {memory_id: self.found[memory_id].version for memory_id in visible}
-        deleted = (
-            set(ctx.storage.delete_memories(tenant, targets, now, versions)) if targets else set()
-        )
+        # As `ahead` read them: storage may delete on their versions without reading first.
+        read = {memory_id: self.found[memory_id] for memory_id in visible}
+        deleted = set(ctx.storage.delete_memories(tenant, targets, now, read)) if targets else set()
         deleted |= set(gone)
         geloescht = [raw for raw, memory_id in self.wanted if memory_id in deleted]
         not_found = self.not_found + [

@@ -174,15 +174,15 @@ class StoragePort(LedgerPort, Protocol):
         tenant: str,
         ids: Sequence[MemoryId],
         now: datetime,
-        versions: Mapping[MemoryId, int] | None = None,
+        read: Mapping[MemoryId, Memory] | None = None,
     ) -> list[MemoryId]:
         """Delete memories with their ratings, embeddings and postings.
 
         Returns the IDs that existed and were not expired at `now` (expired ones are deleted
-        too, but reported like missing ones). `versions`: the `Memory.version` the caller
-        read of some of them (every rating and replace moves it); an adapter may delete
-        those on that condition without reading them first — one whose version moved
-        since is read and deleted as the others.
+        too, but reported like missing ones). `read`: some of them as the caller read them
+        (every rating and replace moves `Memory.version`); an adapter may delete those on
+        their version without reading them first — one whose version moved since is read
+        and deleted as the others.
         """
         ...
 

@@ -163,8 +163,9 @@ def test_a_delete_resent_after_dying_mid_batch_answers_like_the_first(
     assert call_tool(ctx, PRINCIPAL, INSERT, insert_args())["anzahl_erfolgreich"] == 3
     ids = ["longterm_1", "longterm_2", "longterm_3", "longterm_99"]
     args = {"inhalt": {"memories": {"longterm": ids}, **CALLER}}
-    # Given a delete whose Lambda dies at the second memory's DeleteItem
-    death = Death("DeleteItem", nth=2).attach(clients)
+    # Given a delete whose Lambda dies at the second memory's transaction (item, record's
+    # tombstone, stats: the three memories lie in three stats shards)
+    death = Death("TransactWriteItems", nth=2).attach(clients)
     with pytest.raises(_Killed):
         call_tool(ctx, PRINCIPAL, "delete_brain_memories", args)
     death.detach(clients)

@@ -22,7 +22,7 @@ from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.items import PK, SK, get_s
 from shared.storage.dynamo.memory_items import key_id, posting_keys
-from shared.storage.dynamo.memory_records import SK_INDEX
+from shared.storage.dynamo.memory_records import GONE, SK_INDEX
 from shared.tools.dispatch import call_tool
 from tests.integration.conftest import TABLE
 from tests.integration.test_dynamo_crash_completion import (
@@ -74,27 +74,33 @@ class CutAt:
                 client.meta.events.unregister("before-call", unique_id="cut")
 
 
-def index_items(clients: AwsClients) -> tuple[set[tuple[str, str]], set[str]]:
-    """(every memory posting key, every memory with an index record) in the table."""
+def index_items(clients: AwsClients) -> tuple[set[tuple[str, str]], set[str], set[str]]:
+    """(every memory posting key, every memory with an index record, every memory with a
+    tombstone — a record uncounted with its deleted item, which a delete cut off beside
+    its answer leaves until TTL) in the table."""
     postings: set[tuple[str, str]] = set()
     records: set[str] = set()
+    tombstones: set[str] = set()
     pages = clients.dynamodb.get_paginator("scan").paginate(TableName=TABLE)
     for item in (i for page in pages for i in page["Items"]):
         if "#MPOST#" in get_s(item, PK):
             postings.add((get_s(item, PK), get_s(item, SK)))
+        elif get_s(item, SK) == SK_INDEX and GONE in item:
+            tombstones.add(get_s(item, "memory_id"))
         elif get_s(item, SK) == SK_INDEX:
             records.add(get_s(item, "memory_id"))
-    return postings, records
+    return postings, records, tombstones
 
 
 def assert_index_exact(
     ctx: ServiceContext, storage: DynamoStorage, clients: AwsClients, query: str
 ) -> None:
     stored = storage.get_memories(PRINCIPAL.tenant, ANY_ID, ctx.clock())
-    postings, records = index_items(clients)
+    postings, records, tombstones = index_items(clients)
     wanted = {key_id(k) for m in stored.values() for k in posting_keys(m)}
     assert postings == wanted  # nothing missing, nothing stale
     assert records == {str(i) for i in stored}
+    assert not tombstones & records  # only of deleted memories
     stats = storage.memory_stats(PRINCIPAL.tenant)
     assert stats == CorpusStats(len(stored), sum(m.doc_len for m in stored.values()))
     hits = {str(i) for i, m in stored.items() if query.casefold() in m.memory.casefold()}

@@ -186,7 +186,7 @@ BUDGETS = {
     "rate 1": 3,
     "rate 100": 3,
     "update 1": 3,  # item, index record and stats in one transaction, postings beside it
-    "delete 1": 6,  # known gap: ≤ 3 is the target (strict xfail below)
+    "delete 1": 5,  # known gap: ≤ 3 is the target (strict xfail below)
     "remember": 3,
     "ledger buchen": 3,
     "fetch 200": 1,
@@ -274,7 +274,7 @@ def test_every_tool_call_stays_within_its_round_trip_budget(
     assert rows["fetch 200"].calls == 2  # two BatchGetItem side by side
 
 
-_GAP = pytest.mark.xfail(strict=True, reason="issue 22: delete takes 6")
+_GAP = pytest.mark.xfail(strict=True, reason="issue 22: delete takes 5")
 # issue 25: where the area shares words, the near-duplicate check loads candidates first
 _CHECK = pytest.mark.xfail(strict=True, reason="insert sharing words takes 4 (docs/truth.md)")
 

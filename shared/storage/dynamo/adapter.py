@@ -307,11 +307,11 @@ class DynamoStorage:
         tenant: str,
         ids: Sequence[MemoryId],
         now: datetime,
-        versions: Mapping[MemoryId, int] | None = None,
+        read: Mapping[MemoryId, Memory] | None = None,
     ) -> list[MemoryId]:
         if not ids:
             return []
-        return self._deleter.delete(tenant, ids, to_us(now), versions or {})
+        return self._deleter.delete(tenant, ids, to_us(now), read or {})
 
     def delete_expired(self, now: datetime, limit: int) -> list[ExpiredMemory]:
         return self._deleter.sweep(to_us(now), limit)

@@ -5,13 +5,18 @@ A delete of a batch takes four stages:
    its index record (memory_records.py);
 2. per memory a DeleteItem conditioned on the version just read (ReturnValues ALL_OLD).
    A rating or replace that landed in between moved the version: that memory goes back to
-   stage 1 (bounded retries with backoff), so no rating record can be left behind;
+   stage 1 (bounded retries with backoff), so no rating record can be left behind. For a
+   memory the caller read (`read`), stages 1 and 2 run side by side, and 2 is per stats
+   shard one TransactWriteItems: the item's Delete on the version read, its index record
+   made a tombstone (condition: it counts exactly that version) and the stats decrement;
 3. side by side: BatchWriteItem deletes of the rating records, their guards and every
    posting the item or its index record names, and S3 Vectors DeleteVectors of the
    embeddings (batched per index);
 4. per stats shard one TransactWriteItems: the index records (condition: as read) with
    the shard's decrement — only for memories whose postings are all gone. A record a
-   replace moved after the read is deleted as it is now (its postings, then it).
+   replace moved after the read is deleted as it is now (its postings, then it). A
+   tombstone (already uncounted) is deleted instead, deferred beside the call's answer
+   (calls.py); one a cut left behind goes with the next delete of the ID, or TTL.
 
 Side data is only removed once the item is gone. The index record outlives the item until
 the postings it names are deleted, and its removal is the decrement: a delete cut off
@@ -31,8 +36,15 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import cast
 
-from shared.domain import ExpiredMemory, MemoryId
-from shared.storage.dynamo.calls import AWS_ERRORS, BatchWrite, TableCalls, error_code, run_groups
+from shared.domain import ExpiredMemory, Memory, MemoryId
+from shared.storage.dynamo.calls import (
+    AWS_ERRORS,
+    BatchWrite,
+    TableCalls,
+    defer,
+    error_code,
+    run_groups,
+)
 from shared.storage.dynamo.embeddings import EmbeddingVectors
 from shared.storage.dynamo.items import (
     EXP_INDEX,
@@ -42,6 +54,7 @@ from shared.storage.dynamo.items import (
     RATING_SK_PREFIX,
     SK,
     SK_MEMORY,
+    TTL_ATTRIBUTE,
     Item,
     get_n,
     get_s,
@@ -57,15 +70,20 @@ from shared.storage.dynamo.items import (
 from shared.storage.dynamo.memory_items import (
     EXPIRY_SHARDS,
     expiry_pk,
+    memory_item,
     stored_memory_id,
     stored_posting_keys,
 )
 from shared.storage.dynamo.memory_records import (
+    GONE,
     SK_INDEX,
+    Count,
+    Counted,
     Counting,
     IndexRecord,
     Outcome,
     count_delete,
+    counts_snapshot,
     key_items,
     record_from_item,
     record_key,
@@ -100,10 +118,10 @@ class MemoryDeleter:
         self._max_retries = max_retries
 
     def delete(
-        self, tenant: str, ids: Sequence[MemoryId], now_us: int, versions: Mapping[MemoryId, int]
+        self, tenant: str, ids: Sequence[MemoryId], now_us: int, read: Mapping[MemoryId, Memory]
     ) -> list[MemoryId]:
         unique = list(dict.fromkeys(ids))
-        known = {(tenant, m): versions[m] for m in unique if m in versions}
+        known = {(tenant, m): read[m] for m in unique if m in read}
         deleted = self._delete([(tenant, memory_id) for memory_id in unique], now_us, known)
         return [
             memory_id
@@ -142,15 +160,22 @@ class MemoryDeleter:
     # --- the three stages ---------------------------------------------------------------
 
     def _delete(
-        self, refs: list[Ref], now_us: int, known: Mapping[Ref, int], *, expired_only: bool = False
+        self,
+        refs: list[Ref],
+        now_us: int,
+        known: Mapping[Ref, Memory],
+        *,
+        expired_only: bool = False,
     ) -> dict[Ref, Item]:
         """Delete the memories of `refs`; returns the items this call deleted. A memory of
-        `known` (the version the caller read) is deleted in the first attempt side by side
-        with the partition Query: the DeleteItem is conditioned on that version, which every
-        rating moves, so the Query — before or after the DeleteItem — sees every rating
-        record the memory had when it went (none can follow: a rating needs the item)."""
+        `known` (as the caller read it) is deleted in the first attempt side by side with
+        the partition Query, in one transaction with its record's tombstone and the stats
+        decrement: conditioned on the version read, which every rating moves, so the Query
+        — before or after it — sees every rating record the memory had when it went (none
+        can follow: a rating needs the item)."""
         deleted: dict[Ref, Item] = {}
         cleanup: list[tuple[Ref, Item | None, _Found]] = []
+        tombstones: set[Ref] = set()
         pending = refs
         for attempt in range(self._max_retries + 1):
             if not pending:
@@ -158,11 +183,12 @@ class MemoryDeleter:
             if attempt:
                 self._calls.backoff.wait(attempt)
             early = [ref for ref in pending if ref in known] if attempt == 0 else []
-            found, early_outcomes = self._read_beside(pending, early, known)
+            found, early_outcomes = self._read_beside(pending, early, known, now_us)
             for ref, outcome in zip(early, early_outcomes, strict=True):
                 if outcome.deleted is not None:
                     deleted[ref] = outcome.deleted
                     cleanup.append((ref, outcome.deleted, found[ref]))
+                    tombstones.add(ref)
             failed = {ref for ref, o in zip(early, early_outcomes, strict=True) if o.moved}
             targets: list[tuple[Ref, _Found]] = []
             for ref in pending:
@@ -188,23 +214,29 @@ class MemoryDeleter:
                     cleanup.append((ref, outcome.deleted, partition))
         for tenant, memory_id in pending:
             _log.warning("delete: memory %s of %s kept changing; not deleted", memory_id, tenant)
-        self._clean_up(cleanup)
+        self._clean_up(cleanup, tombstones)
         return deleted
 
     def _read_beside(
-        self, refs: list[Ref], early: list[Ref], known: Mapping[Ref, int]
+        self, refs: list[Ref], early: list[Ref], known: Mapping[Ref, Memory], now_us: int
     ) -> tuple[dict[Ref, _Found], list[_Outcome]]:
-        """Stage 1, with the DeleteItems of `early` (on their known versions) beside it."""
+        """Stage 1, with the transactions of `early` (on their known versions) beside it."""
         if not early:
             return self._read(refs), []
-        deletes = [partial(self._delete_version, ref, known[ref]) for ref in early]
+        counting = Counting(self._calls, [_tombstone(ref, known[ref], now_us) for ref in early])
         round_trips = self._calls.round_trips
         tasks: list[Callable[[], object]] = [
             partial(self._read, refs),
-            partial(round_trips.run, deletes),
+            partial(round_trips.run, counting.tasks()),
         ]
-        found, outcomes = round_trips.side_by_side(tasks)
-        return cast(dict[Ref, _Found], found), cast(list[_Outcome], outcomes)
+        found, counted = round_trips.side_by_side(tasks)
+        outcomes = counting.finish(cast(list[dict[Ref, Counted]], counted))
+        return cast(dict[Ref, _Found], found), [
+            _Outcome(deleted=_item_of(known[ref]))
+            if outcomes[ref].outcome is Outcome.DONE
+            else _Outcome(moved=True)  # moved, its record not as read, or unknown: read again
+            for ref in early
+        ]
 
     def _read(self, refs: list[Ref]) -> dict[Ref, _Found]:
         queries = [
@@ -254,9 +286,12 @@ class MemoryDeleter:
         old = response.get("Attributes")
         return _Outcome(deleted=dict(old)) if old else _Outcome()
 
-    def _clean_up(self, cleanup: list[tuple[Ref, Item | None, _Found]]) -> None:
+    def _clean_up(
+        self, cleanup: list[tuple[Ref, Item | None, _Found]], tombstones: set[Ref]
+    ) -> None:
         """Stage 3: ratings, guards, postings, embeddings; stage 4: the index records with
-        their stats decrement."""
+        their stats decrement — or, for tombstones (uncounted with their item), their
+        delete, deferred beside the call's answer (calls.py)."""
         requests: dict[tuple[str, str], tuple[Ref, Item]] = {}
 
         def remove(ref: Ref, target: Item) -> None:
@@ -290,7 +325,9 @@ class MemoryDeleter:
             for ref, _, partition in cleanup
             if partition.record is not None and ref not in left
         }
-        self._uncount(records)
+        gone = {ref for ref, r in records.items() if r.gone} | (tombstones - left)
+        defer(self._calls.round_trips, [partial(_drop_tombstone, self._calls, r) for r in gone])
+        self._uncount({ref: r for ref, r in records.items() if ref not in gone})
 
     def _uncount(self, records: dict[Ref, IndexRecord]) -> None:
         """Stage 4: delete the records with their stats decrement. A record that moved
@@ -324,3 +361,53 @@ class MemoryDeleter:
     def _read_record(self, ref: Ref) -> IndexRecord | None:
         item = self._calls.get_item(record_key(*ref))
         return None if item is None else record_from_item(item)
+
+
+# A tombstone outlives a cut-off delete's postings at most this long (DynamoDB TTL).
+_TOMBSTONE_S = 86_400
+
+
+def _tombstone(ref: Ref, memory: Memory, now_us: int) -> Count[Ref]:
+    """The item's Delete on the version read, its record turned into a tombstone on
+    counting exactly that version, and the stats decrement: one transaction's actions."""
+    tenant, memory_id = ref
+    item = {
+        "Delete": {
+            "TableName": "",
+            "Key": memory_key(tenant, memory_id),
+            "ConditionExpression": "#version = :version",
+            "ExpressionAttributeNames": {"#version": "version"},
+            "ExpressionAttributeValues": {":version": n(memory.version)},
+            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+        }
+    }
+    condition, names, values = counts_snapshot(memory)
+    values.update({":gone": {"BOOL": True}, ":ttl": n(now_us // 1_000_000 + _TOMBSTONE_S)})
+    record = {
+        "Update": {
+            "TableName": "",
+            "Key": record_key(tenant, memory_id),
+            "UpdateExpression": "SET #gone = :gone, #ttl = :ttl",
+            "ConditionExpression": condition,
+            "ExpressionAttributeNames": {**names, "#ttl": TTL_ATTRIBUTE},
+            "ExpressionAttributeValues": values,
+        }
+    }
+    return Count(ref, tenant, memory_id, record, -1, -memory.doc_len, (item,))
+
+
+def _item_of(memory: Memory) -> Item:
+    """The deleted item as the caller read it (the transaction returns nothing)."""
+    return memory_item(memory, write_id="", embedding_key=memory.embedding_key)
+
+
+def _drop_tombstone(calls: TableCalls, ref: Ref) -> None:
+    try:
+        calls.client.delete_item(
+            TableName=calls.table,
+            Key=record_key(*ref),
+            ConditionExpression="attribute_exists(#gone)",
+            ExpressionAttributeNames={"#gone": GONE},
+        )
+    except AWS_ERRORS as exc:  # TTL removes it; a later delete of the ID would too
+        _log.info("delete: tombstone of %s kept: %s", ref[1], error_code(exc))

@@ -7,9 +7,10 @@
 
 Invariants:
 - **Counted == recorded.** A memory counts in the memory stats exactly when its index
-  record exists, and the record's `doc_len` is what it adds to `total_len`. A record and
-  its stats contribution change only together: one TransactWriteItems per stats shard
-  (`Counting`), the record actions conditioned (absent / the version read / the write
+  record exists and is no tombstone (`gone`: uncounted with its deleted item), and the
+  record's `doc_len` is what it adds to `total_len`. A record and its stats contribution
+  change only together: one TransactWriteItems per stats shard (`Counting`), the record
+  actions conditioned (absent / the version read / the write
   that put it) plus one `ADD` on the shard. A resend that meets the condition learns the
   work is done and never counts twice.
 - **Record and item together name every posting the memory may have.** The record's
@@ -75,6 +76,7 @@ _log = logging.getLogger(__name__)
 
 SK_INDEX: Final = "IDX"
 STALE: Final = "stale"
+GONE: Final = "gone"
 # A transaction holds at most 100 actions (one is the stats shard) and 4 MB.
 _ACTIONS_MAX: Final = 99
 _BYTES_MAX: Final = 3_000_000
@@ -101,6 +103,9 @@ class IndexRecord:
     # Posting keys of the version before, which a replace deletes beside writing this
     # record (memory_replace.py): until that replace clears them, they may still exist.
     stale: frozenset[KeyId] = frozenset()
+    # A tombstone: its memory was deleted and uncounted in one transaction; it names the
+    # postings until the delete has removed them (memory_delete.py), then goes (or TTL).
+    gone: bool = False
 
     def posting_keys(self) -> set[KeyId]:
         """The keys of every posting the index may hold of this memory: the recorded
@@ -154,7 +159,21 @@ def record_from_item(item: Mapping[str, Any]) -> IndexRecord:
         stale=frozenset((str(pk), str(sk)) for pk, sk in get_json(item, STALE))
         if STALE in item
         else frozenset(),
+        gone=GONE in item,
     )
+
+
+def counts_snapshot(m: Memory) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """The condition that a record counts exactly `m` as read (area, doc_len and terms as
+    its item has them; nothing stale, no tombstone): (expression, names, values)."""
+    expected = record_item(record_of(m, version=0, write_id=""))
+    names = {"#area": "area", "#doc_len": "doc_len", "#terms": "terms"}
+    values = {f":old_{name}": expected[name] for name in ("area", "doc_len", "terms")}
+    condition = (
+        "#area = :old_area AND #doc_len = :old_doc_len AND #terms = :old_terms"
+        " AND attribute_not_exists(#stale) AND attribute_not_exists(#gone)"
+    )
+    return condition, {**names, "#stale": STALE, "#gone": GONE}, values
 
 
 # --- counting: records and stats in one transaction -----------------------------------

@@ -69,6 +69,7 @@ from shared.storage.dynamo.memory_records import (
     KeyId,
     Outcome,
     count_put,
+    counts_snapshot,
     key_items,
     record_item,
     record_key,
@@ -227,8 +228,7 @@ class _Run:
         item = self._item_update(p)
         if isinstance(record, _Snapshot):
             new = record_of(m, version=version, write_id="")
-            snapshot = record_of(previous, version=0, write_id="")
-            return _snapshot_update(p.index, new, stale, snapshot, item)
+            return _snapshot_update(p.index, new, stale, previous, item)
         write_id = "" if record is None else record.write_id
         new = replace(record_of(m, version=version, write_id=write_id), stale=stale)
         documents, total = (1, m.doc_len) if record is None else (0, m.doc_len - record.doc_len)
@@ -329,37 +329,23 @@ class _Run:
 
 
 def _snapshot_update(
-    owner: int,
-    new: IndexRecord,
-    stale: frozenset[KeyId],
-    snapshot: IndexRecord,
-    item: Item,
+    owner: int, new: IndexRecord, stale: frozenset[KeyId], snapshot: Memory, item: Item
 ) -> Count[int]:
-    """The record's Update conditioned on counting exactly the snapshot (area, doc_len,
-    terms as the read item has them; no `stale`): the stats change is the length's."""
-    fields = record_item(new)
-    expected = record_item(snapshot)
-    names = {"#area": "area", "#doc_len": "doc_len", "#terms": "terms", "#version": "version"}
-    values = {
-        ":area": fields["area"],
-        ":doc_len": fields["doc_len"],
-        ":terms": fields["terms"],
-        ":version": fields["version"],
-        ":old_area": expected["area"],
-        ":old_doc_len": expected["doc_len"],
-        ":old_terms": expected["terms"],
-    }
+    """The record's Update conditioned on counting exactly the snapshot: the stats change
+    is the length's."""
+    fields = record_item(replace(new, stale=stale))
+    condition, names, values = counts_snapshot(snapshot)
+    names["#version"] = "version"
     expression = "SET #area = :area, #doc_len = :doc_len, #terms = :terms, #version = :version"
-    names["#stale"] = STALE
     if stale:
         expression += ", #stale = :stale"
-        values[":stale"] = record_item(replace(new, stale=stale))[STALE]
+    for name in ("area", "doc_len", "terms", "version", *([STALE] if stale else [])):
+        values[f":{name}"] = fields[name]
     update = {
         "TableName": "",
         "Key": record_key(new.tenant, new.memory_id),
         "UpdateExpression": expression,
-        "ConditionExpression": "#area = :old_area AND #doc_len = :old_doc_len"
-        " AND #terms = :old_terms AND attribute_not_exists(#stale)",
+        "ConditionExpression": condition,
         "ExpressionAttributeNames": names,
         "ExpressionAttributeValues": values,
         "ReturnValuesOnConditionCheckFailure": "ALL_OLD",

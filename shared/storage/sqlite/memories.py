@@ -228,7 +228,7 @@ class MemoryStore(MemoryIndex):
         tenant: str,
         ids: Sequence[MemoryId],
         now: datetime,
-        versions: Mapping[MemoryId, int] | None = None,
+        read: Mapping[MemoryId, Memory] | None = None,
     ) -> list[MemoryId]:
         now_us = to_micros(now)
         deleted: list[MemoryId] = []
