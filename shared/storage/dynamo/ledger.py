@@ -34,14 +34,13 @@ from shared.ledger.model import (
     attach_followers,
     merge_totals,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code, item_key
 from shared.storage.dynamo.items import PK, SK, Item, get_n, get_s, key, query
 from shared.storage.dynamo.ledger_items import (
     due_key,
     due_pk,
     follower_key,
     id_key,
-    item_pk_sk,
     record_from_item,
     record_item,
     record_key,
@@ -102,7 +101,7 @@ class LedgerTable:
         for index, write in enumerate(writes):
             record = write.record
             chain: ShardKey | int = (
-                index if record.satz is LedgerSatz.ZAHLUNG else item_pk_sk(total_key(record))
+                index if record.satz is LedgerSatz.ZAHLUNG else item_key(total_key(record))
             )
             chains.setdefault(chain, []).append(index)
         runnable = list(chains.values())

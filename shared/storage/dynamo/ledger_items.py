@@ -34,8 +34,6 @@ from shared.ledger.money import MINOR_UNITS
 from shared.storage.dynamo.items import (
     INT,
     JSON,
-    PK,
-    SK,
     TEXT,
     TIME,
     Item,
@@ -225,7 +223,3 @@ def total_from_item(item: Mapping[str, Any]) -> LedgerTotal:
         umbuchungen=amount("umbuchungen"),
         kategorien=kategorien,
     )
-
-
-def item_pk_sk(item: Mapping[str, Any]) -> tuple[str, str]:
-    return str(item[PK]["S"]), str(item[SK]["S"])
