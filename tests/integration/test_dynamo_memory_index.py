@@ -132,6 +132,27 @@ def test_failed_postings_of_a_replace_report_storage_and_heal_on_the_next_replac
     assert "stale" not in (raw_item(clients, record_key(TENANT, lt(1))) or {})
 
 
+def test_a_replace_refused_for_a_rating_puts_the_postings_back_and_counts_nothing(
+    storage: DynamoStorage,
+) -> None:
+    # Given longterm_1 with the terms alt and bleibt, rated after the caller read it
+    v1 = make_memory(lt(1), terms={"alt": 1, "bleibt": 1}, doc_len=2)
+    assert storage.put_memories([NewMemory(v1)]) == [None]
+    read = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
+    storage.record_ratings([make_rating(1, lt(1), 4)], at(0))
+    # When the stale read is replaced by a text with the terms neu and bleibt (the
+    # postings diff runs beside the transaction that the version refuses)
+    v2 = replace(read, memory="v2", terms={"neu": 1, "bleibt": 2}, doc_len=3)
+    (result,) = storage.replace_memories([MemoryReplace(v2, read)], at(0))
+    # Then it is a CONFLICT, and index and stats are the stored version's again
+    assert isinstance(result, EntryFailure) and result.code is EntryFailureCode.CONFLICT
+    assert found(storage, "alt", "neu", "bleibt") == {
+        "alt": [("longterm_1", 1, "nutzer-1")],
+        "bleibt": [("longterm_1", 1, "nutzer-1")],
+    }
+    assert storage.memory_stats(TENANT) == CorpusStats(1, 2)
+
+
 def test_replace_that_conflicts_deletes_its_new_object_and_keeps_the_old(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
