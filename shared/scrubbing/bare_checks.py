@@ -117,6 +117,11 @@ _IDENTIFIER_LABEL = re.compile(
     r"|pinned|payload|anhang|attachment|screenshot|avatar|thumbnail|bild|foto|photo)"
     r"\W{0,4}(?:\w+\W{1,4}){0,4}$",
 )
+# A store named right before a hex value (`Datenbank 2d5a…`, `database id: …`): its id.
+_STORE_LABEL = re.compile(
+    r"(?<![a-z])(?:datenbank|database|db|tabelle|table|workspace)(?:[-_ ]?ids?)?\W{0,4}$"
+)
+_HEX_OR_UUID = re.compile(r"[0-9a-f]{32}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}")
 _CONTEXT_BEFORE: Final = 80
 _CONTEXT_AFTER: Final = 40
 
@@ -131,6 +136,8 @@ def credential_context(text: str, start: int, end: int) -> bool:
     label = text[max(line_start, start - 48) : start].lower()
     if _IDENTIFIER_LABEL.search(label):
         return False
+    if _STORE_LABEL.search(label) and _HEX_OR_UUID.fullmatch(text[start:end]):
+        return False  # `Datenbank 2d5ac2…`, `database id …`: a hex id names a store
     line_end = text.find("\n", end)
     after = text[end : min(end + _CONTEXT_AFTER, len(text) if line_end < 0 else line_end)]
     return bool(_CREDENTIAL_CONTEXT.search(before) or _CREDENTIAL_CONTEXT.search(after.lower()))

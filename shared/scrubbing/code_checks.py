@@ -123,6 +123,8 @@ def table_secret(value: str, match: re.Match[str]) -> bool:
     above = _lines_up(text, line_start, _TABLE_ROWS)
     depth = next((i for i, line in enumerate(above) if not line.lstrip().startswith("|")), None)
     rows = above if depth is None else above[: depth + 1]  # nearest first, then the header
+    if depth is not None and "|" not in rows[-1]:
+        rows = rows[:-1]  # a frame line above the header (`Aus dem Chat kopiert:`)
     if len(rows) < 2 or not _SEPARATOR_ROW.match(rows[-2]) or "|" not in rows[-1]:
         return False  # the header may follow a few words (`Notiz: | Dienst | Passwort |`)
     cells = rows[-1].split("|", 1)[1].strip().strip("|").split("|")
@@ -166,9 +168,20 @@ def slash_password(value: str, match: re.Match[str]) -> bool:
     return any(_LOGIN_HEADING.search(line) for line in near) and password_bare(value, match)
 
 
-def spaced_phrase(value: str, _match: re.Match[str]) -> bool:
+_PLAIN_PASSWORD_KEY = re.compile(r"passwor[dt]|kennwort", re.IGNORECASE)
+_WIFI_LINE = re.compile(r"ssid|wlan|wi-?fi|wpa|hotspot|netzwerk|network", re.IGNORECASE)
+
+
+def spaced_phrase(value: str, match: re.Match[str]) -> bool:
     """Three to eight words after a Wi-Fi key's or passphrase's name, none of them a word of
-    the prose around passwords (`wie`, `ist`, `steht`, `auf`): `Nudel blue Ampel Wolke`."""
+    the prose around passwords (`wie`, `ist`, `steht`, `auf`): `Nudel blue Ampel Wolke`. After
+    a plain `Passwort`/`password` the line must name a Wi-Fi before it (`Das Gäste-WLAN heißt
+    X, das Passwort ist …`)."""
+    if _PLAIN_PASSWORD_KEY.fullmatch(match.group("key")):
+        text, start = match.string, match.start("key")
+        line_start = text.rfind("\n", 0, start) + 1
+        if not _WIFI_LINE.search(text, max(line_start, start - 80), start):
+            return False
     words = re.split(r"[ +]", value)
     return not any(prose_word(w) or w.lower() in _PHRASE_PROSE for w in words)
 

@@ -52,8 +52,8 @@ SECRETISH_KEY: Final = (
 QUALIFIER: Final = (
     rf"(?:{_OSP}\([^()\n]{{0,40}}+\))?"
     rf"(?:{_SP}(?:für|fuer|fürs|für's|fuers|for|of|vom|von|des|der|zum|zur|to|on|at|bei|beim"
-    rf"|im|am|auf|from|in){_SP}(?:[^\n:=.;,!?\"'`\[\]{{}}()<>]|\.(?=\w)){{1,40}}?)?"
-    rf"(?:{_OSP}\([^()\n]{{0,40}}+\))?"
+    rf"|im|am|auf|from|in){_SP}(?:[^\n:=.;,!?\"'`\[\]{{}}()<>]|[.!](?=\w)){{1,40}}?)?"
+    rf"(?:{_OSP}\([^()\n]{{0,80}}+\))?"
 )
 
 # --- separators ----------------------------------------------------------------------------
@@ -238,6 +238,19 @@ PIN_BARE: Final = (
     rf"{_SP}(?P<v>(?!19[5-9]\d\b|20[0-3]\d\b)\d{{4,8}}+)\b(?![.,:/-]\d)"
     r"(?!\s{0,4}+(?:Zeichen|Stellen|stellig|digits|characters|chars|Versuche|attempts|x\b|%|€))"
 )
+LOCK_CODE: Final = (
+    r"(?<![A-Za-z])(?P<key>Tresor|Safe|Haust(?:ü|ue)r|Hintert(?:ü|ue)r|T(?:ü|ue)r|Tor|Garage"
+    r"|Garagentor|Schlie(?:ß|ss)fach|Spind|Schl(?:ü|ue)ssel(?:kasten|safe|tresor)|Alarmanlage"
+    r"|door|gate|locker|lockbox|key\s{1,4}+box)(?![A-Za-z])"
+    rf"{QUALIFIER}{_OSP}[:,]{_OSP}(?:Zahlen)?(?:Code|Kombination|combination)(?![A-Za-z])"
+    rf"(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|lautet){_COLON_OR_SPACE}|{_SP})[\"'„“]?"
+    rf"(?P<v>\d{{4,8}}+)\b{_NOT_A_PIN}"
+)
+"""A lock named first, its code after a colon: `Tresor im Lager: Code 151232`."""
+LOCK_ANCHORS: Final = (
+    "tresor", "safe", "haust", "hintert", "tür", "tuer", "tor", "garage", "schließ", "schliess",
+    "spind", "schlüssel", "schluessel", "alarm", "door", "gate", "locker", "lockbox", "key",
+)  # fmt: skip
 GENERIC_WEAK: Final = rf"{SECRETISH_KEY}{QUALIFIER}{WEAK_SEP}{RANDOM_VALUE}"
 
 # --- anchors: lowercase literals at which the key of a rule starts --------------------------
@@ -323,7 +336,7 @@ TABLE_ANCHORS: Final = (
 )  # fmt: skip
 SPACED_PHRASE: Final = (
     r"(?P<key>(?:wlan|wifi|wi-fi|wpa2?|netzwerk)[- ]?(?:schl(?:ü|ue)ssel|key|passwor[dt]"
-    rf"|kennwort)|passphrase|passsatz|merksatz|kennsatz){QUALIFIER}"
+    rf"|kennwort)|passwor[dt]|kennwort|passphrase|passsatz|merksatz|kennsatz){QUALIFIER}"
     rf"(?:{STRONG_SEP}|{STRONG_WORD_SEP}|{WEAK_SEP})[\"'„“]?"
     r"(?P<v>[A-Za-zÄÖÜäöüß0-9]{2,20}+(?:[ +][A-Za-zÄÖÜäöüß0-9]{2,20}+){2,7}+)"
     r"(?=[\"'“”]?[ \t]{0,8}+(?:[.;,!\n)]|$))"

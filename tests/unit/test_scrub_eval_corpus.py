@@ -5,6 +5,8 @@
 set (seed 20251), a held-out template set (seed 90357, other wording, layouts and kinds;
 measured once, spent) and a second development round (seed 61423: more vendors, secrets in
 JSON/YAML/TOML, URLs with tokens, prose passwords, personal data of several countries).
+Held-out3 (seed 31877, another engineer's) was measured once on frozen rules and then became
+development data: it is gated here like dev, dev2 and dev3.
 Figures, with the first measurement before any change: docs/performance.md.
 
 * recall: a secret counts as caught only if no 8-character piece of it survives;
@@ -29,7 +31,7 @@ from tests.unit.test_scrub_corpus import leaks
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
-SPLITS = ("dev", "dev2", "dev3")
+SPLITS = ("dev", "dev2", "dev3", "heldout3")
 MIN_RECALL = 0.98
 MAX_FALSE_POSITIVE_RATE = 0.01
 MIN_KEPT = 0.99
@@ -68,7 +70,7 @@ def test_the_generator_reproduces_the_committed_corpora() -> None:
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize("split", ["dev", "heldout", "dev2", "heldout2", "dev3"])
+@pytest.mark.parametrize("split", ["dev", "heldout", "dev2", "heldout2", "dev3", "heldout3"])
 def test_the_corpora_have_secrets_and_content_in_both_languages(split: str) -> None:
     entries = corpus(split)
     negatives = [e for e in entries if not e["secrets"]]

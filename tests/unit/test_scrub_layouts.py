@@ -15,6 +15,7 @@ import pytest
 
 from shared.scrubbing import scrub
 from tests.unit.test_scrub_corpus import leaks
+from tests.unit.test_scrub_layouts4 import CONTENT4, SECRETS4
 
 _KEY = "sk-proj-Yd7JbKx2CsFO_zYfPQJStpl9zb2_iYZF4HgS7jDq"
 _REST = "mld4BfcgzcFrayyGE7U7ghKj8ZXpW32hcdO3gduqyMVeb7-xTQb8w1O9F8MBm_mmz"
@@ -100,12 +101,12 @@ CONTENT = [
 ]
 
 
-@pytest.mark.parametrize(("text", "secret"), SECRETS)
+@pytest.mark.parametrize(("text", "secret"), SECRETS + SECRETS4)
 def test_the_secret_is_removed(text: str, secret: str) -> None:
     assert not leaks(secret, scrub(text).text), scrub(text).text
 
 
-@pytest.mark.parametrize("text", CONTENT)
+@pytest.mark.parametrize("text", CONTENT + CONTENT4)
 def test_the_look_alike_stays(text: str) -> None:
     assert scrub(text).text == text
 

@@ -6,8 +6,9 @@ and `tests/data/scrub_eval_dev2.jsonl` (second development round, seed 61423, ma
 `secrets_r2`/`content_r2`) and `tests/data/scrub_eval_heldout2.jsonl` (second held-out set,
 seed 77149, makers in `heldout2_values`; measured once, never tuned on) and
 `tests/data/scrub_eval_dev3.jsonl` (third development round, seed 52817, makers in
-`dev3_values`/`dev3_content`): different seeds
-and different templates. Each line: `text`,
+`dev3_values`/`dev3_content`) and `tests/data/scrub_eval_heldout3.jsonl` (third held-out set,
+seed 31877, written by the judge track apart from the scrubber's rules; makers in
+`heldout3_values`/`heldout3_content`): different seeds and different templates. Each line: `text`,
 `secrets` ([{kind, value}], kind = the value maker), `keep` (content values that must
 survive), `group` (the template group), `lang`.
 `--check` rebuilds in memory and fails if a committed file differs.
@@ -32,6 +33,9 @@ from tests.data.scrub_eval import (
     dev_templates,
     heldout2_templates,
     heldout2_values,
+    heldout3_content,
+    heldout3_templates,
+    heldout3_values,
     heldout_templates,
     secrets_r2,
     values,
@@ -44,8 +48,19 @@ SPLITS = {
     "dev2": (dev2_templates, 61423, HERE / "scrub_eval_dev2.jsonl"),
     "heldout2": (heldout2_templates, 77149, HERE / "scrub_eval_heldout2.jsonl"),
     "dev3": (dev3_templates, 52817, HERE / "scrub_eval_dev3.jsonl"),
+    "heldout3": (heldout3_templates, 31877, HERE / "scrub_eval_heldout3.jsonl"),
 }
-MAKERS = (values, content, secrets_r2, content_r2, dev3_values, dev3_content, heldout2_values)
+MAKERS = (
+    values,
+    content,
+    secrets_r2,
+    content_r2,
+    dev3_values,
+    dev3_content,
+    heldout2_values,
+    heldout3_values,
+    heldout3_content,
+)
 REPEATS = 4
 _SLOT = re.compile(r"\{([skf]):(\w+)\}")
 
