@@ -70,7 +70,9 @@ def test_the_generator_reproduces_the_committed_corpora() -> None:
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize("split", ["dev", "heldout", "dev2", "heldout2", "dev3", "heldout3"])
+@pytest.mark.parametrize(
+    "split", ["dev", "heldout", "dev2", "heldout2", "dev3", "heldout3", "heldout4"]
+)
 def test_the_corpora_have_secrets_and_content_in_both_languages(split: str) -> None:
     entries = corpus(split)
     negatives = [e for e in entries if not e["secrets"]]

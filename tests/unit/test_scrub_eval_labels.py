@@ -1,9 +1,10 @@
-"""The judge's labels are honest: on the third held-out set (seed 31877, written apart from
-the scrubber's rules) a scrubber that removes exactly the labelled secrets and nothing else
-scores recall 1, no false positive and all content kept under `benchmarks/scrub.py`'s rules,
-and one that changes nothing scores recall 0. So a figure below 1 is the scrubber's, never a
-labelling bug: no secret's 8-character piece or short value (PINs, codes) sits elsewhere in
-its text, no `keep` value overlaps a secret, and every labelled value is in its text.
+"""The judges' labels are honest: on the third and fourth held-out sets (seeds 31877 and
+40613, written apart from the scrubber's rules) a scrubber that removes exactly the labelled
+secrets and nothing else scores recall 1, no false positive and all content kept under
+`benchmarks/scrub.py`'s rules, and one that changes nothing scores recall 0. So a figure
+below 1 is the scrubber's, never a labelling bug: no secret's 8-character piece or short value
+(PINs, codes) sits elsewhere in its text, no `keep` value overlaps a secret, and every labelled
+value is in its text.
 
 No scrubber rule is read or run here (the set is measured once, after the scrubber's freeze).
 """
@@ -15,13 +16,17 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.lambda_functions.test_benchmarks import benchmark
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "scrub_eval_heldout3.jsonl"
+DATA = Path(__file__).resolve().parents[1] / "data"
+SETS = {"heldout3": "h3_", "heldout4": "h4_"}
 
 
-def entries() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+def entries(split: str) -> list[dict[str, Any]]:
+    path = DATA / f"scrub_eval_{split}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def only_the_labels(corpus: list[dict[str, Any]]) -> dict[str, str]:
@@ -35,37 +40,41 @@ def only_the_labels(corpus: list[dict[str, Any]]) -> dict[str, str]:
     return done
 
 
-def test_removing_exactly_the_labelled_secrets_scores_one() -> None:
+@pytest.mark.parametrize("split", SETS)
+def test_removing_exactly_the_labelled_secrets_scores_one(split: str) -> None:
     scrub: Any = benchmark("scrub")
-    corpus = entries()
+    corpus = entries(split)
     perfect = only_the_labels(corpus)
     result = scrub.evaluate(corpus, perfect.__getitem__)
     assert result["misses"] == []
     assert result["false_positives"] == []
     assert result["lost"] == []
-    assert result["recall"] == 1.0 and result["kept"] == result["keep_total"] > 400
+    assert result["recall"] == 1.0 and result["kept"] == result["keep_total"] > 300
 
 
-def test_changing_nothing_catches_no_secret() -> None:
+@pytest.mark.parametrize("split", SETS)
+def test_changing_nothing_catches_no_secret(split: str) -> None:
     scrub: Any = benchmark("scrub")
-    result = scrub.evaluate(entries(), lambda text: text)
+    result = scrub.evaluate(entries(split), lambda text: text)
     assert result["caught"] == 0 and result["total"] > 250
     assert result["fp_rate"] == 0.0
 
 
-def test_no_keep_value_overlaps_a_secret_and_texts_are_unique() -> None:
-    corpus = entries()
+@pytest.mark.parametrize("split", SETS)
+def test_no_keep_value_overlaps_a_secret_and_texts_are_unique(split: str) -> None:
+    corpus = entries(split)
     for e in corpus:
         for s in e["secrets"]:
             assert all(s["value"] not in k and k not in s["value"] for k in e["keep"])
     assert len({e["text"] for e in corpus}) == len(corpus)
 
 
-def test_the_set_is_wide_enough_to_judge() -> None:
-    corpus = entries()
+@pytest.mark.parametrize("split", SETS)
+def test_the_set_is_wide_enough_to_judge(split: str) -> None:
+    corpus = entries(split)
     kinds = Counter(s["kind"] for e in corpus for s in e["secrets"])
     negatives = [e for e in corpus if not e["secrets"]]
-    assert len(kinds) >= 40 and all(k.startswith("h3_") for k in kinds)
+    assert len(kinds) >= 40 and all(k.startswith(SETS[split]) for k in kinds)
     assert 0.4 <= len(negatives) / len(corpus) <= 0.5
     assert Counter(e["lang"] for e in corpus).keys() == {"de", "en"}
     assert len({e["group"] for e in negatives}) >= 7

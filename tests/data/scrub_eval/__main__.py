@@ -8,7 +8,9 @@ seed 77149, makers in `heldout2_values`; measured once, never tuned on) and
 `tests/data/scrub_eval_dev3.jsonl` (third development round, seed 52817, makers in
 `dev3_values`/`dev3_content`) and `tests/data/scrub_eval_heldout3.jsonl` (third held-out set,
 seed 31877, written by the judge track apart from the scrubber's rules; makers in
-`heldout3_values`/`heldout3_content`): different seeds and different templates. Each line: `text`,
+`heldout3_values`/`heldout3_content`) and `tests/data/scrub_eval_heldout4.jsonl` (fourth
+held-out set, seed 40613, by the judge4 track; makers in `heldout4_values`): different seeds
+and different templates. Each line: `text`,
 `secrets` ([{kind, value}], kind = the value maker), `keep` (content values that must
 survive), `group` (the template group), `lang`.
 `--check` rebuilds in memory and fails if a committed file differs.
@@ -36,6 +38,8 @@ from tests.data.scrub_eval import (
     heldout3_content,
     heldout3_templates,
     heldout3_values,
+    heldout4_templates,
+    heldout4_values,
     heldout_templates,
     secrets_r2,
     values,
@@ -49,6 +53,7 @@ SPLITS = {
     "heldout2": (heldout2_templates, 77149, HERE / "scrub_eval_heldout2.jsonl"),
     "dev3": (dev3_templates, 52817, HERE / "scrub_eval_dev3.jsonl"),
     "heldout3": (heldout3_templates, 31877, HERE / "scrub_eval_heldout3.jsonl"),
+    "heldout4": (heldout4_templates, 40613, HERE / "scrub_eval_heldout4.jsonl"),
 }
 MAKERS = (
     values,
@@ -60,6 +65,7 @@ MAKERS = (
     heldout2_values,
     heldout3_values,
     heldout3_content,
+    heldout4_values,
 )
 REPEATS = 4
 _SLOT = re.compile(r"\{([skf]):(\w+)\}")
