@@ -40,6 +40,8 @@ from shared.services.ledger_transfer import ledger_line, ledger_records
 PAGE: Final = 100
 MEMORY_LINE: Final = "memory"
 PROJECT_LINE: Final = "projekt"
+ID_FIELD: Final = "ID"  # a memory line's ID in the exporting tenant
+SUCCESSOR_FIELD: Final = "ersetzt_durch"  # a replaced memory line: its successor's ID there
 
 
 def _brain_line(entry: BrainEntry) -> dict[str, Any]:
@@ -71,13 +73,13 @@ def _memory_line(memory: Memory, embedding: bytes | None, now: datetime) -> dict
     line = {
         "art": MEMORY_LINE,
         "typ": memory.id.typ.value,
-        "ID": str(memory.id),
+        ID_FIELD: str(memory.id),
         "bereich": memory.area,
         "referenzfelder": dict(memory.referenzfelder),
         "eintrag": eintrag,
     }
     if memory.ersetzt_durch is not None:
-        line["ersetzt_durch"] = str(memory.ersetzt_durch)
+        line[SUCCESSOR_FIELD] = str(memory.ersetzt_durch)
     return line
 
 

@@ -25,16 +25,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from shared.auth.principal import Principal, Scope
 from shared.services.context import ServiceContext
+from shared.services.export import ID_FIELD, SUCCESSOR_FIELD
 from shared.tools.dispatch import call_tool
 
 LINK_BATCH: Final = 100
-ID_FIELD: Final = "ID"
-SUCCESSOR_FIELD: Final = "ersetzt_durch"
 SUCCESSOR_MISSING: Final = (
     "Hinweis: ersetzt_durch nennt {successor}, die nicht im Export steht (gelöscht?); "
     "die Erinnerung ist nach dem Import wieder aktuell."
@@ -85,14 +84,8 @@ class History:
 
 
 def _writer(author: Principal, agent: str) -> Principal:
-    return Principal(
-        tenant=author.tenant,
-        subject=author.subject,
-        nutzer=author.nutzer,
-        agents=frozenset({agent}),
-        scopes=frozenset({Scope.MEMORY_WRITE.value}),
-        teams=author.teams,
-    )
+    """The author as the import configures him, allowed to write memories as its agent."""
+    return replace(author, agents=frozenset({agent}), scopes=frozenset({Scope.MEMORY_WRITE.value}))
 
 
 def _link(

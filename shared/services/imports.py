@@ -38,7 +38,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
@@ -58,7 +58,7 @@ from shared.tools.dispatch import call_tool
 from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.paths import normal_area
-from shared.validation.requests import parse_insert
+from shared.validation.requests import allowing_duplicates, parse_insert
 
 IMPORT_BATCH: Final = 100
 IMPORT_OPERATION: Final = "brain import"  # the retry layer's operation (never a tool name)
@@ -249,7 +249,7 @@ def import_memories(
         batch = type(batch)(
             caller=batch.caller,
             referenzfelder=cleaned,
-            entries=[_as_stored(batch.entries[i]) for i in kept],
+            entries=allowing_duplicates([batch.entries[i] for i in kept]),
         )
         write = prepare_insert(ctx, principal, batch, typ, area=area)
         envelope = retry.run(
@@ -265,10 +265,6 @@ def import_memories(
             original = kept[result["index"]]
             results[original] = {**result, "index": original}
     return [results[i] for i in range(len(entries))]
-
-
-def _as_stored(entry: Any) -> Any:
-    return entry if isinstance(entry, list) else replace(entry, duplikat_erlaubt=True)
 
 
 def _call_arguments(

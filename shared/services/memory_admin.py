@@ -232,8 +232,11 @@ def _update_round(
                 continue
             entry = replace(entry, embedding_profil_hash=profile)
         writes.append((index, entry, _apply(memory, entry, stored_tags, write.batch, now)))
-    rewrites = [change for _, entry, change in writes if not _marks_only(entry, write.batch)]
-    changes = with_refreshed_embeddings(ctx, rewrites)
+    # Entries that only mark others keep their memory as it is: nothing of theirs is stored.
+    unchanged = {index for index, entry, _ in writes if _marks_only(entry, write.batch)}
+    changes = with_refreshed_embeddings(
+        ctx, [change for index, _, change in writes if index not in unchanged]
+    )
     successors = {index: entry.memory_id for index, entry, _ in writes}
     marked: dict[int, FieldError] = {}
 
@@ -248,7 +251,7 @@ def _update_round(
     # The new versions and the marks of what they replace: one stage.
     stored, _ = ctx.storage.side_by_side([store, mark])
     rewritten = iter(stored)
-    outcomes = [None if _marks_only(e, write.batch) else next(rewritten) for _, e, _ in writes]
+    outcomes = [None if index in unchanged else next(rewritten) for index, _, _ in writes]
     retry: dict[int, MemoryUpdateInput] = {}
     failed = {index for (index, _, _), outcome in zip(writes, outcomes, strict=True) if outcome}
     if write.replaced and failed:
@@ -261,7 +264,7 @@ def _update_round(
                     **_where(write, change.memory),
                 }
             )
-            kept = change.previous if _marks_only(entry, write.batch) else change.memory
+            kept = change.previous if index in unchanged else change.memory
             refs[index] = (str(kept.id), stamp(kept.updated_at))
         elif outcome.code is EntryFailureCode.CONFLICT:
             retry[index] = entry

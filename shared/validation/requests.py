@@ -180,8 +180,16 @@ def parse_insert(
         for index, item in enumerate(items)
     ]
     if allow:
-        entries = [e if isinstance(e, list) else replace(e, duplikat_erlaubt=True) for e in entries]
+        entries = allowing_duplicates(entries)
     return Batch(caller=caller, referenzfelder=referenzfelder, entries=entries, ersetzt=ersetzt)
+
+
+def allowing_duplicates(
+    entries: list[MemoryInput | list[FieldError]],
+) -> list[MemoryInput | list[FieldError]]:
+    """The entries with `duplikat_erlaubt` set (stored even as near-duplicates); refused
+    entries (their errors) stay as they are."""
+    return [e if isinstance(e, list) else replace(e, duplikat_erlaubt=True) for e in entries]
 
 
 def duplicate_flag(referenzfelder: Mapping[str, Any]) -> bool:
