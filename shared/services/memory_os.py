@@ -132,12 +132,17 @@ class RememberWrite:
             wanted = duplicates.check_terms([(target.area, content)])
             self.postings = duplicates.read_postings(ctx, principal.tenant, wanted, ctx.clock())
 
-        checked = not self.request.duplikat_erlaubt and not self.request.ersetzt
         ctx.storage.side_by_side(
-            [authorize, tags, self.replaced.read, *([postings] if checked else [])]
+            [authorize, tags, self.replaced.read, *([postings] if self._checked else [])]
         )
         if 0 in self.replaced.refused:
             raise RequestRejected([self.replaced.refused[0]])
+
+    @property
+    def _checked(self) -> bool:
+        """The duplicate check runs: no copy asked for, nothing replaced (`ersetzt` states
+        the relation, nothing is merged)."""
+        return not self.request.duplikat_erlaubt and not self.request.ersetzt
 
     def marks(self) -> tuple[str, ...]:
         return ()
@@ -220,7 +225,7 @@ class RememberWrite:
         """The stored memory of the target area this one duplicates, merged with it
         (services/duplicates.py); None: store it. Not for a copy asked for, nor for a memory
         that replaces others (`ersetzt` states the relation)."""
-        if self.request.duplikat_erlaubt or self.request.ersetzt:
+        if not self._checked:
             return None
         own = frozenset({new.memory.id})
         tenant = self.principal.tenant
