@@ -1,9 +1,11 @@
 """What a `tools/call` costs through the MCP router compared with calling the tool function.
 
-In-process emulation of `lambda:Invoke` on moto: the router Lambda's handler (Mangum, fastmcp,
-auth, the LambdaDispatcher) receives an API Gateway event with a `tools/call` and invokes the
-tool function's handler with the payload carried as JSON both ways, as the Lambda service
-would; the direct path calls the same tool handler with the same invoke payload.
+In-process emulation of `lambda:Invoke`, DynamoDB on DynamoDB Local (AWS's own engine,
+`tests/dynamodb_local`; S3 Vectors, which has no local engine, on moto): the router Lambda's
+handler (Mangum, fastmcp, auth, the LambdaDispatcher) receives an API Gateway event with a
+`tools/call` and invokes the tool function's handler with the payload carried as JSON both
+ways, as the Lambda service would; the direct path calls the same tool handler with the
+same invoke payload.
 
 - warm: medians over many calls in one process (router and tool built);
 - router only: the router's own path, its invoke answered at once by a stub (no tool work);
@@ -119,6 +121,21 @@ def setup_storage() -> None:
     bootstrap(make_clients(settings), settings.table_name, settings.bucket_name)
 
 
+@contextlib.contextmanager
+def _environ(values: dict[str, str]) -> Any:
+    """`values` in os.environ for the block (the handlers build their clients from it)."""
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def timed(calls: dict[str, Any], count: int) -> dict[str, float]:
     """Median ms per path; the paths take turns, so load on the machine hits all alike."""
     samples: dict[str, list[float]] = {name: [] for name in calls}
@@ -131,14 +148,13 @@ def timed(calls: dict[str, Any], count: int) -> dict[str, float]:
 
 
 def warm(calls: int) -> dict[str, float]:
-    from moto import mock_aws
-
     from shared.auth.claims import principal_from_claims
     from shared.config import Settings
     from shared.lambda_runtime.router import build_router
     from shared.lambda_runtime.tool_handler import make_tool_handler
+    from tests.dynamodb_local import dynamodb_env, moto_env
 
-    with mock_aws():
+    with moto_env(), dynamodb_env() as local, _environ(local):
         setup_storage()
         settings = Settings()
         tool = make_tool_handler(TOOL)
@@ -176,13 +192,15 @@ def warm(calls: int) -> dict[str, float]:
 
 
 COLD_PROBE = """
-import json, sys, time
+import json, os, sys, time
 t0 = time.perf_counter()
 sys.path[:0] = [{root!r}]
 from moto import mock_aws
 sys.path.insert(0, {benchmarks!r})
 import router_hop as hop
 with mock_aws():
+    # moto sets fake credentials when it starts; DynamoDB goes to the parent's DynamoDB Local.
+    os.environ.update(json.loads({local!r}))
     hop.setup_storage()
     t0 = time.perf_counter()
     from shared.lambda_runtime.tool_handler import make_tool_handler
@@ -205,19 +223,28 @@ with mock_aws():
 
 
 def cold(runs: int) -> dict[str, float]:
-    """First call in a fresh interpreter (imports, init, call); moto's own import excluded."""
+    """First call in a fresh interpreter (imports, init, call); moto's own import and the
+    table's creation excluded. Each interpreter gets a database of its own."""
+    from tests.dynamodb_local import dynamodb_env
+
     env = {**os.environ, **ENV}
     results: dict[str, list[float]] = {"direct": [], "via router": []}
     for _ in range(runs):
         for name, through_router in (("direct", False), ("via router", True)):
-            code = COLD_PROBE.format(
-                root=str(ROOT),
-                benchmarks=str(ROOT / "benchmarks"),
-                through_router=through_router,
-            )
-            out = subprocess.run(
-                [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
-            )
+            with dynamodb_env() as local:
+                code = COLD_PROBE.format(
+                    root=str(ROOT),
+                    benchmarks=str(ROOT / "benchmarks"),
+                    through_router=through_router,
+                    local=json.dumps(local),
+                )
+                out = subprocess.run(
+                    [sys.executable, "-c", code],
+                    capture_output=True,
+                    text=True,
+                    env=env,
+                    check=True,
+                )
             results[name].append(float(out.stdout.split()[-1]) * 1000)
     return {name: statistics.median(values) for name, values in results.items()}
 
@@ -228,14 +255,20 @@ def main() -> None:
     parser.add_argument("--cold-runs", type=int, default=5)
     args = parser.parse_args()
     os.environ.update(ENV)
-    hot = warm(args.calls)
-    print(f"{TOOL}, 1 ID, DynamoDB on moto; medians (warm: {args.calls} calls)")
+    sys.path.insert(0, str(ROOT))  # tests.dynamodb_local
+    from tests.dynamodb_local import stop
+
+    try:
+        hot = warm(args.calls)
+        first = cold(args.cold_runs) if args.cold_runs else None
+    finally:
+        stop()
+    print(f"{TOOL}, 1 ID, DynamoDB Local; medians (warm: {args.calls} calls)")
     print(f"warm  direct to the tool function   {hot['direct']:7.2f} ms")
     print(f"warm  through the router            {hot['via router']:7.2f} ms")
     print(f"warm  hop (difference)              {hot['via router'] - hot['direct']:7.2f} ms")
     print(f"warm  router's own path (stub tool) {hot['router only']:7.2f} ms")
-    if args.cold_runs:
-        first = cold(args.cold_runs)
+    if first is not None:
         print(f"cold  direct: first call            {first['direct']:7.0f} ms")
         print(f"cold  through the router: first call {first['via router']:6.0f} ms")
         hop = first["via router"] - first["direct"]
