@@ -47,6 +47,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any, Final
 
+from boto3.dynamodb.conditions import ConditionBase, ConditionExpressionBuilder, Key
 from boto3.dynamodb.types import DYNAMODB_CONTEXT, TypeDeserializer, TypeSerializer
 
 from shared.domain import (
@@ -241,6 +242,45 @@ def key(pk: str, sk: str) -> Item:
     return {PK: s(pk), SK: s(sk)}
 
 
+def expression(
+    condition: ConditionBase | None = None,
+    *,
+    add: Mapping[str, Any] | None = None,
+    put: Mapping[str, Any] | None = None,
+    key_condition: bool = False,
+) -> Item:
+    """Request parameters: a condition built by boto3 (`Attr`/`Key`; the Query's key
+    condition if `key_condition`) and an update `ADD add SET put`, every value through
+    TypeSerializer."""
+    found: Item = {}
+    names: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    if condition is not None:
+        built = ConditionExpressionBuilder().build_expression(condition, key_condition)
+        kind = "KeyConditionExpression" if key_condition else "ConditionExpression"
+        found[kind] = built.condition_expression
+        names.update(built.attribute_name_placeholders)
+        values.update(built.attribute_value_placeholders)
+    clauses = []
+    for verb, pairs, form in (("ADD", add, "{} {}"), ("SET", put, "{} = {}")):
+        parts = []
+        for name, value in (pairs or {}).items():
+            at = len(names)
+            names[f"#u{at}"], values[f":u{at}"] = name, value
+            parts.append(form.format(f"#u{at}", f":u{at}"))
+        if parts:
+            clauses.append(f"{verb} {', '.join(parts)}")
+    if clauses:
+        found["UpdateExpression"] = " ".join(clauses)
+    if names:
+        found["ExpressionAttributeNames"] = names
+    if values:
+        found["ExpressionAttributeValues"] = {
+            name: _SERIALIZER.serialize(value) for name, value in values.items()
+        }
+    return found
+
+
 def query(
     pk: str,
     *,
@@ -252,19 +292,12 @@ def query(
 ) -> Item:
     """The Query of one partition (`attribute` = `pk`; of GSI `index` if given), its sort
     keys optionally starting with `begins` or within `between`; `extra` as given."""
-    condition, names, values = "#pk = :pk", {"#pk": attribute}, {":pk": s(pk)}
+    condition: ConditionBase = Key(attribute).eq(pk)
     if begins is not None:
-        condition += " AND begins_with(#sk, :sk)"
-        names["#sk"], values[":sk"] = SK, s(begins)
+        condition &= Key(SK).begins_with(begins)
     if between is not None:
-        condition += " AND #sk BETWEEN :low AND :high"
-        names["#sk"], values[":low"], values[":high"] = SK, s(between[0]), s(between[1])
-    found: Item = {
-        "KeyConditionExpression": condition,
-        "ExpressionAttributeNames": names,
-        "ExpressionAttributeValues": values,
-        **extra,
-    }
+        condition &= Key(SK).between(*between)
+    found = {**expression(condition, key_condition=True), **extra}
     if index is not None:
         found["IndexName"] = index
     return found

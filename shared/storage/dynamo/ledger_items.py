@@ -20,8 +20,6 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, Final
 
-from boto3.dynamodb.types import TypeSerializer
-
 from shared.ledger.model import (
     KategorieSumme,
     LedgerArt,
@@ -40,6 +38,7 @@ from shared.storage.dynamo.items import (
     Kind,
     codec,
     enum_kind,
+    expression,
     get_s,
     key,
     padded,
@@ -52,8 +51,6 @@ from shared.storage.dynamo.items import (
 TOTAL_SHARDS: Final = 4
 SK_LEDGER_ID: Final = "LID"
 _FOLLOWER_SUFFIX: Final = {LedgerSatz.STORNO: "#S", LedgerSatz.ZAHLUNG: "#Z"}
-
-_SERIALIZER = TypeSerializer()
 
 
 def record_pk(tenant: str, area: str) -> str:
@@ -177,21 +174,9 @@ def total_update(record: LedgerRecord, table: str) -> dict[str, Any]:
         _COUNT + record.kategorie: Decimal(step),
         _SUM + record.kategorie: record.wirkung,
     }
-    names = {f"#a{i}": name for i, name in enumerate(added)}
-    values = {f":a{i}": _SERIALIZER.serialize(v) for i, v in enumerate(added.values())}
     fixed = {"kind": "ledger_total", "area": record.area, "monat": record.monat}
     fixed["waehrung"] = record.waehrung
-    names.update({f"#f{i}": name for i, name in enumerate(fixed)})
-    values.update({f":f{i}": {"S": v} for i, v in enumerate(fixed.values())})
-    adds = ", ".join(f"#a{i} :a{i}" for i in range(len(added)))
-    sets = ", ".join(f"#f{i} = :f{i}" for i in range(len(fixed)))
-    return {
-        "TableName": table,
-        "Key": total_key(record),
-        "UpdateExpression": f"ADD {adds} SET {sets}",
-        "ExpressionAttributeNames": names,
-        "ExpressionAttributeValues": values,
-    }
+    return {"TableName": table, "Key": total_key(record), **expression(add=added, put=fixed)}
 
 
 def total_from_item(item: Mapping[str, Any]) -> LedgerTotal:
