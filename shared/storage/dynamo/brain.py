@@ -1,18 +1,15 @@
-"""Brain entries and their search index (postings per term, sharded corpus stats).
+"""Brain entries and their search index: postings per term, sharded corpus stats
+(stages and healing: docs/dynamodb.md, "Brain entries and the search index").
 
-Writing an entry is two stages for the whole batch:
-1. per entry one TransactWriteItems — the entry item and its stats shard (create:
-   documents + 1, total_len + doc_len; replace: total_len + delta, conditioned on the
-   stored item still being the version `previous` describes) — all entries in parallel;
-2. the postings of every written entry in one BatchWriteItem stage (chunks of 25): delete
-   the terms only the old version had, put every term of the new version.
-An entry that is only created (no other write of its ID in the batch) puts its postings in
-stage 1, side by side with its transaction: a new entry has no other version's postings.
-If its create fails, its postings are deleted again (a posting whose entry is missing is
-never a hit: select_brain loads the entries it ranks).
-If postings still fail after the retries, the entry reports STORAGE and a third stage
-marks the old-only terms in the stored entry (`terms[t] = 0`) so that the next upsert of
-the entry deletes their postings too (see docs/dynamodb.md, "Healing the index").
+Invariants:
+- An entry and its stats shard change together (one TransactWriteItems per entry: create
+  `attribute_not_exists`; replace conditioned on the stored version being `previous`,
+  retried against what is stored, so the last writer wins and the delta is exact).
+- Postings are written after (one BatchWriteItem stage: old-only terms deleted, every term
+  put); an entry only created in the batch puts them beside its transaction, and a failed
+  create deletes them again (a posting whose entry is missing is never a hit).
+- Postings that still fail report STORAGE, and the old-only terms are marked in the stored
+  entry (`terms[t] = 0`) so that the next upsert deletes their postings too.
 """
 
 from __future__ import annotations
@@ -68,6 +65,7 @@ from shared.storage.dynamo.items import (
     stats_key,
     stats_pk,
     stats_shard_of,
+    stats_update,
     term_pk,
     to_us,
 )
@@ -261,12 +259,9 @@ class BrainIndex:
         put = {"TableName": self._calls.table, "Item": item, **expression(condition)}
         return {"Put": {**put, "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}}
 
-    def _stats_update(
-        self, entry: BrainEntry, *, total_len: int, documents: int = 0
-    ) -> dict[str, Any]:
-        added = {"total_len": total_len} | ({"documents": documents} if documents else {})
+    def _stats_update(self, entry: BrainEntry, *, total_len: int, documents: int = 0) -> Item:
         key = stats_key(entry.tenant, stats_shard_of(entry.id))
-        return {"Update": {"TableName": self._calls.table, "Key": key, **expression(add=added)}}
+        return stats_update(self._calls.table, key, documents=documents, total_len=total_len)
 
     def _write_postings(self, chains: list[_Chain], results: list[EntryFailure | None]) -> None:
         requests: list[tuple[int, Item]] = []

@@ -1,17 +1,13 @@
-"""The ledger on DynamoDB: one TransactWriteItems per record, running totals added
-atomically (`ADD`, no version: concurrent bookings never refuse each other).
+"""The ledger on DynamoDB (docs/dynamodb.md, "Ledger"): one TransactWriteItems per record,
+running totals added atomically (`ADD`, no version: concurrent bookings never refuse each
+other).
 
-Each append writes, atomically: the ID item, the record (at its position; a storno or
-zahlung there claims its original once), the record's effect `ADD`ed to the running-total
-shard of its (area, month, currency), and the open-reminder copy (put for an open reminder,
-deleted by its storno or zahlung). A zahlung also checks that its original has no storno.
-Only a `TransactionConflict` (another transaction holding one of the items at that instant)
-is retried, with jittered backoff and a fresh ClientRequestToken, at most `max_retries`
-times.
-
-Appends of one total shard in a batch form a chain applied in order (they would hold each
-other's total item); chains run side by side (one stage). Totals are read by one Query per
-area (all months and shards of a period), never by summing records.
+Invariants: the ID item, the record (a storno or zahlung claims its original once), its
+effect on the total shard and the open-reminder copy are written together or not at all;
+nothing is read before a booking. Only a `TransactionConflict` is retried (fresh
+ClientRequestToken, at most `max_retries` times). Appends of one total shard in a batch are
+a chain in order; chains run side by side. Totals are read per area, never summed from
+records.
 """
 
 from __future__ import annotations

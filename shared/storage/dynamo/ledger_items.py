@@ -1,16 +1,9 @@
-"""Keys and items of the ledger on the single table (docs/dynamodb.md, "Ledger").
-
-    record        T#<t>#LEDGER#<area>    E#<pos datum>#<pos id, 20 digits>[#S | #Z]
-    record by ID  T#<t>#LID#<id, 20>     LID        (entry_pk / entry_sk of the record)
-    open reminder T#<t>#LDUE#<area>      <faellig_am>#<id, 20>   (a copy of the booking)
-    running total T#<t>#LTOTAL#<area>    <YYYY-MM>#<waehrung>#<shard>  (numbers, ADDed)
-    idempotency   T#<t>#LKEY#<schluessel> LKEY      (id of the record that took the key)
+"""Keys and items of the ledger on the single table (layout: docs/dynamodb.md, "Ledger").
 
 A storno (`#S`) and a zahlung (`#Z`) live at their original's position, so a period query
 returns a booking with its followers, and `attribute_not_exists` on that key allows one of
 each. Record attributes are declared once (`RECORD`, items.py's codec): amounts are decimal
-strings (DynamoDB normalises numbers, so `1.00` stored as N reads back as `1`: the scale the
-client sent is part of the record), dates ISO strings, referenzfelder a JSON string.
+strings (DynamoDB normalises numbers: the scale the client sent is part of the record).
 """
 
 from __future__ import annotations

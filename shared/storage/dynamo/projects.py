@@ -1,8 +1,5 @@
-"""Projects on DynamoDB: the records of the `projects/<name>` areas and their members.
-
-    project        T#<t>#PROJECT#<name>     PROJECT
-    member         T#<t>#PROJECT#<name>     MEMBER#<nutzer>
-    membership     T#<t>#NUTZER#<nutzer>    PROJECT#<name>     (reverse: areas of a nutzer)
+"""Projects on DynamoDB: the records of the `projects/<name>` areas and their members
+(items: docs/dynamodb.md, "Item types").
 
 A member item and its reverse membership item are always written in one transaction
 (together with the project item on creation, or a condition check that it exists), so the

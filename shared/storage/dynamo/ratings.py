@@ -1,24 +1,16 @@
-"""Ratings: counts and sums added atomically, no version retry.
+"""Ratings: counts and sums added atomically, no version retry (docs/dynamodb.md, "Ratings").
 
-A rating writes, in one TransactWriteItems: a guard item (insert_ID unique per tenant), the
-rating record (in the memory's partition) and the memory's aggregate, `ADD score_count,
-score_sum, version` — conditioned only on the memory existing and not being expired, so
-concurrent ratings of one memory never conflict on a version: each adds its own. The average
-is derived on read (sum / count, `Memory.score_avg`). `last_call_us` only moves forward: the
-update SETs it with the condition "absent or older"; when a newer one is stored (the
-cancellation's ALL_OLD item says so), the rating is sent once more without it.
-
-Ratings of one memory in one call go in order into transactions of at most 49 ratings (2
-items each + the one aggregate update: DynamoDB's 100 actions); those of different memories
-run side by side (one stage). A guard or record that exists fails its own rating ("exists")
-and the transaction is sent again without it. Only a `TransactionConflict` (another
-transaction holding one of the items at that instant) is retried with backoff, at most
-`max_retries` times.
-
-The outcome of each rating is the aggregate as this call knew the memory (the caller's
-snapshot, or the ALL_OLD item of a cancelled attempt) plus its ratings up to this one: exact
-without concurrent writers; under concurrency a later read shows the exact total, since every
-acknowledged rating is added exactly once.
+Invariants:
+- A rating is never written without its aggregate and vice versa: guard (insert_ID unique
+  per tenant), record (in the memory's partition) and `ADD score_count, score_sum, version`
+  on the memory are one TransactWriteItems, conditioned only on the memory existing and not
+  being expired, so concurrent ratings of one memory never refuse each other. The average
+  is derived on read; `last_call_us` only moves forward ("absent or older").
+- Ratings of one memory in one call apply in order, at most 49 per transaction (DynamoDB's
+  100 actions); different memories side by side (one stage). Only a `TransactionConflict`
+  is retried (backoff, at most `max_retries` times).
+- Each outcome is the aggregate this call knew plus its ratings up to this one: exact
+  without concurrent writers; with them, every acknowledged rating is added exactly once.
 """
 
 from __future__ import annotations
