@@ -1,29 +1,27 @@
-"""Brain entries and their search index (postings per term, sharded corpus stats).
+"""Brain entries and their search index: postings per term, sharded corpus stats
+(stages and healing: docs/dynamodb.md, "Brain entries and the search index").
 
-Writing an entry is two stages for the whole batch:
-1. per entry one TransactWriteItems — the entry item and its stats shard (create:
-   documents + 1, total_len + doc_len; replace: total_len + delta, conditioned on the
-   stored item still being the version `previous` describes) — all entries in parallel;
-2. the postings of every written entry in one BatchWriteItem stage (chunks of 25): delete
-   the terms only the old version had, put every term of the new version.
-An entry that is only created (no other write of its ID in the batch) puts its postings in
-stage 1, side by side with its transaction: a new entry has no other version's postings.
-If its create fails, its postings are deleted again (a posting whose entry is missing is
-never a hit: select_brain loads the entries it ranks).
-If postings still fail after the retries, the entry reports STORAGE and a third stage
-marks the old-only terms in the stored entry (`terms[t] = 0`) so that the next upsert of
-the entry deletes their postings too (see docs/dynamodb.md, "Healing the index").
+Invariants:
+- An entry and its stats shard change together (one TransactWriteItems per entry: create
+  `attribute_not_exists`; replace conditioned on the stored version being `previous`,
+  retried against what is stored, so the last writer wins and the delta is exact).
+- Postings are written after (one BatchWriteItem stage: old-only terms deleted, every term
+  put); an entry only created in the batch puts them beside its transaction, and a failed
+  create deletes them again (a posting whose entry is missing is never a hit).
+- Postings that still fail report STORAGE, and the old-only terms are marked in the stored
+  entry (`terms[t] = 0`) so that the next upsert deletes their postings too.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, cast
+from typing import Any
+
+from boto3.dynamodb.conditions import Attr, ConditionBase
 
 from shared.domain import (
     BrainEntry,
@@ -35,8 +33,18 @@ from shared.domain import (
     TermLookup,
     VkTyp,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, BatchWrite, TableCalls, error_code, run_groups
+from shared.storage.dynamo.calls import (
+    AWS_ERRORS,
+    CONDITION_FAILED,
+    TRANSACTION_CONFLICT,
+    BatchWrite,
+    TableCalls,
+    cancel_reasons,
+    error_code,
+    run_groups,
+)
 from shared.storage.dynamo.items import (
+    JSON,
     PK,
     REF_INDEX,
     REF_PK,
@@ -48,8 +56,7 @@ from shared.storage.dynamo.items import (
     brain_key,
     brain_ref_pk,
     brain_typ_pk,
-    js,
-    n,
+    expression,
     posting_from_item,
     posting_item,
     posting_key,
@@ -58,14 +65,13 @@ from shared.storage.dynamo.items import (
     stats_key,
     stats_pk,
     stats_shard_of,
+    stats_update,
     term_pk,
     to_us,
 )
 
 _log = logging.getLogger(__name__)
 
-_CONDITION_FAILED = "ConditionalCheckFailed"
-_TRANSACTION_CONFLICT = "TransactionConflict"
 _UNINDEXED = "search index not updated; send the entry again"
 
 
@@ -184,22 +190,22 @@ class BrainIndex:
         return chain
 
     def _create(self, entry: BrainEntry) -> None:
-        items = [
-            self._put(brain_item(entry), "attribute_not_exists(#pk)", {"#pk": PK}),
+        actions = [
+            self._put(brain_item(entry), Attr(PK).not_exists()),
             self._stats_update(entry, documents=1, total_len=entry.doc_len),
         ]
         for attempt in range(self._max_retries + 1):
             if attempt:
                 self._calls.backoff.wait(attempt)
             try:
-                self._transact(items)
+                self._calls.transact(actions)
                 return
             except AWS_ERRORS as exc:
-                codes = _cancellation_codes(exc)
-                if codes and codes[0] == _CONDITION_FAILED:
+                codes = _codes(exc)
+                if codes and codes[0] == CONDITION_FAILED:
                     detail = f"brain entry {entry.id} exists"
                     raise _Failed(EntryFailureCode.STORAGE, detail) from exc
-                if _TRANSACTION_CONFLICT not in codes:
+                if TRANSACTION_CONFLICT not in codes:
                     _log.warning("brain entry %s: %s", entry.id, exc)
                     raise _Failed(EntryFailureCode.STORAGE, error_code(exc)) from exc
         raise _Failed(EntryFailureCode.CONFLICT, f"brain entry {entry.id}: transaction conflicts")
@@ -217,21 +223,14 @@ class BrainIndex:
                 self._calls.backoff.wait(attempt)
             old_terms.update(previous.terms)
             written = dataclasses.replace(entry, created_at=previous.created_at)
-            items = [
-                self._put(
-                    brain_item(written),
-                    "attribute_exists(#pk) AND #created = :created AND #updated = :updated",
-                    {"#pk": PK, "#created": "created_us", "#updated": "updated_us"},
-                    {
-                        ":created": n(to_us(previous.created_at)),
-                        ":updated": n(to_us(previous.updated_at)),
-                    },
-                )
-            ]
+            still: ConditionBase = Attr("created_us").eq(to_us(previous.created_at))
+            still &= Attr("updated_us").eq(to_us(previous.updated_at))
+            actions = [self._put(brain_item(written), Attr(PK).exists() & still)]
             if entry.doc_len != previous.doc_len:
-                items.append(self._stats_update(entry, total_len=entry.doc_len - previous.doc_len))
+                delta = entry.doc_len - previous.doc_len
+                actions.append(self._stats_update(entry, total_len=delta))
             try:
-                self._transact(items)
+                self._calls.transact(actions)
                 return written
             except AWS_ERRORS as exc:
                 retry = self._replace_failure(exc, entry)
@@ -240,10 +239,9 @@ class BrainIndex:
         raise _Failed(EntryFailureCode.CONFLICT, f"brain entry {entry.id} kept changing")
 
     def _replace_failure(self, exc: BaseException, entry: BrainEntry) -> _Retry:
-        codes = _cancellation_codes(exc)
-        if codes and codes[0] == _CONDITION_FAILED:
-            reasons = getattr(exc, "response", {}).get("CancellationReasons", [])
-            item = reasons[0].get("Item")
+        codes = _codes(exc)
+        if codes and codes[0] == CONDITION_FAILED:
+            item = (cancel_reasons(exc) or [{}])[0].get("Item")
             try:
                 if item is None:
                     item = self._calls.get_item(brain_key(entry.tenant, entry.id))
@@ -252,54 +250,18 @@ class BrainIndex:
             if item is None:
                 raise _Failed(EntryFailureCode.NOT_FOUND, f"brain entry {entry.id}") from exc
             return _Retry(brain_from_item(item))
-        if _TRANSACTION_CONFLICT in codes:
+        if TRANSACTION_CONFLICT in codes:
             return _Retry(None)
         _log.warning("brain entry %s: %s", entry.id, exc)
         raise _Failed(EntryFailureCode.STORAGE, error_code(exc)) from exc
 
-    def _put(
-        self,
-        item: Item,
-        condition: str,
-        names: dict[str, str],
-        values: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        put: dict[str, Any] = {
-            "TableName": self._calls.table,
-            "Item": item,
-            "ConditionExpression": condition,
-            "ExpressionAttributeNames": names,
-            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-        }
-        if values:
-            put["ExpressionAttributeValues"] = values
-        return {"Put": put}
+    def _put(self, item: Item, condition: ConditionBase) -> dict[str, Any]:
+        put = {"TableName": self._calls.table, "Item": item, **expression(condition)}
+        return {"Put": {**put, "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}}
 
-    def _stats_update(
-        self, entry: BrainEntry, *, total_len: int, documents: int = 0
-    ) -> dict[str, Any]:
-        expression = "ADD #total :total"
-        names = {"#total": "total_len"}
-        values: dict[str, Any] = {":total": n(total_len)}
-        if documents:
-            expression += ", #documents :documents"
-            names["#documents"] = "documents"
-            values[":documents"] = n(documents)
-        return {
-            "Update": {
-                "TableName": self._calls.table,
-                "Key": stats_key(entry.tenant, stats_shard_of(entry.id)),
-                "UpdateExpression": expression,
-                "ExpressionAttributeNames": names,
-                "ExpressionAttributeValues": values,
-            }
-        }
-
-    def _transact(self, items: list[dict[str, Any]]) -> None:
-        self._calls.client.transact_write_items(
-            TransactItems=cast(Any, items),
-            ClientRequestToken=uuid.uuid4().hex,
-        )
+    def _stats_update(self, entry: BrainEntry, *, total_len: int, documents: int = 0) -> Item:
+        key = stats_key(entry.tenant, stats_shard_of(entry.id))
+        return stats_update(self._calls.table, key, documents=documents, total_len=total_len)
 
     def _write_postings(self, chains: list[_Chain], results: list[EntryFailure | None]) -> None:
         requests: list[tuple[int, Item]] = []
@@ -334,13 +296,10 @@ class BrainIndex:
             self._calls.client.update_item(
                 TableName=self._calls.table,
                 Key=brain_key(stored.tenant, stored.id),
-                UpdateExpression="SET #terms = :terms",
-                ConditionExpression="#updated = :updated",
-                ExpressionAttributeNames={"#terms": "terms", "#updated": "updated_us"},
-                ExpressionAttributeValues={
-                    ":terms": js({**stored.terms, **stale}),
-                    ":updated": n(to_us(stored.updated_at)),
-                },
+                **expression(
+                    Attr("updated_us").eq(to_us(stored.updated_at)),
+                    put={"terms": JSON.put({**stored.terms, **stale})},
+                ),
             )
         except AWS_ERRORS as exc:
             _log.error(  # the count only: index terms are stems of the stored text
@@ -437,8 +396,5 @@ def _puts(entry: BrainEntry) -> list[Item]:
     ]
 
 
-def _cancellation_codes(exc: BaseException) -> list[str]:
-    if error_code(exc) != "TransactionCanceledException":
-        return []
-    reasons = getattr(exc, "response", {}).get("CancellationReasons", [])
-    return [str(reason.get("Code", "None")) for reason in reasons]
+def _codes(exc: BaseException) -> list[str]:
+    return [str(reason.get("Code", "None")) for reason in cancel_reasons(exc) or []]

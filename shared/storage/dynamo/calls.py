@@ -16,12 +16,13 @@ from __future__ import annotations
 import logging
 import random
 import time
+import uuid
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -41,6 +42,8 @@ BATCH_WRITE_MAX: Final = 25
 # DynamoDB's item size limit. One item over it fails a whole BatchWriteItem call.
 ITEM_MAX_BYTES: Final = 400 * 1024
 AWS_ERRORS: Final = (ClientError, BotoCoreError)
+CONDITION_FAILED: Final = "ConditionalCheckFailed"  # a cancellation reason's code
+TRANSACTION_CONFLICT: Final = "TransactionConflict"
 
 
 class StorageUnavailable(RuntimeError):
@@ -51,6 +54,14 @@ def error_code(exc: BaseException) -> str:
     if isinstance(exc, ClientError):
         return str(exc.response.get("Error", {}).get("Code", ""))
     return type(exc).__name__
+
+
+def cancel_reasons(exc: BaseException) -> list[dict[str, Any]] | None:
+    """The CancellationReasons of a cancelled TransactWriteItems (in the order of its
+    actions; `Code` "None" for the ones that did not fail); None for any other error."""
+    if error_code(exc) != "TransactionCanceledException":
+        return None
+    return list(getattr(exc, "response", {}).get("CancellationReasons", []))
 
 
 def counter_range(
@@ -132,6 +143,13 @@ class TableCalls:
         self.round_trips = round_trips
         self.backoff = backoff
         self.max_attempts = max(1, max_attempts)
+
+    def transact(self, actions: Sequence[Mapping[str, Any]]) -> None:
+        """One TransactWriteItems; its fresh ClientRequestToken makes botocore's resend of
+        this attempt (after a lost answer) idempotent."""
+        self.client.transact_write_items(
+            TransactItems=cast(Any, actions), ClientRequestToken=uuid.uuid4().hex
+        )
 
     # --- single items -------------------------------------------------------------------
 

@@ -1,38 +1,21 @@
-"""Keys and items of the single DynamoDB table, and their mapping to domain objects.
+"""Keys and items of the single DynamoDB table, and their mapping to domain objects
+(every item type, key and attribute: docs/dynamodb.md, "Item types").
 
-Every partition key starts with the tenant: `T#<tenant>#...` (GSI partition keys too).
-Free-text key components (tenant, tag names, terms, scopes, reference IDs) are escaped
-(`%` -> `%25`, `#` -> `%23`) so that no value can forge another key's shape.
-
-Item types (pk / sk):
-
-    counter       T#<t>#COUNTER#<name>            COUNTER
-    tag           T#<t>#TAG#<casefolded name>     TAG
-    memory        T#<t>#MEM#<typ>_<n>             MEM        (+ by_vk_typ GSI as MTYP; long-term
-                                                             + by_reference; short-term
-                                                             + by_expiry; all + by_area)
-    rating        T#<t>#MEM#<typ>_<n>             R#<insert_id, 20 digits>
-    rating guard  T#<t>#RATING#<insert_id>        RATING
-    brain entry   T#<t>#BRAIN#<id>                BRAIN      (+ by_reference and by_vk_typ GSIs)
-    posting       T#<t>#TERM#<term>               P#<entry id, 20 digits>
-    stats shard   T#<t>#STATS                     STATS#<shard>
-    mem. posting  T#<t>#MPOST#<area>#<term>       <rank>#<typ>_<n, 20 digits>  (memory_items.py)
-    mem. stats    T#<t>#MSTATS                    STATS#<shard>
-
-The one key that does not start with a tenant is the partition of the `by_expiry` GSI
-(`EXP#<shard>`): the expiry sweep is a system job across tenants, never a request path.
+Every partition key starts with the tenant: `T#<tenant>#...` (GSI partition keys too), except
+the `by_expiry` GSI's `EXP#<shard>` (the expiry sweep is a system job across tenants, never a
+request path). Free-text key components (tenant, tag names, terms, scopes, reference IDs) are
+escaped (`%` -> `%25`, `#` -> `%23`) so that no value can forge another key's shape.
 
 Values: one `Codec` per item type declares which attributes it stores, which domain field
 each holds and how the value maps (a `Kind`); boto3's TypeSerializer/TypeDeserializer make
-the attribute values. Datetimes are integer microseconds since the epoch (`*_us`, read back
-as UTC-aware datetimes); `expires_at` is the TTL attribute (epoch seconds, rounded up,
-short-term memories and their ratings only) next to the exact `expires_us`; ints and
-Decimal scores are DynamoDB numbers (TypeSerializer refuses a Decimal DynamoDB would round,
-so stored scores and sums are exact to 38 digits); dicts and lists (tags, referenzfelder,
-stammdaten, terms) are compact JSON strings, so that every number in them reads back
-unchanged. A field that is None is not stored; an absent attribute reads back as the field's
-default. tests/unit/test_dynamo_item_layout.py pins every item type byte for byte: a change
-there is a migration.
+the attribute values, and `expression` builds conditions (boto3's `Attr`/`Key`) and updates
+with them. Datetimes are integer microseconds (`*_us`, read back UTC-aware); `expires_at` is
+the TTL attribute (epoch seconds, rounded up) next to the exact `expires_us`; TypeSerializer
+refuses a Decimal DynamoDB would round (stored scores and sums are exact); dicts and lists
+are compact JSON strings (every number in them reads back unchanged). A None field is not
+stored; an absent attribute reads back as the field's default.
+tests/unit/test_dynamo_item_layout.py pins every item type byte for byte: a change there is
+a migration.
 """
 
 from __future__ import annotations
@@ -47,6 +30,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any, Final
 
+from boto3.dynamodb.conditions import ConditionBase, ConditionExpressionBuilder, Key
 from boto3.dynamodb.types import DYNAMODB_CONTEXT, TypeDeserializer, TypeSerializer
 
 from shared.domain import (
@@ -241,6 +225,45 @@ def key(pk: str, sk: str) -> Item:
     return {PK: s(pk), SK: s(sk)}
 
 
+def expression(
+    condition: ConditionBase | None = None,
+    *,
+    add: Mapping[str, Any] | None = None,
+    put: Mapping[str, Any] | None = None,
+    key_condition: bool = False,
+) -> Item:
+    """Request parameters: a condition built by boto3 (`Attr`/`Key`; the Query's key
+    condition if `key_condition`) and an update `ADD add SET put`, every value through
+    TypeSerializer."""
+    found: Item = {}
+    names: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    if condition is not None:
+        built = ConditionExpressionBuilder().build_expression(condition, key_condition)
+        kind = "KeyConditionExpression" if key_condition else "ConditionExpression"
+        found[kind] = built.condition_expression
+        names.update(built.attribute_name_placeholders)
+        values.update(built.attribute_value_placeholders)
+    clauses = []
+    for verb, pairs, form in (("ADD", add, "{} {}"), ("SET", put, "{} = {}")):
+        parts = []
+        for name, value in (pairs or {}).items():
+            at = len(names)
+            names[f"#u{at}"], values[f":u{at}"] = name, value
+            parts.append(form.format(f"#u{at}", f":u{at}"))
+        if parts:
+            clauses.append(f"{verb} {', '.join(parts)}")
+    if clauses:
+        found["UpdateExpression"] = " ".join(clauses)
+    if names:
+        found["ExpressionAttributeNames"] = names
+    if values:
+        found["ExpressionAttributeValues"] = {
+            name: _SERIALIZER.serialize(value) for name, value in values.items()
+        }
+    return found
+
+
 def query(
     pk: str,
     *,
@@ -252,19 +275,12 @@ def query(
 ) -> Item:
     """The Query of one partition (`attribute` = `pk`; of GSI `index` if given), its sort
     keys optionally starting with `begins` or within `between`; `extra` as given."""
-    condition, names, values = "#pk = :pk", {"#pk": attribute}, {":pk": s(pk)}
+    condition: ConditionBase = Key(attribute).eq(pk)
     if begins is not None:
-        condition += " AND begins_with(#sk, :sk)"
-        names["#sk"], values[":sk"] = SK, s(begins)
+        condition &= Key(SK).begins_with(begins)
     if between is not None:
-        condition += " AND #sk BETWEEN :low AND :high"
-        names["#sk"], values[":low"], values[":high"] = SK, s(between[0]), s(between[1])
-    found: Item = {
-        "KeyConditionExpression": condition,
-        "ExpressionAttributeNames": names,
-        "ExpressionAttributeValues": values,
-        **extra,
-    }
+        condition &= Key(SK).between(*between)
+    found = {**expression(condition, key_condition=True), **extra}
     if index is not None:
         found["IndexName"] = index
     return found
@@ -434,6 +450,13 @@ def posting_item(entry: BrainEntry, term: str, tf: int) -> Item:
 
 def posting_from_item(item: Mapping[str, Any]) -> Posting:
     return Posting(**POSTING.fields(item))
+
+
+def stats_update(table: str, shard: Item, *, documents: int, total_len: int) -> Item:
+    """The transaction action that changes a corpus-stats shard (brain `STATS`, memory
+    `MSTATS`): both are only ever `ADD`ed, in the transaction of what they count."""
+    added = {"documents": documents, "total_len": total_len}
+    return {"Update": {"TableName": table, "Key": shard, **expression(add=added)}}
 
 
 def stats_from_items(items: Sequence[Mapping[str, Any]]) -> CorpusStats:

@@ -1,28 +1,25 @@
-"""The ledger on DynamoDB: one TransactWriteItems per record, running totals added
-atomically (`ADD`, no version: concurrent bookings never refuse each other).
+"""The ledger on DynamoDB (docs/dynamodb.md, "Ledger"): one TransactWriteItems per record,
+running totals added atomically (`ADD`, no version: concurrent bookings never refuse each
+other).
 
-Each append writes, atomically: the ID item, the record (at its position; a storno or
-zahlung there claims its original once), the record's effect `ADD`ed to the running-total
-shard of its (area, month, currency), and the open-reminder copy (put for an open reminder,
-deleted by its storno or zahlung). A zahlung also checks that its original has no storno.
-Only a `TransactionConflict` (another transaction holding one of the items at that instant)
-is retried, with jittered backoff and a fresh ClientRequestToken, at most `max_retries`
-times.
-
-Appends of one total shard in a batch form a chain applied in order (they would hold each
-other's total item); chains run side by side (one stage). Totals are read by one Query per
-area (all months and shards of a period), never by summing records.
+Invariants: the ID item, the record (a storno or zahlung claims its original once), its
+effect on the total shard and the open-reminder copy are written together or not at all;
+nothing is read before a booking. Only a `TransactionConflict` is retried (fresh
+ClientRequestToken, at most `max_retries` times). Appends of one total shard in a batch are
+a chain in order; chains run side by side. Totals are read per area, never summed from
+records.
 """
 
 from __future__ import annotations
 
 import logging
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import partial
 from typing import Any, Final
+
+from boto3.dynamodb.conditions import Attr
 
 from shared.domain import EntryFailure, EntryFailureCode
 from shared.ledger.model import (
@@ -34,8 +31,16 @@ from shared.ledger.model import (
     attach_followers,
     merge_totals,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code, item_key
-from shared.storage.dynamo.items import PK, SK, Item, get_n, get_s, key, query
+from shared.storage.dynamo.calls import (
+    AWS_ERRORS,
+    CONDITION_FAILED,
+    TRANSACTION_CONFLICT,
+    TableCalls,
+    cancel_reasons,
+    error_code,
+    item_key,
+)
+from shared.storage.dynamo.items import PK, SK, Item, expression, get_n, get_s, key, n, query
 from shared.storage.dynamo.ledger_items import (
     due_key,
     due_pk,
@@ -55,8 +60,6 @@ from shared.storage.dynamo.ledger_items import (
 _log = logging.getLogger(__name__)
 
 _ID, _RECORD = 0, 1
-_CONDITION_FAILED: Final = "ConditionalCheckFailed"
-_TRANSACTION_CONFLICT: Final = "TransactionConflict"
 _FOLLOWERS: Final = (LedgerSatz.STORNO, LedgerSatz.ZAHLUNG)
 
 ShardKey = tuple[str, str]
@@ -144,10 +147,7 @@ class LedgerTable:
     def _attempt(self, write: LedgerWrite) -> None:
         record, original = write.record, write.original
         table = self._calls.table
-        new_only = {
-            "ConditionExpression": "attribute_not_exists(#pk)",
-            "ExpressionAttributeNames": {"#pk": PK},
-        }
+        new_only = expression(Attr(PK).not_exists())
         rkey = record_key(record)
         items: list[Any] = [
             {
@@ -180,7 +180,7 @@ class LedgerTable:
                         "TableName": table,
                         "Item": {
                             **schluessel_key(record.tenant, record.schluessel),
-                            "id": {"N": str(record.id)},
+                            "id": n(record.id),
                         },
                         "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                         **new_only,
@@ -200,24 +200,19 @@ class LedgerTable:
                 }
             )
         try:
-            self._calls.client.transact_write_items(
-                TransactItems=items,
-                # Idempotent if botocore resends after a lost response (same attempt only).
-                ClientRequestToken=uuid.uuid4().hex,
-            )
+            self._calls.transact(items)
         except AWS_ERRORS as exc:
             raise self._classify(exc, write, _Indices(len(items), key_index, check_index)) from exc
 
     def _classify(self, exc: BaseException, write: LedgerWrite, at: _Indices) -> Exception:
         record = write.record
-        if error_code(exc) != "TransactionCanceledException":
+        reasons = cancel_reasons(exc)
+        if reasons is None:
             _log.warning("ledger record %s: %s", record.id, error_code(exc))
             return _Failed(EntryFailureCode.STORAGE, error_code(exc))
-        response: dict[str, Any] = getattr(exc, "response", {})
-        reasons: list[dict[str, Any]] = list(response.get("CancellationReasons", []))
         codes = [str(reason.get("Code", "None")) for reason in reasons]
         codes += ["None"] * (at.items - len(codes))
-        if at.key >= 0 and codes[at.key] == _CONDITION_FAILED:
+        if at.key >= 0 and codes[at.key] == CONDITION_FAILED:
             item = reasons[at.key].get("Item")
             if item is None:  # no ALL_OLD support: read the key item
                 assert record.schluessel is not None
@@ -227,13 +222,13 @@ class LedgerTable:
                     return _Failed(EntryFailureCode.STORAGE, error_code(read_error))
             if item is not None:
                 return _Duplicate(get_n(item, "id"))
-        if codes[_RECORD] == _CONDITION_FAILED and record.bezug is not None:
+        if codes[_RECORD] == CONDITION_FAILED and record.bezug is not None:
             return _Failed(EntryFailureCode.CONFLICT, f"{record.bezug} hat schon {record.satz}")
-        if _CONDITION_FAILED in (codes[_ID], codes[_RECORD]):
+        if CONDITION_FAILED in (codes[_ID], codes[_RECORD]):
             return _Failed(EntryFailureCode.STORAGE, f"record {record.id} exists")
-        if at.check >= 0 and codes[at.check] == _CONDITION_FAILED:
+        if at.check >= 0 and codes[at.check] == CONDITION_FAILED:
             return _Failed(EntryFailureCode.CONFLICT, f"{record.bezug} ist storniert")
-        if _TRANSACTION_CONFLICT in codes:  # another transaction held one of the items
+        if TRANSACTION_CONFLICT in codes:  # another transaction held one of the items
             return _Retry()
         _log.warning("ledger record %s: transaction cancelled: %s", record.id, codes)
         return _Failed(EntryFailureCode.STORAGE, ",".join(codes))

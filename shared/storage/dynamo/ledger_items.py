@@ -1,16 +1,9 @@
-"""Keys and items of the ledger on the single table (docs/dynamodb.md, "Ledger").
-
-    record        T#<t>#LEDGER#<area>    E#<pos datum>#<pos id, 20 digits>[#S | #Z]
-    record by ID  T#<t>#LID#<id, 20>     LID        (entry_pk / entry_sk of the record)
-    open reminder T#<t>#LDUE#<area>      <faellig_am>#<id, 20>   (a copy of the booking)
-    running total T#<t>#LTOTAL#<area>    <YYYY-MM>#<waehrung>#<shard>  (numbers, ADDed)
-    idempotency   T#<t>#LKEY#<schluessel> LKEY      (id of the record that took the key)
+"""Keys and items of the ledger on the single table (layout: docs/dynamodb.md, "Ledger").
 
 A storno (`#S`) and a zahlung (`#Z`) live at their original's position, so a period query
 returns a booking with its followers, and `attribute_not_exists` on that key allows one of
 each. Record attributes are declared once (`RECORD`, items.py's codec): amounts are decimal
-strings (DynamoDB normalises numbers, so `1.00` stored as N reads back as `1`: the scale the
-client sent is part of the record), dates ISO strings, referenzfelder a JSON string.
+strings (DynamoDB normalises numbers: the scale the client sent is part of the record).
 """
 
 from __future__ import annotations
@@ -19,8 +12,6 @@ from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
 from typing import Any, Final
-
-from boto3.dynamodb.types import TypeSerializer
 
 from shared.ledger.model import (
     KategorieSumme,
@@ -40,6 +31,7 @@ from shared.storage.dynamo.items import (
     Kind,
     codec,
     enum_kind,
+    expression,
     get_s,
     key,
     padded,
@@ -52,8 +44,6 @@ from shared.storage.dynamo.items import (
 TOTAL_SHARDS: Final = 4
 SK_LEDGER_ID: Final = "LID"
 _FOLLOWER_SUFFIX: Final = {LedgerSatz.STORNO: "#S", LedgerSatz.ZAHLUNG: "#Z"}
-
-_SERIALIZER = TypeSerializer()
 
 
 def record_pk(tenant: str, area: str) -> str:
@@ -177,21 +167,9 @@ def total_update(record: LedgerRecord, table: str) -> dict[str, Any]:
         _COUNT + record.kategorie: Decimal(step),
         _SUM + record.kategorie: record.wirkung,
     }
-    names = {f"#a{i}": name for i, name in enumerate(added)}
-    values = {f":a{i}": _SERIALIZER.serialize(v) for i, v in enumerate(added.values())}
     fixed = {"kind": "ledger_total", "area": record.area, "monat": record.monat}
     fixed["waehrung"] = record.waehrung
-    names.update({f"#f{i}": name for i, name in enumerate(fixed)})
-    values.update({f":f{i}": {"S": v} for i, v in enumerate(fixed.values())})
-    adds = ", ".join(f"#a{i} :a{i}" for i in range(len(added)))
-    sets = ", ".join(f"#f{i} = :f{i}" for i in range(len(fixed)))
-    return {
-        "TableName": table,
-        "Key": total_key(record),
-        "UpdateExpression": f"ADD {adds} SET {sets}",
-        "ExpressionAttributeNames": names,
-        "ExpressionAttributeValues": values,
-    }
+    return {"TableName": table, "Key": total_key(record), **expression(add=added, put=fixed)}
 
 
 def total_from_item(item: Mapping[str, Any]) -> LedgerTotal:

@@ -1,8 +1,5 @@
-"""Projects on DynamoDB: the records of the `projects/<name>` areas and their members.
-
-    project        T#<t>#PROJECT#<name>     PROJECT
-    member         T#<t>#PROJECT#<name>     MEMBER#<nutzer>
-    membership     T#<t>#NUTZER#<nutzer>    PROJECT#<name>     (reverse: areas of a nutzer)
+"""Projects on DynamoDB: the records of the `projects/<name>` areas and their members
+(items: docs/dynamodb.md, "Item types").
 
 A member item and its reverse membership item are always written in one transaction
 (together with the project item on creation, or a condition check that it exists), so the
@@ -12,12 +9,19 @@ of its partition, the projects of a nutzer one Query of the nutzer's partition.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, cast
+from typing import Any, Final
+
+from boto3.dynamodb.conditions import Attr
 
 from shared.domain import Project
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, chunks, error_code
+from shared.storage.dynamo.calls import (
+    AWS_ERRORS,
+    CONDITION_FAILED,
+    TableCalls,
+    cancel_reasons,
+    chunks,
+)
 from shared.storage.dynamo.items import (
     PK,
     SK,
@@ -25,6 +29,7 @@ from shared.storage.dynamo.items import (
     TIME,
     Item,
     codec,
+    expression,
     get_s,
     key,
     part,
@@ -56,8 +61,7 @@ def _project_exists(table: str, tenant: str, name: str) -> dict[str, Any]:
         "ConditionCheck": {
             "TableName": table,
             "Key": key(project_pk(tenant, name), SK_PROJECT),
-            "ConditionExpression": "attribute_exists(#pk)",
-            "ExpressionAttributeNames": {"#pk": PK},
+            **expression(Attr(PK).exists()),
         }
     }
 
@@ -106,14 +110,8 @@ class ProjectRecords:
             "kind": s("project"),
             **PROJECT.item(project),
         }
-        put = {
-            "Put": {
-                "TableName": self._calls.table,
-                "Item": item,
-                "ConditionExpression": "attribute_not_exists(#pk)",
-                "ExpressionAttributeNames": {"#pk": PK},
-            }
-        }
+        new = expression(Attr(PK).not_exists())
+        put = {"Put": {"TableName": self._calls.table, "Item": item, **new}}
         members_puts = _member_puts(self._calls.table, project.tenant, project.name, first)
         if not self._transact([put, *members_puts]):
             return False
@@ -167,13 +165,10 @@ class ProjectRecords:
         """One transaction with a fresh ClientRequestToken; False when its first item's
         condition failed (the project exists / does not exist)."""
         try:
-            self._calls.client.transact_write_items(
-                TransactItems=cast(Any, items), ClientRequestToken=uuid.uuid4().hex
-            )
+            self._calls.transact(items)
         except AWS_ERRORS as exc:
-            reasons = getattr(exc, "response", {}).get("CancellationReasons", [])
-            cancelled = error_code(exc) == "TransactionCanceledException"
-            if cancelled and reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
+            reasons = cancel_reasons(exc)
+            if reasons and reasons[0].get("Code") == CONDITION_FAILED:
                 return False
             raise
         return True

@@ -1,46 +1,47 @@
-"""Ratings: counts and sums added atomically, no version retry.
+"""Ratings: counts and sums added atomically, no version retry (docs/dynamodb.md, "Ratings").
 
-A rating writes, in one TransactWriteItems: a guard item (insert_ID unique per tenant), the
-rating record (in the memory's partition) and the memory's aggregate, `ADD score_count,
-score_sum, version` — conditioned only on the memory existing and not being expired, so
-concurrent ratings of one memory never conflict on a version: each adds its own. The average
-is derived on read (sum / count, `Memory.score_avg`). `last_call_us` only moves forward: the
-update SETs it with the condition "absent or older"; when a newer one is stored (the
-cancellation's ALL_OLD item says so), the rating is sent once more without it.
-
-Ratings of one memory in one call go in order into transactions of at most 49 ratings (2
-items each + the one aggregate update: DynamoDB's 100 actions); those of different memories
-run side by side (one stage). A guard or record that exists fails its own rating ("exists")
-and the transaction is sent again without it. Only a `TransactionConflict` (another
-transaction holding one of the items at that instant) is retried with backoff, at most
-`max_retries` times.
-
-The outcome of each rating is the aggregate as this call knew the memory (the caller's
-snapshot, or the ALL_OLD item of a cancelled attempt) plus its ratings up to this one: exact
-without concurrent writers; under concurrency a later read shows the exact total, since every
-acknowledged rating is added exactly once.
+Invariants:
+- A rating is never written without its aggregate and vice versa: guard (insert_ID unique
+  per tenant), record (in the memory's partition) and `ADD score_count, score_sum, version`
+  on the memory are one TransactWriteItems, conditioned only on the memory existing and not
+  being expired, so concurrent ratings of one memory never refuse each other. The average
+  is derived on read; `last_call_us` only moves forward ("absent or older").
+- Ratings of one memory in one call apply in order, at most 49 per transaction (DynamoDB's
+  100 actions); different memories side by side (one stage). Only a `TransactionConflict`
+  is retried (backoff, at most `max_retries` times).
+- Each outcome is the aggregate this call knew plus its ratings up to this one: exact
+  without concurrent writers; with them, every acknowledged rating is added exactly once.
 """
 
 from __future__ import annotations
 
 import logging
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
 from typing import Any, Final
 
+from boto3.dynamodb.conditions import Attr
+
 from shared.domain import EntryFailure, EntryFailureCode, Memory, MemoryId, Rating, RatingOutcome
-from shared.storage.dynamo.calls import AWS_ERRORS, StorageUnavailable, TableCalls, error_code
+from shared.storage.dynamo.calls import (
+    AWS_ERRORS,
+    CONDITION_FAILED,
+    TRANSACTION_CONFLICT,
+    StorageUnavailable,
+    TableCalls,
+    cancel_reasons,
+    error_code,
+)
 from shared.storage.dynamo.items import (
     PK,
     RATING_SK_PREFIX,
+    expression,
     from_us,
     is_live,
     memory_key,
     memory_pk,
-    n,
     query,
     rating_from_item,
     rating_items,
@@ -51,8 +52,6 @@ from shared.storage.dynamo.memory_items import memory_from_item
 _log = logging.getLogger(__name__)
 
 RATINGS_PER_TRANSACTION: Final = 49
-_CONDITION_FAILED = "ConditionalCheckFailed"
-_TRANSACTION_CONFLICT = "TransactionConflict"
 
 MemoryRef = tuple[str, MemoryId]
 Result = RatingOutcome | EntryFailure
@@ -173,10 +172,7 @@ class RatingWriter:
             batch = [ratings[i] for i in pending]
             move_last = self._newest(batch, base)
             try:
-                self._calls.client.transact_write_items(
-                    TransactItems=self._actions(batch, base, now_us, move_last),
-                    ClientRequestToken=uuid.uuid4().hex,  # idempotent resend of this attempt
-                )
+                self._calls.transact(self._actions(batch, base, now_us, move_last))
             except AWS_ERRORS as exc:
                 verdict = self._cancelled(exc, batch, now_us)
                 if isinstance(verdict, EntryFailure):
@@ -232,41 +228,23 @@ class RatingWriter:
         self, batch: list[Rating], base: _Base, now_us: int, move_last: int | None
     ) -> list[Any]:
         table = self._calls.table
-        new_only = {
-            "ConditionExpression": "attribute_not_exists(#pk)",
-            "ExpressionAttributeNames": {"#pk": PK},
-        }
-        actions: list[Any] = []
-        for rating in batch:
-            for item in rating_items(rating, base.expires_us):
-                actions.append({"Put": {"TableName": table, "Item": item, **new_only}})
-        names = {
-            "#pk": PK,
-            "#count": "score_count",
-            "#sum": "score_sum",
-            "#version": "version",
-            "#expires": "expires_us",
-        }
-        values = {
-            ":count": n(len(batch)),
-            ":sum": n(sum((Decimal(r.score) for r in batch), Decimal(0))),
-            ":now": n(now_us),
-        }
-        expression = "ADD #count :count, #sum :sum, #version :count"
-        condition = "attribute_exists(#pk) AND (attribute_not_exists(#expires) OR #expires > :now)"
+        new_only = expression(Attr(PK).not_exists())
+        actions: list[Any] = [
+            {"Put": {"TableName": table, "Item": item, **new_only}}
+            for rating in batch
+            for item in rating_items(rating, base.expires_us)
+        ]
+        total = sum((Decimal(r.score) for r in batch), Decimal(0))
+        added = {"score_count": len(batch), "score_sum": total, "version": len(batch)}
+        live = Attr("expires_us").not_exists() | Attr("expires_us").gt(now_us)
+        condition = Attr(PK).exists() & live
         if move_last is not None:
-            names["#last"] = "last_call_us"
-            values[":last"] = n(move_last)
-            expression += " SET #last = :last"
-            condition += " AND (attribute_not_exists(#last) OR #last < :last)"
-        rating = batch[0]
+            condition &= Attr("last_call_us").not_exists() | Attr("last_call_us").lt(move_last)
+        moved = {} if move_last is None else {"last_call_us": move_last}
         update = {
             "TableName": table,
-            "Key": memory_key(rating.tenant, rating.memory_id),
-            "UpdateExpression": expression,
-            "ConditionExpression": condition,
-            "ExpressionAttributeNames": names,
-            "ExpressionAttributeValues": values,
+            "Key": memory_key(batch[0].tenant, batch[0].memory_id),
+            **expression(condition, add=added, put=moved),
             "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
         }
         return [*actions, {"Update": update}]
@@ -276,18 +254,15 @@ class RatingWriter:
     ) -> EntryFailure | tuple[list[int], _Base | None, bool]:
         """A failed transaction: a final failure of the whole batch, or (positions in the
         batch whose guard or record exists, the aggregate as stored now, conflict?)."""
-        if error_code(exc) != "TransactionCanceledException":
+        reasons = cancel_reasons(exc)
+        if reasons is None:
             _log.warning("rating %s: %s", batch[0].insert_id, error_code(exc))
             return EntryFailure(EntryFailureCode.STORAGE, error_code(exc))
-        response: dict[str, Any] = getattr(exc, "response", {})
-        reasons: list[dict[str, Any]] = list(response.get("CancellationReasons", []))
         codes = [str(reason.get("Code", "None")) for reason in reasons]
         codes += ["None"] * (2 * len(batch) + 1 - len(codes))
-        existing = sorted(
-            {i // 2 for i, code in enumerate(codes[:-1]) if code == _CONDITION_FAILED}
-        )
+        existing = sorted({i // 2 for i, code in enumerate(codes[:-1]) if code == CONDITION_FAILED})
         stored: _Base | None = None
-        if codes[-1] == _CONDITION_FAILED:
+        if codes[-1] == CONDITION_FAILED:
             item = reasons[-1].get("Item") if reasons else None
             rating = batch[0]
             try:
@@ -298,7 +273,7 @@ class RatingWriter:
             if item is None or not is_live(item, now_us):
                 return EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {rating.memory_id}")
             stored = _Base.of(memory_from_item(item))  # a newer last_call_us is stored
-        conflict = _TRANSACTION_CONFLICT in codes
+        conflict = TRANSACTION_CONFLICT in codes
         if not existing and stored is None and not conflict:
             _log.warning("rating %s: transaction cancelled: %s", batch[0].insert_id, codes)
             return EntryFailure(EntryFailureCode.STORAGE, ",".join(sorted(set(codes))))
