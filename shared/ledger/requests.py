@@ -43,7 +43,7 @@ from shared.ledger.money import (
     parse_betrag,
 )
 from shared.services.secrets import name_errors
-from shared.validation import messages, rules
+from shared.validation import messages, rules, scalar_maps
 from shared.validation.envelope import parse_referenzfelder
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.memory_requests import _memory_path
@@ -321,7 +321,7 @@ def _is_step(part: int | str) -> bool:
 
 def parse_referenzfelder_value(value: dict[str, Any]) -> dict[str, Any]:
     errors: list[FieldError] = []
-    result = rules.referenzfelder(value, "referenzfelder", errors)
+    result = scalar_maps.referenzfelder(value, "referenzfelder", errors)
     if errors or result is None:
         raise ValueError(errors[0].meldung if errors else messages.must_be("ein Objekt", value))
     return result

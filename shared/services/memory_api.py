@@ -37,7 +37,7 @@ from shared.services.summary import summary_of
 from shared.services.writes import Write
 from shared.tools import retry
 from shared.tools.idempotency_fields import KEY_FIELD
-from shared.validation import rules
+from shared.validation import rules, scalar_maps
 from shared.validation.errors import Art, FieldError, RequestRejected
 from shared.validation.memory_requests import _memory_path, _update_entry
 from shared.validation.parsed import Batch, Caller, FetchRequest, MemoryInput
@@ -293,7 +293,7 @@ def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateReques
     errors += name_errors([("pfad", raw_path)])
     quelle = fields.optional("quelle", _quelle)
     replaced = fields.optional(ERSETZT_FIELD, ersetzt_ids)
-    referenzfelder = fields.optional("referenzfelder", rules.referenzfelder) or {}
+    referenzfelder = fields.optional("referenzfelder", scalar_maps.referenzfelder) or {}
     try:
         referenzfelder = screen_referenzfelder(referenzfelder)
     except RequestRejected as rejected:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from shared.validation import messages, rules
+from shared.validation import messages, scalar_maps
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.help_flag import HELP_FIELD, requests_help, valid_help_value
 from shared.validation.rules import Fields
@@ -36,7 +36,7 @@ def wants_help(arguments: Mapping[str, Any]) -> bool:
 def collect_referenzfelder(
     arguments: Mapping[str, Any], errors: list[FieldError]
 ) -> dict[str, Any]:
-    found = Fields(arguments, "", errors).optional("referenzfelder", rules.referenzfelder)
+    found = Fields(arguments, "", errors).optional("referenzfelder", scalar_maps.referenzfelder)
     return found if found is not None else {}
 
 

@@ -15,7 +15,8 @@ from decimal import Decimal
 from typing import Any, Final
 
 from shared.domain import MemoryId, MemoryType, VkTyp
-from shared.validation import messages, rules
+from shared.validation import messages, rules, scalar_maps
+from shared.validation.datum import datum as datum_rule
 from shared.validation.envelope import check_help, collect_referenzfelder
 from shared.validation.errors import FieldError, RequestRejected
 from shared.validation.parsed import (
@@ -255,7 +256,7 @@ def _rate_entry(value: Any, path: str, options: ParseOptions) -> RatingInput | l
         score = params.required(
             "score", rules.score, minimum=options.score_min, maximum=options.score_max
         )
-        datum = params.optional("datum", rules.datum, timezone=options.timezone)
+        datum = params.optional("datum", datum_rule, timezone=options.timezone)
     parsed_id = None if memory_id is None else MemoryId.parse(memory_id)
     mismatch = parsed_id is not None and typ is not None and parsed_id.typ != typ
     if mismatch and typ is not None and memory_id is not None:
@@ -350,7 +351,7 @@ def _upsert_entry(value: Any, path: str) -> BrainEntryInput | list[FieldError]:
     tags = fields.optional("tags", rules.tags)
     stammdaten = fields.optional(
         "stammdaten",
-        rules.scalar_map,
+        scalar_maps.scalar_map,
         max_keys=STAMMDATEN_MAX_KEYS,
         max_key_len=STAMMDATEN_KEY_MAX_LEN,
         max_str_len=STAMMDATEN_STR_MAX_LEN,

@@ -10,15 +10,12 @@ Messages (German, naming the rule) live in `messages`; sizes and limits are the 
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any, Concatenate, Final, ParamSpec, TypeVar
-from zoneinfo import ZoneInfo
 
 from shared.domain import MEMORY_ID_PATTERN, MemoryId
 from shared.validation.errors import FieldError
@@ -28,12 +25,7 @@ from shared.validation.messages import (
     REQUIRED,
     below_minimum,
     control_character,
-    datum_format,
-    datum_invalid,
-    datum_nonexistent,
-    empty_key,
     float32_range,
-    key_too_long,
     memory_id_range,
     more_errors,
     must_be,
@@ -42,12 +34,9 @@ from shared.validation.messages import (
     out_of_range,
     pattern_mismatch,
     safe_key,
-    scalar_only,
     too_few_items,
     too_long,
-    too_many_bytes,
     too_many_items,
-    too_many_keys,
     unknown_field,
 )
 
@@ -72,12 +61,6 @@ MEMORY_ID_RE: Final = re.compile(MEMORY_ID_PATTERN)
 # hold tab, line feed and carriage return. Lone surrogates cannot be stored as UTF-8 at all.
 _CONTROL_IN_TEXT: Final = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 _CONTROL_IN_NAME: Final = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
-_DATUM_RE: Final = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})")
-# The form answers use (responses.format_local): ISO 8601 with an offset or Z, to the second.
-_DATUM_ISO_RE: Final = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:Z|[+-][0-9]{2}:[0-9]{2})"
-)
-
 # --- paths ---------------------------------------------------------------------------------
 
 
@@ -473,118 +456,3 @@ def embedding(value: Any, path: str, errors: list[FieldError]) -> list[float] | 
     if bad > MAX_ITEM_ERRORS:
         errors.append(FieldError(path, more_errors(bad - MAX_ITEM_ERRORS)))
     return None if bad else result
-
-
-def _scalar_error(value: Any, max_str_len: int | None) -> str | None:
-    if value is None or isinstance(value, bool | int):
-        return None
-    if isinstance(value, float):
-        return None if math.isfinite(value) else NOT_FINITE
-    if isinstance(value, str):
-        if max_str_len is not None and len(value) > max_str_len:
-            return too_long(max_str_len, len(value))
-        return control_error(value, name=False)
-    return scalar_only(value)
-
-
-def _json_size(value: Mapping[str, Any]) -> int | None:
-    try:
-        encoded = json.dumps(dict(value), ensure_ascii=False, separators=(",", ":"))
-    except (ValueError, TypeError, RecursionError):  # huge integers, non-JSON keys, depth
-        return None
-    return len(encoded.encode("utf-8"))
-
-
-def scalar_map(
-    value: Any,
-    path: str,
-    errors: list[FieldError],
-    *,
-    max_keys: int,
-    max_key_len: int | None = None,
-    max_str_len: int | None = None,
-    max_bytes: int | None = None,
-    echo_keys: bool = True,
-) -> dict[str, Any] | None:
-    """An object of scalar values (string, finite number, bool, null) -> a copy.
-
-    Sizes are checked before anything looks at the values. With `echo_keys=False` error
-    paths name a key by its position (`referenzfelder[Schlüssel 2]`), never by its text.
-    """
-    mapping = obj(value, path, errors)
-    if mapping is None:
-        return None
-    if len(mapping) > max_keys:
-        errors.append(FieldError(path, too_many_keys(max_keys, len(mapping))))
-        return None
-    if max_bytes is not None:
-        size = _json_size(mapping)
-        if size is None or size > max_bytes:
-            errors.append(FieldError(path, too_many_bytes(max_bytes, size)))
-            return None
-    before = len(errors)
-    for position, (key, item) in enumerate(mapping.items()):
-        name = str(key)
-        item_path = key_path(path, name) if echo_keys else f"{path}[Schlüssel {position}]"
-        if max_key_len is not None and not name.strip():
-            errors.append(FieldError(path, empty_key()))
-            continue
-        if max_key_len is not None and len(name) > max_key_len:
-            errors.append(FieldError(item_path, key_too_long(max_key_len, len(name))))
-            continue
-        problem = control_error(name, name=True) or _scalar_error(item, max_str_len)
-        if problem is not None:
-            errors.append(FieldError(item_path, problem))
-    if len(errors) != before:
-        return None
-    return dict(mapping)
-
-
-def referenzfelder(value: Any, path: str, errors: list[FieldError]) -> dict[str, Any] | None:
-    """The caller's reference data: <= 50 keys, scalar values, <= 4096 bytes as JSON."""
-    return scalar_map(
-        value,
-        path,
-        errors,
-        max_keys=REFERENZFELDER_MAX_KEYS,
-        max_bytes=REFERENZFELDER_MAX_BYTES,
-        echo_keys=False,
-    )
-
-
-def datum(value: Any, path: str, errors: list[FieldError], *, timezone: str) -> datetime | None:
-    """`Y-m-d H:i:s` local time in `timezone`, or ISO 8601 with its offset (as the answers
-    give times) -> aware UTC datetime.
-
-    A local time that the time zone skips (spring forward) is an error; one that occurs twice
-    (fall back) is taken at its first occurrence.
-    """
-    if not isinstance(value, str):
-        errors.append(FieldError(path, datum_format(value)))
-        return None
-    if _DATUM_ISO_RE.fullmatch(value):
-        try:
-            return datetime.fromisoformat(value).astimezone(UTC)
-        except (ValueError, OverflowError):
-            errors.append(FieldError(path, datum_invalid(value)))
-            return None
-    match = _DATUM_RE.fullmatch(value)
-    if match is None:
-        errors.append(FieldError(path, datum_format(value)))
-        return None
-    try:
-        year, month, day, hour, minute, second = (int(part) for part in match.groups())
-        naive = datetime(year, month, day, hour, minute, second)
-    except ValueError:
-        errors.append(FieldError(path, datum_invalid(value)))
-        return None
-    zone = ZoneInfo(timezone)
-    try:
-        utc = naive.replace(tzinfo=zone).astimezone(UTC)
-    except OverflowError:  # year 1 or 9999 pushed out of range by the offset
-        errors.append(FieldError(path, datum_invalid(value)))
-        return None
-    if utc.astimezone(zone).replace(tzinfo=None) != naive:
-        errors.append(FieldError(path, datum_nonexistent(value, timezone)))
-        return None
-    return utc
