@@ -162,12 +162,21 @@ def cmd_expire(args: argparse.Namespace) -> int:
 def cmd_consolidate(args: argparse.Namespace) -> int:
     """Merge the near-duplicate clusters of a tenant's areas once (services/consolidate.py);
     --dry-run lists them and writes nothing."""
+    import time
+
     from shared.services.consolidate import consolidate
 
     settings = _settings(args)
+    ends = None if args.max_seconds is None else time.monotonic() + args.max_seconds
     with open_storage(settings) as storage:
         ctx = ServiceContext(storage, settings)
-        outcome = consolidate(ctx, args.tenant, areas=args.bereich, dry_run=args.dry_run)
+        outcome = consolidate(
+            ctx,
+            args.tenant,
+            areas=args.bereich,
+            dry_run=args.dry_run,
+            stop=lambda: ends is not None and time.monotonic() > ends,
+        )
     verb = "würde zusammenführen" if args.dry_run else "zusammengeführt"
     for cluster in outcome.clusters:
         members = ", ".join(str(m) for m in cluster.members)
@@ -178,6 +187,11 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
         print(
             f"Konsolidiert: {len(outcome.clusters)} Cluster, {len(outcome.removed)} "
             f"Erinnerungen entfernt, {outcome.ratings_moved} Bewertungen übernommen"
+        )
+    if outcome.not_reached:
+        print(
+            f"Zeitbudget erreicht: {len(outcome.not_reached)} Bereiche nicht bearbeitet "
+            f"({', '.join(outcome.not_reached)}); erneut ausführen"
         )
     return 0
 
@@ -332,6 +346,13 @@ def _page_size(text: str) -> int:
     return value
 
 
+def _positive_seconds(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError("muss eine positive Zahl von Sekunden sein")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="brain", description="Brain memory service for agents")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -385,6 +406,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     consolidator.add_argument(
         "--bereich", action="append", default=None, help="only this area (repeatable)"
+    )
+    consolidator.add_argument(
+        "--max-seconds",
+        type=_positive_seconds,
+        default=None,
+        help="start no new area after this many seconds (the rest: next run)",
     )
     consolidator.set_defaults(handler=cmd_consolidate)
 

@@ -19,6 +19,12 @@ Per cluster (`dry_run` writes nothing and lists the clusters):
    stats, ratings, vector).
 Each step is safe to repeat, so a re-run finishes what a cut-off run began.
 
+A run has a budget (`stop`, asked before each area: the Lambda stops a minute before its
+timeout, the CLI after `--max-seconds`): the areas it did not reach are named in the outcome
+(`nicht_erreicht`), nothing is cut in half, and the next run reaches them because the area
+order is rotated by `start` (the scheduled run passes the day's number), so a tenant too large
+for one run is covered over the following runs instead of timing out at the same place.
+
 Invariants: through the StoragePort only; nothing outside one area (and type) is
 compared; a superseded memory (`gueltig_bis`) is neither merged nor a survivor; no
 memory text is logged; `areas` limits the run to those areas.
@@ -26,7 +32,7 @@ memory text is logged; `areas` limits the run to those areas.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Final
@@ -66,6 +72,7 @@ class Outcome:
     removed: list[MemoryId] = field(default_factory=list)
     ratings_moved: int = 0
     dry_run: bool = False
+    not_reached: list[str] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -80,6 +87,8 @@ class Outcome:
             ],
             "entfernt": len(self.removed),
             "bewertungen_uebernommen": self.ratings_moved,
+            "vollstaendig": not self.not_reached,
+            "nicht_erreicht": list(self.not_reached),
         }
 
 
@@ -89,8 +98,11 @@ def consolidate(
     *,
     areas: Sequence[str] | None = None,
     dry_run: bool = False,
+    stop: Callable[[], bool] = lambda: False,
+    start: int = 0,
 ) -> Outcome:
-    """Find and (unless `dry_run`) merge the near-duplicate clusters of `tenant`'s areas."""
+    """Find and (unless `dry_run`) merge the near-duplicate clusters of `tenant`'s areas,
+    area by area from the `start`-th (rotated), until `stop()` says the budget is spent."""
     now = ctx.clock()
     outcome = Outcome(dry_run=dry_run)
     wanted = frozenset(areas) if areas else None
@@ -99,7 +111,10 @@ def consolidate(
         for memory in _live(ctx, tenant, typ, now):
             if (wanted is None or memory.area in wanted) and not memory.superseded:
                 groups.setdefault(memory.area, []).append(memory)
-        for area in sorted(groups):
+        for area in rotated(sorted(groups), start):
+            if outcome.not_reached or stop():
+                outcome.not_reached.append(f"{typ.value}:{area}")
+                continue
             clusters = find_clusters(ctx, tenant, groups[area], now)
             outcome.clusters += clusters
             if not dry_run:
@@ -109,6 +124,14 @@ def consolidate(
                         outcome.ratings_moved += moved
                         outcome.removed += cluster.members
     return outcome
+
+
+def rotated[T](items: Sequence[T], start: int) -> list[T]:
+    """`items` from the `start`-th on (modulo their number), then the ones before it."""
+    if not items:
+        return []
+    offset = start % len(items)
+    return [*items[offset:], *items[:offset]]
 
 
 def _live(ctx: ServiceContext, tenant: str, typ: MemoryType, now: datetime) -> Iterable[Memory]:

@@ -127,6 +127,42 @@ def test_a_rerun_after_a_cut_off_run_moves_no_rating_twice(storage: StoragePort)
     assert stored(ctx, first).score_count == 1
 
 
+def test_a_run_out_of_budget_names_the_areas_it_left_and_the_next_run_begins_there(
+    storage: StoragePort,
+) -> None:
+    # Given a cluster in anna's area and one in ben's
+    ctx = context(storage)
+    anna_first, anna_copy = copies(ctx, entry(TEXT, []), entry(PARAPHRASE, []))
+    ben_first, ben_copy = copies(
+        ctx, entry(TEXT, [], nutzer="ben"), entry(PARAPHRASE, [], nutzer="ben")
+    )
+    # When a run's budget is spent after its first area
+    asked: list[bool] = []
+
+    def after_one_area() -> bool:
+        asked.append(True)
+        return len(asked) > 1
+
+    outcome = consolidate(ctx, "dups", stop=after_one_area)
+    # Then it merged anna's cluster, left ben's whole and says so
+    assert outcome.removed == [_id(anna_copy)]
+    summary = outcome.summary()
+    assert summary["vollstaendig"] is False
+    assert summary["nicht_erreicht"] == ["longterm:users/ben"]
+    assert {_id(ben_first), _id(ben_copy)} <= set(_all(ctx))
+    # And a run rotated by one begins with ben's area, in the same budget
+    asked.clear()
+    second = consolidate(ctx, "dups", stop=after_one_area, start=1)
+    assert second.removed == [_id(ben_copy)]
+    assert second.summary()["nicht_erreicht"] == ["longterm:users/anna"]
+    assert _id(anna_first) in set(_all(ctx)) and _id(ben_first) in set(_all(ctx))
+
+
+def test_rotated_begins_at_the_start_modulo_the_length() -> None:
+    assert consolidation.rotated(["a", "b", "c"], 4) == ["b", "c", "a"]
+    assert consolidation.rotated([], 3) == []
+
+
 def _id(raw: str) -> MemoryId:
     parsed = MemoryId.parse(raw)
     assert parsed is not None

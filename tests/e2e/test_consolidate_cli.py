@@ -81,3 +81,22 @@ def test_consolidate_dry_run_lists_and_the_run_merges(
     # Then the younger twin is gone, the others stay
     assert "Konsolidiert: 1 Cluster, 1 Erinnerungen entfernt, 0 Bewertungen übernommen" in out
     assert live(data_dir) == ["longterm_1", "longterm_3"]
+
+
+def test_consolidate_with_its_budget_spent_names_the_areas_left(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data_dir = tmp_path / "data"
+    seed(data_dir)
+    where = ["--data-dir", str(data_dir)]
+    # When the budget is spent before the first area
+    assert main(["consolidate", "--max-seconds", "1e-9", *where]) == 0
+    out = capsys.readouterr().out
+    # Then nothing is merged and the area left for the next run is named
+    assert "Konsolidiert: 0 Cluster" in out
+    assert "Zeitbudget erreicht: 1 Bereiche nicht bearbeitet (longterm:users/anna)" in out
+    assert live(data_dir) == ["longterm_1", "longterm_2", "longterm_3"]
+    # And a budget that is no positive number is refused by name, in German
+    with pytest.raises(SystemExit):
+        main(["consolidate", "--max-seconds", "0", *where])
+    assert "--max-seconds: muss eine positive Zahl von Sekunden sein" in capsys.readouterr().err

@@ -285,10 +285,39 @@ def test_consolidate_function_answers_its_scheduled_event(deployed: dict[str, Ha
     handler = deployed["ConsolidateFunction"]
     # The schedule's input names the tenants; an empty store has nothing to merge
     answer = handler(event("consolidate"), FakeLambdaContext())
-    summary = {"trockenlauf": False, "cluster": [], "entfernt": 0, "bewertungen_uebernommen": 0}
+    summary = {
+        "trockenlauf": False,
+        "cluster": [],
+        "entfernt": 0,
+        "bewertungen_uebernommen": 0,
+        "vollstaendig": True,
+        "nicht_erreicht": [],
+    }
     assert answer == {"trockenlauf": False, "mandanten": {"tenant-a": summary}}
     # And without tenants (the parameter's default) it does nothing
     assert handler({"tenants": ""}, FakeLambdaContext()) == {"trockenlauf": False, "mandanten": {}}
+
+
+class EndingLambdaContext(FakeLambdaContext):
+    """A context whose function has less than the consolidation's margin left."""
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 30_000
+
+
+def test_consolidate_function_out_of_time_starts_no_area_and_says_so(
+    template: dict[str, Any], deployed: dict[str, Handler]
+) -> None:
+    by_event = {event_name(function_props(template, n)): n for n in functions(template)}
+    # Given a tenant with one memory (the sample insert's), and under a minute left
+    insert = deployed[by_event["insert_brain_longterm_memory"]]
+    assert insert(event("insert_brain_longterm_memory"), FakeLambdaContext())["erfolg"] is True
+    # When the schedule fires for that tenant
+    answer = deployed["ConsolidateFunction"]({"tenants": "acme"}, EndingLambdaContext())
+    # Then the run stops before its first area and names what it left for the next run
+    summary = answer["mandanten"]["acme"]
+    assert summary["vollstaendig"] is False and summary["entfernt"] == 0
+    assert summary["nicht_erreicht"] == ["longterm:users/anna"]
 
 
 def rest_event(method: str, path: str, query: str = "", body: Any = None) -> dict[str, Any]:
