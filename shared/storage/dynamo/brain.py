@@ -19,7 +19,6 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
 
 from boto3.dynamodb.conditions import Attr, ConditionBase
 
@@ -51,6 +50,7 @@ from shared.storage.dynamo.items import (
     TYP_INDEX,
     TYP_PK,
     Item,
+    action,
     brain_from_item,
     brain_item,
     brain_key,
@@ -198,9 +198,10 @@ class BrainIndex:
                 documents, delta = 0, entry.doc_len - previous.doc_len
                 condition = Attr("created_us").eq(to_us(previous.created_at))
                 condition &= Attr("updated_us").eq(to_us(previous.updated_at))
-            actions = [self._put(brain_item(written), condition)]
+            actions = [action("Put", condition, all_old=True, Item=brain_item(written))]
             if documents or delta:
-                actions.append(self._stats_update(entry, documents=documents, total_len=delta))
+                shard = stats_key(entry.tenant, stats_shard_of(entry.id))
+                actions.append(stats_update(shard, documents=documents, total_len=delta))
             try:
                 self._calls.transact(actions)
                 return written
@@ -227,14 +228,6 @@ class BrainIndex:
         if item is None:
             raise _Failed(EntryFailureCode.NOT_FOUND, f"brain entry {entry.id}") from exc
         return brain_from_item(item)
-
-    def _put(self, item: Item, condition: ConditionBase) -> dict[str, Any]:
-        put = {"TableName": self._calls.table, "Item": item, **expression(condition)}
-        return {"Put": {**put, "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}}
-
-    def _stats_update(self, entry: BrainEntry, *, total_len: int, documents: int = 0) -> Item:
-        key = stats_key(entry.tenant, stats_shard_of(entry.id))
-        return stats_update(self._calls.table, key, documents=documents, total_len=total_len)
 
     def _write_postings(self, chains: list[_Chain], results: list[EntryFailure | None]) -> None:
         requests: list[tuple[int, Item]] = []

@@ -264,6 +264,18 @@ def expression(
     return found
 
 
+def action(
+    kind: str, condition: ConditionBase | None = None, *, all_old: bool = False, **body: Any
+) -> Item:
+    """One TransactWriteItems action (`Put` Item=, `Update`/`Delete`/`ConditionCheck`
+    Key=) with its condition (`all_old`: the stored item in the cancellation reason);
+    `TableCalls.transact` names the table."""
+    found = {**body, **expression(condition)}
+    if all_old:
+        found["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
+    return {kind: found}
+
+
 def query(
     pk: str,
     *,
@@ -452,11 +464,11 @@ def posting_from_item(item: Mapping[str, Any]) -> Posting:
     return Posting(**POSTING.fields(item))
 
 
-def stats_update(table: str, shard: Item, *, documents: int, total_len: int) -> Item:
+def stats_update(shard: Item, *, documents: int, total_len: int) -> Item:
     """The transaction action that changes a corpus-stats shard (brain `STATS`, memory
     `MSTATS`): both are only ever `ADD`ed, in the transaction of what they count."""
     added = {"documents": documents, "total_len": total_len}
-    return {"Update": {"TableName": table, "Key": shard, **expression(add=added)}}
+    return action("Update", Key=shard, **expression(add=added))
 
 
 def stats_from_items(items: Sequence[Mapping[str, Any]]) -> CorpusStats:
