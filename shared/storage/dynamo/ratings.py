@@ -48,6 +48,7 @@ from shared.storage.dynamo.items import (
     rating_from_item,
     rating_items,
     to_us,
+    unexpired,
 )
 from shared.storage.dynamo.memory_items import memory_from_item
 
@@ -236,8 +237,7 @@ class RatingWriter:
         ]
         total = sum((Decimal(r.score) for r in batch), Decimal(0))
         added = {"score_count": len(batch), "score_sum": total, "version": len(batch)}
-        live = Attr("expires_us").not_exists() | Attr("expires_us").gt(now_us)
-        condition = Attr(PK).exists() & live
+        condition = Attr(PK).exists() & unexpired(now_us)
         if move_last is not None:
             condition &= Attr("last_call_us").not_exists() | Attr("last_call_us").lt(move_last)
         moved = {} if move_last is None else {"last_call_us": move_last}
