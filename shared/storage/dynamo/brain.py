@@ -19,7 +19,6 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
 
 from boto3.dynamodb.conditions import Attr, ConditionBase
 
@@ -51,6 +50,7 @@ from shared.storage.dynamo.items import (
     TYP_INDEX,
     TYP_PK,
     Item,
+    action,
     brain_from_item,
     brain_item,
     brain_key,
@@ -79,14 +79,6 @@ class _Failed(Exception):
     def __init__(self, code: EntryFailureCode, detail: str) -> None:
         super().__init__(detail)
         self.failure = EntryFailure(code, detail)
-
-
-class _Retry(Exception):
-    """Try again; `stored` is the entry now in the table (None: unchanged knowledge)."""
-
-    def __init__(self, stored: BrainEntry | None) -> None:
-        super().__init__("retry")
-        self.stored = stored
 
 
 @dataclass
@@ -176,92 +168,66 @@ class BrainIndex:
 
     def _run_chain(self, chain: _Chain, writes: list[BrainWrite]) -> _Chain:
         for write in writes:
+            previous = write.previous
+            if previous is not None and chain.stored is not None:
+                previous = chain.stored  # replace what this chain wrote before
             try:
-                if write.previous is None:
-                    self._create(write.entry)
-                    chain.stored = write.entry
-                else:
-                    base = chain.stored if chain.stored is not None else write.previous
-                    chain.stored = self._replace(write.entry, base, chain.old_terms)
+                chain.stored = self._write(write.entry, previous, chain.old_terms)
             except _Failed as failed:
                 chain.results.append(failed.failure)
             else:
                 chain.results.append(None)
         return chain
 
-    def _create(self, entry: BrainEntry) -> None:
-        actions = [
-            self._put(brain_item(entry), Attr(PK).not_exists()),
-            self._stats_update(entry, documents=1, total_len=entry.doc_len),
-        ]
+    def _write(
+        self, entry: BrainEntry, previous: BrainEntry | None, old_terms: set[str]
+    ) -> BrainEntry:
+        """Create `entry` (`previous` None) or replace `previous` by it; the entry as stored
+        (a replace keeps created_at). A replace that finds another version stored is retried
+        against that one (last writer wins, the stats delta is what was stored); every
+        version compared against adds its terms to `old_terms` (postings may exist for
+        them; deleting one that does not exist is harmless)."""
         for attempt in range(self._max_retries + 1):
             if attempt:
                 self._calls.backoff.wait(attempt)
-            try:
-                self._calls.transact(actions)
-                return
-            except AWS_ERRORS as exc:
-                codes = _codes(exc)
-                if codes and codes[0] == CONDITION_FAILED:
-                    detail = f"brain entry {entry.id} exists"
-                    raise _Failed(EntryFailureCode.STORAGE, detail) from exc
-                if TRANSACTION_CONFLICT not in codes:
-                    _log.warning("brain entry %s: %s", entry.id, exc)
-                    raise _Failed(EntryFailureCode.STORAGE, error_code(exc)) from exc
-        raise _Failed(EntryFailureCode.CONFLICT, f"brain entry {entry.id}: transaction conflicts")
-
-    def _replace(self, entry: BrainEntry, previous: BrainEntry, old_terms: set[str]) -> BrainEntry:
-        """Replace `previous` by `entry`; on success the stored entry (created_at kept).
-
-        If another writer replaced the entry meanwhile, the replace is retried against the
-        stored version (last writer wins, stats and postings stay consistent). Every
-        version compared against adds its terms to `old_terms`: postings may exist for
-        them, and deleting a posting that does not exist is harmless.
-        """
-        for attempt in range(self._max_retries + 1):
-            if attempt:
-                self._calls.backoff.wait(attempt)
-            old_terms.update(previous.terms)
-            written = dataclasses.replace(entry, created_at=previous.created_at)
-            still: ConditionBase = Attr("created_us").eq(to_us(previous.created_at))
-            still &= Attr("updated_us").eq(to_us(previous.updated_at))
-            actions = [self._put(brain_item(written), Attr(PK).exists() & still)]
-            if entry.doc_len != previous.doc_len:
-                delta = entry.doc_len - previous.doc_len
-                actions.append(self._stats_update(entry, total_len=delta))
+            written, documents, delta = entry, 1, entry.doc_len
+            condition: ConditionBase = Attr(PK).not_exists()
+            if previous is not None:
+                old_terms.update(previous.terms)
+                written = dataclasses.replace(entry, created_at=previous.created_at)
+                documents, delta = 0, entry.doc_len - previous.doc_len
+                condition = Attr("created_us").eq(to_us(previous.created_at))
+                condition &= Attr("updated_us").eq(to_us(previous.updated_at))
+            actions = [action("Put", condition, all_old=True, Item=brain_item(written))]
+            if documents or delta:
+                shard = stats_key(entry.tenant, stats_shard_of(entry.id))
+                actions.append(stats_update(shard, documents=documents, total_len=delta))
             try:
                 self._calls.transact(actions)
                 return written
             except AWS_ERRORS as exc:
-                retry = self._replace_failure(exc, entry)
-                if retry.stored is not None:
-                    previous = retry.stored
-        raise _Failed(EntryFailureCode.CONFLICT, f"brain entry {entry.id} kept changing")
+                codes = _codes(exc)
+                if codes and codes[0] == CONDITION_FAILED:
+                    if previous is None:
+                        detail = f"brain entry {entry.id} exists"
+                        raise _Failed(EntryFailureCode.STORAGE, detail) from exc
+                    previous = self._stored(entry, exc)
+                elif TRANSACTION_CONFLICT not in codes:
+                    _log.warning("brain entry %s: %s", entry.id, exc)
+                    raise _Failed(EntryFailureCode.STORAGE, error_code(exc)) from exc
+        raise _Failed(EntryFailureCode.CONFLICT, f"brain entry {entry.id}: transaction conflicts")
 
-    def _replace_failure(self, exc: BaseException, entry: BrainEntry) -> _Retry:
-        codes = _codes(exc)
-        if codes and codes[0] == CONDITION_FAILED:
-            item = (cancel_reasons(exc) or [{}])[0].get("Item")
-            try:
-                if item is None:
-                    item = self._calls.get_item(brain_key(entry.tenant, entry.id))
-            except AWS_ERRORS as read_error:
-                raise _Failed(EntryFailureCode.STORAGE, error_code(read_error)) from exc
+    def _stored(self, entry: BrainEntry, exc: BaseException) -> BrainEntry:
+        """The version a replace's condition met (ALL_OLD, else a consistent read)."""
+        item = (cancel_reasons(exc) or [{}])[0].get("Item")
+        try:
             if item is None:
-                raise _Failed(EntryFailureCode.NOT_FOUND, f"brain entry {entry.id}") from exc
-            return _Retry(brain_from_item(item))
-        if TRANSACTION_CONFLICT in codes:
-            return _Retry(None)
-        _log.warning("brain entry %s: %s", entry.id, exc)
-        raise _Failed(EntryFailureCode.STORAGE, error_code(exc)) from exc
-
-    def _put(self, item: Item, condition: ConditionBase) -> dict[str, Any]:
-        put = {"TableName": self._calls.table, "Item": item, **expression(condition)}
-        return {"Put": {**put, "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}}
-
-    def _stats_update(self, entry: BrainEntry, *, total_len: int, documents: int = 0) -> Item:
-        key = stats_key(entry.tenant, stats_shard_of(entry.id))
-        return stats_update(self._calls.table, key, documents=documents, total_len=total_len)
+                item = self._calls.get_item(brain_key(entry.tenant, entry.id))
+        except AWS_ERRORS as read_error:
+            raise _Failed(EntryFailureCode.STORAGE, error_code(read_error)) from exc
+        if item is None:
+            raise _Failed(EntryFailureCode.NOT_FOUND, f"brain entry {entry.id}") from exc
+        return brain_from_item(item)
 
     def _write_postings(self, chains: list[_Chain], results: list[EntryFailure | None]) -> None:
         requests: list[tuple[int, Item]] = []

@@ -145,10 +145,15 @@ class TableCalls:
         self.max_attempts = max(1, max_attempts)
 
     def transact(self, actions: Sequence[Mapping[str, Any]]) -> None:
-        """One TransactWriteItems; its fresh ClientRequestToken makes botocore's resend of
-        this attempt (after a lost answer) idempotent."""
+        """One TransactWriteItems of `actions` on this table; its fresh ClientRequestToken
+        makes botocore's resend of this attempt (after a lost answer) idempotent."""
+        on_table = [
+            {kind: {**body, "TableName": self.table}}
+            for one in actions
+            for kind, body in one.items()
+        ]
         self.client.transact_write_items(
-            TransactItems=cast(Any, actions), ClientRequestToken=uuid.uuid4().hex
+            TransactItems=cast(Any, on_table), ClientRequestToken=uuid.uuid4().hex
         )
 
     # --- single items -------------------------------------------------------------------

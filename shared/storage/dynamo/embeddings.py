@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from shared.domain import Memory, MemoryId, MemoryType
 from shared.search.vectors import VectorHit, VectorProfileError, VectorQuery, decode, encode
-from shared.storage.dynamo.calls import AWS_ERRORS, error_code
+from shared.storage.dynamo.calls import AWS_ERRORS, chunks, error_code
 
 if TYPE_CHECKING:
     from mypy_boto3_s3vectors import S3VectorsClient
@@ -132,11 +132,7 @@ class EmbeddingVectors:
         by_index: dict[str, list[VectorWrite]] = {}
         for write in writes:
             by_index.setdefault(_split(write.ref)[0], []).append(write)
-        return [
-            group[start : start + BATCH_MAX]
-            for group in by_index.values()
-            for start in range(0, len(group), BATCH_MAX)
-        ]
+        return [chunk for group in by_index.values() for chunk in chunks(group, BATCH_MAX)]
 
     def put_batch(self, writes: Sequence[VectorWrite]) -> str | None:
         """One PutVectors for writes of one index (created when missing); None, or why
@@ -196,8 +192,7 @@ class EmbeddingVectors:
             index, key = _split(ref)
             by_index.setdefault(index, []).append(key)
         for index, keys in by_index.items():
-            for start in range(0, len(keys), BATCH_MAX):
-                chunk = keys[start : start + BATCH_MAX]
+            for chunk in chunks(keys, BATCH_MAX):
                 try:
                     self._client.delete_vectors(**self._index(index), keys=chunk)
                 except AWS_ERRORS as exc:

@@ -30,7 +30,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any, Final
 
-from boto3.dynamodb.conditions import ConditionBase, ConditionExpressionBuilder, Key
+from boto3.dynamodb.conditions import Attr, ConditionBase, ConditionExpressionBuilder, Key
 from boto3.dynamodb.types import DYNAMODB_CONTEXT, TypeDeserializer, TypeSerializer
 
 from shared.domain import (
@@ -228,22 +228,24 @@ def key(pk: str, sk: str) -> Item:
 def expression(
     condition: ConditionBase | None = None,
     *,
+    key: ConditionBase | None = None,
+    filter: ConditionBase | None = None,
     add: Mapping[str, Any] | None = None,
     put: Mapping[str, Any] | None = None,
-    key_condition: bool = False,
 ) -> Item:
-    """Request parameters: a condition built by boto3 (`Attr`/`Key`; the Query's key
-    condition if `key_condition`) and an update `ADD add SET put`, every value through
-    TypeSerializer."""
+    """Request parameters: conditions built by boto3 (`Attr`/`Key`: the write's condition,
+    a Query's `key` condition and `filter`) and an update `ADD add SET put`, every value
+    through TypeSerializer."""
     found: Item = {}
     names: dict[str, str] = {}
     values: dict[str, Any] = {}
-    if condition is not None:
-        built = ConditionExpressionBuilder().build_expression(condition, key_condition)
-        kind = "KeyConditionExpression" if key_condition else "ConditionExpression"
-        found[kind] = built.condition_expression
-        names.update(built.attribute_name_placeholders)
-        values.update(built.attribute_value_placeholders)
+    builder = ConditionExpressionBuilder()  # numbers its placeholders across the three
+    for kind, given in (("Condition", condition), ("KeyCondition", key), ("Filter", filter)):
+        if given is not None:
+            built = builder.build_expression(given, is_key_condition=kind == "KeyCondition")
+            found[f"{kind}Expression"] = built.condition_expression
+            names.update(built.attribute_name_placeholders)
+            values.update(built.attribute_value_placeholders)
     clauses = []
     for verb, pairs, form in (("ADD", add, "{} {}"), ("SET", put, "{} = {}")):
         parts = []
@@ -264,6 +266,18 @@ def expression(
     return found
 
 
+def action(
+    kind: str, condition: ConditionBase | None = None, *, all_old: bool = False, **body: Any
+) -> Item:
+    """One TransactWriteItems action (`Put` Item=, `Update`/`Delete`/`ConditionCheck`
+    Key=) with its condition (`all_old`: the stored item in the cancellation reason);
+    `TableCalls.transact` names the table."""
+    found = {**body, **expression(condition)}
+    if all_old:
+        found["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
+    return {kind: found}
+
+
 def query(
     pk: str,
     *,
@@ -280,7 +294,7 @@ def query(
         condition &= Key(SK).begins_with(begins)
     if between is not None:
         condition &= Key(SK).between(*between)
-    found = {**expression(condition, key_condition=True), **extra}
+    found = {**expression(key=condition), **extra}
     if index is not None:
         found["IndexName"] = index
     return found
@@ -356,6 +370,11 @@ def brain_typ_pk(tenant: str, vk_typ: str) -> str:
 
 
 # --- memories (the item itself: memory_items.py) ------------------------------------
+
+
+def unexpired(now_us: int) -> ConditionBase:
+    """The condition (or Query filter) "not expired at `now_us`" on a memory item."""
+    return Attr("expires_us").not_exists() | Attr("expires_us").gt(now_us)
 
 
 def is_live(item: Mapping[str, Any], now_us: int) -> bool:
@@ -452,11 +471,11 @@ def posting_from_item(item: Mapping[str, Any]) -> Posting:
     return Posting(**POSTING.fields(item))
 
 
-def stats_update(table: str, shard: Item, *, documents: int, total_len: int) -> Item:
+def stats_update(shard: Item, *, documents: int, total_len: int) -> Item:
     """The transaction action that changes a corpus-stats shard (brain `STATS`, memory
     `MSTATS`): both are only ever `ADD`ed, in the transaction of what they count."""
     added = {"documents": documents, "total_len": total_len}
-    return {"Update": {"TableName": table, "Key": shard, **expression(add=added)}}
+    return action("Update", Key=shard, **expression(add=added))
 
 
 def stats_from_items(items: Sequence[Mapping[str, Any]]) -> CorpusStats:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import partial
-from typing import Any, Final
+from typing import Final
 
 from boto3.dynamodb.conditions import Attr
 
@@ -40,7 +40,7 @@ from shared.storage.dynamo.calls import (
     error_code,
     item_key,
 )
-from shared.storage.dynamo.items import PK, SK, Item, expression, get_n, get_s, key, n, query
+from shared.storage.dynamo.items import PK, SK, Item, action, get_n, get_s, key, n, query
 from shared.storage.dynamo.ledger_items import (
     due_key,
     due_pk,
@@ -146,59 +146,29 @@ class LedgerTable:
 
     def _attempt(self, write: LedgerWrite) -> None:
         record, original = write.record, write.original
-        table = self._calls.table
-        new_only = expression(Attr(PK).not_exists())
+        new = Attr(PK).not_exists()
         rkey = record_key(record)
-        items: list[Any] = [
-            {
-                "Put": {
-                    "TableName": table,
-                    "Item": {
-                        **id_key(record.tenant, record.id),
-                        "entry_pk": rkey[PK],
-                        "entry_sk": rkey[SK],
-                    },
-                    **new_only,
-                }
-            },
-            {"Put": {"TableName": table, "Item": record_item(record, rkey), **new_only}},
+        pointer = {**id_key(record.tenant, record.id), "entry_pk": rkey[PK], "entry_sk": rkey[SK]}
+        items = [
+            action("Put", new, Item=pointer),
+            action("Put", new, Item=record_item(record, rkey)),
         ]
         if record.satz is not LedgerSatz.ZAHLUNG:
-            items.append({"Update": total_update(record, table)})
+            items.append(total_update(record))
         if record.is_reminder:
-            items.append(
-                {"Put": {"TableName": table, "Item": record_item(record, due_key(record))}}
-            )
+            items.append(action("Put", Item=record_item(record, due_key(record))))
         if original is not None and original.is_reminder:
-            items.append({"Delete": {"TableName": table, "Key": due_key(original)}})
+            items.append(action("Delete", Key=due_key(original)))
         key_index = -1
         if record.schluessel is not None:
             key_index = len(items)
-            items.append(
-                {
-                    "Put": {
-                        "TableName": table,
-                        "Item": {
-                            **schluessel_key(record.tenant, record.schluessel),
-                            "id": n(record.id),
-                        },
-                        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-                        **new_only,
-                    }
-                }
-            )
+            taken = {**schluessel_key(record.tenant, record.schluessel), "id": n(record.id)}
+            items.append(action("Put", new, all_old=True, Item=taken))
         check_index = -1
         if record.satz is LedgerSatz.ZAHLUNG and original is not None:
             check_index = len(items)
-            items.append(
-                {
-                    "ConditionCheck": {
-                        "TableName": table,
-                        "Key": follower_key(original, LedgerSatz.STORNO),
-                        **new_only,
-                    }
-                }
-            )
+            no_storno = follower_key(original, LedgerSatz.STORNO)
+            items.append(action("ConditionCheck", new, Key=no_storno))
         try:
             self._calls.transact(items)
         except AWS_ERRORS as exc:

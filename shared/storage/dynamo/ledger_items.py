@@ -29,6 +29,7 @@ from shared.storage.dynamo.items import (
     TIME,
     Item,
     Kind,
+    action,
     codec,
     enum_kind,
     expression,
@@ -156,7 +157,7 @@ _BY_ART: Final = {
 _COUNT, _SUM = "kn:", "ks:"  # a category's count and sum: top-level numbers ADD can reach
 
 
-def total_update(record: LedgerRecord, table: str) -> dict[str, Any]:
+def total_update(record: LedgerRecord) -> Item:
     """The Update of the record's total shard: its effect `ADD`ed (a storno counts -1 and
     its negated effect), so concurrent bookings never conflict on a version."""
     step = -1 if record.satz is LedgerSatz.STORNO else 1
@@ -169,7 +170,7 @@ def total_update(record: LedgerRecord, table: str) -> dict[str, Any]:
     }
     fixed = {"kind": "ledger_total", "area": record.area, "monat": record.monat}
     fixed["waehrung"] = record.waehrung
-    return {"TableName": table, "Key": total_key(record), **expression(add=added, put=fixed)}
+    return action("Update", Key=total_key(record), **expression(add=added, put=fixed))
 
 
 def total_from_item(item: Mapping[str, Any]) -> LedgerTotal:

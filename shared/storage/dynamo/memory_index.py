@@ -4,10 +4,12 @@ memories, listings by area and by scope (the writers: memory_records.py)."""
 from __future__ import annotations
 
 import logging
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
-from typing import Any
+from functools import partial, reduce
+
+from boto3.dynamodb.conditions import Attr, ConditionBase, Key
 
 from shared.domain import (
     CorpusStats,
@@ -25,16 +27,16 @@ from shared.storage.dynamo.items import (
     AREA_INDEX,
     AREA_PK,
     AREA_SK,
-    PK,
     REF_INDEX,
     REF_PK,
     TYP_INDEX,
     TYP_PK,
     Item,
-    n,
-    s,
+    expression,
+    query,
     scope_ref_pk,
     stats_from_items,
+    unexpired,
 )
 from shared.storage.dynamo.membership_hints import MembershipHints
 from shared.storage.dynamo.memory_items import (
@@ -42,11 +44,10 @@ from shared.storage.dynamo.memory_items import (
     memory_area_pk,
     memory_from_item,
     memory_posting_from_item,
-    memory_posting_pk,
     memory_stats_pk,
     memory_typ_pk,
 )
-from shared.storage.dynamo.posting_pages import as_page, page_task, read_step
+from shared.storage.dynamo.posting_pages import as_page, page_task, posting_query, read_step
 from shared.storage.dynamo.projects import membership_query, projects_from_items
 
 _log = logging.getLogger(__name__)
@@ -57,33 +58,11 @@ def vector_in(query: VectorQuery, areas: Sequence[str]) -> VectorQuery:
     return replace(query, areas=frozenset(areas))
 
 
-def _query(pk: str, **extra: Any) -> Item:
-    return {
-        "KeyConditionExpression": "#pk = :pk",
-        "ExpressionAttributeNames": {"#pk": PK},
-        "ExpressionAttributeValues": {":pk": s(pk)},
-        **extra,
-    }
-
-
-def _posting_query(tenant: str, area: str, term: str) -> Item:
-    """The head of one (area, term) list: highest impact first (ascending sort key)."""
-    return _query(memory_posting_pk(tenant, area, term), ConsistentRead=True)
-
-
 def _recent_query(tenant: str, typ: MemoryType, area: str, now_us: int) -> Item:
     """One area's memories of one type in by_vk_typ, newest number first, live only."""
-    return {
-        "IndexName": TYP_INDEX,
-        "KeyConditionExpression": "#pk = :pk",
-        "FilterExpression": "attribute_not_exists(#expires) OR #expires > :now",
-        "ExpressionAttributeNames": {"#pk": TYP_PK, "#expires": "expires_us"},
-        "ExpressionAttributeValues": {
-            ":pk": s(memory_typ_pk(tenant, typ, area)),
-            ":now": n(now_us),
-        },
-        "ScanIndexForward": False,
-    }
+    typ_key = Key(TYP_PK).eq(memory_typ_pk(tenant, typ, area))
+    found = expression(key=typ_key, filter=unexpired(now_us))
+    return {"IndexName": TYP_INDEX, **found, "ScanIndexForward": False}
 
 
 def _newest(
@@ -120,7 +99,7 @@ class _Reads:
     ) -> None:
         for area in areas:
             for term in terms:
-                index = self.add(_posting_query(tenant, area, term), per_area_term)
+                index = self.add(posting_query(tenant, area, term), per_area_term)
                 self.postings.append((area, term, index))
             if recent > 0:
                 index = self.add(_recent_query(tenant, MemoryType.SHORTTERM, area, now_us), recent)
@@ -169,7 +148,7 @@ class MemoryIndexReads:
         first = searched_areas(areas, hinted, path)
         reads = _Reads()
         reads.areas(tenant, first, wanted, per_area_term, recent, now)
-        stats_at = reads.add(_query(memory_stats_pk(tenant), ConsistentRead=True), None)
+        stats_at = reads.add(query(memory_stats_pk(tenant), ConsistentRead=True), None)
         member_at = None if member is None else reads.add(membership_query(tenant, member), None)
         heads = [(area, term) for area in first for term in word_terms]
         pages, vectors, head_pages = self._read(reads, vector, first, tenant, heads, first_page)
@@ -251,7 +230,7 @@ class MemoryIndexReads:
         return pages.finish(first), (rankings[0] if rankings else None), heads_read
 
     def stats(self, tenant: str) -> CorpusStats:
-        (items,) = self._calls.query_many([_query(memory_stats_pk(tenant), ConsistentRead=True)])
+        (items,) = self._calls.query_many([query(memory_stats_pk(tenant), ConsistentRead=True)])
         return stats_from_items(items)
 
     def recent(
@@ -282,28 +261,13 @@ class MemoryIndexReads:
         wanted = list(dict.fromkeys(areas))
         if not wanted or limit <= 0:
             return []
-        names = {"#pk": AREA_PK, "#expires": "expires_us"}
-        condition = "#pk = :pk"
-        bound: Item = {}
-        if before is not None:
-            names["#sk"] = AREA_SK
-            condition += " AND #sk < :before"
-            bound = {":before": s(area_sk(before))}
-        queries = [
-            {
-                "IndexName": AREA_INDEX,
-                "KeyConditionExpression": condition,
-                "FilterExpression": "attribute_not_exists(#expires) OR #expires > :now",
-                "ExpressionAttributeNames": names,
-                "ExpressionAttributeValues": {
-                    ":pk": s(memory_area_pk(tenant, area)),
-                    ":now": n(now_us),
-                    **bound,
-                },
-                "ScanIndexForward": False,
-            }
-            for area in wanted
-        ]
+        queries = []
+        for area in wanted:
+            area_key: ConditionBase = Key(AREA_PK).eq(memory_area_pk(tenant, area))
+            if before is not None:
+                area_key &= Key(AREA_SK).lt(area_sk(before))
+            found = expression(key=area_key, filter=unexpired(now_us))
+            queries.append({"IndexName": AREA_INDEX, **found, "ScanIndexForward": False})
         results = self._calls.query_many(queries, limit)
         memories = [memory_from_item(item) for items in results for item in items]
         memories = [m for m in memories if m.tenant == tenant]
@@ -327,30 +291,20 @@ class MemoryIndexReads:
         pairs = list(dict.fromkeys(scopes))
         if not pairs or limit <= 0 or (areas is not None and not areas):
             return {}
-        live_filter = "(attribute_not_exists(#expires) OR #expires > :now)"
-        names = {"#pk": REF_PK, "#expires": "expires_us"}
-        values: dict[str, Any] = {":now": n(now_us)}
+        wanted_filter = unexpired(now_us)
         if areas is not None:
             wanted = sorted(set(areas))
-            values |= {f":a{i}": s(area) for i, area in enumerate(wanted)}
-            groups = [
-                "#area IN ("
-                + ", ".join(f":a{i}" for i in range(at, min(at + 100, len(wanted))))
-                + ")"
-                for at in range(0, len(wanted), 100)  # IN takes at most 100 operands
+            inside = [  # IN takes at most 100 operands
+                Attr("area").is_in(wanted[at : at + 100]) for at in range(0, len(wanted), 100)
             ]
-            live_filter += f" AND (attribute_not_exists(#area) OR {' OR '.join(groups)})"
-            names["#area"] = "area"
-        queries: list[Item] = [
+            wanted_filter &= Attr("area").not_exists() | reduce(operator.or_, inside)
+        queries = [
             {
                 "IndexName": REF_INDEX,
-                "KeyConditionExpression": "#pk = :pk",
-                "FilterExpression": live_filter,
-                "ExpressionAttributeNames": names,
-                "ExpressionAttributeValues": {
-                    ":pk": s(scope_ref_pk(tenant, scope, scope_vk)),
-                    **values,
-                },
+                **expression(
+                    key=Key(REF_PK).eq(scope_ref_pk(tenant, scope, scope_vk)),
+                    filter=wanted_filter,
+                ),
                 "ScanIndexForward": False,
             }
             for scope, scope_vk in pairs

@@ -28,8 +28,8 @@ from shared.storage.dynamo.items import (
     TEXT,
     TIME,
     Item,
+    action,
     codec,
-    expression,
     get_s,
     key,
     part,
@@ -55,18 +55,14 @@ def nutzer_pk(tenant: str, nutzer: str) -> str:
     return f"{tenant_prefix(tenant)}#NUTZER#{part(nutzer)}"
 
 
-def _project_exists(table: str, tenant: str, name: str) -> dict[str, Any]:
+def _project_exists(tenant: str, name: str) -> Item:
     """The transaction item that fails it unless the project exists."""
-    return {
-        "ConditionCheck": {
-            "TableName": table,
-            "Key": key(project_pk(tenant, name), SK_PROJECT),
-            **expression(Attr(PK).exists()),
-        }
-    }
+    return action(
+        "ConditionCheck", Attr(PK).exists(), Key=key(project_pk(tenant, name), SK_PROJECT)
+    )
 
 
-def _member_puts(table: str, tenant: str, name: str, members: Sequence[str]) -> list[Item]:
+def _member_puts(tenant: str, name: str, members: Sequence[str]) -> list[Item]:
     puts: list[Item] = []
     for nutzer in members:
         member = {
@@ -79,7 +75,7 @@ def _member_puts(table: str, tenant: str, name: str, members: Sequence[str]) -> 
             "kind": s("project_membership"),
             "project": s(name),
         }
-        puts += [{"Put": {"TableName": table, "Item": item}} for item in (member, membership)]
+        puts += [action("Put", Item=member), action("Put", Item=membership)]
     return puts
 
 
@@ -110,10 +106,8 @@ class ProjectRecords:
             "kind": s("project"),
             **PROJECT.item(project),
         }
-        new = expression(Attr(PK).not_exists())
-        put = {"Put": {"TableName": self._calls.table, "Item": item, **new}}
-        members_puts = _member_puts(self._calls.table, project.tenant, project.name, first)
-        if not self._transact([put, *members_puts]):
+        put = action("Put", Attr(PK).not_exists(), Item=item)
+        if not self._transact([put, *_member_puts(project.tenant, project.name, first)]):
             return False
         self._hints.add(project.tenant, project.name, frozenset(members))
         for group in rest:
@@ -121,20 +115,19 @@ class ProjectRecords:
         return True
 
     def add(self, tenant: str, name: str, members: Sequence[str]) -> bool:
-        check = _project_exists(self._calls.table, tenant, name)
-        unique = sorted(set(members))
-        for group in chunks(unique, _MEMBERS_PER_TRANSACTION) or [[]]:
-            if not self._transact([check, *_member_puts(self._calls.table, tenant, name, group)]):
+        check = _project_exists(tenant, name)
+        for group in chunks(sorted(set(members)), _MEMBERS_PER_TRANSACTION) or [[]]:
+            if not self._transact([check, *_member_puts(tenant, name, group)]):
                 return False
         self._hints.add(tenant, name, frozenset(members))
         return True
 
     def remove(self, tenant: str, name: str, members: Sequence[str]) -> bool:
         """Delete member and membership items together (one transaction per 49 members)."""
-        check = _project_exists(self._calls.table, tenant, name)
+        check = _project_exists(tenant, name)
         for group in chunks(sorted(set(members)), _MEMBERS_PER_TRANSACTION) or [[]]:
             deletes = [
-                {"Delete": {"TableName": self._calls.table, "Key": item_key}}
+                action("Delete", Key=item_key)
                 for nutzer in group
                 for item_key in (
                     key(project_pk(tenant, name), MEMBER_SK_PREFIX + part(nutzer)),

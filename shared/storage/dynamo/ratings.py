@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
-from typing import Any, Final
+from typing import Final
 
 from boto3.dynamodb.conditions import Attr
 
@@ -37,6 +37,8 @@ from shared.storage.dynamo.calls import (
 from shared.storage.dynamo.items import (
     PK,
     RATING_SK_PREFIX,
+    Item,
+    action,
     expression,
     from_us,
     is_live,
@@ -46,6 +48,7 @@ from shared.storage.dynamo.items import (
     rating_from_item,
     rating_items,
     to_us,
+    unexpired,
 )
 from shared.storage.dynamo.memory_items import memory_from_item
 
@@ -226,28 +229,21 @@ class RatingWriter:
 
     def _actions(
         self, batch: list[Rating], base: _Base, now_us: int, move_last: int | None
-    ) -> list[Any]:
-        table = self._calls.table
-        new_only = expression(Attr(PK).not_exists())
-        actions: list[Any] = [
-            {"Put": {"TableName": table, "Item": item, **new_only}}
+    ) -> list[Item]:
+        actions = [
+            action("Put", Attr(PK).not_exists(), Item=item)
             for rating in batch
             for item in rating_items(rating, base.expires_us)
         ]
         total = sum((Decimal(r.score) for r in batch), Decimal(0))
         added = {"score_count": len(batch), "score_sum": total, "version": len(batch)}
-        live = Attr("expires_us").not_exists() | Attr("expires_us").gt(now_us)
-        condition = Attr(PK).exists() & live
+        condition = Attr(PK).exists() & unexpired(now_us)
         if move_last is not None:
             condition &= Attr("last_call_us").not_exists() | Attr("last_call_us").lt(move_last)
         moved = {} if move_last is None else {"last_call_us": move_last}
-        update = {
-            "TableName": table,
-            "Key": memory_key(batch[0].tenant, batch[0].memory_id),
-            **expression(condition, add=added, put=moved),
-            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-        }
-        return [*actions, {"Update": update}]
+        update = expression(condition, add=added, put=moved)
+        key = memory_key(batch[0].tenant, batch[0].memory_id)
+        return [*actions, action("Update", all_old=True, Key=key, **update)]
 
     def _cancelled(
         self, exc: BaseException, batch: list[Rating], now_us: int

@@ -161,9 +161,7 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
     return created
 
 
-def _create_table_if_missing(
-    clients: AwsClients, table_name: str, properties: Mapping[str, Any] = TABLE_PROPERTIES
-) -> bool:
+def _create_table_if_missing(clients: AwsClients, table_name: str) -> bool:
     dynamodb = clients.dynamodb
     try:
         dynamodb.describe_table(TableName=table_name)
@@ -172,7 +170,7 @@ def _create_table_if_missing(
         if exc.response.get("Error", {}).get("Code") != "ResourceNotFoundException":
             raise
     try:
-        dynamodb.create_table(**create_table_kwargs(table_name, properties))
+        dynamodb.create_table(**create_table_kwargs(table_name))
         created = True
     except ClientError as exc:  # created by a concurrent bootstrap
         if exc.response.get("Error", {}).get("Code") != "ResourceInUseException":
@@ -184,10 +182,8 @@ def _create_table_if_missing(
     return created
 
 
-def _ensure_ttl(
-    clients: AwsClients, table_name: str, properties: Mapping[str, Any] = TABLE_PROPERTIES
-) -> None:
-    spec = properties["TimeToLiveSpecification"]
+def _ensure_ttl(clients: AwsClients, table_name: str) -> None:
+    spec = TABLE_PROPERTIES["TimeToLiveSpecification"]
     try:
         described = clients.dynamodb.describe_time_to_live(TableName=table_name)
         status = described.get("TimeToLiveDescription", {}).get("TimeToLiveStatus")
@@ -195,10 +191,7 @@ def _ensure_ttl(
             return
         clients.dynamodb.update_time_to_live(
             TableName=table_name,
-            TimeToLiveSpecification={
-                "AttributeName": spec["AttributeName"],
-                "Enabled": spec["Enabled"],
-            },
+            TimeToLiveSpecification=spec,
         )
     except (ClientError, BotoCoreError, NotImplementedError) as exc:
         _log.warning("bootstrap: could not enable TTL on %s: %s", table_name, exc)
