@@ -204,7 +204,7 @@ class _Call:
     def _stored(self, write: Write, record: CallRecord) -> Stored:
         """Scrub and store under the record's IDs (reserved now for entries without one:
         after the authorization, so a refused call reserves nothing where that is free)."""
-        keyed = replace(self.ctx, write_key=record.token)
+        keyed = replace(self.ctx, write_key=record.token, call_key=self.key.key)
         try:
             check_budget()  # the last check before anything is stored (module docstring)
             wants = write.wants()

@@ -1,9 +1,10 @@
 """Call records of the retry layer (shared/calls.py) and ID leases, on DynamoDB.
 
 Call record: pk `T#<t>#CALL#<key>`, sk `CALL`; `body`, `token`, `ids` (JSON
-{counter: {index: id}}), `marks` (JSON list), `running_us` while it runs, `answer` once
-answered, `until_us` (end of the window, exact) and the TTL attribute (DynamoDB deletes
-late: `until_us` decides).
+{counter: {index: id}}), `marks` (JSON list) and `marked` (string set: what a delete
+removed, ADDed in the transaction that removes it, `mark_action`), `running_us` while it
+runs, `answer` once answered, `until_us` (end of the window, exact) and the TTL attribute
+(DynamoDB deletes late: `until_us` decides).
 
 - A claim is one conditional PutItem (absent or past its window), the old item back on
   failure (ReturnValuesOnConditionCheckFailure): DONE or RUNNING cost nothing more; a
@@ -31,6 +32,7 @@ from typing import Any, Final
 
 from shared.calls import (
     CallClaim,
+    CallMarks,
     CallRecord,
     CallRecordsUnavailable,
     CallState,
@@ -39,7 +41,7 @@ from shared.calls import (
     merge_ids,
     missing,
 )
-from shared.domain import CounterName
+from shared.domain import CounterName, MemoryId
 from shared.storage.dynamo.calls import AWS_ERRORS, counter_range, error_code, take_deferred
 from shared.storage.dynamo.items import (
     TTL_ATTRIBUTE,
@@ -58,6 +60,7 @@ from shared.validation.rules import MAX_BATCH
 
 _CONDITION_FAILED: Final = "ConditionalCheckFailedException"
 _MAX_RACES: Final = 5
+MARKED: Final = "marked"
 # A warm lease holds at least one whole batch (a call's most IDs per counter); a refill
 # fetches a block, or what the claim waiting for it needs plus a batch.
 LEASE_KEEP: Final = MAX_BATCH
@@ -73,7 +76,26 @@ def _ids_of(item: Item) -> dict[CounterName, dict[int, int]]:
 
 
 def _marks_of(item: Item) -> frozenset[str]:
-    return frozenset(json.loads(get_s(item, "marks")))
+    marked = item.get(MARKED, {}).get("SS", [])
+    return frozenset(json.loads(get_s(item, "marks"))) | frozenset(marked)
+
+
+def mark_action(tenant: str, marks: CallMarks, of: Sequence[MemoryId]) -> Item | None:
+    """The call record's Update (a TransactItem: the caller adds it to the transaction that
+    removes `of`) recording their marks; conditioned on the send still owning the record."""
+    wanted = sorted({marks.marks[memory_id] for memory_id in of if memory_id in marks.marks})
+    if not wanted:
+        return None
+    return {
+        "Update": {
+            "TableName": "",
+            "Key": call_key(tenant, marks.key),
+            "UpdateExpression": "ADD #marked :marked",
+            "ConditionExpression": "#token = :token",
+            "ExpressionAttributeNames": {"#marked": MARKED, "#token": "token"},
+            "ExpressionAttributeValues": {":marked": {"SS": wanted}, ":token": s(marks.token)},
+        }
+    }
 
 
 class IdLeases:

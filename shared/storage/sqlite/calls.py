@@ -29,6 +29,7 @@ from datetime import datetime
 
 from shared.calls import (
     CallClaim,
+    CallMarks,
     CallRecord,
     CallRecordsUnavailable,
     CallState,
@@ -70,6 +71,23 @@ def reserve_in(conn: sqlite3.Connection, tenant: str, counter: CounterName, coun
     ).fetchall()
     last = int(rows[0][0])
     return range(last - count + 1, last + 1)
+
+
+def mark_in(conn: sqlite3.Connection, tenant: str, marks: CallMarks, mark: str) -> bool:
+    """Add `mark` to the call record `marks` names, inside the caller's write transaction
+    (recorded together with what it marks); False if its send no longer owns it."""
+    row = conn.execute(
+        "SELECT marks FROM call_records WHERE tenant = ? AND ckey = ? AND token = ?",
+        (tenant, marks.key, marks.token),
+    ).fetchone()
+    if row is None:
+        return False
+    merged = sorted(set(json.loads(row[0])) | {mark})
+    conn.execute(
+        "UPDATE call_records SET marks = ? WHERE tenant = ? AND ckey = ? AND token = ?",
+        (dump(merged), tenant, marks.key, marks.token),
+    )
+    return True
 
 
 class CallStore(SqliteBase):
