@@ -67,7 +67,6 @@ from shared.storage.dynamo.items import (
     get_n,
     get_s,
     is_live,
-    key,
     memory_key,
     memory_pk,
     n,
@@ -80,9 +79,10 @@ from shared.storage.dynamo.items import (
 from shared.storage.dynamo.memory_items import (
     EXPIRY_SHARDS,
     expiry_pk,
+    key_id,
     memory_from_item,
     memory_item,
-    posting_puts,
+    posting_diff,
     stored_memory_id,
     stored_posting_keys,
 )
@@ -393,7 +393,7 @@ class MemoryDeleter:
                 if TTL_ATTRIBUTE in record:
                     guard[TTL_ATTRIBUTE] = record[TTL_ATTRIBUTE]
                 requests += [(ref, {"PutRequest": {"Item": i}}) for i in (record, guard)]
-            requests += [(ref, r) for r in posting_puts(memory_from_item(item))]
+            requests += [(ref, r) for r in posting_diff((), memory_from_item(item))]
         for tenant, memory_id in sorted(self._calls.batch_write(requests), key=str):
             _log.error("delete: ratings/postings of %s (%s) not put back", memory_id, tenant)
 
@@ -468,14 +468,13 @@ def _side_deletes(ref: Ref, item: Item | None, partition: _Found) -> list[tuple[
     """The deletes of a memory's rating records, their guards and every posting its item
     or its index record names (each key once)."""
     tenant, _ = ref
-    keys = [key(get_s(r, PK), get_s(r, SK)) for r in partition.ratings]
-    keys += [rating_guard_key(tenant, get_n(r, "insert_id")) for r in partition.ratings]
+    keys = {key_id(r) for r in partition.ratings}
+    keys |= {key_id(rating_guard_key(tenant, get_n(r, "insert_id"))) for r in partition.ratings}
     if partition.record is not None:
-        keys += key_items(partition.record.posting_keys())
+        keys |= partition.record.posting_keys()
     if item is not None:
-        keys += stored_posting_keys(item)
-    unique = {(get_s(k, PK), get_s(k, SK)): k for k in keys}
-    return [(ref, {"DeleteRequest": {"Key": k}}) for k in unique.values()]
+        keys |= {key_id(k) for k in stored_posting_keys(item)}
+    return [(ref, r) for r in posting_diff(keys, None)]
 
 
 def _marks_of_group(marks: CallMarks, group: Sequence[Count[Ref]]) -> Item | None:
