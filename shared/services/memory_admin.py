@@ -73,7 +73,6 @@ class UpdateWrite:
     current: dict[MemoryId, Memory] | None = None
     # The memories the entries replace (issue 25: `ersetzt` per entry).
     replaced: Replaced | None = None
-    ahead_first: bool = False
 
     @property
     def caller(self) -> Caller:
@@ -100,9 +99,6 @@ class UpdateWrite:
             if entry.tags is not UNSET and entry.memory_id in self.current
         ]
         self.tags = ensure_tags(self.ctx.storage, self.principal.tenant, names)
-
-    def marks(self) -> tuple[str, ...]:
-        return ()
 
     def only(self, indexes: set[int]) -> UpdateWrite:
         return replace(
@@ -402,7 +398,6 @@ class DeleteWrite:
     not_found: list[str]
     found: dict[MemoryId, Memory] = field(default_factory=dict)
     read: DeleteRead | None = None
-    ahead_first: bool = False
 
     @property
     def caller(self) -> Caller:
@@ -418,9 +413,6 @@ class DeleteWrite:
             self.read = self.ctx.storage.read_for_delete(self.principal.tenant, ids, now)
             found = self.read.memories
             self.found = visible_memories(self.ctx, self.principal, nutzer, ids, now, found)
-
-    def marks(self) -> tuple[str, ...]:
-        return ()  # recorded with each removal (`_call_marks`), not before
 
     def _call_marks(self, ctx: ServiceContext) -> CallMarks | None:
         """Each memory's place, recorded with its removal: a resend answers it (`_marked`)."""
