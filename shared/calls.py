@@ -50,8 +50,6 @@ class CallClaim:
     expires_at: datetime
     # Per ID counter: the entry indexes that need an ID (reserved with the record).
     wants: Mapping[CounterName, Sequence[int]] = field(default_factory=dict)
-    # What this send is about to change, recorded before it acts (a delete's IDs).
-    marks: Sequence[str] = ()
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,6 @@ def claim(
     key: str = "k",
     body: str = "b",
     wants: dict[CounterName, list[int]] | None = None,
-    marks: tuple[str, ...] = (),
     tenant: str = "acme",
     running_s: int = 60,
     window_s: int = 600,
@@ -40,7 +39,6 @@ def claim(
         running_until=clock() + timedelta(seconds=running_s),
         expires_at=clock() + timedelta(seconds=window_s),
         wants=wants if wants is not None else {LT: [0, 1, 2]},
-        marks=marks,
     )
 
 
@@ -92,16 +90,20 @@ def test_the_answer_comes_back_until_the_window_ends(storage: StoragePort) -> No
 
 def test_a_cut_off_send_is_taken_over_with_its_ids_and_marks(storage: StoragePort) -> None:
     clock = Clock()
-    # Given a send that marked an ID, got IDs for two entries and died while running
-    first = storage.claim_call(claim(clock, wants={LT: [0, 1]}, marks=("longterm_1",)))
+    # Given a send that got IDs for two entries, deleted a memory (its mark recorded with
+    # it) and died while running
+    assert storage.put_memories([NewMemory(make_memory(lt(1), tenant="acme"))]) == [None]
+    first = storage.claim_call(claim(clock, wants={LT: [0, 1]}))
     first_ids = storage.reserve_call_ids("acme", "k", first.token, {LT: [0, 1]})[LT]
+    marks = CallMarks("k", first.token, {lt(1): "longterm_1"})
+    assert storage.delete_memories("acme", [lt(1)], clock(), None, marks) == [lt(1)]
     clock.advance(61)
-    # When it is resent with one more entry and another mark
-    resumed = storage.claim_call(claim(clock, wants={LT: [0, 1, 2]}, marks=("longterm_2",)))
+    # When it is resent with one more entry
+    resumed = storage.claim_call(claim(clock, wants={LT: [0, 1, 2]}))
     # Then the resend owns the record under the first send's token, IDs and marks
     assert (resumed.state, resumed.token) == (CallState.RESUMED, first.token)
     assert {i: resumed.ids[LT][i] for i in (0, 1)} == first_ids
-    assert resumed.marks == {"longterm_1", "longterm_2"}
+    assert resumed.marks == {"longterm_1"}
     # And the new entry gets an ID never handed out before
     ids = storage.reserve_call_ids("acme", "k", resumed.token, {LT: [0, 1, 2]})[LT]
     assert {i: ids[i] for i in (0, 1)} == first_ids and ids[2] not in first_ids.values()

@@ -1,8 +1,8 @@
 """Call records of the retry layer (shared/calls.py) and ID leases, on DynamoDB.
 
 Call record: pk `T#<t>#CALL#<key>`, sk `CALL`; `body`, `token`, `ids` (JSON
-{counter: {index: id}}), `marks` (JSON list) and `marked` (string set: what a delete
-removed, ADDed in the transaction that removes it, `mark_action`), `running_us` while it
+{counter: {index: id}}), `marked` (string set: what a delete removed, ADDed in the
+transaction that removes it, `mark_action`), `running_us` while it
 runs, `answer` once answered, `until_us` (end of the window, exact) and the TTL attribute
 (DynamoDB deletes late: `until_us` decides).
 
@@ -23,7 +23,6 @@ runs, `answer` once answered, `until_us` (end of the window, exact) and the TTL 
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -76,8 +75,7 @@ def _ids_of(item: Item) -> dict[CounterName, dict[int, int]]:
 
 
 def _marks_of(item: Item) -> frozenset[str]:
-    marked = item.get(MARKED, {}).get("SS", [])
-    return frozenset(json.loads(get_s(item, "marks"))) | frozenset(marked)
+    return frozenset(item.get(MARKED, {}).get("SS", []))
 
 
 def mark_action(tenant: str, marks: CallMarks, of: Sequence[MemoryId]) -> Item | None:
@@ -178,7 +176,6 @@ class CallRecords:
             "body": s(claim.body),
             "token": s(claim.token),
             "ids": s(ids_to_json(ids)),
-            "marks": s(json.dumps(sorted(set(claim.marks)))),
             "running_us": n(to_us(claim.running_until)),
             "until_us": n(to_us(claim.expires_at)),
             TTL_ATTRIBUTE: n(ttl_seconds(to_us(claim.expires_at))),
@@ -188,16 +185,14 @@ class CallRecords:
         refills = [lambda c=c: self._leases.refill(tenant, c) for c in low]
         old = self._side_by_side([put, *refills])[0]
         if old is None:
-            return CallRecord(CallState.NEW, claim.token, claim.body, ids, frozenset(claim.marks))
+            return CallRecord(CallState.NEW, claim.token, claim.body, ids)
         for _ in range(_MAX_RACES):
             record = self._existing(claim, old, taken)
             if record is not None:
                 return record
             old = self._put_new(item, now_us)  # taken over or deleted in between: again
             if old is None:
-                return CallRecord(
-                    CallState.NEW, claim.token, claim.body, ids, frozenset(claim.marks)
-                )
+                return CallRecord(CallState.NEW, claim.token, claim.body, ids)
         raise CallRecordsUnavailable("call record kept changing under concurrent sends")
 
     def _put_new(self, item: Item, now_us: int) -> Item | None:
@@ -238,18 +233,16 @@ class CallRecords:
             claim.tenant,
             {c: [i for i in ids if i not in used.get(c, set())] for c, ids in taken.items()},
         )
-        all_marks = marks | frozenset(claim.marks)
         try:
             self._client.update_item(
                 TableName=self._table,
                 Key=call_key(claim.tenant, claim.key),
-                UpdateExpression="SET running_us = :until, ids = :ids, marks = :marks",
+                UpdateExpression="SET running_us = :until, ids = :ids",
                 ConditionExpression="#token = :token AND running_us = :running",
                 ExpressionAttributeNames={"#token": "token"},
                 ExpressionAttributeValues={
                     ":until": n(to_us(claim.running_until)),
                     ":ids": s(ids_to_json(merged)),
-                    ":marks": s(json.dumps(sorted(all_marks))),
                     ":token": s(token),
                     ":running": n(running),
                 },
@@ -258,7 +251,7 @@ class CallRecords:
             if error_code(exc) != _CONDITION_FAILED:
                 raise
             return CallRecord(CallState.RUNNING, token, body, known, marks)  # another took it
-        return CallRecord(CallState.RESUMED, token, body, merged, all_marks)
+        return CallRecord(CallState.RESUMED, token, body, merged, marks)
 
     def reserve_ids(
         self, tenant: str, call: str, token: str, wants: Mapping[CounterName, Sequence[int]]

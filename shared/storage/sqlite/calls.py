@@ -108,11 +108,9 @@ class CallStore(SqliteBase):
                     return CallRecord(CallState.DONE, token, body, known, marks, answer)
                 if body != claim.body or int(running_until) >= now_us:
                     return CallRecord(CallState.RUNNING, token, body, known, marks)
-                marks = marks | frozenset(claim.marks)
                 conn.execute(
-                    "UPDATE call_records SET running_until_us = ?, marks = ?"
-                    " WHERE tenant = ? AND ckey = ?",
-                    (to_micros(claim.running_until), dump(sorted(marks)), claim.tenant, claim.key),
+                    "UPDATE call_records SET running_until_us = ? WHERE tenant = ? AND ckey = ?",
+                    (to_micros(claim.running_until), claim.tenant, claim.key),
                 )
                 return CallRecord(CallState.RESUMED, token, body, known, marks)
             ids: dict[CounterName, dict[int, int]] = {}  # reserved when the call stores
@@ -127,11 +125,11 @@ class CallStore(SqliteBase):
                     to_micros(claim.running_until),
                     to_micros(claim.expires_at),
                     ids_to_json(ids),
-                    dump(sorted(set(claim.marks))),
+                    dump([]),
                 ),
             )
             purge_expired(conn, "call_records", "tenant, ckey", "expires_us", now_us)
-        return CallRecord(CallState.NEW, claim.token, claim.body, ids, frozenset(claim.marks))
+        return CallRecord(CallState.NEW, claim.token, claim.body, ids)
 
     def reserve_call_ids(
         self, tenant: str, key: str, token: str, wants: Mapping[CounterName, Sequence[int]]
