@@ -6,7 +6,7 @@ request's text, only:
 - `body`: a digest of the canonical arguments (an explicit key with another body is a
   conflict),
 - `token`: the send that owns it; the IDs reserved for its entries (`ids`) and what it
-  marked before acting (`marks`: a delete's tombstones) belong to that send,
+  marked (`marks`: what a delete removed, recorded with each removal) belong to that send,
 - while it runs: `running_until`, the end of the in-progress mark (after it, a resend
   takes the record over with the same token, IDs and marks: the cut-off send's work is
   recognised, never repeated),
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
-from shared.domain import CounterName
+from shared.domain import CounterName, MemoryId
 
 
 class CallRecordsUnavailable(RuntimeError):
@@ -50,8 +50,17 @@ class CallClaim:
     expires_at: datetime
     # Per ID counter: the entry indexes that need an ID (reserved with the record).
     wants: Mapping[CounterName, Sequence[int]] = field(default_factory=dict)
-    # What this send is about to change, recorded before it acts (a delete's IDs).
-    marks: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class CallMarks:
+    """What a delete records on its call record (`key`, owned by `token`) in the same
+    storage transaction as the memories it removes: per memory ID its mark (the place it
+    was), so a resend after a crash answers for exactly what the cut-off send removed."""
+
+    key: str
+    token: str
+    marks: Mapping[MemoryId, str]
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ Times are timezone-aware UTC datetimes; scores are Decimals so that sums stay ex
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
@@ -214,6 +214,23 @@ class MemoryReplace:
     previous: Memory
     embedding_change: EmbeddingChange = EmbeddingChange.KEEP
     embedding: bytes | None = None
+
+
+@dataclass(frozen=True)
+class DeleteRead:
+    """The memories a delete is about to remove, as the adapter read them
+    (`StoragePort.read_for_delete`): live ones only, with their versions; `detail` is what
+    the adapter read besides, so that it can delete them without reading again (DynamoDB:
+    each memory's partition — item, ratings, index record — from one Query)."""
+
+    memories: Mapping[MemoryId, Memory]
+    detail: object = None
+
+    def only(self, ids: Iterable[MemoryId]) -> DeleteRead:
+        """The same read restricted to `ids` (those the caller may delete)."""
+        wanted = set(ids)
+        kept = {memory_id: m for memory_id, m in self.memories.items() if memory_id in wanted}
+        return DeleteRead(kept, self.detail)
 
 
 @dataclass(frozen=True)

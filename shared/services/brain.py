@@ -48,7 +48,6 @@ class UpsertWrite:
     batch: Batch[BrainEntryInput]
     results: list[dict[str, Any]]
     valid: list[tuple[int, BrainEntryInput]]
-    ahead_first: bool = False
     # Read and written by `ahead`, side by side with the claim: the tag records (names
     # scrubbed first) and the stored entries the call replaces.
     tags: dict[str, str] = field(default_factory=dict)
@@ -68,9 +67,6 @@ class UpsertWrite:
             ]
         )
         self.tags, self.existing = cast(dict[str, str], tags), cast(dict[int, BrainEntry], existing)
-
-    def marks(self) -> tuple[str, ...]:
-        return ()
 
     def only(self, indexes: set[int]) -> UpsertWrite:
         return self

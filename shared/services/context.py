@@ -25,5 +25,7 @@ class ServiceContext:
     # The send that owns the call's record (shared/tools/retry.py: the record's token,
     # kept by a resend that takes a cut-off send over): ledger entry keys derive from it.
     write_key: str | None = None
+    # That record's key (with `write_key`: where a delete records its marks, CallMarks).
+    call_key: str | None = None
     # Server-side embeddings (Settings.embedder); None: model-free, callers' vectors only.
     embedder: Embedder | None = None

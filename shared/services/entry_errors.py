@@ -7,6 +7,7 @@ sequential IDs reveal nothing; messages never include storage details or values.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Final
 
@@ -51,12 +52,18 @@ def not_found(path: str, memory_id: object) -> FieldError:
 
 
 def visible_memories(
-    ctx: ServiceContext, principal: Principal, nutzer: str, ids: list[MemoryId], now: datetime
+    ctx: ServiceContext,
+    principal: Principal,
+    nutzer: str,
+    ids: list[MemoryId],
+    now: datetime,
+    found: Mapping[MemoryId, Memory] | None = None,
 ) -> dict[MemoryId, Memory]:
     """The memories that exist, are not expired and lie in an area the call acting as
     `nutzer` may read; all others are reported alike (nicht_gefunden), so sequential IDs
-    reveal nothing."""
-    found = ctx.storage.get_memories(principal.tenant, ids, now) if ids else {}
+    reveal nothing. `found`: those memories as the caller already read them."""
+    if found is None:
+        found = ctx.storage.get_memories(principal.tenant, ids, now) if ids else {}
     visibility = Visibility(ctx, principal, nutzer)
     return {mid: m for mid, m in found.items() if visibility.may_read(m.area)}
 

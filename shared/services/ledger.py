@@ -127,7 +127,6 @@ class LedgerCall:
     # Per entry index: what to answer if storage refuses the entry as a conflict.
     conflicts: dict[int, str | None] = field(default_factory=dict)
     read: bool = False
-    ahead_first: bool = False
 
     @property
     def satz(self) -> LedgerSatz:
@@ -166,9 +165,6 @@ class LedgerCall:
             for item in self.originals.values():
                 self.may_write(item.record.area)
         self.read = True
-
-    def marks(self) -> tuple[str, ...]:
-        return ()
 
     def only(self, indexes: set[int]) -> LedgerCall:
         return self

@@ -85,7 +85,6 @@ class InsertWrite:
     authorize: Callable[[], None] | None = None
     # The memories the entries replace (issue 25; `referenzfelder.ersetzt`, REST `ersetzt`).
     replaced: Replaced | None = None
-    ahead_first: bool = False
 
     @property
     def counter(self) -> CounterName:
@@ -135,9 +134,6 @@ class InsertWrite:
     def _clean_tags(self) -> list[list[str]]:
         policy = self.ctx.settings.scrub_policy
         return scrubbed_tags(policy, (entry.tags for _, entry in self.accepted))
-
-    def marks(self) -> tuple[str, ...]:
-        return ()
 
     def only(self, indexes: set[int]) -> InsertWrite:
         return replace(

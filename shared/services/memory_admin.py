@@ -12,9 +12,10 @@ from datetime import datetime
 from typing import Any
 
 from shared.auth.principal import Principal
-from shared.calls import CallRecord
+from shared.calls import CallMarks, CallRecord
 from shared.domain import (
     CounterName,
+    DeleteRead,
     EmbeddingChange,
     EntryFailure,
     EntryFailureCode,
@@ -72,7 +73,6 @@ class UpdateWrite:
     current: dict[MemoryId, Memory] | None = None
     # The memories the entries replace (issue 25: `ersetzt` per entry).
     replaced: Replaced | None = None
-    ahead_first: bool = False
 
     @property
     def caller(self) -> Caller:
@@ -99,9 +99,6 @@ class UpdateWrite:
             if entry.tags is not UNSET and entry.memory_id in self.current
         ]
         self.tags = ensure_tags(self.ctx.storage, self.principal.tenant, names)
-
-    def marks(self) -> tuple[str, ...]:
-        return ()
 
     def only(self, indexes: set[int]) -> UpdateWrite:
         return replace(
@@ -390,8 +387,9 @@ its vector and its index entries (words and vectors), on every adapter."""
 @dataclass
 class DeleteWrite:
     """delete_brain_memories between the retry layer's phases. Its memories are read
-    (visibility) *before* the claim, which records them (marks) before anything is deleted:
-    a resend after a crash mid-delete answers `geloescht` for what the first send removed."""
+    (visibility; `read_for_delete`: storage need not read again) beside the claim; storage
+    records each memory's place on the call record in the transaction that removes it
+    (`CallMarks`), so a resend after a crash answers `geloescht` for what the first removed."""
 
     ctx: ServiceContext
     principal: Principal
@@ -399,7 +397,7 @@ class DeleteWrite:
     wanted: list[tuple[str, MemoryId]]
     not_found: list[str]
     found: dict[MemoryId, Memory] = field(default_factory=dict)
-    ahead_first: bool = True
+    read: DeleteRead | None = None
 
     @property
     def caller(self) -> Caller:
@@ -411,18 +409,20 @@ class DeleteWrite:
     def ahead(self) -> None:
         ids = [memory_id for _, memory_id in self.wanted]
         if ids:
-            self.found = visible_memories(
-                self.ctx, self.principal, self.request.caller.nutzer, ids, self.ctx.clock()
-            )
+            now, nutzer = self.ctx.clock(), self.request.caller.nutzer
+            self.read = self.ctx.storage.read_for_delete(self.principal.tenant, ids, now)
+            found = self.read.memories
+            self.found = visible_memories(self.ctx, self.principal, nutzer, ids, now, found)
 
-    def marks(self) -> list[str]:
-        """Each memory about to be forgotten with its place, so that a resend after a crash
-        answers where it was (`_marked`)."""
-        return [
-            json.dumps([str(memory_id), *_place(self.found[memory_id]).values()])
-            for _, memory_id in self.wanted
-            if memory_id in self.found
-        ]
+    def _call_marks(self, ctx: ServiceContext) -> CallMarks | None:
+        """Each memory's place, recorded with its removal: a resend answers it (`_marked`)."""
+        if ctx.call_key is None or ctx.write_key is None:
+            return None  # outside the retry layer: no call record
+        marks = {
+            memory_id: json.dumps([str(memory_id), *_place(memory).values()])
+            for memory_id, memory in self.found.items()
+        }
+        return CallMarks(ctx.call_key, ctx.write_key, marks)
 
     def only(self, indexes: set[int]) -> DeleteWrite:
         return self  # a delete has no per-entry replay refs
@@ -437,9 +437,10 @@ class DeleteWrite:
         gone = [m for _, m in self.wanted if m not in self.found and str(m) in marked]
         targets = list(dict.fromkeys([*visible, *gone]))
         tenant = self.principal.tenant
-        # As `ahead` read them: storage may delete on their versions without reading first.
-        read = {memory_id: self.found[memory_id] for memory_id in visible}
-        deleted = set(ctx.storage.delete_memories(tenant, targets, now, read)) if targets else set()
+        # As `ahead` read them: storage deletes on their versions without reading again.
+        read = self.read.only(visible) if self.read is not None else None
+        marks = self._call_marks(ctx)
+        deleted = set(ctx.storage.delete_memories(tenant, targets, now, read, marks))
         deleted |= set(gone)
         geloescht = [raw for raw, memory_id in self.wanted if memory_id in deleted]
         not_found = self.not_found + [

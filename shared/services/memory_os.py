@@ -104,7 +104,6 @@ class RememberWrite:
     replaced: Replaced
     tags: dict[str, str] = field(default_factory=dict)
     postings: Prefetched = NOTHING_READ  # read in `ahead` for the duplicate check
-    ahead_first: bool = False
 
     def wants(self) -> dict[CounterName, list[int]]:
         return {CounterName.LONGTERM: [0]}
@@ -143,9 +142,6 @@ class RememberWrite:
         """The duplicate check runs: no copy asked for, nothing replaced (`ersetzt` states
         the relation, nothing is merged)."""
         return not self.request.duplikat_erlaubt and not self.request.ersetzt
-
-    def marks(self) -> tuple[str, ...]:
-        return ()
 
     def only(self, indexes: set[int]) -> RememberWrite:
         return self

@@ -45,7 +45,6 @@ class RateWrite:
     candidates: list[tuple[int, RatingInput]]
     memories: dict[MemoryId, Memory] = field(default_factory=dict)
     read: bool = False
-    ahead_first: bool = False
 
     def wants(self) -> dict[CounterName, list[int]]:
         """Every candidate before the read; after it, the visible ones only."""
@@ -64,9 +63,6 @@ class RateWrite:
                 self.ctx, self.principal, self.batch.caller.nutzer, ids, self.now
             )
         self.read = True
-
-    def marks(self) -> tuple[str, ...]:
-        return ()
 
     def only(self, indexes: set[int]) -> RateWrite:
         return replace(

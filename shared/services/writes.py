@@ -46,10 +46,6 @@ class Stored:
 class Write(Protocol):
     """One write call between the retry layer's claim and its answer."""
 
-    # True: `ahead()` runs before the claim (its marks depend on what it read: a delete
-    # records the IDs it is about to delete before it deletes them).
-    ahead_first: bool
-
     def wants(self) -> Mapping[CounterName, Sequence[int]]:
         """Per counter, the entry indexes that need an ID (known before any read)."""
         ...
@@ -57,10 +53,6 @@ class Write(Protocol):
     def ahead(self) -> None:
         """Authorization reads (and tag records) that may run side by side with the claim;
         raises RequestRejected when they refuse the call."""
-        ...
-
-    def marks(self) -> Sequence[str]:
-        """What the call records before it acts (after `ahead`)."""
         ...
 
     def only(self, indexes: set[int]) -> Self:
@@ -85,7 +77,7 @@ def plain_record(ctx: ServiceContext, tenant: str, write: Write) -> CallRecord:
         if indexes:
             numbers = ctx.storage.reserve_ids(tenant, counter, len(indexes))
             ids[counter] = dict(zip(indexes, numbers, strict=True))
-    return CallRecord(CallState.NEW, "", "", ids, frozenset(write.marks()))
+    return CallRecord(CallState.NEW, "", "", ids)
 
 
 def run_plain(ctx: ServiceContext, tenant: str, write: Write) -> Envelope:

@@ -16,12 +16,13 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol
 
-from shared.calls import CallClaim, CallRecord
+from shared.calls import CallClaim, CallMarks, CallRecord
 from shared.domain import (
     BrainEntry,
     BrainWrite,
     CorpusStats,
     CounterName,
+    DeleteRead,
     EntryFailure,
     ExpiredMemory,
     Memory,
@@ -169,20 +170,28 @@ class StoragePort(LedgerPort, Protocol):
         """
         ...
 
+    def read_for_delete(self, tenant: str, ids: Sequence[MemoryId], now: datetime) -> DeleteRead:
+        """The live memories of `ids` (as `get_memories`), read so that `delete_memories`
+        can remove them without reading again (DynamoDB: one consistent Query per memory
+        partition instead of a BatchGetItem: item, ratings and index record)."""
+        ...
+
     def delete_memories(
         self,
         tenant: str,
         ids: Sequence[MemoryId],
         now: datetime,
-        read: Mapping[MemoryId, Memory] | None = None,
+        read: DeleteRead | None = None,
+        marks: CallMarks | None = None,
     ) -> list[MemoryId]:
         """Delete memories with their ratings, embeddings and postings.
 
         Returns the IDs that existed and were not expired at `now` (expired ones are deleted
-        too, but reported like missing ones). `read`: some of them as the caller read them
-        (every rating and replace moves `Memory.version`); an adapter may delete those on
-        their version without reading them first — one whose version moved since is read
-        and deleted as the others.
+        too, but reported like missing ones). `read`: some of them as `read_for_delete`
+        read them (every rating and replace moves `Memory.version`); an adapter deletes
+        those on their version without reading them again — one whose version moved since
+        is read and deleted as the others. `marks`: each memory this call removes gets its
+        mark on the call record in the same transaction as its removal (none else).
         """
         ...
 

@@ -142,19 +142,13 @@ class _Call:
 
     def run(self, write: Write) -> Envelope:
         """Claim (side by side with the write's authorization reads), decide, store."""
-        if write.ahead_first:
-            write.ahead()
-            record = self.claim(write)
-        else:
-            claimed, refused = self.ctx.storage.side_by_side(
-                [lambda: self.claim(write), _ahead(write)]
-            )
-            assert isinstance(claimed, CallRecord)
-            record = claimed
-            if isinstance(refused, REFUSED_BEFORE_STORING):
-                if record.state is CallState.NEW:
-                    self.ctx.storage.drop_call(self.tenant, self.key.key, record.token)
-                raise refused
+        claimed, refused = self.ctx.storage.side_by_side([lambda: self.claim(write), _ahead(write)])
+        assert isinstance(claimed, CallRecord)
+        record = claimed
+        if isinstance(refused, REFUSED_BEFORE_STORING):
+            if record.state is CallState.NEW:
+                self.ctx.storage.drop_call(self.tenant, self.key.key, record.token)
+            raise refused
         if record.body != self.key.body:
             return key_conflict(self.echo)
         if record.state is CallState.RUNNING:
@@ -176,7 +170,6 @@ class _Call:
                 running_until=now + timedelta(seconds=self.running_s),
                 expires_at=now + timedelta(seconds=window),
                 wants=write.wants(),
-                marks=tuple(write.marks()) if write.ahead_first else (),
             )
         )
 
@@ -204,7 +197,7 @@ class _Call:
     def _stored(self, write: Write, record: CallRecord) -> Stored:
         """Scrub and store under the record's IDs (reserved now for entries without one:
         after the authorization, so a refused call reserves nothing where that is free)."""
-        keyed = replace(self.ctx, write_key=record.token)
+        keyed = replace(self.ctx, write_key=record.token, call_key=self.key.key)
         try:
             check_budget()  # the last check before anything is stored (module docstring)
             wants = write.wants()

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from shared.calls import CallClaim, CallRecord, CallRecordsUnavailable, CallState
-from shared.domain import CounterName
+from shared.calls import CallClaim, CallMarks, CallRecord, CallRecordsUnavailable, CallState
+from shared.domain import CounterName, NewMemory
 from shared.storage.port import StoragePort
 from shared.storage.sqlite import SqliteStorage
 from tests.clock import Clock
+from tests.contract.builders import lt, make_memory
 
 LT = CounterName.LONGTERM
 
@@ -25,7 +26,6 @@ def claim(
     key: str = "k",
     body: str = "b",
     wants: dict[CounterName, list[int]] | None = None,
-    marks: tuple[str, ...] = (),
     tenant: str = "acme",
     running_s: int = 60,
     window_s: int = 600,
@@ -39,7 +39,6 @@ def claim(
         running_until=clock() + timedelta(seconds=running_s),
         expires_at=clock() + timedelta(seconds=window_s),
         wants=wants if wants is not None else {LT: [0, 1, 2]},
-        marks=marks,
     )
 
 
@@ -91,16 +90,20 @@ def test_the_answer_comes_back_until_the_window_ends(storage: StoragePort) -> No
 
 def test_a_cut_off_send_is_taken_over_with_its_ids_and_marks(storage: StoragePort) -> None:
     clock = Clock()
-    # Given a send that marked an ID, got IDs for two entries and died while running
-    first = storage.claim_call(claim(clock, wants={LT: [0, 1]}, marks=("longterm_1",)))
+    # Given a send that got IDs for two entries, deleted a memory (its mark recorded with
+    # it) and died while running
+    assert storage.put_memories([NewMemory(make_memory(lt(1), tenant="acme"))]) == [None]
+    first = storage.claim_call(claim(clock, wants={LT: [0, 1]}))
     first_ids = storage.reserve_call_ids("acme", "k", first.token, {LT: [0, 1]})[LT]
+    marks = CallMarks("k", first.token, {lt(1): "longterm_1"})
+    assert storage.delete_memories("acme", [lt(1)], clock(), None, marks) == [lt(1)]
     clock.advance(61)
-    # When it is resent with one more entry and another mark
-    resumed = storage.claim_call(claim(clock, wants={LT: [0, 1, 2]}, marks=("longterm_2",)))
+    # When it is resent with one more entry
+    resumed = storage.claim_call(claim(clock, wants={LT: [0, 1, 2]}))
     # Then the resend owns the record under the first send's token, IDs and marks
     assert (resumed.state, resumed.token) == (CallState.RESUMED, first.token)
     assert {i: resumed.ids[LT][i] for i in (0, 1)} == first_ids
-    assert resumed.marks == {"longterm_1", "longterm_2"}
+    assert resumed.marks == {"longterm_1"}
     # And the new entry gets an ID never handed out before
     ids = storage.reserve_call_ids("acme", "k", resumed.token, {LT: [0, 1, 2]})[LT]
     assert {i: ids[i] for i in (0, 1)} == first_ids and ids[2] not in first_ids.values()
@@ -109,6 +112,27 @@ def test_a_cut_off_send_is_taken_over_with_its_ids_and_marks(storage: StoragePor
     # And a resend with another body never takes it over
     clock.advance(61)
     assert storage.claim_call(claim(clock, body="other")).state is CallState.RUNNING
+
+
+def test_a_delete_records_the_marks_of_what_it_removed_with_them(storage: StoragePort) -> None:
+    clock = Clock()
+    # Given two stored memories and a running delete call
+    memories = [NewMemory(make_memory(lt(n), tenant="acme")) for n in (1, 2)]
+    assert storage.put_memories(memories) == [None, None]
+    first = storage.claim_call(claim(clock, wants={}))
+    # When it deletes one of them and one that does not exist, each with its mark
+    marks = CallMarks("k", first.token, {lt(1): "gone-1", lt(3): "gone-3"})
+    read = storage.read_for_delete("acme", [lt(1), lt(3)], clock())
+    assert set(read.memories) == {lt(1)}
+    assert storage.delete_memories("acme", [lt(1), lt(3)], clock(), read, marks) == [lt(1)]
+    # Then a resend after it died finds the mark of the memory it removed, and only that
+    clock.advance(61)
+    resumed = storage.claim_call(claim(clock, wants={}))
+    assert (resumed.state, resumed.marks) == (CallState.RESUMED, {"gone-1"})
+    # And a delete under a token that no longer owns the record removes nothing
+    stale = CallMarks("k", "another-send", {lt(2): "gone-2"})
+    assert storage.delete_memories("acme", [lt(2)], clock(), None, stale) == []
+    assert set(storage.get_memories("acme", [lt(1), lt(2)], clock())) == {lt(2)}
 
 
 def test_only_the_owning_send_finishes_or_drops_its_record(storage: StoragePort) -> None:

@@ -1,27 +1,31 @@
-"""A delete on the version the caller read (issue 22: delete in fewer round trips).
+"""A delete on the version the caller read (issue 22: delete in 3 round trips).
 
-`delete_memories(..., read=...)` sends the item's Delete, conditioned on the version the
-service read, in one transaction with its index record's tombstone and the stats decrement,
-side by side with the partition Query. Every rating moves the version, so the
-Query (whichever of the two lands first) sees every rating record the memory had when it
-went; a memory rated after the caller's read is read again and deleted on its new version.
+`read_for_delete` reads each memory's partition (one Query: item, ratings, index record);
+`delete_memories(..., read=...)` then sends the item's Delete, conditioned on the version
+read, in one transaction with its index record's tombstone and the stats decrement, side by
+side with the deletes of its ratings, guards and postings. Every rating moves the version,
+so the read saw every rating record the memory had when it went; a memory rated after the
+read is read again and deleted on its new version, the late rating with it.
 """
 
 from __future__ import annotations
 
-from shared.domain import CorpusStats, EntryFailure, Memory, MemoryId, NewMemory
+from shared.calls import CallMarks
+from shared.domain import CorpusStats, DeleteRead, EntryFailure, NewMemory
 from shared.storage.dynamo import DynamoStorage
 from tests.contract.builders import TENANT, at, lt, make_memory, make_rating
 from tests.integration.conftest import CallRecorder
 
 
-def rated_memory(storage: DynamoStorage) -> dict[MemoryId, Memory]:
-    """Memory longterm_1 with two ratings, as a caller reads it."""
+def rated_memory(storage: DynamoStorage) -> DeleteRead:
+    """Memory longterm_1 with two ratings, as a delete reads it."""
     memory = make_memory(lt(1), terms={"kunde": 2}, doc_len=2)
     assert storage.put_memories([NewMemory(memory)]) == [None]
     ratings = [make_rating(1, lt(1), 5), make_rating(2, lt(1), 7)]
     assert not any(isinstance(o, EntryFailure) for o in storage.record_ratings(ratings, at(0)))
-    return storage.get_memories(TENANT, [lt(1)], at(0))
+    read = storage.read_for_delete(TENANT, [lt(1)], at(0))
+    assert read.memories == storage.get_memories(TENANT, [lt(1)], at(0))
+    return read
 
 
 def assert_nothing_left(storage: DynamoStorage) -> None:
@@ -39,11 +43,11 @@ def test_a_delete_on_the_version_read_takes_every_rating_with_it(
     recorder.start()
     # When it is deleted on that version
     assert storage.delete_memories(TENANT, [lt(1)], at(0), read) == [lt(1)]
-    # Then one transaction was enough (no second read), and nothing of it is left (its
-    # record's tombstone goes after its postings: one DeleteItem)
+    # Then one transaction beside one BatchWriteItem was enough (no second read), and
+    # nothing of it is left (its record's tombstone goes after its postings: one DeleteItem)
     operations = [c.operation for c in recorder.calls]
-    assert (operations.count("TransactWriteItems"), operations.count("Query")) == (1, 1)
-    assert operations.count("DeleteItem") == 1
+    assert (operations.count("TransactWriteItems"), operations.count("Query")) == (1, 0)
+    assert (operations.count("BatchWriteItem"), operations.count("DeleteItem")) == (1, 1)
     assert_nothing_left(storage)
 
 
@@ -68,3 +72,25 @@ def test_a_memory_already_gone_is_not_reported_deleted(storage: DynamoStorage) -
     # Then it is not among the deleted
     assert storage.delete_memories(TENANT, [lt(1)], at(0), read) == []
     assert_nothing_left(storage)
+
+
+def test_a_delete_refused_after_its_side_data_went_puts_it_back(
+    storage: DynamoStorage, recorder: CallRecorder
+) -> None:
+    # Given a rated memory as a delete read it, and a call record this send does not own
+    read = rated_memory(storage)
+    marks = CallMarks("no-such-call", "token", {lt(1): "mark"})
+    recorder.start()
+    # When it is deleted on that version: its ratings, guards and postings go beside the
+    # transaction, which the call record's condition refuses
+    assert storage.delete_memories(TENANT, [lt(1)], at(0), read, marks) == []
+    assert [c.operation for c in recorder.calls][:2].count("BatchWriteItem") == 1
+    # Then the memory is whole again: ratings, postings and stats as before
+    assert set(storage.get_memories(TENANT, [lt(1)], at(0))) == {lt(1)}
+    assert len(storage.get_ratings(TENANT, lt(1))) == 2
+    postings = storage.lookup_memory_terms(TENANT, ["kunde"], ["users/nutzer-1"]).postings
+    assert set(postings) == {"kunde"}
+    assert storage.memory_stats(TENANT) == CorpusStats(1, 2)
+    # And the ratings' guards are back: an insert_ID already used is refused
+    again = storage.record_ratings([make_rating(1, lt(1), 5)], at(0))
+    assert isinstance(again[0], EntryFailure)

@@ -186,7 +186,7 @@ BUDGETS = {
     "rate 1": 3,
     "rate 100": 3,
     "update 1": 3,  # item, index record and stats in one transaction, postings beside it
-    "delete 1": 5,  # known gap: ≤ 3 is the target (strict xfail below)
+    "delete 1": 3,  # partitions read beside the claim; marks in the item's transaction
     "remember": 3,
     "ledger buchen": 3,
     "fetch 200": 1,
@@ -274,7 +274,6 @@ def test_every_tool_call_stays_within_its_round_trip_budget(
     assert rows["fetch 200"].calls == 2  # two BatchGetItem side by side
 
 
-_GAP = pytest.mark.xfail(strict=True, reason="issue 22: delete takes 5")
 # issue 25: where the area shares words, the near-duplicate check loads candidates first
 _CHECK = pytest.mark.xfail(strict=True, reason="insert sharing words takes 4 (docs/truth.md)")
 
@@ -283,7 +282,7 @@ _CHECK = pytest.mark.xfail(strict=True, reason="insert sharing words takes 4 (do
     "tool",
     [
         "update_brain_memories",
-        pytest.param("delete_brain_memories", marks=_GAP),
+        "delete_brain_memories",
         "upsert_brain",
         pytest.param("insert_brain_longterm_memory", marks=_CHECK),
     ],

@@ -49,12 +49,13 @@ from shared.storage.dynamo.membership_hints import MembershipHints
 from shared.storage.dynamo.parallel import RoundTrips
 
 if TYPE_CHECKING:
-    from shared.calls import CallClaim, CallRecord
+    from shared.calls import CallClaim, CallMarks, CallRecord
     from shared.domain import (
         BrainEntry,
         BrainWrite,
         CorpusStats,
         CounterName,
+        DeleteRead,
         EntryFailure,
         ExpiredMemory,
         Memory,
@@ -302,16 +303,14 @@ class DynamoStorage:
     ) -> list[EntryFailure | None]:
         return self._superseder.supersede(tenant, marks, to_us(now))
 
+    def read_for_delete(self, tenant: str, ids: Sequence[MemoryId], now: datetime) -> DeleteRead:
+        return self._deleter.read(tenant, ids, to_us(now))
+
     def delete_memories(
-        self,
-        tenant: str,
-        ids: Sequence[MemoryId],
-        now: datetime,
-        read: Mapping[MemoryId, Memory] | None = None,
-    ) -> list[MemoryId]:
-        if not ids:
-            return []
-        return self._deleter.delete(tenant, ids, to_us(now), read or {})
+        self, tenant: str, ids: Sequence[MemoryId], now: datetime, read: DeleteRead | None = None,
+        marks: CallMarks | None = None,
+    ) -> list[MemoryId]:  # fmt: skip
+        return self._deleter.delete(tenant, ids, to_us(now), read, marks) if ids else []
 
     def delete_expired(self, now: datetime, limit: int) -> list[ExpiredMemory]:
         return self._deleter.sweep(to_us(now), limit)

@@ -55,10 +55,10 @@ from shared.storage.dynamo.items import (
     s,
 )
 from shared.storage.dynamo.memory_items import (
-    key_deletes,
     key_id,
     memory_from_item,
     memory_item,
+    posting_diff,
     posting_keys,
     posting_puts,
 )
@@ -251,25 +251,14 @@ class MemoryWriter:
                 calls.append(partial(self._delete_own_item, w))
             if recorded:  # our record, if it was written (conditioned on this write)
                 uncounts.append(count_delete(w.index, _new_record(w)))
-            ours = posting_keys(m)
-            if not ours:
-                continue
-            if not step.exists:
-                requests += [(w.index, r) for r in key_deletes(ours)]
-                continue
-            stored = existing.get(w.index)
-            if stored is None:
+            ours = {key_id(k) for k in posting_keys(m)}
+            stored = existing.get(w.index) if step.exists else None
+            if ours and step.exists and stored is None:
                 _log.error("put_memories: postings of existing %s may hold our values", m.id)
                 continue
-            # Where our posting overwrote one of the existing memory's, put that one back.
-            other = memory_from_item(stored)
-            theirs = {key_id(p["PutRequest"]["Item"]): p for p in posting_puts(other)}
-            for posting_key in ours:
-                restore = theirs.get(key_id(posting_key))
-                if restore is not None:
-                    requests.append((w.index, restore))
-                else:
-                    requests += [(w.index, r) for r in key_deletes([posting_key])]
+            # Ours deleted; where one overwrote the existing memory's, that one put back.
+            other = None if stored is None else memory_from_item(stored)
+            requests += [(w.index, r) for r in posting_diff(ours, other, only=ours)]
         refs = [w.s3_key for w, _, _ in failed if w.s3_key is not None]
         if refs:
             calls.append(partial(self._objects.delete, refs))

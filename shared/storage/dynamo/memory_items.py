@@ -23,7 +23,7 @@ ones in the sparse `by_expiry` GSI (`exp_pk = EXP#<0..15>` from a hash of tenant
 from __future__ import annotations
 
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Set
 from typing import Any, Final
 
 from shared.domain import Memory, MemoryId, MemoryPosition, MemoryPosting, MemoryType
@@ -282,6 +282,19 @@ def stored_posting_keys(item: Mapping[str, Any]) -> list[Item]:
 
 def key_deletes(keys: list[Item]) -> list[Item]:
     return [{"DeleteRequest": {"Key": k}} for k in keys]
+
+
+def posting_diff(
+    old: Iterable[tuple[str, str]], new: Memory | None, *, only: Set[tuple[str, str]] | None = None
+) -> list[Item]:
+    """The one diff of a memory's postings, for every write path (insert: old empty;
+    delete: new None; replace; the undo of a refused write; a delete's restore): the
+    BatchWriteItem requests that turn the postings `old` names into `new`'s — deletes of
+    the old keys `new` lacks, puts of `new`'s postings (with `only`: of those keys)."""
+    puts = {} if new is None else {key_id(r["PutRequest"]["Item"]): r for r in posting_puts(new)}
+    gone = sorted(set(old) - puts.keys())
+    deletes = [{"DeleteRequest": {"Key": {PK: s(pk), SK: s(sk)}}} for pk, sk in gone]
+    return deletes + [r for k, r in puts.items() if only is None or k in only]
 
 
 def key_id(k: Mapping[str, Any]) -> tuple[str, str]:

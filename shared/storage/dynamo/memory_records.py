@@ -252,18 +252,22 @@ class Counting[Owner: Hashable]:
 
     calls: TableCalls
     counts: Sequence[Count[Owner]]
+    # One more TransactItem per transaction, made from its counts (a delete's call-record
+    # marks, reservations.mark_action): if its condition fails, nothing of it applies.
+    extra: Callable[[Sequence[Count[Owner]]], Item | None] | None = None
     _groups: list[list[Count[Owner]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         by_shard: dict[tuple[str, int], list[Count[Owner]]] = {}
         for c in self.counts:
             by_shard.setdefault((c.tenant, memory_stats_shard(c.memory_id)), []).append(c)
+        most = _ACTIONS_MAX - (self.extra is not None)
         for group in by_shard.values():
             chunk: list[Count[Owner]] = []
             size = actions = 0
             for c in group:
                 weight = len(json.dumps(c.actions))
-                full = actions + len(c.actions) > _ACTIONS_MAX or size + weight > _BYTES_MAX
+                full = actions + len(c.actions) > most or size + weight > _BYTES_MAX
                 if chunk and full:
                     self._groups.append(chunk)
                     chunk, size, actions = [], 0, 0
@@ -274,7 +278,7 @@ class Counting[Owner: Hashable]:
                 self._groups.append(chunk)
 
     def tasks(self) -> list[Callable[[], dict[Owner, Counted]]]:
-        return [partial(_transact, self.calls, group) for group in self._groups]
+        return [partial(_transact, self.calls, group, self.extra) for group in self._groups]
 
     def finish(self, outcomes: Sequence[dict[Owner, Counted]]) -> dict[Owner, Counted]:
         merged: dict[Owner, Counted] = {}
@@ -288,7 +292,9 @@ class Counting[Owner: Hashable]:
 
 
 def _transact[Owner: Hashable](
-    calls: TableCalls, group: list[Count[Owner]]
+    calls: TableCalls,
+    group: list[Count[Owner]],
+    extra: Callable[[Sequence[Count[Owner]]], Item | None] | None = None,
 ) -> dict[Owner, Counted]:
     """One shard's transaction: refused actions drop out and the rest is sent again; a
     conflict with another transaction is retried after a backoff (fresh token each)."""
@@ -306,6 +312,9 @@ def _transact[Owner: Hashable](
             first = pending[0]
             shard = memory_stats_key(first.tenant, memory_stats_shard(first.memory_id))
             items.append(_stats_update(calls.table, shard, documents, total))
+        more = extra(pending) if extra is not None else None
+        if more is not None:
+            items.append(_with_table(more, calls.table))
         try:
             calls.client.transact_write_items(
                 TransactItems=cast(Any, items), ClientRequestToken=uuid.uuid4().hex

@@ -52,13 +52,11 @@ from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vect
 from shared.storage.dynamo.items import PK, Item, is_live, memory_key, n, s
 from shared.storage.dynamo.memory_items import (
     REPLACED_ATTRIBUTES,
-    key_deletes,
     key_id,
     memory_from_item,
     memory_item,
+    posting_diff,
     posting_keys,
-    posting_puts,
-    stored_posting_keys,
     update_expression,
 )
 from shared.storage.dynamo.memory_records import (
@@ -70,7 +68,6 @@ from shared.storage.dynamo.memory_records import (
     Outcome,
     count_put,
     counts_snapshot,
-    key_items,
     record_item,
     record_key,
     record_of,
@@ -173,9 +170,8 @@ class _Run:
                 keys = self._stale(p, known[p.index])
                 recorded[p.index] = frozenset(keys)
                 counts.append(self._count(p, known[p.index], recorded[p.index]))
-                requests += [(p.index, r) for r in key_deletes(key_items(keys - deleted[p.index]))]
-                if attempt == 0:
-                    requests += [(p.index, r) for r in posting_puts(p.change.memory)]
+                new = p.change.memory if attempt == 0 else None  # its puts: once
+                requests += [(p.index, r) for r in posting_diff(keys - deleted[p.index], new)]
                 deleted[p.index] |= keys
             counting = Counting(calls, counts)
             postings = BatchWrite(calls, requests)
@@ -288,16 +284,9 @@ class _Run:
             if p.s3_key is not None:
                 objects.append(p.s3_key)
             current = memory_from_item(item) if item is not None and live else None
-            keep = set()
-            if item is not None and current is not None:
-                keep = {key_id(k) for k in stored_posting_keys(item)}
             touched = p.new_keys | deleted[p.index]
-            requests += [(p.index, r) for r in key_deletes(key_items(p.new_keys - keep))]
-            if current is not None:
-                puts = posting_puts(current)
-                requests += [
-                    (p.index, r) for r in puts if key_id(r["PutRequest"]["Item"]) in touched & keep
-                ]
+            undo = posting_diff(p.new_keys, current, only=touched)
+            requests += [(p.index, r) for r in undo]
         if not requests and not objects:
             return
         postings = BatchWrite(self.replacer._calls, requests)

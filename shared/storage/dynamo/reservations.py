@@ -1,9 +1,10 @@
 """Call records of the retry layer (shared/calls.py) and ID leases, on DynamoDB.
 
 Call record: pk `T#<t>#CALL#<key>`, sk `CALL`; `body`, `token`, `ids` (JSON
-{counter: {index: id}}), `marks` (JSON list), `running_us` while it runs, `answer` once
-answered, `until_us` (end of the window, exact) and the TTL attribute (DynamoDB deletes
-late: `until_us` decides).
+{counter: {index: id}}), `marked` (string set: what a delete removed, ADDed in the
+transaction that removes it, `mark_action`), `running_us` while it
+runs, `answer` once answered, `until_us` (end of the window, exact) and the TTL attribute
+(DynamoDB deletes late: `until_us` decides).
 
 - A claim is one conditional PutItem (absent or past its window), the old item back on
   failure (ReturnValuesOnConditionCheckFailure): DONE or RUNNING cost nothing more; a
@@ -22,7 +23,6 @@ late: `until_us` decides).
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -31,6 +31,7 @@ from typing import Any, Final
 
 from shared.calls import (
     CallClaim,
+    CallMarks,
     CallRecord,
     CallRecordsUnavailable,
     CallState,
@@ -39,7 +40,7 @@ from shared.calls import (
     merge_ids,
     missing,
 )
-from shared.domain import CounterName
+from shared.domain import CounterName, MemoryId
 from shared.storage.dynamo.calls import AWS_ERRORS, counter_range, error_code, take_deferred
 from shared.storage.dynamo.items import (
     TTL_ATTRIBUTE,
@@ -58,6 +59,7 @@ from shared.validation.rules import MAX_BATCH
 
 _CONDITION_FAILED: Final = "ConditionalCheckFailedException"
 _MAX_RACES: Final = 5
+MARKED: Final = "marked"
 # A warm lease holds at least one whole batch (a call's most IDs per counter); a refill
 # fetches a block, or what the claim waiting for it needs plus a batch.
 LEASE_KEEP: Final = MAX_BATCH
@@ -73,7 +75,25 @@ def _ids_of(item: Item) -> dict[CounterName, dict[int, int]]:
 
 
 def _marks_of(item: Item) -> frozenset[str]:
-    return frozenset(json.loads(get_s(item, "marks")))
+    return frozenset(item.get(MARKED, {}).get("SS", []))
+
+
+def mark_action(tenant: str, marks: CallMarks, of: Sequence[MemoryId]) -> Item | None:
+    """The call record's Update (a TransactItem: the caller adds it to the transaction that
+    removes `of`) recording their marks; conditioned on the send still owning the record."""
+    wanted = sorted({marks.marks[memory_id] for memory_id in of if memory_id in marks.marks})
+    if not wanted:
+        return None
+    return {
+        "Update": {
+            "TableName": "",
+            "Key": call_key(tenant, marks.key),
+            "UpdateExpression": "ADD #marked :marked",
+            "ConditionExpression": "#token = :token",
+            "ExpressionAttributeNames": {"#marked": MARKED, "#token": "token"},
+            "ExpressionAttributeValues": {":marked": {"SS": wanted}, ":token": s(marks.token)},
+        }
+    }
 
 
 class IdLeases:
@@ -156,7 +176,6 @@ class CallRecords:
             "body": s(claim.body),
             "token": s(claim.token),
             "ids": s(ids_to_json(ids)),
-            "marks": s(json.dumps(sorted(set(claim.marks)))),
             "running_us": n(to_us(claim.running_until)),
             "until_us": n(to_us(claim.expires_at)),
             TTL_ATTRIBUTE: n(ttl_seconds(to_us(claim.expires_at))),
@@ -166,16 +185,14 @@ class CallRecords:
         refills = [lambda c=c: self._leases.refill(tenant, c) for c in low]
         old = self._side_by_side([put, *refills])[0]
         if old is None:
-            return CallRecord(CallState.NEW, claim.token, claim.body, ids, frozenset(claim.marks))
+            return CallRecord(CallState.NEW, claim.token, claim.body, ids)
         for _ in range(_MAX_RACES):
             record = self._existing(claim, old, taken)
             if record is not None:
                 return record
             old = self._put_new(item, now_us)  # taken over or deleted in between: again
             if old is None:
-                return CallRecord(
-                    CallState.NEW, claim.token, claim.body, ids, frozenset(claim.marks)
-                )
+                return CallRecord(CallState.NEW, claim.token, claim.body, ids)
         raise CallRecordsUnavailable("call record kept changing under concurrent sends")
 
     def _put_new(self, item: Item, now_us: int) -> Item | None:
@@ -216,18 +233,16 @@ class CallRecords:
             claim.tenant,
             {c: [i for i in ids if i not in used.get(c, set())] for c, ids in taken.items()},
         )
-        all_marks = marks | frozenset(claim.marks)
         try:
             self._client.update_item(
                 TableName=self._table,
                 Key=call_key(claim.tenant, claim.key),
-                UpdateExpression="SET running_us = :until, ids = :ids, marks = :marks",
+                UpdateExpression="SET running_us = :until, ids = :ids",
                 ConditionExpression="#token = :token AND running_us = :running",
                 ExpressionAttributeNames={"#token": "token"},
                 ExpressionAttributeValues={
                     ":until": n(to_us(claim.running_until)),
                     ":ids": s(ids_to_json(merged)),
-                    ":marks": s(json.dumps(sorted(all_marks))),
                     ":token": s(token),
                     ":running": n(running),
                 },
@@ -236,7 +251,7 @@ class CallRecords:
             if error_code(exc) != _CONDITION_FAILED:
                 raise
             return CallRecord(CallState.RUNNING, token, body, known, marks)  # another took it
-        return CallRecord(CallState.RESUMED, token, body, merged, all_marks)
+        return CallRecord(CallState.RESUMED, token, body, merged, marks)
 
     def reserve_ids(
         self, tenant: str, call: str, token: str, wants: Mapping[CounterName, Sequence[int]]

@@ -29,6 +29,7 @@ from datetime import datetime
 
 from shared.calls import (
     CallClaim,
+    CallMarks,
     CallRecord,
     CallRecordsUnavailable,
     CallState,
@@ -72,6 +73,23 @@ def reserve_in(conn: sqlite3.Connection, tenant: str, counter: CounterName, coun
     return range(last - count + 1, last + 1)
 
 
+def mark_in(conn: sqlite3.Connection, tenant: str, marks: CallMarks, mark: str) -> bool:
+    """Add `mark` to the call record `marks` names, inside the caller's write transaction
+    (recorded together with what it marks); False if its send no longer owns it."""
+    row = conn.execute(
+        "SELECT marks FROM call_records WHERE tenant = ? AND ckey = ? AND token = ?",
+        (tenant, marks.key, marks.token),
+    ).fetchone()
+    if row is None:
+        return False
+    merged = sorted(set(json.loads(row[0])) | {mark})
+    conn.execute(
+        "UPDATE call_records SET marks = ? WHERE tenant = ? AND ckey = ? AND token = ?",
+        (dump(merged), tenant, marks.key, marks.token),
+    )
+    return True
+
+
 class CallStore(SqliteBase):
     def claim_call(self, claim: CallClaim) -> CallRecord:
         now_us = to_micros(claim.now)
@@ -90,11 +108,9 @@ class CallStore(SqliteBase):
                     return CallRecord(CallState.DONE, token, body, known, marks, answer)
                 if body != claim.body or int(running_until) >= now_us:
                     return CallRecord(CallState.RUNNING, token, body, known, marks)
-                marks = marks | frozenset(claim.marks)
                 conn.execute(
-                    "UPDATE call_records SET running_until_us = ?, marks = ?"
-                    " WHERE tenant = ? AND ckey = ?",
-                    (to_micros(claim.running_until), dump(sorted(marks)), claim.tenant, claim.key),
+                    "UPDATE call_records SET running_until_us = ? WHERE tenant = ? AND ckey = ?",
+                    (to_micros(claim.running_until), claim.tenant, claim.key),
                 )
                 return CallRecord(CallState.RESUMED, token, body, known, marks)
             ids: dict[CounterName, dict[int, int]] = {}  # reserved when the call stores
@@ -109,11 +125,11 @@ class CallStore(SqliteBase):
                     to_micros(claim.running_until),
                     to_micros(claim.expires_at),
                     ids_to_json(ids),
-                    dump(sorted(set(claim.marks))),
+                    dump([]),
                 ),
             )
             purge_expired(conn, "call_records", "tenant, ckey", "expires_us", now_us)
-        return CallRecord(CallState.NEW, claim.token, claim.body, ids, frozenset(claim.marks))
+        return CallRecord(CallState.NEW, claim.token, claim.body, ids)
 
     def reserve_call_ids(
         self, tenant: str, key: str, token: str, wants: Mapping[CounterName, Sequence[int]]

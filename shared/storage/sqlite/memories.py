@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from shared.calls import CallMarks
 from shared.domain import (
+    DeleteRead,
     EmbeddingChange,
     EntryFailure,
     EntryFailureCode,
@@ -36,6 +38,7 @@ from shared.storage.sqlite.base import (
     memory_key,
     to_micros,
 )
+from shared.storage.sqlite.calls import mark_in
 from shared.storage.sqlite.memory_index import MEMORY_KEY, MemoryIndex, recent_in_areas
 from shared.storage.sqlite.memory_rows import MEMORY_COLUMNS, memory_from_row, memory_row
 
@@ -81,6 +84,18 @@ def _live_row(
     if found is None:
         raise failure(EntryFailureCode.NOT_FOUND, f"memory {key[1]}_{key[2]}")
     return tuple(found)
+
+
+class _NotOurs(Exception):
+    """Rolls a delete back whose call record another send owns."""
+
+
+def _marked(
+    conn: sqlite3.Connection, tenant: str, marks: CallMarks | None, memory_id: MemoryId
+) -> bool:
+    """The memory's mark recorded in the delete's transaction (True: none to record)."""
+    mark = None if marks is None else marks.marks.get(memory_id)
+    return mark is None or marks is None or mark_in(conn, tenant, marks, mark)
 
 
 @dataclass(frozen=True)
@@ -228,7 +243,8 @@ class MemoryStore(MemoryIndex):
         tenant: str,
         ids: Sequence[MemoryId],
         now: datetime,
-        read: Mapping[MemoryId, Memory] | None = None,
+        read: DeleteRead | None = None,
+        marks: CallMarks | None = None,
     ) -> list[MemoryId]:
         now_us = to_micros(now)
         deleted: list[MemoryId] = []
@@ -236,6 +252,11 @@ class MemoryStore(MemoryIndex):
             try:
                 with self._write() as conn:
                     removed = self._delete_memory(conn, memory_key(tenant, memory_id))
+                    if removed is not None and not _marked(conn, tenant, marks, memory_id):
+                        raise _NotOurs  # the call record is another send's: keep it
+            except _NotOurs:
+                _log.warning("delete_memories: call record taken over; %s kept", memory_id)
+                continue
             except sqlite3.Error:
                 # No failure channel: logged, and reported like a missing memory.
                 _log.exception("delete_memories: %s failed", memory_id)
@@ -288,6 +309,9 @@ class MemoryStore(MemoryIndex):
         return _Removed(expires_at)
 
     # --- reads --------------------------------------------------------------------------
+
+    def read_for_delete(self, tenant: str, ids: Sequence[MemoryId], now: datetime) -> DeleteRead:
+        return DeleteRead(self.get_memories(tenant, ids, now))
 
     def get_memories(
         self, tenant: str, ids: Sequence[MemoryId], now: datetime
