@@ -143,7 +143,7 @@ SECRETS: dict[str, list[str]] = {
         "en|$ kubectl create secret generic stripe --from-literal=STRIPE_KEY={s:h5_stripe_live} "
         "-n payments\nsecret/stripe created",
         "de|Helm-Installation: helm upgrade --install grafana grafana/grafana --set "
-        "adminPassword={s:h5_password_human} -n monitoring (Release-Revision {k:h5k_build})",
+        "adminPassword='{s:h5_password_human}' -n monitoring (Release-Revision {k:h5k_build})",
     ],
     "compose": [
         "en|services:\n  db:\n    image: postgres:16@{k:h5k_digest}\n    environment:\n      "
@@ -162,7 +162,7 @@ SECRETS: dict[str, list[str]] = {
         "de|psql-Sitzung:\nshop=# ALTER ROLE {f:dbuser} WITH PASSWORD '{s:h5_password_human}';\n"
         "ALTER ROLE\nshop=# SELECT pg_current_wal_lsn();\n {k:h5k_lsn}",
         "en|~/.pgpass on the reporting "
-        "VM:\n{f:host}:5432:analytics:{f:dbuser}:{s:h5_password_random}",
+        "VM:\n{f:host}:5432:analytics:{f:dbuser}:{s:h5_password_pgpass}",
         "de|Verbindung fürs Reporting: "
         "postgresql://{f:dbuser}:{s:h5_password_url}@{f:host}:5432/shop"
         "?sslmode=require ({k:h5k_row_count} Zeilen in orders)",
@@ -257,8 +257,8 @@ SECRETS: dict[str, list[str]] = {
         "{f:org}/{f:repo}.git",
         'en|$ curl -s https://api.cloudflare.com/client/v4/user/tokens/verify -H "Authorization: '
         'Bearer {s:h5_cloudflare_token}"\n{"success":true, "result":{"id":"{k:h5k_trace}"}}',
-        "de|sudo mount -t cifs //{f:host}/scans /mnt/scans -o username={f:user},password="
-        "{s:h5_password_human},vers=3.0",
+        "de|sudo mount -t cifs //{f:host}/scans /mnt/scans -o 'username={f:user},password="
+        "{s:h5_password_human},vers=3.0'",
         "en|twilio profiles:add --account-sid {f:twsid} --auth-token {s:h5_twilio_auth}",
         'en|$ curl -H "Authorization: Bearer {s:h5_dropbox}" '
         "https://api.dropboxapi.com/2/users/get_current_account",

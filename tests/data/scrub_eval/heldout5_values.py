@@ -346,6 +346,11 @@ def h5_password_random(rng: random.Random) -> str:
     return first + _r(rng, ALNUM + SYMBOLS, rng.randint(14, 22))
 
 
+def h5_password_pgpass(rng: random.Random) -> str:
+    """A random password as `.pgpass` holds it unescaped: no `:` and no backslash."""
+    return rng.choice(ALNUM) + _r(rng, ALNUM + SYMBOLS.replace(":", ""), rng.randint(14, 22))
+
+
 def h5_password_url(rng: random.Random) -> str:
     """A random password as a URL carries it: percent-encoded, or URL-safe to begin with."""
     if rng.random() < 0.5:
