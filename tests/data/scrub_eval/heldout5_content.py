@@ -266,3 +266,8 @@ def h5k_sku(rng: random.Random) -> str:
 
 def h5k_last4(rng: random.Random) -> str:
     return _r(rng, DIGITS, 4)
+
+
+def h5k_sri(rng: random.Random) -> str:
+    """The base64 body of a `sha512-…` subresource-integrity digest (npm lockfiles)."""
+    return base64.b64encode(rng.randbytes(64)).decode()

@@ -56,7 +56,7 @@ CONTENT: dict[str, list[str]] = {
         "variable: 'SONAR_TOKEN')]) { sh 'mvn sonar:sonar' } — token printed as ****",
         "en|Docker image pushed: registry.gitlab.com/acme/webshop@{k:h5k_digest} (commit "
         "{k:h5k_short_sha})",
-        "en|npm notice integrity: sha512-{k:h5k_cursor}\nnpm notice version: {k:h5k_version}",
+        "en|npm notice integrity: sha512-{k:h5k_sri}\nnpm notice version: {k:h5k_version}",
         "en|::add-mask::$TOKEN was missing, so we added it; run {k:h5k_run_id} now shows *** in "
         "place "
         "of the value.",
@@ -81,7 +81,8 @@ CONTENT: dict[str, list[str]] = {
         "      POSTGRES_PASSWORD_FILE: /run/secrets/db_password\n    secrets:\n      - db_password",
         "de|docker compose ps:\n{k:h5k_container}   shop-web-1   Up 2 hours   "
         "0.0.0.0:{k:h5k_port}->80/tcp",
-        "en|.env.example in the repo:\nPOSTGRES_USER=app\nPOSTGRES_PASSWORD=\nJWT_SECRET=changeme\n"
+        "en|.env.example in the repo:\nPOSTGRES_USER=app\nPOSTGRES_PASSWORD=\n"
+        "JWT_SECRET=<openssl rand -hex 32>\n"
         "# copied from commit {k:h5k_short_sha}",
         "de|Compose-Datei nutzt ${MINIO_ROOT_PASSWORD:?bitte setzen}; Container {k:h5k_container} "
         "startet ohne die Variable nicht.",
