@@ -91,19 +91,27 @@ def main() -> None:
     only = args.conversations.split(",") if args.conversations else None
     entries = turns(only=only, limit=args.limit)
 
+    print(f"corpus: {len(entries)} LoCoMo turns, every one a negative")
+    report_negatives(entries, "turns", calls=args.calls)
+
+
+def report_negatives(entries: list[dict[str, Any]], noun: str, calls: bool) -> None:
+    """Print the scrubber's raw false-positive rate on `entries` (all negatives) with every
+    changed one and its removed spans; with `calls`, the rate through whole calls too."""
     changed = changed_turns(entries, lambda text: scrub(text).text)
     rate = len(changed) / len(entries) if entries else 0.0
-    print(f"corpus: {len(entries)} LoCoMo turns, every one a negative")
-    print(f"scrubber: false-positive rate {rate:.4f} ({len(changed)}/{len(entries)} turns changed)")
+    print(
+        f"scrubber: false-positive rate {rate:.4f} ({len(changed)}/{len(entries)} {noun} changed)"
+    )
     for turn_id, text, spans in changed:
         print(f"  {turn_id}: {shorten(text, 160)}")
         for gone, marker in spans:
             print(f"      {gone!r} -> {marker!r}")
-    if args.calls:
+    if calls:
         result, refused = measure(entries)
         print(
             f"whole calls: false-positive rate {result['fp_rate']:.4f} "
-            f"({len(result['false_positives'])}/{result['negatives']} stored turns changed, "
+            f"({len(result['false_positives'])}/{result['negatives']} stored {noun} changed, "
             f"{refused} calls refused)"
         )
 

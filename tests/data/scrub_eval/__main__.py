@@ -9,7 +9,9 @@ seed 77149, makers in `heldout2_values`; measured once, never tuned on) and
 `dev3_values`/`dev3_content`) and `tests/data/scrub_eval_heldout3.jsonl` (third held-out set,
 seed 31877, written by the judge track apart from the scrubber's rules; makers in
 `heldout3_values`/`heldout3_content`) and `tests/data/scrub_eval_heldout4.jsonl` (fourth
-held-out set, seed 40613, by the judge4 track; makers in `heldout4_values`): different seeds
+held-out set, seed 40613, by the judge4 track; makers in `heldout4_values`) and
+`tests/data/scrub_eval_heldout5.jsonl` (fifth held-out set, seed 55291, by the judge5 track;
+makers in `heldout5_values`/`heldout5_content`): different seeds
 and different templates. Each line: `text`,
 `secrets` ([{kind, value}], kind = the value maker), `keep` (content values that must
 survive), `group` (the template group), `lang`.
@@ -40,6 +42,9 @@ from tests.data.scrub_eval import (
     heldout3_values,
     heldout4_templates,
     heldout4_values,
+    heldout5_content,
+    heldout5_templates,
+    heldout5_values,
     heldout_templates,
     secrets_r2,
     values,
@@ -54,6 +59,7 @@ SPLITS = {
     "dev3": (dev3_templates, 52817, HERE / "scrub_eval_dev3.jsonl"),
     "heldout3": (heldout3_templates, 31877, HERE / "scrub_eval_heldout3.jsonl"),
     "heldout4": (heldout4_templates, 40613, HERE / "scrub_eval_heldout4.jsonl"),
+    "heldout5": (heldout5_templates, 55291, HERE / "scrub_eval_heldout5.jsonl"),
 }
 MAKERS = (
     values,
@@ -66,6 +72,8 @@ MAKERS = (
     heldout3_values,
     heldout3_content,
     heldout4_values,
+    heldout5_values,
+    heldout5_content,
 )
 REPEATS = 4
 _SLOT = re.compile(r"\{([skf]):(\w+)\}")
