@@ -38,7 +38,6 @@ from typing import Final, NamedTuple
 from shared.scrubbing.bare_checks import IDENTIFIER_LABEL
 from shared.scrubbing.checks import MARKER_PREFIX, STOPWORDS, decodes_to_prose, is_placeholder
 from shared.scrubbing.context_lexicon import (
-    AFTER_GUARD,
     ARTICLE,
     CLOSERS,
     COPULA,
@@ -47,13 +46,13 @@ from shared.scrubbing.context_lexicon import (
     KIND,
     NAME_LABELS,
     NEEDLES,
-    NEIGHBOUR_GUARD,
-    NOT_CREDENTIAL_PREFIX,
     NOT_VALUE,
     OPENERS,
     PREPOSITION,
     TOOLS,
     UNITS,
+    guarded,
+    guarded_key,
     lexicon_class,
 )
 
@@ -273,31 +272,6 @@ def _value_ok(value: str) -> bool:
     return lexicon_class(low) is None and not decodes_to_prose(value)
 
 
-def guarded_key(word: str) -> bool:
-    parts = re.split(r"[-_.]", word.strip(OPENERS + CLOSERS))
-    return any(p in NOT_CREDENTIAL_PREFIX for p in parts[:-1]) or (
-        "_".join(parts[:-1]) in NOT_CREDENTIAL_PREFIX
-    )
-
-
-def guarded(toks: Sequence[_Tok], i: int, lexword: str) -> bool:
-    """The credential word at i names no secret here (`code review`, `public key`,
-    `Idempotency-Key`, `password policy`)."""
-    word = toks[i].low.strip(OPENERS + CLOSERS)
-    before = toks[i - 1].low.strip(OPENERS + CLOSERS) if i > 0 else ""
-    after = toks[i + 1].low.strip(OPENERS + CLOSERS) if i + 1 < len(toks) else ""
-    if after in AFTER_GUARD:
-        return True
-    parts = re.split(r"[-_.]", word)
-    if before in NOT_CREDENTIAL_PREFIX or any(p in NOT_CREDENTIAL_PREFIX for p in parts[:-1]):
-        return True
-    if "_".join(parts[:-1]) in NOT_CREDENTIAL_PREFIX:
-        return True
-    if lexword not in ("code", "codes", "key", "schlüssel", "code-compound"):
-        return False
-    return before in NEIGHBOUR_GUARD or after in NEIGHBOUR_GUARD
-
-
 def _fields(text: str, start: int, line: str) -> list[tuple[int, int, str]] | None:
     """The cells of a CSV/TSV line (3 or more), as (start, end, stripped value)."""
     sep = next((c for c in ",;\t|" if line.count(c) >= 2), None)
@@ -401,7 +375,9 @@ def _around(toks: Sequence[_Tok], i: int, tok: _Tok, taken: _Taken) -> Iterator[
         yield from _inline(tok, i, toks, taken)
         return
     found = lexicon_class(tok.low) if not tok.word.startswith("$") else None
-    if found is None or guarded(toks, i, found[1]):
+    before = toks[i - 1].low if i > 0 else ""
+    after = toks[i + 1].low if i + 1 < len(toks) else ""
+    if found is None or guarded(tok.low, before, after, found[1]):
         return
     colon = tok.raw.rstrip("\"'").endswith((":", "="))
     j = i + 1 if not tok.ends_sentence else len(toks)
