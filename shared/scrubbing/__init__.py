@@ -29,6 +29,10 @@ after it) and no identifier label right before it (`Datei-ID`, `upload id`, `tra
 strings - hex digests, dash-less UUIDs, `token_urlsafe` ids, base64 images, product codes - are
 content and stay. A card number counts when it is written in groups or named as a card or a
 payment; a bare Luhn-valid run of digits (a phone number, an IMEI) stays.
+What has no shape - an SMS code, a PIN read out digit by digit, `psk="..."`, app-password
+groups, a password column of a CSV export - is found by the context tier (`context_tier`): a
+value a de/en credential word names, scored by a small logistic model over generic features
+(weights as plain data in `context_weights.py`; references and placeholders never count).
 """
 
 from __future__ import annotations

@@ -107,11 +107,11 @@ _CREDENTIAL_CONTEXT = re.compile(
     r"|totp|\botp\b|passphrase|private|webhook",
 )
 # The words right before a value that name it an identifier: `Datei-ID`, `upload id`, `trace`.
-_IDENTIFIER_LABEL = re.compile(
+IDENTIFIER_LABEL = re.compile(
     r"(?:\bids?\b|[a-z][-_]?id\b|nummer|\bnr(?:\.|\b)|\bno(?:\.|\b)|number|hash(?:wert)?|digest"
     r"|commit|link|url|record|datensatz|\bjobs?\b|upload|trace|span|request|anfrage|event|ticket"
     r"|vorgang|dokument|document|datei|\bfiles?\b|folder|ordner|message|nachricht|delivery|\bcid\b"
-    r"|sku|artikel|idempotenc|identifier|\bident\b|filename"
+    r"|sku|artikel|idempotenc|idempotenz|page_?token|pagination|cursor|identifier|\bident\b|filename"
     r"|\border|bestellung|sendung|tracking|serial|serien|uuid|guid|etag|image|container|build"
     r"|release|version|kennung|referenz|reference|\bref\b|address|adresse|wallet|queued as"
     r"|pinned|payload|anhang|attachment|screenshot|avatar|thumbnail|bild|foto|photo)"
@@ -134,7 +134,7 @@ def credential_context(text: str, start: int, end: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     before = text[max(0, start - _CONTEXT_BEFORE) : start].lower()
     label = text[max(line_start, start - 48) : start].lower()
-    if _IDENTIFIER_LABEL.search(label):
+    if IDENTIFIER_LABEL.search(label):
         return False
     if _STORE_LABEL.search(label) and _HEX_OR_UUID.fullmatch(text[start:end]):
         return False  # `Datenbank 2d5ac2…`, `database id …`: a hex id names a store

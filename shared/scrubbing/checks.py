@@ -31,7 +31,8 @@ _FILLER_ONLY = re.compile(r"[xX*•●·._#?\-\s]+|(.)\1+")
 _TEMPLATE = re.compile(
     r"""<[^<>]*>?|\$\{|\$\(|\{\{|\{%|%\(|%[A-Z_]+%|\$[A-Z_][A-Z0-9_]*\}?\)?$|\[|\(|\{
     |(?:op|vault|ssm|secretsmanager|keyvault|env|file)://|arn:aws:secretsmanager:|vault:
-    |(?:os\.)?environ\b|process\.env\.|getenv\(|secrets\.""",
+    |(?:os\.)?environ\b|process\.env\.|getenv\(|secrets\.
+    |(?:var|local|data|module|each|self)\.[A-Za-z_]|--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$""",
     re.VERBOSE,
 )
 # Whole segments of a value (split at - _ . / : and spaces) that mark a documentation value.
@@ -91,7 +92,8 @@ _NON_SECRET_KEY = re.compile(
     r"hash|checksum|prüfsumme|pruefsumme|sha\d*|md5|crc|digest|commit|fingerprint|etag"
     r"|uuid|guid|(?:^|[-_. ])ids?$|[a-z]id$|name$|_?names?$|url$|uri$|endpoint|type$|count"
     r"|limit|length|länge|expir|ttl|version|nonce|format|path|file$|ref$|public|pub_?key"
-    r"|öffentlich|provider|endpoint|header|type|policy|rotation|arn:",
+    r"|öffentlich|provider|endpoint|header|type|policy|rotation|arn:|idempoten|page_?token"
+    r"|pagination|cursor|continuation",
 )
 
 
@@ -186,7 +188,7 @@ def token_random(value: str, match: re.Match[str]) -> bool:
 # --- passwords -------------------------------------------------------------------------------
 
 # fmt: off
-_STOPWORDS: Final = frozenset({
+STOPWORDS: Final = frozenset({
     "siehe", "see", "im", "in", "wie", "per", "via", "unverändert", "unchanged", "gleich", "same",
     "bekannt", "known", "unbekannt", "unknown", "hinterlegt", "stored", "gespeichert", "saved",
     "leer", "empty", "none", "null", "nil", "n/a", "na", "keins", "kein", "keine", "no", "nein",
@@ -212,7 +214,7 @@ _STOPWORDS: Final = frozenset({
 
 def prose_word(word: str) -> bool:
     """A word that prose around a password has and a password does not (`siehe`, `ist`)."""
-    return word.lower() in _STOPWORDS
+    return word.lower() in STOPWORDS
 
 
 _MEASURE = re.compile(r"\d+[-‑ ]?[A-Za-zÄÖÜäöüß]+(?:-[A-Za-zÄÖÜäöüß]+)?")
@@ -230,7 +232,7 @@ def password_value(value: str, match: re.Match[str]) -> bool:
     """Value after `Passwort:`/`pw=`/`lautet`: anything but placeholders, words of prose, paths."""
     v = value.strip()
     low = v.lower().strip("()[]{}.,;:!?\"'")
-    if len(v) < 4 or len(v) > 200 or is_placeholder(v) or low in _STOPWORDS:
+    if len(v) < 4 or len(v) > 200 or is_placeholder(v) or low in STOPWORDS:
         return False
     if _NEXT_LINE_KEY.match(v) and _crosses_line(value, match):
         return False  # `password=` empty, the next line `host=db01` is not its value
@@ -321,7 +323,7 @@ def pin_value(value: str, _match: re.Match[str]) -> bool:
 def passphrase_value(value: str, match: re.Match[str]) -> bool:
     """A multi-word passphrase: a password value whose first word is not prose."""
     words = value.lower().split()
-    if not words or (words[0] in _STOPWORDS and len(words) < 4):
+    if not words or (words[0] in STOPWORDS and len(words) < 4):
         return False
     return password_value(value, match)
 

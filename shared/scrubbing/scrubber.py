@@ -18,7 +18,9 @@
 4. Whole span: a hit is widened over the credential characters that continue it (a value cut
    at a `/`, `+`, `=`, `-` or `.` is a piece of a credential, never the whole), and over the
    next line when a long hit ends its line and that line is nothing but its continuation.
-5. Overlapping hits are merged into one span; its kind is the kind of the longest hit in it
+5. The context tier (`context_tier`) adds what the table left: values a credential word
+   names, whatever their shape (scored by a small learned model; a scan stops at a hit).
+6. Overlapping hits are merged into one span; its kind is the kind of the longest hit in it
    (on a tie, the earlier row). Each merged span is replaced by `[ENTFERNT:<kind>]`.
 
 Linear time: every regex either fails within a bounded number of steps or consumes what it
@@ -35,6 +37,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Final, NamedTuple
 
+from shared.scrubbing import context_tier
 from shared.scrubbing.checks import MARKER_PREFIX
 from shared.scrubbing.normalize import view
 from shared.scrubbing.patterns import PATTERNS, SecretPattern
@@ -59,6 +62,8 @@ _LEFT_CONTINUES: Final = frozenset(
 )
 _WIDEN_LEFT: Final = frozenset({"password", "generic_secret", "aws_secret_key", "high_entropy"})
 _MAX_WIDEN: Final = 1024
+_TIER: Final = 10_000
+"""Priority of the context tier's hits: after every row of the table."""
 _WRAPPED_MIN: Final = 30
 """A hit this long that ends a line may go on in the next line (a key wrapped by a terminal
 or chat client): see `_wrapped`."""
@@ -327,11 +332,17 @@ def _outside_markers(
     return [h for h in hits if not any(s < h[1] and h[0] < e for s, e in markers)]
 
 
-def find_spans(text: str, check: Check | None = None) -> list[Span]:
+def find_spans(
+    text: str, check: Check | None = None, model: context_tier.Model | None = None
+) -> list[Span]:
     """Disjoint spans of the secrets in `text`, in text order (offsets into `text`);
-    `check` runs before each row (a time budget that raises stops the scan)."""
+    `check` runs before each row (a time budget that raises stops the scan). After the
+    table, the context tier (`context_tier`, its weights or `model`'s) looks at the rest."""
     seen = view(text)
-    hits = _outside_markers(seen.text, _raw_hits(seen.text, check))
+    hits = _raw_hits(seen.text, check)
+    covered = sorted((h[0], h[1]) for h in hits)
+    hits += [(s, e, _TIER, k) for s, e, k in context_tier.find(seen.text, covered, model)]
+    hits = _outside_markers(seen.text, hits)
     if not hits:
         return []
     if not seen.identical:

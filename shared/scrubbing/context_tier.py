@@ -1,0 +1,484 @@
+"""The context tier: a value a credential word names is a secret, whatever its shape.
+
+The pattern table finds what has a shape (provider prefixes, keys, URLs); what has none - an
+SMS code, a PIN read out digit by digit, a Wi-Fi `psk=`, four groups of an app password - is
+known only by the word that names it. This tier runs after the table, on what it left:
+
+1. Lexicon: a token is a credential word if it (or the last part of a `-`/`_` compound, or a
+   German compound ending in a long stem) is in `LEXICON` (de/en: Passwort, Kennwort,
+   password, passphrase, PIN, PUK, TAN, OTP, Code and its compounds, Kombination, Schlüssel,
+   key, psk, secret, token, ...), minus the code compounds that name content (`NOT_SECRET`:
+   Quellcode, Barcode, Fehlercode, Buchungscode, ...).
+2. Candidates: on the same line and within the sentence, the next `_AFTER` tokens after it and
+   the `_BEFORE` tokens before it (`123456 is your code`); the value of a `key=value` or
+   `key: value` token whose key is a credential word; a run of equal short groups
+   (`4 7 1 9`, `abcd efgh ijkl mnop`) counts as one candidate. References and placeholders
+   (`var.x`, `${X}`, `{{ x }}`, `lookup(`, `op://`, `--flag`, `****`, `<x>`) and function
+   words are never candidates.
+3. Score: a logistic model over generic features - the lexicon class, distance, side, what
+   stands between (colon, `=`, copula, article, preposition, other words), the value's shape
+   (length, character classes, digit share, entropy, date/version/IP/URL/e-mail forms) and a
+   unit word after it (`4 Stellen`, `10 minutes`). Its weights are plain data
+   (`context_weights.py`, trained offline by `benchmarks/scrub_context_train.py` on the
+   labelled corpora, estimated leave-one-generator-out). A candidate scoring above the
+   threshold is removed.
+
+Linear: one pass over the tokens of the lines that hold a lexicon stem; a bounded number of
+candidates per credential word, each scored by a fixed number of dict lookups. Pure functions.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections.abc import Callable, Iterator, Sequence
+from typing import Final, NamedTuple
+
+from shared.scrubbing.bare_checks import IDENTIFIER_LABEL
+from shared.scrubbing.checks import MARKER_PREFIX, STOPWORDS, decodes_to_prose, is_placeholder
+from shared.scrubbing.context_lexicon import (
+    ARTICLE,
+    CLOSERS,
+    COPULA,
+    FUNCTION,
+    GENERIC_HEADERS,
+    KIND,
+    NAME_LABELS,
+    NEEDLES,
+    NOT_VALUE,
+    OPENERS,
+    PREPOSITION,
+    TOOLS,
+    UNITS,
+    guarded,
+    guarded_key,
+    lexicon_class,
+)
+
+__all__ = ["Candidate", "Model", "candidates", "find", "lexicon_class", "score"]
+
+_AFTER: Final = 8
+_BEFORE: Final = 3
+_MAX_VALUE: Final = 200
+_MAX_GROUPS: Final = 16
+_MAX_WORDS: Final = 400
+"""Credential words with candidates looked at per text (in a text stuffed with them, the
+rest is not scanned; the table's own caps remove such a text's tail already)."""
+
+_REFERENCE: Final = re.compile(
+    r"\$\{|\{\{|\{%|%\(|\blookup\(|\bvar\.|\blocal\.|\bdata\.|\bmodule\.|\bsecrets\.|op://"
+    r"|vault:|\bENV\[|\bos\.environ|\bgetenv|\[ENTFERNT:|^<.*>$|^\*{3,}|^x{4,}$|^•{3,}|^#{3,}"
+    r"|^\.{3,}|^…|^-",
+    re.IGNORECASE,
+)
+_TOKEN: Final = re.compile(r"\S+")
+_GROUP: Final = re.compile(r"[A-Za-z0-9]{1,6}")
+_SPLIT: Final = re.compile(r"(?<!:)(?<!/)(=|:)(?!//)")
+_DATE: Final = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
+_TIME: Final = re.compile(r"\d{1,2}:\d{2}(:\d{2})?(h|uhr)?")
+_VERSION: Final = re.compile(r"v?\d+(\.\d+){1,3}")
+_AMOUNT: Final = re.compile(r"[€$£]?\d{1,3}([.,']\d{3})*([.,]\d{1,2})?[€$£]?")
+_HEX: Final = re.compile(r"(0x)?[0-9a-f]{8,}")
+_YEAR: Final = re.compile(r"(19|20)\d\d")
+_EXTENDS: Final = "extends"
+_UNCHECKED: Final = "unchecked"
+_ACCEPTED: Final = frozenset({_EXTENDS, _UNCHECKED})
+_QUERY_REST: Final = re.compile(r"&[A-Za-z_][\w.-]*=.*$")
+"""`token=abc&page=2`: what follows `&name=` is the next query parameter."""
+_TICKET: Final = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d{1,7}")
+
+
+class Candidate(NamedTuple):
+    anchor: int  # offset of the credential word (of the cell, for a column)
+    start: int
+    end: int
+    value: str
+    lexclass: str
+    lexword: str
+    features: tuple[str, ...]
+
+
+class _Tok(NamedTuple):
+    start: int
+    end: int
+    raw: str
+    word: str  # stripped of quotes and punctuation
+    low: str
+    ends_sentence: bool
+
+
+def _tokens(text: str, start: int, end: int) -> list[_Tok]:
+    out = []
+    for m in _TOKEN.finditer(text, start, end):
+        raw, s = m.group(), m.start()
+        lead = len(raw) - len(raw.lstrip(OPENERS))
+        word = raw[lead:].rstrip(CLOSERS)
+        ends = raw.rstrip("\"'”’»)]}").endswith((".", "!", "?", ";"))
+        ends = ends and not _VERSION.fullmatch(word)
+        out.append(_Tok(s + lead, s + lead + len(word), raw, word, word.lower(), ends))
+    return out
+
+
+def _shape(value: str) -> list[str]:
+    compact = value.replace(" ", "")
+    n = len(compact)
+    digits = sum(c.isdigit() for c in compact)
+    lower = sum(c.islower() for c in compact)
+    upper = sum(c.isupper() for c in compact)
+    other = n - digits - lower - upper
+    cls = ("d" if digits else "") + ("l" if lower else "") + ("u" if upper else "")
+    cls += "s" if other else ""
+    lb = (
+        "4"
+        if n <= 4
+        else "6"
+        if n <= 6
+        else "8"
+        if n <= 8
+        else "12"
+        if n <= 12
+        else ("20" if n <= 20 else "40" if n <= 40 else "big")
+    )
+    share = digits / n
+    db = (
+        "0"
+        if not digits
+        else "lo"
+        if share < 0.3
+        else "mid"
+        if share < 0.7
+        else ("hi" if share < 1 else "all")
+    )
+    counts: dict[str, int] = {}
+    for c in compact:
+        counts[c] = counts.get(c, 0) + 1
+    ent = -sum(k / n * math.log2(k / n) for k in counts.values())
+    eb = "e0" if ent < 2 else "e1" if ent < 3 else "e2" if ent < 4 else "e3"
+    out = [f"cls={cls}", f"len={lb}", f"digits={db}", eb, f"ncls={len(cls)}"]
+    low = value.lower()
+    if value.isalpha():
+        out.append("alpha")
+        if value.islower() or value.istitle():
+            out.append("wordlike")
+    if low in FUNCTION:
+        out.append("function")
+    if _DATE.fullmatch(value):
+        out.append("date")
+    if _TIME.fullmatch(low):
+        out.append("time")
+    if _VERSION.fullmatch(low):
+        out.append("version")
+    if _AMOUNT.fullmatch(value) and not value.isdigit():
+        out.append("amount")
+    if _HEX.fullmatch(low) and digits:
+        out.append("hex")
+    if "://" in value:
+        out.append("url")
+    if "@" in value and "." in value.split("@")[-1]:
+        out.append("email")
+    if value.startswith(("/", "~", "\\")) or "\\" in value:
+        out.append("path")
+    if value.count(".") >= 2 and not digits:
+        out.append("dotted")
+    if _TICKET.fullmatch(value):
+        out.append("ticket")
+    if value.count("-") == 4 and n == 36:
+        out.append("uuid")
+    return out
+
+
+def _between(toks: Sequence[_Tok]) -> list[str]:
+    feats, other = [], 0
+    for t in toks:
+        low = t.low
+        if low in COPULA or t.raw in ("=", ":", "-", "–"):
+            feats.append("btw=copula")
+        elif low in ARTICLE:
+            feats.append("btw=article")
+        elif low in PREPOSITION:
+            feats.append("btw=prep")
+        else:
+            other += 1
+        if t.raw.endswith(":") or t.raw == ":":
+            feats.append("btw=colon")
+        elif t.raw.endswith((",", ")", ";")):
+            feats.append("btw=comma")
+    feats.append(f"btw_other={min(other, 3)}")
+    return feats
+
+
+def _labelled(tok: _Tok) -> bool:
+    """The token before a candidate names it something else: an identifier (`request`,
+    `Server-ID`, `Container`; the scrubber's one list) or an account or host."""
+    low = tok.low.strip(OPENERS + CLOSERS)
+    return low in NAME_LABELS or bool(IDENTIFIER_LABEL.search(low))
+
+
+def _role(tok: _Tok, is_lexicon: bool) -> str:
+    """What the token right before a candidate is: the credential word, a colon, ..."""
+    if is_lexicon:
+        return "lex"
+    if tok.raw.endswith(":") or tok.raw in ("=", ":"):
+        return "colon"
+    low = tok.low
+    if low in COPULA:
+        return "copula"
+    if low in ARTICLE:
+        return "article"
+    if low in PREPOSITION:
+        return "prep"
+    return "other"
+
+
+def _char_kind(word: str) -> str:
+    return "d" if word.isdigit() else "l" if word.isalpha() else "m"
+
+
+def _group_end(toks: Sequence[_Tok], i: int) -> int:
+    """The end (exclusive) of a run of equal short groups starting at token i, or i."""
+    first = toks[i]
+    j, size = i, len(first.word)
+    single = size == 1 and first.word.isdigit()
+    kind = _char_kind(first.word)
+    while j < len(toks):
+        t = toks[j]
+        if not _GROUP.fullmatch(t.word) or _char_kind(t.word) != kind:
+            break
+        if single and not (len(t.word) == 1 and t.word.isdigit()):
+            break
+        if not single and len(t.word) != size:
+            break
+        if t.low in FUNCTION:
+            break
+        j += 1
+        if t.raw != t.word or j - i >= _MAX_GROUPS:  # punctuation after it ends the run
+            break
+    return j if j - i >= 2 and sum(len(t.word) for t in toks[i:j]) >= 4 else i
+
+
+def _value_ok(value: str) -> bool:
+    compact = value.replace(" ", "")
+    if len(compact) < 4 or len(value) > _MAX_VALUE or "://" in value:
+        return False
+    if _REFERENCE.search(value) or NOT_VALUE.search(value) or is_placeholder(value):
+        return False
+    if _DATE.fullmatch(value) or _TIME.fullmatch(value) or _VERSION.fullmatch(value):
+        return False  # `gültig bis 17.09.2026`, `um 14:30`, `Version 2.4.1`
+    low = value.lower()
+    words = [w.strip(OPENERS + CLOSERS) for w in low.split()]
+    if any(w in STOPWORDS or w in FUNCTION or w in TOOLS or w in COPULA for w in words):
+        return False  # `siehe Vault`, `im Tresor`, `stored`: words about where it is
+    return lexicon_class(low) is None and not decodes_to_prose(value)
+
+
+def _fields(text: str, start: int, line: str) -> list[tuple[int, int, str]] | None:
+    """The cells of a CSV/TSV line (3 or more), as (start, end, stripped value)."""
+    sep = next((c for c in ",;\t|" if line.count(c) >= 2), None)
+    if sep is None:
+        return None
+    cells, pos = [], 0
+    for part in line.split(sep):
+        lead = len(part) - len(part.lstrip(" \"'"))
+        value = part.strip(" \"'")
+        cells.append((start + pos + lead, start + pos + lead + len(value), value))
+        pos += len(part) + 1
+    return cells
+
+
+def _columns(text: str, lines: list[tuple[int, str]], taken: _Taken) -> Iterator[Candidate]:
+    """Cells under a header cell that is a credential word (`name,url,username,password`)."""
+    header: tuple[int, int, tuple[str, str]] | None = None  # cell count, index, class
+    for start, line in lines:
+        cells = _fields(text, start, line)
+        if cells is None or (header is not None and len(cells) != header[0]):
+            header = None
+        if cells is None:
+            continue
+        if header is None:
+            for k, (_s, _e, value) in enumerate(cells):
+                found = lexicon_class(value.lower())
+                if found and len(value) <= 30 and value.lower() not in GENERIC_HEADERS:
+                    header = (len(cells), k, found)
+                    break
+            continue
+        s, e, value = cells[header[1]]
+        if _value_ok(value) and not taken(s, e):
+            feats = ["side=column", "dist=column", "btw_other=0", "csv"]
+            yield _candidate(s, s, e, value, header[2], feats, [], None)
+
+
+_Taken = Callable[[int, int], bool]
+
+
+def candidates(text: str, covered: Sequence[tuple[int, int]] = ()) -> Iterator[Candidate]:
+    """Every value a credential word in `text` may name, with its features, in the order the
+    tier decides them (per credential word: after it by distance, then before it). A scan
+    stops at a secret already found (`covered` or a marker): a credential word names one value,
+    and the one after it that is found already satisfies it."""
+    low_text = text.lower()
+    if not any(n in low_text for n in NEEDLES):
+        return
+    spans: list[tuple[int, int]] = []
+    for s, e in sorted(covered):  # merged: the last span starting before `end` decides
+        if spans and s <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(e, spans[-1][1]))
+        else:
+            spans.append((s, e))
+
+    def taken(start: int, end: int) -> bool:
+        k = bisect.bisect_left(spans, (end, end))
+        # a marker's `[` is stripped from its token as an opening bracket
+        return (k > 0 and spans[k - 1][1] > start) or MARKER_PREFIX in text[max(0, start - 1) : end]
+
+    pos, lines = 0, []
+    for line in text.split("\n"):
+        lines.append((pos, line))
+        pos += len(line) + 1
+    yield from _columns(text, lines, taken)
+    words = 0
+    for start, line in lines:
+        if not any(n in line.lower() for n in NEEDLES):
+            continue
+        toks = _tokens(text, start, start + len(line))
+        for i, tok in enumerate(toks):
+            found = list(_around(toks, i, tok, taken))
+            if found:
+                if words >= _MAX_WORDS:  # the rest is unchecked: removed (fail safe)
+                    end = len(text)
+                    yield Candidate(tok.start, tok.start, end, "", "pw", "", (_UNCHECKED,))
+                    return
+                yield from found
+                words += 1
+
+
+def _inline(tok: _Tok, i: int, toks: Sequence[_Tok], taken: _Taken) -> Iterator[Candidate]:
+    """The value of a `key=value` / `key:value` token whose key is a credential word."""
+    split = _SPLIT.search(tok.word)
+    if split is None or split.start() == 0 or split.end() == len(tok.word):
+        return
+    key = tok.word[: split.start()]
+    found = lexicon_class(key.lower())
+    if not found or guarded_key(key.lower()) or key.lower() in GENERIC_HEADERS:
+        return
+    rest = tok.word[split.end() :]
+    lead = len(rest) - len(rest.lstrip(OPENERS))
+    value = _QUERY_REST.sub("", rest[lead:].rstrip(CLOSERS))
+    s = tok.start + split.end() + lead
+    if _value_ok(value) and not taken(s, s + len(value)):
+        feats = [f"sep={split.group()}", "inline", "dist=0", "side=after"]
+        yield _candidate(tok.start, s, s + len(value), value, found, feats, toks, None)
+
+
+def _around(toks: Sequence[_Tok], i: int, tok: _Tok, taken: _Taken) -> Iterator[Candidate]:
+    if _SPLIT.search(tok.word):
+        yield from _inline(tok, i, toks, taken)
+        return
+    found = lexicon_class(tok.low) if not tok.word.startswith("$") else None
+    before = toks[i - 1].low if i > 0 else ""
+    after = toks[i + 1].low if i + 1 < len(toks) else ""
+    if found is None or guarded(tok.low, before, after, found[1]):
+        return
+    colon = tok.raw.rstrip("\"'").endswith((":", "="))
+    j = i + 1 if not tok.ends_sentence else len(toks)
+    while j < len(toks) and j <= i + _AFTER:
+        end = _group_end(toks, j)
+        last = toks[end - 1] if end > j else toks[j]
+        if taken(toks[j].start, toks[j].end):
+            # the word's value is found already (nothing before it is looked at either);
+            # a run of groups the table took only the first group of is taken whole
+            if end > j + 1 and not taken(last.start, last.end):
+                value = " ".join(t.word for t in toks[j:end])
+                feats = ["side=after", f"dist={j - i}", f"group={min(end - j, 4)}"]
+                c = _candidate(tok.start, toks[j].start, last.end, value, found, feats, toks, end)
+                yield c._replace(features=(*c.features, _EXTENDS))
+            return
+        value = " ".join(t.word for t in toks[j:end]) if end > j else last.word
+        plain = j - 1 == i and not colon  # `Codes 2024 erneuert`: a year, no assignment
+        if (
+            _value_ok(value)
+            and not taken(toks[j].start, last.end)
+            and (j - 1 == i or not _labelled(toks[j - 1]))
+            and not (plain and _YEAR.fullmatch(value))
+        ):
+            feats = ["side=after", f"dist={j - i}", *_between(toks[i + 1 : j])]
+            feats.append(f"prev={_role(toks[j - 1], j - 1 == i)}")
+            if colon:
+                feats.append("lexcolon")
+            if end > j:
+                feats.append(f"group={min(end - j, 4)}")
+            if toks[j].raw.startswith(("(", "[")):
+                feats.append("paren")
+            nxt = end if end > j else j + 1
+            yield _candidate(tok.start, toks[j].start, last.end, value, found, feats, toks, nxt)
+        if (end > j and toks[end - 1].ends_sentence) or toks[j].ends_sentence:
+            break
+        j = end if end > j else j + 1
+    for j in range(i - 1, max(-1, i - 1 - _BEFORE), -1):
+        t = toks[j]
+        if t.ends_sentence or taken(t.start, t.end):
+            break
+        if (
+            _value_ok(t.word)
+            and (j == 0 or not _labelled(toks[j - 1]))
+            and not _YEAR.fullmatch(t.word)
+        ):
+            feats = ["side=before", f"dist={i - j}", *_between(toks[j + 1 : i])]
+            if t.raw.startswith(("(", "[")):
+                feats.append("paren")
+            yield _candidate(tok.start, t.start, t.end, t.word, found, feats, toks, j + 1)
+
+
+def _candidate(
+    anchor: int,
+    start: int,
+    end: int,
+    value: str,
+    found: tuple[str, str],
+    feats: list[str],
+    toks: Sequence[_Tok],
+    unit_at: int | None,
+) -> Candidate:
+    cls, word = found
+    shape = _shape(value)
+    if unit_at is not None and unit_at < len(toks) and toks[unit_at].low.strip(CLOSERS) in UNITS:
+        shape.append("unit_after")
+    side = next(f for f in feats if f.startswith("side="))
+    full = ["bias", f"lex={cls}", f"lexword={word}", *feats, *shape]
+    full += [f"{cls}|{f}" for f in shape[:3]]
+    full += [f"{cls}|{f}" for f in feats if f.startswith(("dist=", "btw", "sep="))]
+    full += [f"{side}|{f}" for f in shape[:3]]
+    return Candidate(anchor, start, end, value, cls, word, tuple(full))
+
+
+def score(feats: Sequence[str], weights: dict[str, float]) -> float:
+    """The model's probability that the candidate is a secret."""
+    z = sum(weights.get(f, 0.0) for f in feats)
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+Model = tuple[dict[str, float], float]
+"""Weights by feature name and the threshold a candidate's probability must reach."""
+
+
+def find(
+    text: str, covered: Sequence[tuple[int, int]] = (), model: Model | None = None
+) -> list[tuple[int, int, str]]:
+    """Spans (start, end, kind) of the secrets the context tier finds outside `covered`: per
+    credential word the first candidate that reaches the threshold (`model`: other weights
+    than the shipped ones, for training and its evaluation)."""
+    if model is None:
+        from shared.scrubbing.context_weights import THRESHOLD, WEIGHTS
+
+        model = WEIGHTS, THRESHOLD
+    weights, threshold = model
+    out: list[tuple[int, int, str]] = []
+    done: set[int] = set()
+    for c in candidates(text, covered):
+        if c.anchor in done:
+            continue
+        # a run of groups whose first group the table found is the rest of that secret
+        if c.features[-1] in _ACCEPTED or score(c.features, weights) >= threshold:
+            out.append((c.start, c.end, KIND[c.lexclass]))
+            done.add(c.anchor)
+    return out
