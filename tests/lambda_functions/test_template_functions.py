@@ -26,7 +26,7 @@ from shared.lambda_runtime import rest_api as rest_module
 from shared.lambda_runtime import router as router_module
 from shared.storage.dynamo.schema import create_table_kwargs
 from tests.dynamodb_local import dynamodb_env
-from tests.infra.test_template import ROOT, function_props, functions, load_template
+from tests.infra.cfn import ROOT, function_props, functions, load_template
 from tests.lambda_functions.conftest import FakeLambdaContext, LocalInvoker
 
 TABLE = "BrainTable-test"
