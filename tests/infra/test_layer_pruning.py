@@ -10,7 +10,7 @@ from types import ModuleType
 
 import botocore
 
-from tests.infra.test_template import ROOT, recipe_lines
+from tests.infra.cfn import ROOT, recipe_lines
 
 LAYER_DIR = ROOT / "layers" / "dependencies"
 CLIENT_CALL = re.compile(r"""\.client\(\s*["']([a-z0-9-]+)["']""")

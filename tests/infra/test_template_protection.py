@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.infra.test_template import functions, if_kms_key, load_template
+from tests.infra.cfn import functions, if_kms_key, load_template
 
 ROOT = Path(__file__).resolve().parents[2]
 KMS_KEY = {"Ref": "KmsKeyArn"}

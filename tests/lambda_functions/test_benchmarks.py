@@ -10,7 +10,7 @@ from pathlib import Path
 from types import ModuleType
 from unittest import mock
 
-from tests.infra.test_template import ROOT
+from tests.infra.cfn import ROOT
 
 
 def benchmark(name: str) -> ModuleType:

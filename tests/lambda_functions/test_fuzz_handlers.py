@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from shared.lambda_runtime import router as router_module
 from shared.tools.catalog import TOOLS
 from tests import dynamodb_local
-from tests.infra.test_template import function_props, functions, load_template
+from tests.infra.cfn import function_props, functions, load_template
 from tests.lambda_functions.conftest import FakeLambdaContext, LocalInvoker
 from tests.lambda_functions.test_template_functions import (
     TABLE,

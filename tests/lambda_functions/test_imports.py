@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.infra.test_template import ROOT
+from tests.infra.cfn import ROOT
 from tests.lambda_functions.conftest import LAMBDA_ENV
 
 PROBE = """

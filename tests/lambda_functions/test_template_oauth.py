@@ -100,7 +100,7 @@ def upstream() -> Iterator[str]:
 def test_a_connector_signs_in_through_the_upstream_and_calls_router_and_rest(
     upstream: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.infra.test_template import load_template
+    from tests.infra.cfn import load_template
 
     template = load_template()
     with mock.patch.dict(TEST_PARAMETERS, {"OidcIssuer": upstream}), deploy(template) as fns:
