@@ -232,10 +232,11 @@ def expression(
     filter: ConditionBase | None = None,
     add: Mapping[str, Any] | None = None,
     put: Mapping[str, Any] | None = None,
+    remove: Sequence[str] = (),
 ) -> Item:
     """Request parameters: conditions built by boto3 (`Attr`/`Key`: the write's condition,
-    a Query's `key` condition and `filter`) and an update `ADD add SET put`, every value
-    through TypeSerializer."""
+    a Query's `key` condition and `filter`) and an update `ADD add SET put REMOVE remove`,
+    every value through TypeSerializer."""
     found: Item = {}
     names: dict[str, str] = {}
     values: dict[str, Any] = {}
@@ -247,11 +248,18 @@ def expression(
             names.update(built.attribute_name_placeholders)
             values.update(built.attribute_value_placeholders)
     clauses = []
-    for verb, pairs, form in (("ADD", add, "{} {}"), ("SET", put, "{} = {}")):
+    removed = dict.fromkeys(remove)
+    for verb, pairs, form in (
+        ("ADD", add, "{} {}"),
+        ("SET", put, "{} = {}"),
+        ("REMOVE", removed, "{}"),
+    ):
         parts = []
         for name, value in (pairs or {}).items():
             at = len(names)
-            names[f"#u{at}"], values[f":u{at}"] = name, value
+            names[f"#u{at}"] = name
+            if verb != "REMOVE":
+                values[f":u{at}"] = value
             parts.append(form.format(f"#u{at}", f":u{at}"))
         if parts:
             clauses.append(f"{verb} {', '.join(parts)}")

@@ -217,25 +217,6 @@ def memory_from_item(item: Mapping[str, Any]) -> Memory:
     return Memory(**MEMORY.fields(item), embedding_key=opt_s(item, "embedding_key"))
 
 
-def update_expression(
-    sets: Mapping[str, Any], removes: list[str]
-) -> tuple[str, dict[str, str], dict[str, Any]]:
-    """`SET #a0 = :a0, ... REMOVE #r0, ...` with generated names and values."""
-    names: dict[str, str] = {}
-    values: dict[str, Any] = {}
-    assignments = []
-    for number, (attribute, value) in enumerate(sets.items()):
-        names[f"#a{number}"] = attribute
-        values[f":a{number}"] = value
-        assignments.append(f"#a{number} = :a{number}")
-    expression = "SET " + ", ".join(assignments)
-    if removes:
-        for number, attribute in enumerate(removes):
-            names[f"#r{number}"] = attribute
-        expression += " REMOVE " + ", ".join(f"#r{i}" for i in range(len(removes)))
-    return expression, names, values
-
-
 # --- memory postings and stats ----------------------------------------------------------
 
 

@@ -37,7 +37,10 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import Any, Final
+
+from boto3.dynamodb.conditions import Attr
+from boto3.dynamodb.types import TypeDeserializer
 
 from shared.domain import (
     EmbeddingChange,
@@ -49,7 +52,15 @@ from shared.domain import (
 )
 from shared.storage.dynamo.calls import AWS_ERRORS, BatchWrite, TableCalls, defer, run_groups
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
-from shared.storage.dynamo.items import PK, Item, is_live, memory_key, n, s
+from shared.storage.dynamo.items import (
+    PK,
+    Item,
+    action,
+    expression,
+    is_live,
+    memory_key,
+    unexpired,
+)
 from shared.storage.dynamo.memory_items import (
     REPLACED_ATTRIBUTES,
     key_id,
@@ -57,7 +68,6 @@ from shared.storage.dynamo.memory_items import (
     memory_item,
     posting_diff,
     posting_keys,
-    update_expression,
 )
 from shared.storage.dynamo.memory_records import (
     STALE,
@@ -76,6 +86,7 @@ from shared.storage.dynamo.memory_records import (
 _log = logging.getLogger(__name__)
 
 _INDEX_FAILED = "search index not updated; send the update again"
+_PLAIN: Final = TypeDeserializer()  # the item's attribute values as plain values for expression()
 
 
 @dataclass(frozen=True)
@@ -236,38 +247,23 @@ class _Run:
         """The memory item's conditional Update (a TransactItem)."""
         m, previous = p.change.memory, p.change.previous
         full = memory_item(m, write_id="", embedding_key=None)
-        sets: dict[str, Any] = {name: full[name] for name in REPLACED_ATTRIBUTES if name in full}
+        sets = {
+            name: _PLAIN.deserialize(full[name]) for name in REPLACED_ATTRIBUTES if name in full
+        }
         removes = [name for name in REPLACED_ATTRIBUTES if name not in full]
-        sets["version"] = n(previous.version + 1)
+        sets["version"] = previous.version + 1
         if p.s3_key is not None:
-            sets["embedding_key"] = s(p.s3_key)
+            sets["embedding_key"] = p.s3_key
         elif p.change.embedding_change is EmbeddingChange.REMOVE:
             removes.append("embedding_key")
-        expression, names, values = update_expression(sets, removes)
-        names.update({"#pk": PK, "#version": "version", "#expires": "expires_us"})
-        values.update({":expected": n(previous.version), ":now": n(self.now_us)})
-        condition = (
-            "attribute_exists(#pk) AND #version = :expected"
-            " AND (attribute_not_exists(#expires) OR #expires > :now)"
-        )
+        condition = Attr(PK).exists() & Attr("version").eq(previous.version)
+        condition &= unexpired(self.now_us)
         if p.change.embedding_change is not EmbeddingChange.KEEP:  # the vector deleted after
-            names["#key"] = "embedding_key"
-            if previous.embedding_key is None:
-                condition += " AND attribute_not_exists(#key)"
-            else:
-                condition += " AND #key = :key"
-                values[":key"] = s(previous.embedding_key)
-        return {
-            "Update": {
-                "TableName": "",
-                "Key": memory_key(m.tenant, m.id),
-                "UpdateExpression": expression,
-                "ConditionExpression": condition,
-                "ExpressionAttributeNames": names,
-                "ExpressionAttributeValues": values,
-                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-            }
-        }
+            was = previous.embedding_key
+            key = Attr("embedding_key")
+            condition &= key.not_exists() if was is None else key.eq(was)
+        update = expression(condition, put=sets, remove=removes)
+        return action("Update", all_old=True, Key=memory_key(m.tenant, m.id), **update)
 
     def _undo(
         self, refused: list[tuple[_Replace, Item | None]], deleted: dict[int, set[KeyId]]
@@ -349,10 +345,7 @@ def _clear_stale(calls: TableCalls, memory: Memory, version: int) -> None:
         calls.client.update_item(
             TableName=calls.table,
             Key=record_key(memory.tenant, memory.id),
-            UpdateExpression="REMOVE #stale",
-            ConditionExpression="#version = :version",
-            ExpressionAttributeNames={"#stale": STALE, "#version": "version"},
-            ExpressionAttributeValues={":version": n(version)},
+            **expression(Attr("version").eq(version), remove=(STALE,)),
         )
     except AWS_ERRORS as exc:  # the next write of the memory deletes them again
         _log.info("replace_memories: stale marks of %s kept: %s", memory.id, exc)

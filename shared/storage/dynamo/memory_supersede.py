@@ -19,14 +19,16 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Final
 
+from boto3.dynamodb.conditions import Attr
+
 from shared.domain import EntryFailure, EntryFailureCode, Supersession
 from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
-from shared.storage.dynamo.items import PK, is_live, memory_key, n, opt_s, s, to_us
+from shared.storage.dynamo.items import PK, expression, is_live, memory_key, opt_s, to_us, unexpired
 
 _log = logging.getLogger(__name__)
 
 _CONDITION_FAILED: Final = "ConditionalCheckFailedException"
-_LIVE: Final = "attribute_exists(#pk) AND (attribute_not_exists(#expires) OR #expires > :now)"
+_BUMP: Final = {"version": 1}  # a concurrent replace that read the memory before: CONFLICT
 
 
 class MemorySuperseder:
@@ -42,24 +44,19 @@ class MemorySuperseder:
 
     def _one(self, tenant: str, mark: Supersession, now_us: int) -> EntryFailure | None:
         successor = str(mark.successor)
-        names = {"#pk": PK, "#expires": "expires_us", "#by": "ersetzt_durch", "#v": "version"}
-        names["#until"] = "gueltig_us"
-        values = {":now": n(now_us), ":by": s(successor), ":one": n(1)}
-        if mark.at is None:
-            update = "REMOVE #by, #until SET #v = #v + :one"
-            condition = f"{_LIVE} AND #by = :by"
+        live = Attr(PK).exists() & unexpired(now_us)
+        if mark.at is None:  # taken back: only this successor's mark
+            condition = live & Attr("ersetzt_durch").eq(successor)
+            update = expression(condition, add=_BUMP, remove=("ersetzt_durch", "gueltig_us"))
         else:
-            update = "SET #by = :by, #until = :until, #v = #v + :one"
-            condition = f"{_LIVE} AND attribute_not_exists(#by)"
-            values[":until"] = n(to_us(mark.at))
+            marked = {"ersetzt_durch": successor, "gueltig_us": to_us(mark.at)}
+            condition = live & Attr("ersetzt_durch").not_exists()
+            update = expression(condition, add=_BUMP, put=marked)
         try:
             self._calls.client.update_item(
                 TableName=self._calls.table,
                 Key=memory_key(tenant, mark.memory_id),
-                UpdateExpression=update,
-                ConditionExpression=condition,
-                ExpressionAttributeNames=names,
-                ExpressionAttributeValues=values,
+                **update,
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
         except AWS_ERRORS as exc:
