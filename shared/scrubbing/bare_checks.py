@@ -34,7 +34,8 @@ _DIGEST_AFTER = re.compile(
 _FILE_AFTER = re.compile(r"\s{1,4}\*?[\w./-]{1,200}\.[A-Za-z0-9]{1,8}\b")  # sha256sum output
 _WORD_RUN = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{2,}(?![a-z])")
 _VOWELS = frozenset("aeiouyAEIOUY")
-_SHA1_HEX = re.compile(r"[0-9a-f]{40}")
+_DIGEST_HEX = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_CLAUSE_BREAK = re.compile(r".*(?:#|;|--|//|\n)", re.DOTALL)
 _CREDENTIAL_NEAR = re.compile(
     r"key|token|secret|webhook|credential|api|passw|kennwort|zugang|schl(?:ü|ue)ssel|auth",
     re.IGNORECASE,
@@ -43,6 +44,14 @@ _CREDENTIAL_NEAR = re.compile(
 # number `PN…`) - an identifier; the vendors' secrets have rows of their own.
 _PREFIXED_HEX_ID = re.compile(r"[A-Z]{2}[0-9a-f]{32}")
 _DIGEST_LABEL = re.compile(r"(?:sha-?(?:1|224|256|384|512)|md5|blake2[bs]?)[-:]", re.IGNORECASE)
+
+
+def _named_in_clause(text: str, start: int) -> bool:
+    """A credential word in the 60 characters before `start`, within its clause (after the last
+    line break, `#`, `--`, `//` or `;`): `token = getpass(…)  # dataset <sha256>` names none."""
+    head = text[max(0, start - 60) : start]
+    brk = _CLAUSE_BREAK.match(head)
+    return bool(_CREDENTIAL_NEAR.search(head, brk.end() if brk else 0))
 
 
 def _in_url_or_path(text: str, start: int) -> bool:
@@ -157,10 +166,8 @@ def bare_credential(value: str, match: re.Match[str]) -> bool:
         return False
     if _DIGEST_LABEL.match(core):
         return False  # `sha512-…`: subresource integrity, a digest
-    if _SHA1_HEX.fullmatch(core) and not _CREDENTIAL_NEAR.search(
-        match.string, max(0, match.start() - 60), match.start()
-    ):
-        return False  # SHA-1 shaped: a git object id unless the text names a credential
+    if _DIGEST_HEX.fullmatch(core) and not _named_in_clause(match.string, match.start()):
+        return False  # SHA-1/SHA-256 shaped: a commit or digest unless its clause names a key
     if _HEXISH.fullmatch(core):
         has_letter = any(map(str.isalpha, core))
         if not (has_letter and any(map(str.isdigit, core))) or shannon_entropy(core) < 3.0:

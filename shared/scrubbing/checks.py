@@ -23,6 +23,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final
 
+from shared.scrubbing.value_position import crosses_line, prose_after_prompt, variable_before
+
 Validator = Callable[[str, "re.Match[str]"], bool]
 
 MARKER_PREFIX: Final = "[ENTFERNT:"
@@ -32,7 +34,11 @@ _TEMPLATE = re.compile(
     r"""<[^<>]*>?|\$\{|\$\(|\{\{|\{%|%\(|%[A-Z_]+%|\$[A-Z_][A-Z0-9_]*\}?\)?$|\[|\(|\{
     |(?:op|vault|ssm|secretsmanager|keyvault|env|file)://|arn:aws:secretsmanager:|vault:
     |(?:os\.)?environ\b|process\.env\.|getenv\(|secrets\.
-    |(?:var|local|data|module|each|self)\.[A-Za-z_]|--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$""",
+    |(?:var|local|data|module|each|self)\.[A-Za-z_]|--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$
+    |![A-Za-z][A-Za-z_]*(?:\s|$)|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(|[A-Za-z_]\w*\((?:["'`)]|$)
+    |:['"]?[A-Za-z_]\w*['"]?[;,)]?$|\$[a-z_]+\)?$|&[A-Za-z_][\w.]*\{|[+-]@?[a-z][a-z|]*$
+    |`?[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+`?$
+    |[A-Za-z_]\w*(?:\.\w+)*\.\w*(?i:passw|secret|token|key|pwd|credential)\w*[,;)]?$""",
     re.VERBOSE,
 )
 # Whole segments of a value (split at - _ . / : and spaces) that mark a documentation value.
@@ -93,7 +99,7 @@ _NON_SECRET_KEY = re.compile(
     r"|uuid|guid|(?:^|[-_. ])ids?$|[a-z]id$|name$|_?names?$|url$|uri$|endpoint|type$|count"
     r"|limit|length|länge|expir|ttl|version|nonce|format|path|file$|ref$|public|pub_?key"
     r"|öffentlich|provider|endpoint|header|type|policy|rotation|arn:|idempoten|page_?token"
-    r"|pagination|cursor|continuation",
+    r"|pagination|cursor|continuation|accessor",
 )
 
 
@@ -208,6 +214,14 @@ STOPWORDS: Final = frozenset({
     "that", "nächste", "next", "letzte", "last", "angefragt", "requested", "beantragt", "gültig",
     "valid", "aktiv", "active", "sent", "gesendet", "verschickt", "geschickt", "per_mail", "mail",
     "e-mail", "email", "sms", "separat", "separately",
+    # predicates of prose about a password, not a value (`'password' is deprecated`)
+    "are", "sind", "being", "been", "and/or", "und/oder", "deprecated", "veraltet", "ignored",
+    "ignoriert", "incorrect", "missing", "fehlt", "disabled", "enabled", "supported",
+    "unsupported", "accepted", "rejected", "specified", "provided", "configured", "prompted",
+    "masked", "hidden", "removed", "entfernt", "warning", "warnung", "error", "fehler", "debug",
+    "deprecation", "notice", "fatal",
+    # type names of CLI help and schemas (`--password string`, `password: string`)
+    "string", "strings", "stringarray", "int", "integer", "bool", "boolean", "duration",
 })
 # fmt: on
 
@@ -234,7 +248,9 @@ def password_value(value: str, match: re.Match[str]) -> bool:
     low = v.lower().strip("()[]{}.,;:!?\"'")
     if len(v) < 4 or len(v) > 200 or is_placeholder(v) or low in STOPWORDS:
         return False
-    if _NEXT_LINE_KEY.match(v) and _crosses_line(value, match):
+    if variable_before(match) or prose_after_prompt(value, match):
+        return False  # psql `:'new_password'`; `Password:⏎Login succeeded`: the next line
+    if _NEXT_LINE_KEY.match(v) and crosses_line(value, match):
         return False  # `password=` empty, the next line `host=db01` is not its value
     if (
         v[0] in "([{<"
@@ -246,15 +262,6 @@ def password_value(value: str, match: re.Match[str]) -> bool:
 
 
 _NEXT_LINE_KEY = re.compile(r"[\w.\-]{1,40}[ \t]{0,8}[=:]")
-
-
-def _crosses_line(value: str, match: re.Match[str]) -> bool:
-    """A line break lies between the rule's key and the value."""
-    if "key" not in match.re.groupindex or match.start("key") < 0:
-        return False
-    whole = match.group(0)
-    at = whole.rfind(value)
-    return at >= 0 and "\n" in match.string[match.end("key") : match.start() + at]
 
 
 def password_like(value: str, match: re.Match[str]) -> bool:

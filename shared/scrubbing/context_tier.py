@@ -14,7 +14,8 @@ known only by the word that names it. This tier runs after the table, on what it
    `key: value` token whose key is a credential word; a run of equal short groups
    (`4 7 1 9`, `abcd efgh ijkl mnop`) counts as one candidate. References and placeholders
    (`var.x`, `${X}`, `{{ x }}`, `lookup(`, `op://`, `--flag`, `****`, `<x>`) and function
-   words are never candidates.
+   words are never candidates; a scan stops at a comment mark or a pipe (`# rev <sha>`,
+   `.password | b64enc`; a table row's cell borders are no pipes).
 3. Score: a logistic model over generic features - the lexicon class, distance, side, what
    stands between (colon, `=`, copula, article, preposition, other words), the value's shape
    (length, character classes, digit share, entropy, date/version/IP/URL/e-mail forms) and a
@@ -86,6 +87,7 @@ _UNCHECKED: Final = "unchecked"
 _ACCEPTED: Final = frozenset({_EXTENDS, _UNCHECKED})
 _QUERY_REST: Final = re.compile(r"&[A-Za-z_][\w.-]*=.*$")
 """`token=abc&page=2`: what follows `&name=` is the next query parameter."""
+_PIPES, _COMMENTS = frozenset({"|", "||", "|-", "|>"}), frozenset({"#", "--", "//"})
 _TICKET: Final = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d{1,7}")
 
 
@@ -370,6 +372,10 @@ def _inline(tok: _Tok, i: int, toks: Sequence[_Tok], taken: _Taken) -> Iterator[
         yield _candidate(tok.start, s, s + len(value), value, found, feats, toks, None)
 
 
+def _piped(tok: _Tok, toks: Sequence[_Tok]) -> bool:  # see the module docstring, 2.
+    return tok.raw in _COMMENTS or (tok.raw in _PIPES and not toks[0].raw.startswith("|"))
+
+
 def _around(toks: Sequence[_Tok], i: int, tok: _Tok, taken: _Taken) -> Iterator[Candidate]:
     if _SPLIT.search(tok.word):
         yield from _inline(tok, i, toks, taken)
@@ -382,6 +388,8 @@ def _around(toks: Sequence[_Tok], i: int, tok: _Tok, taken: _Taken) -> Iterator[
     colon = tok.raw.rstrip("\"'").endswith((":", "="))
     j = i + 1 if not tok.ends_sentence else len(toks)
     while j < len(toks) and j <= i + _AFTER:
+        if _piped(toks[j], toks):
+            break  # `.password | b64enc`: what follows a pipe is code
         end = _group_end(toks, j)
         last = toks[end - 1] if end > j else toks[j]
         if taken(toks[j].start, toks[j].end):
@@ -416,7 +424,7 @@ def _around(toks: Sequence[_Tok], i: int, tok: _Tok, taken: _Taken) -> Iterator[
         j = end if end > j else j + 1
     for j in range(i - 1, max(-1, i - 1 - _BEFORE), -1):
         t = toks[j]
-        if t.ends_sentence or taken(t.start, t.end):
+        if t.ends_sentence or taken(t.start, t.end) or _piped(t, toks):
             break
         if (
             _value_ok(t.word)

@@ -16,6 +16,7 @@ import re
 
 from shared.scrubbing import bare_checks, checks, code_checks
 from shared.scrubbing import context as c
+from shared.scrubbing import record_checks as r
 from shared.scrubbing.model import SecretPattern, row
 
 __all__ = ["PATTERNS", "SecretPattern"]
@@ -323,6 +324,26 @@ PATTERNS: tuple[SecretPattern, ...] = (
         check=checks.password_value, flags=_I),
     row("password", c.PW_XML, "<dbPassword>⟦P4ss!{a8}⟧</dbPassword>",
         ("pass", "kennwort"), check=code_checks.tag_password, flags=_I),
+    # --- records whose syntax names the secret (`record_checks`) ---
+    row("password", r.SQL_IDENTIFIED, "CREATE USER 'app'@'%' IDENTIFIED BY '⟦Hq8#{a10}⟧';",
+        ("identified",), check=r.sql_password, flags=_I),
+    row("password", r.SQL_SETTING, "INSERT INTO settings VALUES ('smtp_password', '⟦Pine{a6}!⟧');",
+        ("pass", "secret", "token", "key", "kennwort"), check=r.sql_password, flags=_I),
+    row("private_key", r.PEM_BASE64,
+        "client-key-data: ⟦LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo{b40}⟧",
+        ("ls0tls1crudjti",), check=r.pem_base64),
+    row("private_key", r.OPENVPN_STATIC,
+        "-----BEGIN OpenVPN Static key V1-----\n⟦{h32}\n{h32}⟧\n-----END OpenVPN Static key"
+        " V1-----",
+        ("openvpn static key",), check=r.openvpn_static),
+    row("credit_card", r.CARD_CHECK, "Karte 4111 1111 1111 1111, gültig bis 09/27, CVC ⟦{d3}⟧",
+        ("cvc", "cvv", "cid", "prüfnummer", "sicherheitscode", "security code"),
+        check=r.card_check, flags=_I),
+    row("password", r.DECODED_LINE,
+        "$ kubectl get secret db -o jsonpath='{.data.password}' | base64 -d\n⟦Hq8#{a12}⟧",
+        ("base64",), check=r.decoded_line),
+    row("generic_secret", r.LOGIN_HEX, "Der Job ruft die API mit deploy:⟦11{h32}⟧ auf.",
+        check=r.login_hex),
     # --- context rules: passwords, PINs, phrases, generic secrets (anchored at their keys) ---
     row("password", c.PW_STRONG, "Das WLAN-Passwort lautet ⟦Sommer2024!⟧.", _PW,
         check=checks.password_value, flags=_I, anchored=True),
