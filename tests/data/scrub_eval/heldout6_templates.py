@@ -28,6 +28,11 @@ FILLERS = {
     "h6host": ["db.internal", "pg.prod.acme.example", "cache.lan", "erp.local", "mq.staging"],
     "h6svc": ["Jira", "das Lohnportal", "Grafana", "den Staging-Cluster", "Nextcloud", "DATEV"],
     "h6db": ["orders", "crm", "analytics", "brain", "billing"],
+    "h6keyid": [
+        "3f1c0a9e5d7b2c4e6f8a0b1c2d3e4f5a6b7c8d9e",
+        "9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c",
+    ],
+    "h6slack": ["T01HQ7ZK3PL/B06R2M9XW4C", "T02AB3CD4EF/B07GH8IJ9KL", "T0ACME2026X/B0DEPLOYS01"],
 }
 
 SECRETS = {
@@ -44,7 +49,7 @@ SECRETS = {
         "en|GITLAB_TOKEN={s:h6_gitlab_pat} # used by the release pipeline, see {k:h6n_ticket}",
         "de|Slack-Bot für #alerts: Token {s:h6_slack_bot}, Kanal {k:h6n_slack_channel}.",
         "en|Incoming webhook for the deploy channel: https://hooks.slack.com/services/"
-        "{s:h6_slack_webhook_path}",
+        "{f:h6slack}/{s:h6_slack_webhook_secret}",
         "en|stripe:\n  secret_key: {s:h6_stripe_live}\n"
         "  customer_for_tests: {k:h6n_stripe_customer}",
         "de|Restricted Key nur für Reports (lesen): {s:h6_stripe_restricted}; Zahlung "
@@ -76,7 +81,8 @@ SECRETS = {
         "orders/{k:h6n_uuid}",
         "en|settings.py still has SECRET_KEY = '{s:h6_django_secret}' - move it to the env.",
         'en|service-account.json (excerpt): {"type": "service_account", '
-        '"private_key_id": "{s:h6_gcp_private_key_id}", "client_email": '
+        '"private_key_id": "{f:h6keyid}", "private_key": "{s:h6_gcp_private_key}", '
+        '"client_email": '
         '"brain@acme.iam.gserviceaccount.com"}',
         "de|Der Download-Link aus dem Chat: https://acme-exports.s3.eu-central-1.amazonaws.com/"
         "report.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential={s:h6_aws_access_key}"

@@ -75,8 +75,8 @@ def h6_slack_bot(rng: random.Random) -> str:
     return f"xoxb-{_digits(rng, 12)}-{_digits(rng, 13)}-{_r(rng, ALNUM, 24)}"
 
 
-def h6_slack_webhook_path(rng: random.Random) -> str:
-    return f"T0{_r(rng, UPPER + DIGITS, 8)}/B0{_r(rng, UPPER + DIGITS, 9)}/{_r(rng, ALNUM, 24)}"
+def h6_slack_webhook_secret(rng: random.Random) -> str:
+    return _r(rng, ALNUM, 24)
 
 
 def h6_stripe_live(rng: random.Random) -> str:
@@ -116,9 +116,9 @@ def h6_twilio_auth(rng: random.Random) -> str:
 
 
 def h6_jwt(rng: random.Random) -> str:
-    head = _b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+    head = _b64url(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
     claims = {"sub": _digits(rng, 7), "name": rng.choice(FIRST), "iat": 1764000000 + _n(rng)}
-    body = _b64url(json.dumps(claims).encode())
+    body = _b64url(json.dumps(claims, separators=(",", ":")).encode())
     return f"{head}.{body}.{_r(rng, URLSAFE, 43)}"
 
 
@@ -155,7 +155,7 @@ def h6_docker_pat(rng: random.Random) -> str:
 
 
 def h6_vault_token(rng: random.Random) -> str:
-    return "hvs." + _r(rng, ALNUM, 24)
+    return "hvs.CAESI" + _r(rng, URLSAFE, 86)
 
 
 def h6_age_key(rng: random.Random) -> str:
@@ -178,8 +178,11 @@ def h6_django_secret(rng: random.Random) -> str:
     return "django-insecure-" + _r(rng, LOWER + DIGITS + "!@#%^&*(-_=+)", 50)
 
 
-def h6_gcp_private_key_id(rng: random.Random) -> str:
-    return _r(rng, HEX, 40)
+def h6_gcp_private_key(rng: random.Random) -> str:
+    """The `private_key` of a service-account JSON: a PEM with escaped newlines."""
+    body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + _r(rng, B64, 32 + 64 * 4)
+    rows = "\\n".join(body[i : i + 64] for i in range(0, len(body), 64))
+    return f"-----BEGIN PRIVATE KEY-----\\n{rows}\\n-----END PRIVATE KEY-----\\n"
 
 
 def h6_presigned_signature(rng: random.Random) -> str:
