@@ -111,7 +111,7 @@ SECRETS = {
         "en|WIFI:T:WPA;S:Acme-Lab;P:{s:h6_pw_wifi};; (QR code content from the whiteboard)",
         "de|.env\nPOSTGRES_USER={f:h6user}\nPOSTGRES_PASSWORD={s:h6_pw_strong}\nPOSTGRES_DB={f:h6db}",
         "en|mysql -u {f:h6user} -p'{s:h6_pw_strong}' -h {f:h6host} {f:h6db}",
-        "de|curl -u {f:h6user}:{s:h6_pw_strong} https://{f:h6host}/api/export",
+        "de|curl -u '{f:h6user}:{s:h6_pw_strong}' https://{f:h6host}/api/export",
         "en|git clone https://{f:h6user}:{s:h6_gitlab_pat}@gitlab.acme.example/infra/brain.git",
         "de|~/.netrc\nmachine {f:h6host} login {f:h6user} password {s:h6_pw_strong}",
         "en|~/.pgpass line: {f:h6host}:5432:{f:h6db}:{f:h6user}:{s:h6_pw_strong}",
