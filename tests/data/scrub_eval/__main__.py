@@ -11,7 +11,9 @@ seed 31877, written by the judge track apart from the scrubber's rules; makers i
 `heldout3_values`/`heldout3_content`) and `tests/data/scrub_eval_heldout4.jsonl` (fourth
 held-out set, seed 40613, by the judge4 track; makers in `heldout4_values`) and
 `tests/data/scrub_eval_heldout5.jsonl` (fifth held-out set, seed 55291, by the judge5 track;
-makers in `heldout5_values`/`heldout5_content`): different seeds
+makers in `heldout5_values`/`heldout5_content`) and
+`tests/data/scrub_eval_heldout6.jsonl` (sixth held-out set, seed 64219, by the judge6 track;
+makers in `heldout6_values`): different seeds
 and different templates. Each line: `text`,
 `secrets` ([{kind, value}], kind = the value maker), `keep` (content values that must
 survive), `group` (the template group), `lang`.
@@ -45,6 +47,8 @@ from tests.data.scrub_eval import (
     heldout5_content,
     heldout5_templates,
     heldout5_values,
+    heldout6_templates,
+    heldout6_values,
     heldout_templates,
     secrets_r2,
     values,
@@ -60,6 +64,7 @@ SPLITS = {
     "heldout3": (heldout3_templates, 31877, HERE / "scrub_eval_heldout3.jsonl"),
     "heldout4": (heldout4_templates, 40613, HERE / "scrub_eval_heldout4.jsonl"),
     "heldout5": (heldout5_templates, 55291, HERE / "scrub_eval_heldout5.jsonl"),
+    "heldout6": (heldout6_templates, 64219, HERE / "scrub_eval_heldout6.jsonl"),
 }
 MAKERS = (
     values,
@@ -74,6 +79,7 @@ MAKERS = (
     heldout4_values,
     heldout5_values,
     heldout5_content,
+    heldout6_values,
 )
 REPEATS = 4
 _SLOT = re.compile(r"\{([skf]):(\w+)\}")
