@@ -41,7 +41,7 @@ from functools import partial
 from typing import Any, Final, cast
 
 from shared.domain import Memory, MemoryId, MemoryType
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, cancel_reasons, error_code
 from shared.storage.dynamo.items import (
     EXP_PK,
     EXP_SK,
@@ -320,7 +320,7 @@ def _transact[Owner: Hashable](
                 TransactItems=cast(Any, items), ClientRequestToken=uuid.uuid4().hex
             )
         except AWS_ERRORS as exc:
-            reasons = _reasons(exc)
+            reasons = cancel_reasons(exc)
             if reasons is None:
                 _log.warning("memory index records: %s", error_code(exc))
                 break
@@ -380,12 +380,6 @@ def _stats_update(table: str, shard: Item, documents: int, total_len: int) -> It
             "ExpressionAttributeValues": {":documents": n(documents), ":total": n(total_len)},
         }
     }
-
-
-def _reasons(exc: BaseException) -> list[dict[str, Any]] | None:
-    if error_code(exc) != "TransactionCanceledException":
-        return None
-    return list(getattr(exc, "response", {}).get("CancellationReasons", []))
 
 
 def key_items(keys: Set[KeyId]) -> list[Item]:
