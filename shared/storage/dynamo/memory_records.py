@@ -33,12 +33,11 @@ from __future__ import annotations
 
 import json
 import logging
-import uuid
-from collections.abc import Callable, Hashable, Mapping, Sequence, Set
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from shared.domain import Memory, MemoryId, MemoryType
 from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, cancel_reasons, error_code
@@ -46,7 +45,6 @@ from shared.storage.dynamo.items import (
     EXP_PK,
     EXP_SK,
     PK,
-    SK,
     TTL_ATTRIBUTE,
     Item,
     get_json,
@@ -59,6 +57,7 @@ from shared.storage.dynamo.items import (
     opt_n,
     opt_s,
     s,
+    stats_update,
     to_us,
     ttl_seconds,
 )
@@ -187,16 +186,15 @@ class Outcome(Enum):
 
 @dataclass(frozen=True)
 class Count[Owner: Hashable]:
-    """One record action with the stats change that goes with it."""
+    """One owner's transaction actions (a record's, with a memory item's Update or Delete;
+    a brain entry's Put) with the change of the stats shard that counts it."""
 
     owner: Owner
-    tenant: str
-    memory_id: MemoryId
-    action: Item  # a TransactItem: Put or Delete of the record, with its condition
+    shard: Item  # the key of the stats shard (memory MSTATS or brain STATS)
+    action: Item  # a TransactItem with its condition: the owner's (refused → `Counted.item`)
     documents: int
     total_len: int
-    # TransactItems that go with the record's (a replace's memory item Update)
-    also: tuple[Item, ...] = ()
+    also: tuple[Item, ...] = ()  # TransactItems that go with `action` (before it)
 
     @property
     def actions(self) -> tuple[Item, ...]:
@@ -206,11 +204,19 @@ class Count[Owner: Hashable]:
 @dataclass(frozen=True)
 class Counted:
     outcome: Outcome
-    current: IndexRecord | None = None  # with REFUSED: the record as stored, if returned
-    # with REFUSED: whether the record's own condition failed, and per `also` action whose
-    # condition failed (by position) the item as stored (None: absent)
-    record_refused: bool = False
+    # with REFUSED: the item `action` met, if returned (None: absent or not its condition)
+    item: Item | None = None
+    # with REFUSED: per `also` action whose condition failed (by position) the item as
+    # stored (None: absent)
     also_refused: Mapping[int, Item | None] = field(default_factory=dict)
+
+    @property
+    def current(self) -> IndexRecord | None:
+        return None if self.item is None else record_from_item(self.item)
+
+
+def memory_shard(tenant: str, memory_id: MemoryId) -> Item:
+    return memory_stats_key(tenant, memory_stats_shard(memory_id))
 
 
 def count_put[Owner: Hashable](
@@ -226,7 +232,8 @@ def count_put[Owner: Hashable](
         put["ExpressionAttributeNames"] = {"#version": "version"}
         put["ExpressionAttributeValues"] = {":version": n(expected)}
     put["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
-    return Count(owner, record.tenant, record.memory_id, {"Put": put}, documents, total_len)
+    shard = memory_shard(record.tenant, record.memory_id)
+    return Count(owner, shard, {"Put": put}, documents, total_len)
 
 
 def count_delete[Owner: Hashable](owner: Owner, record: IndexRecord) -> Count[Owner]:
@@ -242,7 +249,8 @@ def count_delete[Owner: Hashable](owner: Owner, record: IndexRecord) -> Count[Ow
         },
         "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
     }
-    return Count(owner, record.tenant, record.memory_id, {"Delete": delete}, -1, -record.doc_len)
+    shard = memory_shard(record.tenant, record.memory_id)
+    return Count(owner, shard, {"Delete": delete}, -1, -record.doc_len)
 
 
 @dataclass
@@ -258,9 +266,9 @@ class Counting[Owner: Hashable]:
     _groups: list[list[Count[Owner]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        by_shard: dict[tuple[str, int], list[Count[Owner]]] = {}
+        by_shard: dict[tuple[str, str], list[Count[Owner]]] = {}
         for c in self.counts:
-            by_shard.setdefault((c.tenant, memory_stats_shard(c.memory_id)), []).append(c)
+            by_shard.setdefault(key_id(c.shard), []).append(c)
         most = _ACTIONS_MAX - (self.extra is not None)
         for group in by_shard.values():
             chunk: list[Count[Owner]] = []
@@ -305,20 +313,16 @@ def _transact[Owner: Hashable](
             break
         if attempt:
             calls.backoff.wait(attempt)
-        items = [_with_table(a, calls.table) for c in pending for a in c.actions]
+        items = [a for c in pending for a in c.actions]
         documents = sum(c.documents for c in pending)
         total = sum(c.total_len for c in pending)
         if documents or total:
-            first = pending[0]
-            shard = memory_stats_key(first.tenant, memory_stats_shard(first.memory_id))
-            items.append(_stats_update(calls.table, shard, documents, total))
+            items.append(stats_update(pending[0].shard, documents=documents, total_len=total))
         more = extra(pending) if extra is not None else None
         if more is not None:
-            items.append(_with_table(more, calls.table))
+            items.append(more)
         try:
-            calls.client.transact_write_items(
-                TransactItems=cast(Any, items), ClientRequestToken=uuid.uuid4().hex
-            )
+            calls.transact(items)
         except AWS_ERRORS as exc:
             reasons = cancel_reasons(exc)
             if reasons is None:
@@ -358,29 +362,5 @@ def _refused[Owner: Hashable](
                 failed[offset] = dict(stored) if stored else None
         position += len(c.actions)
         if failed:
-            own = len(c.also) in failed
-            record = failed.pop(len(c.also), None)
-            current = record_from_item(record) if record else None
-            refused[i] = Counted(Outcome.REFUSED, current, own, failed)
+            refused[i] = Counted(Outcome.REFUSED, failed.pop(len(c.also), None), failed)
     return refused
-
-
-def _with_table(action: Item, table: str) -> Item:
-    ((kind, body),) = action.items()
-    return {kind: {**body, "TableName": table}}
-
-
-def _stats_update(table: str, shard: Item, documents: int, total_len: int) -> Item:
-    return {
-        "Update": {
-            "TableName": table,
-            "Key": shard,
-            "UpdateExpression": "ADD #documents :documents, #total :total",
-            "ExpressionAttributeNames": {"#documents": "documents", "#total": "total_len"},
-            "ExpressionAttributeValues": {":documents": n(documents), ":total": n(total_len)},
-        }
-    }
-
-
-def key_items(keys: Set[KeyId]) -> list[Item]:
-    return [{PK: s(pk), SK: s(sk)} for pk, sk in sorted(keys)]

@@ -78,6 +78,7 @@ from shared.storage.dynamo.memory_records import (
     Outcome,
     count_put,
     counts_snapshot,
+    memory_shard,
     record_item,
     record_key,
     record_of,
@@ -240,8 +241,7 @@ class _Run:
         new = replace(record_of(m, version=version, write_id=write_id), stale=stale)
         documents, total = (1, m.doc_len) if record is None else (0, m.doc_len - record.doc_len)
         expected = None if record is None else record.version
-        put = count_put(p.index, new, documents, total, expected)
-        return Count(put.owner, put.tenant, put.memory_id, put.action, documents, total, (item,))
+        return replace(count_put(p.index, new, documents, total, expected), also=(item,))
 
     def _item_update(self, p: _Replace) -> Item:
         """The memory item's conditional Update (a TransactItem)."""
@@ -336,7 +336,8 @@ def _snapshot_update(
         "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
     }
     total_len = new.doc_len - snapshot.doc_len
-    return Count(owner, new.tenant, new.memory_id, {"Update": update}, 0, total_len, (item,))
+    shard = memory_shard(new.tenant, new.memory_id)
+    return Count(owner, shard, {"Update": update}, 0, total_len, (item,))
 
 
 def _clear_stale(calls: TableCalls, memory: Memory, version: int) -> None:
