@@ -39,6 +39,9 @@ from enum import Enum
 from functools import partial
 from typing import Any, Final
 
+from boto3.dynamodb.conditions import Attr, ConditionBase
+from boto3.dynamodb.types import TypeDeserializer
+
 from shared.domain import Memory, MemoryId, MemoryType
 from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, cancel_reasons, error_code
 from shared.storage.dynamo.items import (
@@ -47,6 +50,7 @@ from shared.storage.dynamo.items import (
     PK,
     TTL_ATTRIBUTE,
     Item,
+    action,
     get_json,
     get_n,
     get_s,
@@ -83,6 +87,7 @@ _CONDITION_FAILED: Final = "ConditionalCheckFailed"
 _TRANSACTION_CONFLICT: Final = "TransactionConflict"
 
 KeyId = tuple[str, str]
+PLAIN: Final = TypeDeserializer()  # attribute values as plain values for conditions
 
 
 def record_key(tenant: str, memory_id: MemoryId) -> Item:
@@ -162,17 +167,14 @@ def record_from_item(item: Mapping[str, Any]) -> IndexRecord:
     )
 
 
-def counts_snapshot(m: Memory) -> tuple[str, dict[str, str], dict[str, Any]]:
+def counts_snapshot(m: Memory) -> ConditionBase:
     """The condition that a record counts exactly `m` as read (area, doc_len and terms as
-    its item has them; nothing stale, no tombstone): (expression, names, values)."""
+    its item has them; nothing stale, no tombstone)."""
     expected = record_item(record_of(m, version=0, write_id=""))
-    names = {"#area": "area", "#doc_len": "doc_len", "#terms": "terms"}
-    values = {f":old_{name}": expected[name] for name in ("area", "doc_len", "terms")}
-    condition = (
-        "#area = :old_area AND #doc_len = :old_doc_len AND #terms = :old_terms"
-        " AND attribute_not_exists(#stale) AND attribute_not_exists(#gone)"
-    )
-    return condition, {**names, "#stale": STALE, "#gone": GONE}, values
+    condition: ConditionBase = Attr(STALE).not_exists() & Attr(GONE).not_exists()
+    for name in ("area", "doc_len", "terms"):
+        condition &= Attr(name).eq(PLAIN.deserialize(expected[name]))
+    return condition
 
 
 # --- counting: records and stats in one transaction -----------------------------------
@@ -223,34 +225,17 @@ def count_put[Owner: Hashable](
     owner: Owner, record: IndexRecord, documents: int, total_len: int, expected: int | None
 ) -> Count[Owner]:
     """Put `record`, conditioned on no record (`expected` None) or on the version read."""
-    put: Item = {"TableName": "", "Item": record_item(record)}
-    if expected is None:
-        put["ConditionExpression"] = "attribute_not_exists(#pk)"
-        put["ExpressionAttributeNames"] = {"#pk": PK}
-    else:
-        put["ConditionExpression"] = "#version = :version"
-        put["ExpressionAttributeNames"] = {"#version": "version"}
-        put["ExpressionAttributeValues"] = {":version": n(expected)}
-    put["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
-    shard = memory_shard(record.tenant, record.memory_id)
-    return Count(owner, shard, {"Put": put}, documents, total_len)
+    condition = Attr(PK).not_exists() if expected is None else Attr("version").eq(expected)
+    put = action("Put", condition, all_old=True, Item=record_item(record))
+    return Count(owner, memory_shard(record.tenant, record.memory_id), put, documents, total_len)
 
 
 def count_delete[Owner: Hashable](owner: Owner, record: IndexRecord) -> Count[Owner]:
     """Delete `record` as it was read or written (version and write) and uncount it."""
-    delete: Item = {
-        "TableName": "",
-        "Key": record_key(record.tenant, record.memory_id),
-        "ConditionExpression": "#version = :version AND #write_id = :write_id",
-        "ExpressionAttributeNames": {"#version": "version", "#write_id": "write_id"},
-        "ExpressionAttributeValues": {
-            ":version": n(record.version),
-            ":write_id": s(record.write_id),
-        },
-        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-    }
-    shard = memory_shard(record.tenant, record.memory_id)
-    return Count(owner, shard, {"Delete": delete}, -1, -record.doc_len)
+    condition = Attr("version").eq(record.version) & Attr("write_id").eq(record.write_id)
+    at = record_key(record.tenant, record.memory_id)
+    delete = action("Delete", condition, all_old=True, Key=at)
+    return Count(owner, memory_shard(record.tenant, record.memory_id), delete, -1, -record.doc_len)
 
 
 @dataclass

@@ -37,10 +37,9 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, Final
+from typing import Any
 
 from boto3.dynamodb.conditions import Attr
-from boto3.dynamodb.types import TypeDeserializer
 
 from shared.domain import (
     EmbeddingChange,
@@ -70,6 +69,7 @@ from shared.storage.dynamo.memory_items import (
     posting_keys,
 )
 from shared.storage.dynamo.memory_records import (
+    PLAIN,
     STALE,
     Count,
     Counting,
@@ -87,7 +87,6 @@ from shared.storage.dynamo.memory_records import (
 _log = logging.getLogger(__name__)
 
 _INDEX_FAILED = "search index not updated; send the update again"
-_PLAIN: Final = TypeDeserializer()  # the item's attribute values as plain values for expression()
 
 
 @dataclass(frozen=True)
@@ -247,9 +246,7 @@ class _Run:
         """The memory item's conditional Update (a TransactItem)."""
         m, previous = p.change.memory, p.change.previous
         full = memory_item(m, write_id="", embedding_key=None)
-        sets = {
-            name: _PLAIN.deserialize(full[name]) for name in REPLACED_ATTRIBUTES if name in full
-        }
+        sets = {name: PLAIN.deserialize(full[name]) for name in REPLACED_ATTRIBUTES if name in full}
         removes = [name for name in REPLACED_ATTRIBUTES if name not in full]
         sets["version"] = previous.version + 1
         if p.s3_key is not None:
@@ -319,25 +316,12 @@ def _snapshot_update(
     """The record's Update conditioned on counting exactly the snapshot: the stats change
     is the length's."""
     fields = record_item(replace(new, stale=stale))
-    condition, names, values = counts_snapshot(snapshot)
-    names["#version"] = "version"
-    expression = "SET #area = :area, #doc_len = :doc_len, #terms = :terms, #version = :version"
-    if stale:
-        expression += ", #stale = :stale"
-    for name in ("area", "doc_len", "terms", "version", *([STALE] if stale else [])):
-        values[f":{name}"] = fields[name]
-    update = {
-        "TableName": "",
-        "Key": record_key(new.tenant, new.memory_id),
-        "UpdateExpression": expression,
-        "ConditionExpression": condition,
-        "ExpressionAttributeNames": names,
-        "ExpressionAttributeValues": values,
-        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-    }
-    total_len = new.doc_len - snapshot.doc_len
+    names = ("area", "doc_len", "terms", "version", *([STALE] if stale else []))
+    sets = {name: PLAIN.deserialize(fields[name]) for name in names}
+    update = expression(counts_snapshot(snapshot), put=sets)
+    record = action("Update", all_old=True, Key=record_key(new.tenant, new.memory_id), **update)
     shard = memory_shard(new.tenant, new.memory_id)
-    return Count(owner, shard, {"Update": update}, 0, total_len, (item,))
+    return Count(owner, shard, record, 0, new.doc_len - snapshot.doc_len, (item,))
 
 
 def _clear_stale(calls: TableCalls, memory: Memory, version: int) -> None:
