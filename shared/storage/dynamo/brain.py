@@ -37,12 +37,11 @@ from shared.domain import (
 )
 from shared.storage.dynamo.calls import (
     AWS_ERRORS,
-    BatchWrite,
     TableCalls,
     defer,
     error_code,
-    run_groups,
 )
+from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
     JSON,
     PK,
@@ -69,7 +68,6 @@ from shared.storage.dynamo.items import (
     term_pk,
     to_us,
 )
-from shared.storage.dynamo.memory_records import Count, Counting, Outcome
 
 _log = logging.getLogger(__name__)
 
@@ -158,13 +156,8 @@ class BrainIndex:
             if attempt:
                 self._calls.backoff.wait(attempt)
             requests = [(step.index, r) for step in pending for r in _diff(step)]
-            counting = Counting(self._calls, [_count(step) for step in pending])
-            postings = BatchWrite(self._calls, requests)
-            counted, written = run_groups(
-                self._calls.round_trips, [counting.tasks(), postings.tasks()]
-            )
-            unindexed = postings.finish(written)
-            outcomes = counting.finish(counted)
+            counts = [_count(step) for step in pending]
+            outcomes, unindexed, _ = write_index(self._calls, counts, requests)
             retry = []
             for step in pending:
                 chain, outcome = step.chain, outcomes[step.index]

@@ -44,13 +44,12 @@ from shared.calls import CallMarks
 from shared.domain import DeleteRead, ExpiredMemory, MemoryId
 from shared.storage.dynamo.calls import (
     AWS_ERRORS,
-    BatchWrite,
     TableCalls,
     defer,
     error_code,
-    run_groups,
 )
 from shared.storage.dynamo.embeddings import EmbeddingVectors
+from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
     EXP_INDEX,
     EXP_PK,
@@ -86,10 +85,7 @@ from shared.storage.dynamo.memory_items import (
 from shared.storage.dynamo.memory_records import (
     GONE,
     SK_INDEX,
-    Count,
-    Counting,
     IndexRecord,
-    Outcome,
     memory_shard,
     record_from_item,
     record_key,
@@ -228,13 +224,8 @@ class MemoryDeleter:
                     before = removed.setdefault(ref, _Found(p.item))
                     keys = {key_id(r) for r in before.ratings}
                     before.ratings += [r for r in p.ratings if key_id(r) not in keys]
-            counting = Counting(self._calls, counts, extra)
-            write = BatchWrite(self._calls, side)
-            counted, written = run_groups(
-                self._calls.round_trips, [counting.tasks(), write.tasks()]
-            )
-            left |= write.finish(written)
-            outcomes = counting.finish(counted)
+            outcomes, failed, _ = write_index(self._calls, counts, side, extra=extra)
+            left |= failed
             pending = []
             for c in counts:
                 outcome, ref = outcomes[c.owner], c.owner

@@ -29,6 +29,7 @@ from functools import partial
 from shared.domain import MemoryId
 from shared.storage.dynamo.calls import BatchWrite, TableCalls, item_key, run_groups
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite
+from shared.storage.dynamo.index_writer import Count, Counting, Outcome
 from shared.storage.dynamo.items import SK, SK_MEMORY, Item, get_n, key, memory_key, opt_s
 from shared.storage.dynamo.memory_items import (
     memory_from_item,
@@ -37,9 +38,6 @@ from shared.storage.dynamo.memory_items import (
 )
 from shared.storage.dynamo.memory_records import (
     SK_INDEX,
-    Count,
-    Counting,
-    Outcome,
     count_put,
     record_key,
     record_of,

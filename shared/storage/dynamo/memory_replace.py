@@ -51,6 +51,7 @@ from shared.domain import (
 )
 from shared.storage.dynamo.calls import AWS_ERRORS, BatchWrite, TableCalls, defer, run_groups
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
+from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
     PK,
     Item,
@@ -71,14 +72,12 @@ from shared.storage.dynamo.memory_items import (
 from shared.storage.dynamo.memory_records import (
     PLAIN,
     STALE,
-    Count,
-    Counting,
     IndexRecord,
     KeyId,
-    Outcome,
     count_put,
     counts_snapshot,
     memory_shard,
+    record_from_item,
     record_item,
     record_key,
     record_of,
@@ -184,17 +183,12 @@ class _Run:
                 new = p.change.memory if attempt == 0 else None  # its puts: once
                 requests += [(p.index, r) for r in posting_diff(keys - deleted[p.index], new)]
                 deleted[p.index] |= keys
-            counting = Counting(calls, counts)
-            postings = BatchWrite(calls, requests)
-            stored, counted, written = run_groups(
-                calls.round_trips, [vectors, counting.tasks(), postings.tasks()]
-            )
+            outcomes, unindexed, stored = write_index(calls, counts, requests, beside=vectors)
             if attempt == 0:
                 pairs = zip(batches, stored, strict=True)
                 vector_failures = {v.ref: f for b, f in pairs for v in b if f}
             vectors = []
-            incomplete |= postings.finish(written)
-            outcomes = counting.finish(counted)
+            incomplete |= unindexed
             retry = []
             for p in pending:
                 outcome = outcomes[p.index]
@@ -205,7 +199,8 @@ class _Run:
                 elif 0 in outcome.also_refused:
                     refused.append((p, outcome.also_refused[0]))
                 else:
-                    known[p.index] = outcome.current
+                    item = outcome.item
+                    known[p.index] = None if item is None else record_from_item(item)
                     retry.append(p)
             pending = retry
         for p in pending:
