@@ -49,7 +49,7 @@ from shared.domain import (
     MemoryId,
     MemoryReplace,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, BatchWrite, TableCalls, defer, run_groups
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, defer
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
@@ -277,10 +277,8 @@ class _Run:
             requests += [(p.index, r) for r in undo]
         if not requests and not objects:
             return
-        postings = BatchWrite(self.replacer._calls, requests)
-        tasks = [*([partial(self.replacer._objects.delete, objects)] if objects else [])]
-        _, outcomes = run_groups(self.replacer._calls.round_trips, [tasks, postings.tasks()])
-        if postings.finish(outcomes):
+        tasks = [partial(self.replacer._objects.delete, objects)] if objects else []
+        if write_index(self.replacer._calls, [], requests, beside=tasks)[1]:
             _log.warning("replace_memories: postings of a refused replace not restored")
 
     def _cleanup(
