@@ -110,15 +110,9 @@ class BrainIndex:
 
     def put(self, writes: Sequence[BrainWrite]) -> list[EntryFailure | None]:
         for write in writes:  # programming errors surface before anything is written
-            previous = write.previous
-            if previous is not None:
-                if previous.tenant != write.entry.tenant or previous.id != write.entry.id:
-                    raise ValueError(
-                        f"replace must keep tenant and ID: {previous.tenant}/{previous.id}"
-                        f" -> {write.entry.tenant}/{write.entry.id}"
-                    )
-                to_us(previous.created_at)
-                to_us(previous.updated_at)
+            if write.previous is not None:
+                to_us(write.previous.created_at)
+                to_us(write.previous.updated_at)
             brain_item(write.entry)
         chains: dict[tuple[str, int], _Chain] = {}
         for index, write in enumerate(writes):

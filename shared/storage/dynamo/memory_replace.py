@@ -118,13 +118,6 @@ class MemoryReplacer:
 
     def replace(self, replaces: Sequence[MemoryReplace], now_us: int) -> list[EntryFailure | None]:
         for r in replaces:  # programming errors surface before anything is written
-            if (r.previous.tenant, r.previous.id) != (r.memory.tenant, r.memory.id):
-                raise ValueError(
-                    f"replace must keep tenant and ID: {r.previous.tenant}/{r.previous.id}"
-                    f" -> {r.memory.tenant}/{r.memory.id}"
-                )
-            if r.embedding_change is EmbeddingChange.SET and r.embedding is None:
-                raise ValueError(f"EmbeddingChange.SET of {r.memory.id} without an embedding")
             memory_item(r.memory, write_id="", embedding_key=None)
         results: list[EntryFailure | None] = [None] * len(replaces)
         plans: list[_Replace] = []
