@@ -215,6 +215,11 @@ class MemoryReplace:
     embedding_change: EmbeddingChange = EmbeddingChange.KEEP
     embedding: bytes | None = None
 
+    def __post_init__(self) -> None:  # programming errors, before any adapter writes
+        _same_owner(self.previous.tenant, self.previous.id, self.memory.tenant, self.memory.id)
+        if self.embedding_change is EmbeddingChange.SET and self.embedding is None:
+            raise ValueError(f"EmbeddingChange.SET of {self.memory.id} without an embedding")
+
 
 @dataclass(frozen=True)
 class DeleteRead:
@@ -290,6 +295,18 @@ class BrainWrite:
 
     entry: BrainEntry
     previous: BrainEntry | None = None
+
+    def __post_init__(self) -> None:  # programming errors, before any adapter writes
+        if self.previous is not None:
+            p, e = self.previous, self.entry
+            _same_owner(p.tenant, p.id, e.tenant, e.id)
+
+
+def _same_owner(tenant: str, id_: object, new_tenant: str, new_id: object) -> None:
+    if (tenant, id_) != (new_tenant, new_id):
+        raise ValueError(
+            f"replace must keep tenant and ID: {tenant}/{id_} -> {new_tenant}/{new_id}"
+        )
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from shared.domain import BrainWrite, CorpusStats, EntryFailure, EntryFailureCode
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
+from shared.storage.dynamo.items import brain_key
 from tests.contract.builders import TENANT, at, make_entry
-from tests.integration.conftest import inject_failure
+from tests.integration.conftest import TABLE, inject_failure
 
 
 def terms_found(storage: DynamoStorage, *terms: str) -> dict[str, list[tuple[int, int]]]:
@@ -31,7 +32,8 @@ def test_failed_postings_report_storage_and_heal_on_the_next_upsert(
     assert stored.titel == "v2"
     assert storage.brain_stats(TENANT) == CorpusStats(1, 3)
     assert terms_found(storage, "a", "b", "c") == {"a": [(1, 1)], "b": [(1, 1)]}
-    # And the stale term a is marked in the stored entry (tf 0) for the next upsert
+    # And the entry names the dropped term a (tf 0, written with it): the next upsert
+    # deletes its posting
     assert stored.terms == {"b": 2, "c": 1, "a": 0}
     # When the index works again and the entry is upserted from what the service reads
     broken.active = False
@@ -123,3 +125,33 @@ def test_a_create_whose_postings_fail_reports_storage(
     stored = storage.get_brain_entries(TENANT, [1])[1]
     assert storage.put_brain_entries([BrainWrite(again, previous=stored)]) == [None]
     assert terms_found(storage, "neu") == {"neu": [(1, 2)]}
+
+
+def test_a_replace_of_a_vanished_entry_reports_not_found_and_leaves_no_posting(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given entry 1 with the term alt, whose item then vanishes (stats and postings stay)
+    v1 = make_entry(1, terms={"alt": 1}, doc_len=1)
+    assert storage.put_brain_entries([BrainWrite(v1)]) == [None]
+    clients.dynamodb.delete_item(TableName=TABLE, Key=brain_key(TENANT, 1))
+    # When it is replaced by a version with neu (its postings diff runs beside the
+    # transaction: alt deleted, neu put)
+    v2 = make_entry(1, titel="v2", terms={"neu": 2}, doc_len=2, updated_at=at(1))
+    (result,) = storage.put_brain_entries([BrainWrite(v2, previous=v1)])
+    # Then it reports NOT_FOUND, and its postings are those of what is stored: none
+    assert isinstance(result, EntryFailure) and result.code == EntryFailureCode.NOT_FOUND
+    assert terms_found(storage, "alt", "neu") == {}
+    assert storage.brain_stats(TENANT) == CorpusStats(1, 1)
+
+
+def test_a_replace_clears_the_marks_of_the_terms_it_dropped(storage: DynamoStorage) -> None:
+    # Given entry 1 with the terms a and b
+    v1 = make_entry(1, terms={"a": 1, "b": 1}, doc_len=2)
+    assert storage.put_brain_entries([BrainWrite(v1)]) == [None]
+    # When it is replaced by a version with b only (a is marked in the transaction)
+    v2 = make_entry(1, titel="v2", terms={"b": 3}, doc_len=3, updated_at=at(1))
+    assert storage.put_brain_entries([BrainWrite(v2, previous=v1)]) == [None]
+    # Then, its postings complete, the stored entry names only b, and only b is indexed
+    assert storage.get_brain_entries(TENANT, [1])[1].terms == {"b": 3}
+    assert terms_found(storage, "a", "b") == {"b": [(1, 3)]}
+    assert storage.brain_stats(TENANT) == CorpusStats(1, 3)

@@ -173,14 +173,17 @@ def test_replace_that_conflicts_deletes_its_new_object_and_keeps_the_old(
 def test_delete_reads_again_when_a_rating_lands_before_the_delete(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
-    # Given a rated memory, and a second rating that lands just before the first DeleteItem
+    # Given a rated memory, and a second rating that lands just before the transaction
+    # that deletes the item
     assert storage.put_memories([NewMemory(make_memory(lt(1), terms={"x": 1}, doc_len=1))]) == [
         None
     ]
     storage.record_ratings([make_rating(1, lt(1), 4)], at(0))
     deletes: list[int] = []
 
-    def second_writer(**_: Any) -> None:
+    def second_writer(params: dict[str, Any], **_: Any) -> None:
+        if not any("Delete" in action for action in params["TransactItems"]):
+            return  # the rating's own transaction
         deletes.append(1)
         if len(deletes) == 1:
             assert not isinstance(
@@ -188,11 +191,11 @@ def test_delete_reads_again_when_a_rating_lands_before_the_delete(
             )
 
     clients.dynamodb.meta.events.register(
-        "before-parameter-build.dynamodb.DeleteItem", second_writer
+        "before-parameter-build.dynamodb.TransactWriteItems", second_writer
     )
     # When the memory is deleted
     assert storage.delete_memories(TENANT, [lt(1)], at(0)) == [lt(1)]
-    # Then the first DeleteItem failed its version condition, the retry deleted it, and
+    # Then the first transaction failed its version condition, the retry deleted it, and
     # both ratings and their guards are gone with it
     assert len(deletes) == 2
     assert storage.get_ratings(TENANT, lt(1)) == []

@@ -44,6 +44,7 @@ from shared.services.memory_os import recall_context, search_memory
 from shared.services.ratings import rate_memories
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage, RoundTrips
+from shared.storage.dynamo.items import STATS_SHARDS
 from shared.storage.dynamo.memory_items import EXPIRY_SHARDS, memory_stats_shard
 from shared.validation.memory_requests import parse_recall_context, parse_search
 from shared.validation.requests import (
@@ -406,15 +407,16 @@ def test_upsert_of_30_new_entries_takes_3_waves(
     # When 30 entries with a tag are created in one request (outside the retry layer)
     recorder.start()
     _brain_fixture(storage)
-    # Then: the tag (`ahead`), the counter, then one transaction per entry and the postings
-    # of every new entry (parallel chunks) side by side in one stage
+    # Then: the tag (`ahead`), the counter, then one transaction per stats shard (the
+    # entries' Puts with the shard's ADD; 30 consecutive IDs cover all 8 shards) and the
+    # postings of every new entry (parallel chunks) side by side in one stage
     stages = recorder.stages()
     assert [set(stage) for stage in stages] == [
         {"UpdateItem"},
         {"UpdateItem"},
         {"TransactWriteItems", "BatchWriteItem"},
     ]
-    assert stages[2]["TransactWriteItems"] == 30
+    assert stages[2]["TransactWriteItems"] == STATS_SHARDS
     assert recorder.waves() == 3
 
 
@@ -512,34 +514,32 @@ def test_replace_of_100_memories_takes_2_waves(
     assert recorder.waves() == 2
 
 
-def test_delete_of_100_rated_memories_takes_4_waves(
+def test_delete_of_100_rated_memories_takes_3_waves(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
-    # Given 100 indexed memories with embeddings, 10 of them rated (moto copies the whole
-    # table for every transaction item: more ratings would only slow the test down)
+    # Given 100 indexed memories with embeddings, 10 of them rated
     assert storage.put_memories(indexed_memories(100)) == [None] * 100
     ids = [lt(i) for i in range(1, 101)]
     outcomes = storage.record_ratings([make_rating(i, lt(i), 5) for i in range(1, 11)], at(0))
     assert all(not isinstance(o, EntryFailure) for o in outcomes)
     recorder.start()
-    # When all are deleted
+    # When all are deleted (a direct port call: no partitions read beforehand)
     assert storage.delete_memories(TENANT, ids, at(0)) == ids
-    # Then: one Query per partition (item + ratings + index record), one conditional
-    # DeleteItem each, then 10 ratings with their guards, postings (3 per memory) and
-    # vectors (one DeleteVectors) side by side, last per stats shard the index records
-    # with the stats decrement
+    # Then: one Query per partition (item + ratings + index record); per stats shard one
+    # transaction (the items' Deletes on the versions read, the records' tombstones, the
+    # decrement) beside the deletes of 10 ratings with their guards and the postings (3
+    # per memory); last the tombstones and the vectors (one DeleteVectors)
     assert recorder.stages() == [
         Counter({"Query": 100}),
-        Counter({"DeleteItem": 100}),
         Counter(
             {
+                "TransactWriteItems": shard_count(ids),
                 "BatchWriteItem": math.ceil((10 * 2 + 100 * 3) / 25),
-                "DeleteVectors": 1,
             }
         ),
-        Counter({"TransactWriteItems": shard_count(ids)}),
+        Counter({"DeleteItem": 100, "DeleteVectors": 1}),
     ]
-    assert recorder.waves() == 4
+    assert recorder.waves() == 3
     assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
 
 
@@ -564,7 +564,7 @@ def test_lookup_and_recent_memories_take_1_wave(
     assert recorder.waves() == 1
 
 
-def test_expiry_sweep_of_100_memories_takes_5_waves(
+def test_expiry_sweep_of_100_memories_takes_4_waves(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
     # Given 100 expired short-term memories with terms and embeddings
@@ -572,13 +572,12 @@ def test_expiry_sweep_of_100_memories_takes_5_waves(
     recorder.start()
     # When the sweep deletes them
     assert len(storage.delete_expired(at(10), 100)) == 100
-    # Then: one Query per expiry shard, then the delete's 4 stages
+    # Then: one Query per expiry shard, then the delete's 3 stages
     ids = [MemoryId(MemoryType.SHORTTERM, i) for i in range(1, 101)]
     assert recorder.stages() == [
         Counter({"Query": EXPIRY_SHARDS}),
         Counter({"Query": 100}),
-        Counter({"DeleteItem": 100}),
-        Counter({"BatchWriteItem": 100 * 3 // 25, "DeleteVectors": 1}),
-        Counter({"TransactWriteItems": shard_count(ids)}),
+        Counter({"TransactWriteItems": shard_count(ids), "BatchWriteItem": 100 * 3 // 25}),
+        Counter({"DeleteItem": 100, "DeleteVectors": 1}),
     ]
-    assert recorder.waves() == 5
+    assert recorder.waves() == 4

@@ -194,6 +194,7 @@ BUDGETS = {
     "search_memory": 2,
     "recall_context": 3,
     "upsert_brain 1": 3,  # a new entry: tags beside the claim, postings beside the entry
+    "upsert_brain existing": 3,  # the entry names its dropped terms: postings beside it too
     # Not in the list: a ceiling of today
     "select_brain all details": 4,  # the entity's entries and memories: 2 more Query waves
 }
@@ -242,6 +243,11 @@ def measure_every_tool(tools: Tools) -> dict[str, Measured]:
     rows["upsert_brain 1"] = tools.measure(
         "upsert_brain", {"inhalt": {**CALLER, "eintraege": [brain_entry("K-1")]}}
     )
+    (entry_id,) = ids_of(rows["upsert_brain 1"].answer)
+    changed = {**brain_entry("K-1"), "ID": entry_id, "inhalt": "Werkzeugbau, Kunde K-1."}
+    rows["upsert_brain existing"] = tools.measure(
+        "upsert_brain", {"inhalt": {**CALLER, "eintraege": [changed]}}
+    )
     details = "stammdaten,texte,erinnerungen"
     rows["select_brain all details"] = tools.measure(
         "select_brain",
@@ -269,7 +275,7 @@ def test_every_tool_call_stays_within_its_round_trip_budget(
     assert over == {}
     # And a warm write ends with the recorded answer (one UpdateItem) after its storage
     writes = ("insert 1 new words", "insert 1", "insert 100 new words", "rate 1", "rate 100")
-    for name in (*writes, "remember", "ledger buchen", "upsert_brain 1"):
+    for name in (*writes, "remember", "ledger buchen", "upsert_brain 1", "upsert_brain existing"):
         assert rows[name].chain[-1] == "UpdateItem", (name, rows[name].chain)
     assert rows["fetch 200"].calls == 2  # two BatchGetItem side by side
 

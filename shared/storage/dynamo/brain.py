@@ -1,15 +1,18 @@
 """Brain entries and their search index: postings per term, sharded corpus stats
-(stages and healing: docs/dynamodb.md, "Brain entries and the search index").
+(docs/dynamodb.md, "Brain entries and the search index").
 
-Invariants:
-- An entry and its stats shard change together (one TransactWriteItems per entry: create
-  `attribute_not_exists`; replace conditioned on the stored version being `previous`,
-  retried against what is stored, so the last writer wins and the delta is exact).
-- Postings are written after (one BatchWriteItem stage: old-only terms deleted, every term
-  put); an entry only created in the batch puts them beside its transaction, and a failed
-  create deletes them again (a posting whose entry is missing is never a hit).
-- Postings that still fail report STORAGE, and the old-only terms are marked in the stored
-  entry (`terms[t] = 0`) so that the next upsert deletes their postings too.
+Invariants (the same as a memory's, memory_records.py: one mechanism):
+- An entry and its stats shard change together: per stats shard one TransactWriteItems
+  (`Counting`), a create conditioned `attribute_not_exists`, a replace on the stored
+  version being `previous` (sent again against what is stored, so the last writer wins
+  and the delta is exact).
+- **The entry names every posting it may have.** A replace's entry keeps every term of
+  `previous` it drops with tf 0 (a mark), so its postings diff (deletes of the dropped
+  terms, puts of all its terms) runs beside the transaction; the marks are removed,
+  deferred beside the call's answer, once the diff is complete. Postings that still fail
+  report STORAGE and keep the marks: the resend (or any next upsert, `previous` = the
+  stored entry) deletes them. A write that does not apply has its postings made the
+  stored entry's again (best effort; a posting whose entry lacks the term is no hit).
 """
 
 from __future__ import annotations
@@ -34,14 +37,11 @@ from shared.domain import (
 )
 from shared.storage.dynamo.calls import (
     AWS_ERRORS,
-    CONDITION_FAILED,
-    TRANSACTION_CONFLICT,
-    BatchWrite,
     TableCalls,
-    cancel_reasons,
+    defer,
     error_code,
-    run_groups,
 )
+from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
     JSON,
     PK,
@@ -65,7 +65,6 @@ from shared.storage.dynamo.items import (
     stats_key,
     stats_pk,
     stats_shard_of,
-    stats_update,
     term_pk,
     to_us,
 )
@@ -75,22 +74,31 @@ _log = logging.getLogger(__name__)
 _UNINDEXED = "search index not updated; send the entry again"
 
 
-class _Failed(Exception):
-    def __init__(self, code: EntryFailureCode, detail: str) -> None:
-        super().__init__(detail)
-        self.failure = EntryFailure(code, detail)
+@dataclass
+class _Chain:
+    """The writes of one entry ID in one batch, applied in order (one per round)."""
+
+    tenant: str
+    entry_id: int
+    writes: list[tuple[int, BrainWrite]] = field(default_factory=list)
+    stored: BrainEntry | None = None  # the version this chain wrote last
+    touched: set[str] = field(default_factory=set)  # terms whose postings it wrote
+    deleted: set[str] = field(default_factory=set)  # terms whose postings it deleted last
+    failed: bool = False  # a write did not apply after its postings went beside it
+    unindexed: bool = False  # postings that still failed after the retries
 
 
 @dataclass
-class _Chain:
-    """The writes of one entry ID in one batch, applied in order."""
+class _Step:
+    """One write of a chain, conditioned on `previous` (None: a create); a replace whose
+    condition met another version is sent again against that one (last writer wins)."""
 
-    indices: list[int]
-    results: list[EntryFailure | None] = field(default_factory=list)
-    # The entry this chain left in the table, and the terms the table may hold postings
-    # for from before the batch (their postings are deleted unless the entry keeps them).
-    stored: BrainEntry | None = None
-    old_terms: set[str] = field(default_factory=set)
+    chain: _Chain
+    index: int
+    entry: BrainEntry
+    previous: BrainEntry | None
+    written: BrainEntry | None = None  # as sent: created_at kept, old-only terms marked
+    put: bool = False  # its postings were sent
 
 
 class BrainIndex:
@@ -102,178 +110,107 @@ class BrainIndex:
 
     def put(self, writes: Sequence[BrainWrite]) -> list[EntryFailure | None]:
         for write in writes:  # programming errors surface before anything is written
-            previous = write.previous
-            if previous is not None:
-                if previous.tenant != write.entry.tenant or previous.id != write.entry.id:
-                    raise ValueError(
-                        f"replace must keep tenant and ID: {previous.tenant}/{previous.id}"
-                        f" -> {write.entry.tenant}/{write.entry.id}"
-                    )
-                to_us(previous.created_at)
-                to_us(previous.updated_at)
+            if write.previous is not None:
+                to_us(write.previous.created_at)
+                to_us(write.previous.updated_at)
             brain_item(write.entry)
         chains: dict[tuple[str, int], _Chain] = {}
         for index, write in enumerate(writes):
-            chains.setdefault((write.entry.tenant, write.entry.id), _Chain([])).indices.append(
-                index
-            )
-        ordered = list(chains.values())
-        # A chain that only creates its entry writes its postings side by side with the
-        # create (the entry is new: no posting of another version to keep or delete).
-        early = {
-            number: writes[chain.indices[0]].entry
-            for number, chain in enumerate(ordered)
-            if len(chain.indices) == 1 and writes[chain.indices[0]].previous is None
-        }
-        puts = BatchWrite(
-            self._calls, [(number, put) for number, e in early.items() for put in _puts(e)]
-        )
-        done, put_outcomes = run_groups(
-            self._calls.round_trips,
-            [
-                [partial(self._run_chain, c, [writes[i] for i in c.indices]) for c in ordered],
-                puts.tasks(),
-            ],
-        )
-        unindexed = puts.finish(put_outcomes)
+            e = write.entry
+            chain = chains.setdefault((e.tenant, e.id), _Chain(e.tenant, e.id))
+            chain.writes.append((index, write))
         results: list[EntryFailure | None] = [None] * len(writes)
-        for chain in done:
-            for index, result in zip(chain.indices, chain.results, strict=True):
-                results[index] = result
-        undo = []
-        for number, entry in early.items():
-            (index,) = done[number].indices
-            if results[index] is not None:
-                undo.append(partial(self._undo_postings, entry))
-            elif number in unindexed:
-                results[index] = EntryFailure(EntryFailureCode.STORAGE, _UNINDEXED)
-        self._calls.round_trips.run(undo)
-        self._write_postings([c for i, c in enumerate(done) if i not in early], results)
+        for r in range(max((len(c.writes) for c in chains.values()), default=0)):
+            steps = []
+            for chain in chains.values():
+                if r < len(chain.writes):
+                    index, write = chain.writes[r]
+                    previous = write.previous
+                    if previous is not None and chain.stored is not None:
+                        previous = chain.stored  # replace what this chain wrote before
+                    steps.append(_Step(chain, index, write.entry, previous))
+            self._round(steps, results)
+        self._restore([c for c in chains.values() if c.failed])
+        clears = [
+            partial(self._clear, c.stored)
+            for c in chains.values()
+            if c.stored is not None and not (c.failed or c.unindexed) and _marked(c.stored)
+        ]
+        defer(self._calls.round_trips, clears)
         return results
 
-    def _undo_postings(self, entry: BrainEntry) -> None:
-        """A create that failed: its postings go, and the postings of an entry already
-        stored under the ID are put back as they were (only a resend racing its own
-        first send could meet one). Best effort: a posting whose entry is missing is
-        never a hit (select_brain loads the entries)."""
-        stored = self.get(entry.tenant, [entry.id]).get(entry.id)
-        kept = set(stored.terms) if stored is not None else set()
-        requests: list[tuple[str, Item]] = [
-            (term, {"DeleteRequest": {"Key": posting_key(entry.tenant, term, entry.id)}})
-            for term in sorted(set(entry.terms) - kept)
-        ]
-        requests += [] if stored is None else [(str(i), r) for i, r in enumerate(_puts(stored))]
-        if requests and self._calls.batch_write(requests):
-            _log.error("brain entry %s: postings of a failed create left", entry.id)
-
-    def _run_chain(self, chain: _Chain, writes: list[BrainWrite]) -> _Chain:
-        for write in writes:
-            previous = write.previous
-            if previous is not None and chain.stored is not None:
-                previous = chain.stored  # replace what this chain wrote before
-            try:
-                chain.stored = self._write(write.entry, previous, chain.old_terms)
-            except _Failed as failed:
-                chain.results.append(failed.failure)
-            else:
-                chain.results.append(None)
-        return chain
-
-    def _write(
-        self, entry: BrainEntry, previous: BrainEntry | None, old_terms: set[str]
-    ) -> BrainEntry:
-        """Create `entry` (`previous` None) or replace `previous` by it; the entry as stored
-        (a replace keeps created_at). A replace that finds another version stored is retried
-        against that one (last writer wins, the stats delta is what was stored); every
-        version compared against adds its terms to `old_terms` (postings may exist for
-        them; deleting one that does not exist is harmless)."""
+    def _round(self, steps: list[_Step], results: list[EntryFailure | None]) -> None:
+        """One write per chain: per stats shard one transaction (the entries' conditioned
+        Puts with the shard's ADD, `Counting`) beside the postings diff; a refused replace
+        is sent again against the version its condition met, with the diff from it."""
+        pending = steps
         for attempt in range(self._max_retries + 1):
+            if not pending:
+                return
             if attempt:
                 self._calls.backoff.wait(attempt)
-            written, documents, delta = entry, 1, entry.doc_len
-            condition: ConditionBase = Attr(PK).not_exists()
-            if previous is not None:
-                old_terms.update(previous.terms)
-                written = dataclasses.replace(entry, created_at=previous.created_at)
-                documents, delta = 0, entry.doc_len - previous.doc_len
-                condition = Attr("created_us").eq(to_us(previous.created_at))
-                condition &= Attr("updated_us").eq(to_us(previous.updated_at))
-            actions = [action("Put", condition, all_old=True, Item=brain_item(written))]
-            if documents or delta:
-                shard = stats_key(entry.tenant, stats_shard_of(entry.id))
-                actions.append(stats_update(shard, documents=documents, total_len=delta))
-            try:
-                self._calls.transact(actions)
-                return written
-            except AWS_ERRORS as exc:
-                codes = _codes(exc)
-                if codes and codes[0] == CONDITION_FAILED:
-                    if previous is None:
-                        detail = f"brain entry {entry.id} exists"
-                        raise _Failed(EntryFailureCode.STORAGE, detail) from exc
-                    previous = self._stored(entry, exc)
-                elif TRANSACTION_CONFLICT not in codes:
-                    _log.warning("brain entry %s: %s", entry.id, exc)
-                    raise _Failed(EntryFailureCode.STORAGE, error_code(exc)) from exc
-        raise _Failed(EntryFailureCode.CONFLICT, f"brain entry {entry.id}: transaction conflicts")
+            requests = [(step.index, r) for step in pending for r in _diff(step)]
+            counts = [_count(step) for step in pending]
+            outcomes, unindexed, _ = write_index(self._calls, counts, requests)
+            retry = []
+            for step in pending:
+                chain, outcome = step.chain, outcomes[step.index]
+                chain.unindexed |= step.index in unindexed
+                detail = f"brain entry {step.entry.id}"
+                failure: EntryFailure | None = None
+                if outcome.outcome is Outcome.DONE:
+                    chain.stored = step.written
+                    if chain.unindexed:
+                        failure = EntryFailure(EntryFailureCode.STORAGE, _UNINDEXED)
+                elif outcome.outcome is Outcome.FAILED:
+                    failure = EntryFailure(EntryFailureCode.STORAGE, f"{detail}: not stored")
+                elif step.previous is None:
+                    failure = EntryFailure(EntryFailureCode.STORAGE, f"{detail} exists")
+                elif outcome.item is None:
+                    failure = EntryFailure(EntryFailureCode.NOT_FOUND, detail)
+                else:
+                    step.previous = brain_from_item(outcome.item)
+                    retry.append(step)
+                if failure is not None:
+                    results[step.index] = failure
+                    chain.failed |= outcome.outcome is not Outcome.DONE
+            pending = retry
+        for step in pending:
+            detail = f"brain entry {step.entry.id}: transaction conflicts"
+            results[step.index] = EntryFailure(EntryFailureCode.CONFLICT, detail)
+            step.chain.failed = True
 
-    def _stored(self, entry: BrainEntry, exc: BaseException) -> BrainEntry:
-        """The version a replace's condition met (ALL_OLD, else a consistent read)."""
-        item = (cancel_reasons(exc) or [{}])[0].get("Item")
-        try:
-            if item is None:
-                item = self._calls.get_item(brain_key(entry.tenant, entry.id))
-        except AWS_ERRORS as read_error:
-            raise _Failed(EntryFailureCode.STORAGE, error_code(read_error)) from exc
-        if item is None:
-            raise _Failed(EntryFailureCode.NOT_FOUND, f"brain entry {entry.id}") from exc
-        return brain_from_item(item)
-
-    def _write_postings(self, chains: list[_Chain], results: list[EntryFailure | None]) -> None:
+    def _restore(self, chains: list[_Chain]) -> None:
+        """Chains with a write that did not apply: their postings are made those of the
+        entry stored now (ours-only deleted, its own put back). Best effort: a posting
+        whose entry lacks the term is no hit (select_brain loads the entries)."""
+        if not chains:
+            return
+        found = self._calls.batch_get([brain_key(c.tenant, c.entry_id) for c in chains])
+        stored = {(e.tenant, e.id): e for e in map(brain_from_item, found)}
         requests: list[tuple[int, Item]] = []
         for number, chain in enumerate(chains):
-            stored = chain.stored
-            if stored is None:
-                continue
-            for term in sorted(chain.old_terms - set(stored.terms)):
-                key = posting_key(stored.tenant, term, stored.id)
-                requests.append((number, {"DeleteRequest": {"Key": key}}))
-            requests += [(number, put) for put in _puts(stored)]
-        if not requests:
-            return
-        failed = self._calls.batch_write(requests)
-        marks = []
-        for number in sorted(failed):
-            chain = chains[number]
-            for index, result in zip(chain.indices, chain.results, strict=True):
-                if result is None:
-                    results[index] = EntryFailure(EntryFailureCode.STORAGE, _UNINDEXED)
-            if chain.stored is not None:
-                marks.append(partial(self._mark_stale_terms, chain.stored, chain.old_terms))
-        self._calls.round_trips.run(marks)
+            now = stored.get((chain.tenant, chain.entry_id))
+            puts = [] if now is None else _puts(now)
+            kept = {t for t, tf in now.terms.items() if tf > 0} if now is not None else set()
+            requests += [(number, r) for r in _deletes(chain, chain.touched - kept) + puts]
+        for number in sorted(self._calls.batch_write(requests)):
+            _log.error("brain entry %s: postings of a failed write left", chains[number].entry_id)
 
-    def _mark_stale_terms(self, stored: BrainEntry, old_terms: set[str]) -> None:
-        """Best effort: record the old-only terms (tf 0) in the stored entry, so that the
-        next replace deletes their postings even though this batch could not."""
-        stale = {term: 0 for term in old_terms if term not in stored.terms}
-        if not stale:
-            return
+    def _clear(self, stored: BrainEntry) -> None:
+        """Deferred: the marks (tf 0) of an entry whose postings are complete removed, if
+        it is still the version this call wrote."""
+        terms = {t: tf for t, tf in stored.terms.items() if tf > 0}
+        condition: ConditionBase = Attr("updated_us").eq(to_us(stored.updated_at))
+        condition &= Attr("terms").eq(JSON.put(stored.terms))
         try:
             self._calls.client.update_item(
                 TableName=self._calls.table,
                 Key=brain_key(stored.tenant, stored.id),
-                **expression(
-                    Attr("updated_us").eq(to_us(stored.updated_at)),
-                    put={"terms": JSON.put({**stored.terms, **stale})},
-                ),
+                **expression(condition, put={"terms": JSON.put(terms)}),
             )
-        except AWS_ERRORS as exc:
-            _log.error(  # the count only: index terms are stems of the stored text
-                "brain entry %s: stale postings left for %d terms: %s",
-                stored.id,
-                len(stale),
-                type(exc).__name__,
-            )
+        except AWS_ERRORS as exc:  # the next upsert deletes them again
+            _log.info("brain entry %s: marks kept: %s", stored.id, error_code(exc))
 
     # --- reads --------------------------------------------------------------------------
 
@@ -353,6 +290,52 @@ def _by_typ(typ_pk: str) -> Item:
     return query(typ_pk, attribute=TYP_PK, index=TYP_INDEX, ScanIndexForward=False)
 
 
+def _count(step: _Step) -> Count[int]:
+    """The entry's Put conditioned on `previous` (absent for a create) with its stats
+    change; the entry as sent keeps `previous`'s created_at and names every term of
+    `previous` it drops with tf 0 (a mark: its posting may still exist)."""
+    entry, previous = step.entry, step.previous
+    shard = stats_key(entry.tenant, stats_shard_of(entry.id))
+    if previous is None:
+        step.written = entry
+        put = action("Put", Attr(PK).not_exists(), all_old=True, Item=brain_item(entry))
+        return Count(step.index, shard, put, 1, entry.doc_len)
+    terms = {t: tf for t, tf in entry.terms.items() if tf > 0}
+    marks = {t: 0 for t in previous.terms if t not in terms}
+    step.written = dataclasses.replace(
+        entry, created_at=previous.created_at, terms={**terms, **marks}
+    )
+    condition: ConditionBase = Attr("created_us").eq(to_us(previous.created_at))
+    condition &= Attr("updated_us").eq(to_us(previous.updated_at))
+    put = action("Put", condition, all_old=True, Item=brain_item(step.written))
+    return Count(step.index, shard, put, 0, entry.doc_len - previous.doc_len)
+
+
+def _diff(step: _Step) -> list[Item]:
+    """The postings requests that turn what `previous` names into the entry's: deletes of
+    the terms it drops (once per chain), puts of all its terms (once per step)."""
+    chain, entry = step.chain, step.entry
+    terms = {t for t, tf in entry.terms.items() if tf > 0}
+    old = set() if step.previous is None else set(step.previous.terms)
+    gone = old - terms - chain.deleted
+    chain.deleted = (chain.deleted | gone) - terms
+    chain.touched |= gone | terms
+    puts = [] if step.put else _puts(entry)
+    step.put = True
+    return _deletes(chain, gone) + puts
+
+
+def _deletes(chain: _Chain, terms: set[str]) -> list[Item]:
+    return [
+        {"DeleteRequest": {"Key": posting_key(chain.tenant, t, chain.entry_id)}}
+        for t in sorted(terms)
+    ]
+
+
+def _marked(entry: BrainEntry) -> bool:
+    return any(tf <= 0 for tf in entry.terms.values())
+
+
 def _puts(entry: BrainEntry) -> list[Item]:
     """PutRequests of every posting of `entry` (terms with tf > 0)."""
     return [
@@ -360,7 +343,3 @@ def _puts(entry: BrainEntry) -> list[Item]:
         for term, tf in entry.terms.items()
         if tf > 0
     ]
-
-
-def _codes(exc: BaseException) -> list[str]:
-    return [str(reason.get("Code", "None")) for reason in cancel_reasons(exc) or []]

@@ -45,6 +45,7 @@ from shared.storage.dynamo.calls import (
     run_groups,
 )
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
+from shared.storage.dynamo.index_writer import Count, Counting, Outcome
 from shared.storage.dynamo.items import (
     PK,
     SK_MEMORY,
@@ -63,10 +64,7 @@ from shared.storage.dynamo.memory_items import (
     posting_puts,
 )
 from shared.storage.dynamo.memory_records import (
-    Count,
-    Counting,
     IndexRecord,
-    Outcome,
     count_delete,
     count_put,
     record_of,

@@ -8,47 +8,45 @@
 Invariants:
 - **Counted == recorded.** A memory counts in the memory stats exactly when its index
   record exists and is no tombstone (`gone`: uncounted with its deleted item), and the
-  record's `doc_len` is what it adds to `total_len`. A record and its stats contribution
-  change only together: one TransactWriteItems per stats shard (`Counting`), the record
-  actions conditioned (absent / the version read / the write
-  that put it) plus one `ADD` on the shard. A resend that meets the condition learns the
-  work is done and never counts twice.
+  record's `doc_len` is what it adds to `total_len`: a record changes only in a `Count`
+  with its stats change (index_writer.py), conditioned absent / on the version read / on
+  the write that put it, so a resend that meets the condition counts nothing twice.
 - **Record and item together name every posting the memory may have.** The record's
   `terms` (area, doc_len, ID give the keys) are what the index held when the record was
   written; the item names its own version's; `stale` the keys of the version before
   that a replace is still deleting. A replace moves item and record in one transaction
   beside its postings and clears `stale` once they are complete (memory_replace.py); a
-  delete removes the postings of both, then the record (which outlives the item). So
+  delete makes the record a tombstone with the item's Delete and drops it once the
+  postings of both are gone (memory_delete.py). So
   wherever a crash cut a write off, the record still says what is counted and which
   postings may be left, and the resend finishes from there.
 - A memory item without a record is not counted (an insert cut off before its record):
   the resend completes it (memory_repair.py), any replace records it.
 - Records never take part in searches or listings; the delete's partition Query reads
   them with the item and the ratings. Records of short-term memories carry the memory's
-  `by_expiry` keys, so the expiry sweep also finds the record a cut-off sweep left behind
-  (its item, and with it the item's GSI entry, already gone) and finishes that delete.
+  `by_expiry` keys, so the expiry sweep also finds the tombstone a cut-off sweep left
+  behind (its item, and with it the item's GSI entry, already gone) and finishes it.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import uuid
-from collections.abc import Callable, Hashable, Mapping, Sequence, Set
-from dataclasses import dataclass, field
-from enum import Enum
-from functools import partial
-from typing import Any, Final, cast
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from boto3.dynamodb.conditions import Attr, ConditionBase
+from boto3.dynamodb.types import TypeDeserializer
 
 from shared.domain import Memory, MemoryId, MemoryType
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, cancel_reasons, error_code
+from shared.storage.dynamo.index_writer import Count
 from shared.storage.dynamo.items import (
     EXP_PK,
     EXP_SK,
     PK,
-    SK,
     TTL_ATTRIBUTE,
     Item,
+    action,
     get_json,
     get_n,
     get_s,
@@ -84,6 +82,7 @@ _CONDITION_FAILED: Final = "ConditionalCheckFailed"
 _TRANSACTION_CONFLICT: Final = "TransactionConflict"
 
 KeyId = tuple[str, str]
+PLAIN: Final = TypeDeserializer()  # attribute values as plain values for conditions
 
 
 def record_key(tenant: str, memory_id: MemoryId) -> Item:
@@ -163,224 +162,32 @@ def record_from_item(item: Mapping[str, Any]) -> IndexRecord:
     )
 
 
-def counts_snapshot(m: Memory) -> tuple[str, dict[str, str], dict[str, Any]]:
+def counts_snapshot(m: Memory) -> ConditionBase:
     """The condition that a record counts exactly `m` as read (area, doc_len and terms as
-    its item has them; nothing stale, no tombstone): (expression, names, values)."""
+    its item has them; nothing stale, no tombstone)."""
     expected = record_item(record_of(m, version=0, write_id=""))
-    names = {"#area": "area", "#doc_len": "doc_len", "#terms": "terms"}
-    values = {f":old_{name}": expected[name] for name in ("area", "doc_len", "terms")}
-    condition = (
-        "#area = :old_area AND #doc_len = :old_doc_len AND #terms = :old_terms"
-        " AND attribute_not_exists(#stale) AND attribute_not_exists(#gone)"
-    )
-    return condition, {**names, "#stale": STALE, "#gone": GONE}, values
+    condition: ConditionBase = Attr(STALE).not_exists() & Attr(GONE).not_exists()
+    for name in ("area", "doc_len", "terms"):
+        condition &= Attr(name).eq(PLAIN.deserialize(expected[name]))
+    return condition
 
 
-# --- counting: records and stats in one transaction -----------------------------------
-
-
-class Outcome(Enum):
-    DONE = "done"  # the record action and its stats change were applied together
-    REFUSED = "refused"  # its condition failed: nothing of it applied (`current`: the record)
-    FAILED = "failed"  # not applied, outcome of the attempts known to be unapplied
-
-
-@dataclass(frozen=True)
-class Count[Owner: Hashable]:
-    """One record action with the stats change that goes with it."""
-
-    owner: Owner
-    tenant: str
-    memory_id: MemoryId
-    action: Item  # a TransactItem: Put or Delete of the record, with its condition
-    documents: int
-    total_len: int
-    # TransactItems that go with the record's (a replace's memory item Update)
-    also: tuple[Item, ...] = ()
-
-    @property
-    def actions(self) -> tuple[Item, ...]:
-        return (*self.also, self.action)
-
-
-@dataclass(frozen=True)
-class Counted:
-    outcome: Outcome
-    current: IndexRecord | None = None  # with REFUSED: the record as stored, if returned
-    # with REFUSED: whether the record's own condition failed, and per `also` action whose
-    # condition failed (by position) the item as stored (None: absent)
-    record_refused: bool = False
-    also_refused: Mapping[int, Item | None] = field(default_factory=dict)
+def memory_shard(tenant: str, memory_id: MemoryId) -> Item:
+    return memory_stats_key(tenant, memory_stats_shard(memory_id))
 
 
 def count_put[Owner: Hashable](
     owner: Owner, record: IndexRecord, documents: int, total_len: int, expected: int | None
 ) -> Count[Owner]:
     """Put `record`, conditioned on no record (`expected` None) or on the version read."""
-    put: Item = {"TableName": "", "Item": record_item(record)}
-    if expected is None:
-        put["ConditionExpression"] = "attribute_not_exists(#pk)"
-        put["ExpressionAttributeNames"] = {"#pk": PK}
-    else:
-        put["ConditionExpression"] = "#version = :version"
-        put["ExpressionAttributeNames"] = {"#version": "version"}
-        put["ExpressionAttributeValues"] = {":version": n(expected)}
-    put["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
-    return Count(owner, record.tenant, record.memory_id, {"Put": put}, documents, total_len)
+    condition = Attr(PK).not_exists() if expected is None else Attr("version").eq(expected)
+    put = action("Put", condition, all_old=True, Item=record_item(record))
+    return Count(owner, memory_shard(record.tenant, record.memory_id), put, documents, total_len)
 
 
 def count_delete[Owner: Hashable](owner: Owner, record: IndexRecord) -> Count[Owner]:
     """Delete `record` as it was read or written (version and write) and uncount it."""
-    delete: Item = {
-        "TableName": "",
-        "Key": record_key(record.tenant, record.memory_id),
-        "ConditionExpression": "#version = :version AND #write_id = :write_id",
-        "ExpressionAttributeNames": {"#version": "version", "#write_id": "write_id"},
-        "ExpressionAttributeValues": {
-            ":version": n(record.version),
-            ":write_id": s(record.write_id),
-        },
-        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-    }
-    return Count(owner, record.tenant, record.memory_id, {"Delete": delete}, -1, -record.doc_len)
-
-
-@dataclass
-class Counting[Owner: Hashable]:
-    """Count changes grouped per stats shard into transactions; `tasks()` run in the
-    caller's stage, `finish()` maps the task results to one `Counted` per owner."""
-
-    calls: TableCalls
-    counts: Sequence[Count[Owner]]
-    # One more TransactItem per transaction, made from its counts (a delete's call-record
-    # marks, reservations.mark_action): if its condition fails, nothing of it applies.
-    extra: Callable[[Sequence[Count[Owner]]], Item | None] | None = None
-    _groups: list[list[Count[Owner]]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        by_shard: dict[tuple[str, int], list[Count[Owner]]] = {}
-        for c in self.counts:
-            by_shard.setdefault((c.tenant, memory_stats_shard(c.memory_id)), []).append(c)
-        most = _ACTIONS_MAX - (self.extra is not None)
-        for group in by_shard.values():
-            chunk: list[Count[Owner]] = []
-            size = actions = 0
-            for c in group:
-                weight = len(json.dumps(c.actions))
-                full = actions + len(c.actions) > most or size + weight > _BYTES_MAX
-                if chunk and full:
-                    self._groups.append(chunk)
-                    chunk, size, actions = [], 0, 0
-                chunk.append(c)
-                size += weight
-                actions += len(c.actions)
-            if chunk:
-                self._groups.append(chunk)
-
-    def tasks(self) -> list[Callable[[], dict[Owner, Counted]]]:
-        return [partial(_transact, self.calls, group, self.extra) for group in self._groups]
-
-    def finish(self, outcomes: Sequence[dict[Owner, Counted]]) -> dict[Owner, Counted]:
-        merged: dict[Owner, Counted] = {}
-        for outcome in outcomes:
-            merged.update(outcome)
-        return merged
-
-    def run(self) -> dict[Owner, Counted]:
-        """Alone, as one stage."""
-        return self.finish(self.calls.round_trips.run(self.tasks()))
-
-
-def _transact[Owner: Hashable](
-    calls: TableCalls,
-    group: list[Count[Owner]],
-    extra: Callable[[Sequence[Count[Owner]]], Item | None] | None = None,
-) -> dict[Owner, Counted]:
-    """One shard's transaction: refused actions drop out and the rest is sent again; a
-    conflict with another transaction is retried after a backoff (fresh token each)."""
-    done: dict[Owner, Counted] = {}
-    pending = list(group)
-    for attempt in range(calls.max_attempts):
-        if not pending:
-            break
-        if attempt:
-            calls.backoff.wait(attempt)
-        items = [_with_table(a, calls.table) for c in pending for a in c.actions]
-        documents = sum(c.documents for c in pending)
-        total = sum(c.total_len for c in pending)
-        if documents or total:
-            first = pending[0]
-            shard = memory_stats_key(first.tenant, memory_stats_shard(first.memory_id))
-            items.append(_stats_update(calls.table, shard, documents, total))
-        more = extra(pending) if extra is not None else None
-        if more is not None:
-            items.append(_with_table(more, calls.table))
-        try:
-            calls.client.transact_write_items(
-                TransactItems=cast(Any, items), ClientRequestToken=uuid.uuid4().hex
-            )
-        except AWS_ERRORS as exc:
-            reasons = cancel_reasons(exc)
-            if reasons is None:
-                _log.warning("memory index records: %s", error_code(exc))
-                break
-            codes = [str(reason.get("Code", "None")) for reason in reasons]
-            codes += ["None"] * (len(items) - len(codes))
-            refused = _refused(pending, codes, reasons)
-            done.update({pending[i].owner: counted for i, counted in refused.items()})
-            if refused:
-                pending = [c for i, c in enumerate(pending) if i not in refused]
-                continue
-            if _TRANSACTION_CONFLICT not in codes:
-                _log.warning("memory index records: transaction cancelled: %s", codes)
-                break
-            continue
-        for c in pending:
-            done[c.owner] = Counted(Outcome.DONE)
-        pending = []
-    for c in pending:
-        done[c.owner] = Counted(Outcome.FAILED)
-    return done
-
-
-def _refused[Owner: Hashable](
-    pending: Sequence[Count[Owner]], codes: Sequence[str], reasons: Sequence[Mapping[str, Any]]
-) -> dict[int, Counted]:
-    """Per refused count (by position) what refused it; `codes`/`reasons` per action."""
-    refused: dict[int, Counted] = {}
-    position = 0
-    for i, c in enumerate(pending):
-        failed: dict[int, Item | None] = {}
-        for offset in range(len(c.actions)):
-            at = position + offset
-            if codes[at] == _CONDITION_FAILED:
-                stored = reasons[at].get("Item") if at < len(reasons) else None
-                failed[offset] = dict(stored) if stored else None
-        position += len(c.actions)
-        if failed:
-            own = len(c.also) in failed
-            record = failed.pop(len(c.also), None)
-            current = record_from_item(record) if record else None
-            refused[i] = Counted(Outcome.REFUSED, current, own, failed)
-    return refused
-
-
-def _with_table(action: Item, table: str) -> Item:
-    ((kind, body),) = action.items()
-    return {kind: {**body, "TableName": table}}
-
-
-def _stats_update(table: str, shard: Item, documents: int, total_len: int) -> Item:
-    return {
-        "Update": {
-            "TableName": table,
-            "Key": shard,
-            "UpdateExpression": "ADD #documents :documents, #total :total",
-            "ExpressionAttributeNames": {"#documents": "documents", "#total": "total_len"},
-            "ExpressionAttributeValues": {":documents": n(documents), ":total": n(total_len)},
-        }
-    }
-
-
-def key_items(keys: Set[KeyId]) -> list[Item]:
-    return [{PK: s(pk), SK: s(sk)} for pk, sk in sorted(keys)]
+    condition = Attr("version").eq(record.version) & Attr("write_id").eq(record.write_id)
+    at = record_key(record.tenant, record.memory_id)
+    delete = action("Delete", condition, all_old=True, Key=at)
+    return Count(owner, memory_shard(record.tenant, record.memory_id), delete, -1, -record.doc_len)

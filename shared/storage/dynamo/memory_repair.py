@@ -27,8 +27,9 @@ from collections.abc import Callable, Mapping
 from functools import partial
 
 from shared.domain import MemoryId
-from shared.storage.dynamo.calls import BatchWrite, TableCalls, item_key, run_groups
+from shared.storage.dynamo.calls import TableCalls, item_key
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite
+from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import SK, SK_MEMORY, Item, get_n, key, memory_key, opt_s
 from shared.storage.dynamo.memory_items import (
     memory_from_item,
@@ -37,9 +38,6 @@ from shared.storage.dynamo.memory_items import (
 )
 from shared.storage.dynamo.memory_records import (
     SK_INDEX,
-    Count,
-    Counting,
-    Outcome,
     count_put,
     record_key,
     record_of,
@@ -92,13 +90,7 @@ class MemoryRepair:
         tasks: list[Callable[[], str | None]] = [
             partial(self._objects.put_batch, batch) for batch in self._objects.batches(vectors)
         ]
-        postings = BatchWrite(self._calls, missing)
-        counting = Counting(self._calls, counts)
-        object_outcomes, posting_outcomes, count_outcomes = run_groups(
-            self._calls.round_trips, [tasks, postings.tasks(), counting.tasks()]
-        )
-        left = postings.finish(posting_outcomes)
-        counted = counting.finish(count_outcomes)
+        counted, left, object_outcomes = write_index(self._calls, counts, missing, beside=tasks)
         unrecorded = [i for i, c in counted.items() if c.outcome is Outcome.FAILED]
         # Logged, not raised: the items are stored and readable (as when an undo fails).
         if left or unrecorded or any(object_outcomes):

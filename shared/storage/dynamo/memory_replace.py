@@ -37,10 +37,9 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, Final
+from typing import Any
 
 from boto3.dynamodb.conditions import Attr
-from boto3.dynamodb.types import TypeDeserializer
 
 from shared.domain import (
     EmbeddingChange,
@@ -50,8 +49,9 @@ from shared.domain import (
     MemoryId,
     MemoryReplace,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, BatchWrite, TableCalls, defer, run_groups
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, defer
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
+from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
     PK,
     Item,
@@ -70,14 +70,14 @@ from shared.storage.dynamo.memory_items import (
     posting_keys,
 )
 from shared.storage.dynamo.memory_records import (
+    PLAIN,
     STALE,
-    Count,
-    Counting,
     IndexRecord,
     KeyId,
-    Outcome,
     count_put,
     counts_snapshot,
+    memory_shard,
+    record_from_item,
     record_item,
     record_key,
     record_of,
@@ -86,7 +86,6 @@ from shared.storage.dynamo.memory_records import (
 _log = logging.getLogger(__name__)
 
 _INDEX_FAILED = "search index not updated; send the update again"
-_PLAIN: Final = TypeDeserializer()  # the item's attribute values as plain values for expression()
 
 
 @dataclass(frozen=True)
@@ -119,13 +118,6 @@ class MemoryReplacer:
 
     def replace(self, replaces: Sequence[MemoryReplace], now_us: int) -> list[EntryFailure | None]:
         for r in replaces:  # programming errors surface before anything is written
-            if (r.previous.tenant, r.previous.id) != (r.memory.tenant, r.memory.id):
-                raise ValueError(
-                    f"replace must keep tenant and ID: {r.previous.tenant}/{r.previous.id}"
-                    f" -> {r.memory.tenant}/{r.memory.id}"
-                )
-            if r.embedding_change is EmbeddingChange.SET and r.embedding is None:
-                raise ValueError(f"EmbeddingChange.SET of {r.memory.id} without an embedding")
             memory_item(r.memory, write_id="", embedding_key=None)
         results: list[EntryFailure | None] = [None] * len(replaces)
         plans: list[_Replace] = []
@@ -184,17 +176,12 @@ class _Run:
                 new = p.change.memory if attempt == 0 else None  # its puts: once
                 requests += [(p.index, r) for r in posting_diff(keys - deleted[p.index], new)]
                 deleted[p.index] |= keys
-            counting = Counting(calls, counts)
-            postings = BatchWrite(calls, requests)
-            stored, counted, written = run_groups(
-                calls.round_trips, [vectors, counting.tasks(), postings.tasks()]
-            )
+            outcomes, unindexed, stored = write_index(calls, counts, requests, beside=vectors)
             if attempt == 0:
                 pairs = zip(batches, stored, strict=True)
                 vector_failures = {v.ref: f for b, f in pairs for v in b if f}
             vectors = []
-            incomplete |= postings.finish(written)
-            outcomes = counting.finish(counted)
+            incomplete |= unindexed
             retry = []
             for p in pending:
                 outcome = outcomes[p.index]
@@ -205,7 +192,8 @@ class _Run:
                 elif 0 in outcome.also_refused:
                     refused.append((p, outcome.also_refused[0]))
                 else:
-                    known[p.index] = outcome.current
+                    item = outcome.item
+                    known[p.index] = None if item is None else record_from_item(item)
                     retry.append(p)
             pending = retry
         for p in pending:
@@ -240,16 +228,13 @@ class _Run:
         new = replace(record_of(m, version=version, write_id=write_id), stale=stale)
         documents, total = (1, m.doc_len) if record is None else (0, m.doc_len - record.doc_len)
         expected = None if record is None else record.version
-        put = count_put(p.index, new, documents, total, expected)
-        return Count(put.owner, put.tenant, put.memory_id, put.action, documents, total, (item,))
+        return replace(count_put(p.index, new, documents, total, expected), also=(item,))
 
     def _item_update(self, p: _Replace) -> Item:
         """The memory item's conditional Update (a TransactItem)."""
         m, previous = p.change.memory, p.change.previous
         full = memory_item(m, write_id="", embedding_key=None)
-        sets = {
-            name: _PLAIN.deserialize(full[name]) for name in REPLACED_ATTRIBUTES if name in full
-        }
+        sets = {name: PLAIN.deserialize(full[name]) for name in REPLACED_ATTRIBUTES if name in full}
         removes = [name for name in REPLACED_ATTRIBUTES if name not in full]
         sets["version"] = previous.version + 1
         if p.s3_key is not None:
@@ -285,10 +270,8 @@ class _Run:
             requests += [(p.index, r) for r in undo]
         if not requests and not objects:
             return
-        postings = BatchWrite(self.replacer._calls, requests)
-        tasks = [*([partial(self.replacer._objects.delete, objects)] if objects else [])]
-        _, outcomes = run_groups(self.replacer._calls.round_trips, [tasks, postings.tasks()])
-        if postings.finish(outcomes):
+        tasks = [partial(self.replacer._objects.delete, objects)] if objects else []
+        if write_index(self.replacer._calls, [], requests, beside=tasks)[1]:
             _log.warning("replace_memories: postings of a refused replace not restored")
 
     def _cleanup(
@@ -319,24 +302,12 @@ def _snapshot_update(
     """The record's Update conditioned on counting exactly the snapshot: the stats change
     is the length's."""
     fields = record_item(replace(new, stale=stale))
-    condition, names, values = counts_snapshot(snapshot)
-    names["#version"] = "version"
-    expression = "SET #area = :area, #doc_len = :doc_len, #terms = :terms, #version = :version"
-    if stale:
-        expression += ", #stale = :stale"
-    for name in ("area", "doc_len", "terms", "version", *([STALE] if stale else [])):
-        values[f":{name}"] = fields[name]
-    update = {
-        "TableName": "",
-        "Key": record_key(new.tenant, new.memory_id),
-        "UpdateExpression": expression,
-        "ConditionExpression": condition,
-        "ExpressionAttributeNames": names,
-        "ExpressionAttributeValues": values,
-        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-    }
-    total_len = new.doc_len - snapshot.doc_len
-    return Count(owner, new.tenant, new.memory_id, {"Update": update}, 0, total_len, (item,))
+    names = ("area", "doc_len", "terms", "version", *([STALE] if stale else []))
+    sets = {name: PLAIN.deserialize(fields[name]) for name in names}
+    update = expression(counts_snapshot(snapshot), put=sets)
+    record = action("Update", all_old=True, Key=record_key(new.tenant, new.memory_id), **update)
+    shard = memory_shard(new.tenant, new.memory_id)
+    return Count(owner, shard, record, 0, new.doc_len - snapshot.doc_len, (item,))
 
 
 def _clear_stale(calls: TableCalls, memory: Memory, version: int) -> None:

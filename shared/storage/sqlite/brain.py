@@ -89,15 +89,6 @@ class BrainStore(SqliteBase):
     """The brain-entry part of `StoragePort`."""
 
     def put_brain_entries(self, writes: Sequence[BrainWrite]) -> list[EntryFailure | None]:
-        for write in writes:  # programming errors surface before anything is written
-            previous = write.previous
-            if previous is not None and (
-                previous.tenant != write.entry.tenant or previous.id != write.entry.id
-            ):
-                raise ValueError(
-                    f"replace must keep tenant and ID: {previous.tenant}/{previous.id}"
-                    f" -> {write.entry.tenant}/{write.entry.id}"
-                )
         rows = [brain_row(write.entry) for write in writes]
         results: list[EntryFailure | None] = []
         for write, row in zip(writes, rows, strict=True):

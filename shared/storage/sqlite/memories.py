@@ -145,15 +145,6 @@ class MemoryStore(MemoryIndex):
     def replace_memories(
         self, replaces: Sequence[MemoryReplace], now: datetime
     ) -> list[EntryFailure | None]:
-        for item in replaces:  # programming errors surface before anything is written
-            new, previous = item.memory, item.previous
-            if (new.tenant, new.id) != (previous.tenant, previous.id):
-                raise ValueError(
-                    f"replace must keep tenant and ID: {previous.tenant}/{previous.id}"
-                    f" -> {new.tenant}/{new.id}"
-                )
-            if item.embedding_change is EmbeddingChange.SET and item.embedding is None:
-                raise ValueError(f"replace of {new.id}: EmbeddingChange.SET needs an embedding")
         now_us = to_micros(now)
         values = [_replaced_values(item.memory) for item in replaces]
         results: list[EntryFailure | None] = []
