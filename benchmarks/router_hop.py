@@ -31,6 +31,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = "fetch_brain_memories"
@@ -121,21 +122,6 @@ def setup_storage() -> None:
     bootstrap(make_clients(settings), settings.table_name, settings.bucket_name)
 
 
-@contextlib.contextmanager
-def _environ(values: dict[str, str]) -> Any:
-    """`values` in os.environ for the block (the handlers build their clients from it)."""
-    saved = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
 def timed(calls: dict[str, Any], count: int) -> dict[str, float]:
     """Median ms per path; the paths take turns, so load on the machine hits all alike."""
     samples: dict[str, list[float]] = {name: [] for name in calls}
@@ -154,7 +140,7 @@ def warm(calls: int) -> dict[str, float]:
     from shared.lambda_runtime.tool_handler import make_tool_handler
     from tests.dynamodb_local import dynamodb_env, moto_env
 
-    with moto_env(), dynamodb_env() as local, _environ(local):
+    with moto_env(), dynamodb_env() as local, mock.patch.dict(os.environ, local):
         setup_storage()
         settings = Settings()
         tool = make_tool_handler(TOOL)
