@@ -295,10 +295,12 @@ _ONE_CODE: Final = (
 RECOVERY_CODES: Final = (
     r"(?<![A-Za-z])(?P<key>(?:recovery|backup|wiederherstellungs|notfall|sicherungs|2fa|mfa"
     r"|totp)[-\s]?codes?)(?![A-Za-z])"
-    rf"{QUALIFIER}(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|sind|are|lautet|lauten){_COLON_OR_SPACE})"
+    rf"{QUALIFIER}(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|sind|are|lautet|lauten){_COLON_OR_SPACE}"
+    rf"|{_OSP}[,(–-][^\n:=]{{1,40}}+:[ \t]{{0,8}}+\r?\n)"
     rf"(?P<v>{_ONE_CODE}(?:(?:{_OSP}[,;]{_OSP}|\n){_ONE_CODE}){{0,15}}+)(?![\w-])"
 )
-"""One-time recovery codes after their name: `Backup-Codes für 2FA: 2670 1046, LF1L-OPS0-…`."""
+"""One-time recovery codes after their name: `Backup-Codes für 2FA: 2670 1046, LF1L-OPS0-…`,
+or as a list under a heading line that names them (`Recovery codes, keep them safe:⏎…`)."""
 RECOVERY_ANCHORS: Final = (
     "recovery", "backup", "wiederherstellungs", "notfall", "sicherungs", "2fa", "mfa", "totp",
 )  # fmt: skip
