@@ -11,10 +11,12 @@ checks are about grammar and identifier shapes, which hold in any style:
   x`). A value merely near the word (`hard-code, see OPS-3062`), behind a clause break
   (`Token ist abgelaufen, deshalb … – neuer`) or before it is not named by it.
 - **Weak words** (`login`, `access`, `Zugang`, `seed`, `credentials`, …) name a username, a
-  place or a topic as often as a secret: they need an explicit mark, never bare adjacency.
+  place or a topic as often as a secret: they need an explicit mark, never bare adjacency,
+  and a value that is not a plain word.
 - **Identifier shapes are never values**: a phone number (`+49 154 3668229`, `0171
   1290612`), an OpenPGP fingerprint (ten groups of four hex digits), a token that is itself a
-  key (`aws_access_key_id =`, `Status:`), a path (`/home/x/projects`) or a setting
+  key (`aws_access_key_id =`, `Status:`), a path (`/home/x/projects`), an OpenPGP key ID
+  (`3AA5C34371567BD2`), colon-separated name segments (`tenant:17:cache`) or a setting
   (`example.io/skip-reconcile=true`), several words of which one is a credential word
   (`neuer Token folgt`), two words of equal length (`client script`: a run of letter groups
   is an app password only from three groups on).
@@ -71,7 +73,13 @@ RELATIVE: Final = frozenset(
      "wie", "as"}
 )  # fmt: skip
 _PHONE_PREFIX: Final = re.compile(r"\+\d{1,3}|\(?\+?\d{1,3}\)|\(?0\d{2,5}\)?")
-_PATH: Final = re.compile(r"(?:~?/|[A-Za-z]:\\)[\w.-]+(?:[/\\][\w.-]+)+[/\\]?")
+_PATH: Final = re.compile(
+    r"(?:~?/|[A-Za-z]:\\)[\w.-]+(?:[/\\][\w.-]+)+[/\\]?|HKEY_\w+(?:\\[\w .-]+)+"
+)
+_KEY_ID: Final = re.compile(r"(?:0x)?(?=[0-9A-F]{0,15}[A-F])[0-9A-F]{16}|0x[0-9A-Fa-f]{8}")
+"""An OpenPGP key ID (`3AA5C34371567BD2`, `0xA1B2C3D4`): printed upper-case, public."""
+_SEGMENTED: Final = re.compile(r"[a-z][\w-]*(?::[\w-]+){2,}")
+"""`user:42:profile`: a cache key or URN, colon-separated name segments."""
 _PAIR: Final = re.compile(r"[a-z][a-z0-9]*[./_-][a-z0-9./_-]*=[^=\s]+")
 _HEX4: Final = re.compile(r"[0-9A-Fa-f]{4}")
 _FINGERPRINT_GROUPS: Final = 8
@@ -89,6 +97,8 @@ def _clause_break(tok: Token) -> bool:
 def assigned(toks: Sequence[Token], i: int, j: int, word: str, colon: bool) -> bool:
     """The credential word at token i is given the value that starts at token j (> i)."""
     weak = word in WEAK
+    if weak and toks[j].word.isalpha():
+        return False  # `Zugang ist freigeschaltet`, `Login: anna`: a weak word names words
     if j == i + 1:
         return colon or not weak
     between = toks[i + 1 : j]
@@ -120,8 +130,8 @@ def identifier_shape(toks: Sequence[Token], j: int, end: int) -> bool:
         nxt is not None and nxt.raw.startswith("=")
     ):
         return True
-    if _PATH.fullmatch(tok.word):
-        return True  # `pwd: /home/root/projects/x`: a path
+    if _PATH.fullmatch(tok.word) or _KEY_ID.fullmatch(tok.word) or _SEGMENTED.fullmatch(tok.word):
+        return True  # `pwd: /home/root/projects/x`, a key ID, `user:42:profile`
     if _PAIR.fullmatch(tok.word):
         return True  # `argocd.argoproj.io/skip-reconcile=true`: a setting of its own
     words = [t.word for t in toks[j:end]]

@@ -25,6 +25,12 @@ KEPT = {
     "weak_word_bare": "Login admin über die Web-Konsole, Zugang Ferienwohnung über den Hof.",
     "value_before_word": "Kunde 48213 meldet, der Code sei falsch gewesen.",
     "imei_label": "App-PIN für das Diensthandy (IMEI 490154203237518) bitte beim Support holen.",
+    "openpgp_key_id": "Sign the release tags with key 9C4D2E7A1B3F5068.",
+    "openpgp_short_id": "The keyserver lists key 0x5D8E1A2C since Tuesday.",
+    "registry_path": "Key: HKEY_CURRENT_USER\\Software\\Acme\\Sync",
+    "weak_word_plain_word": "Zugang ist wieder freigeschaltet.",
+    "env_call_reference": "password: env(SMTP_PASS)",
+    "home_path": "pwd: /srv/builds/nightly/artifacts",
 }
 
 
