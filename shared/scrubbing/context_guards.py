@@ -46,9 +46,14 @@ __all__ = ["WEAK", "assigned", "identifier_shape", "sentence_goes_on"]
 
 
 class Token(Protocol):
-    raw: str
-    word: str
-    low: str
+    """What the guards read of a token (the tier's `_Tok`)."""
+
+    @property
+    def raw(self) -> str: ...
+    @property
+    def word(self) -> str: ...
+    @property
+    def low(self) -> str: ...
 
 
 WEAK: Final = frozenset(

@@ -91,6 +91,7 @@ _QUERY_REST: Final = re.compile(r"&[A-Za-z_][\w.-]*=.*$")
 """`token=abc&page=2`: what follows `&name=` is the next query parameter."""
 _PIPES, _COMMENTS = frozenset({"|", "||", "|-", "|>"}), frozenset({"#", "--", "//"})
 _TICKET: Final = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d{1,7}")
+_WORD_CHAIN: Final = re.compile(r"[a-zäöüß]{3,10}(?:-[a-zäöüß]{3,10}){3,11}")
 
 
 class Candidate(NamedTuple):
@@ -187,6 +188,8 @@ def _shape(value: str) -> list[str]:
         out.append("dotted")
     if _TICKET.fullmatch(value):
         out.append("ticket")
+    if _WORD_CHAIN.fullmatch(value):
+        out.append("wordchain")  # `velvet-laterne-copper-anker`: a passphrase of words
     if value.count("-") == 4 and n == 36:
         out.append("uuid")
     return out
