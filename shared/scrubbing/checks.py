@@ -37,7 +37,7 @@ _TEMPLATE = re.compile(
     |(?:var|local|data|module|each|self)\.[A-Za-z_]|--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$
     |![A-Za-z][A-Za-z_]*(?:\s|$)|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(|[A-Za-z_]\w*\((?:["'`)]|$)
     |:['"]?[A-Za-z_]\w*['"]?[;,)]?$|\$[a-z_]+\)?$|&[A-Za-z_][\w.]*\{|[+-]@?[a-z][a-z|]*$
-    |`?[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+`?$
+    |`?[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+`?$|[a-z_]\w*\([A-Z_][A-Z0-9_]*\)?[,;]?$
     |[A-Za-z_]\w*(?:\.\w+)*\.\w*(?i:passw|secret|token|key|pwd|credential)\w*[,;)]?$""",
     re.VERBOSE,
 )

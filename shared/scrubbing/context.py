@@ -201,7 +201,7 @@ SEED_PHRASE: Final = (
     r"(?P<key>seed[-\s]?phrase|recovery[-\s]?phrase|mnemonic|wiederherstellungs(?:phrase|satz)"
     r"|seed[-\s]?w(?:ö|o)rter|seed[-\s]?words|backup[-\s]?phrase|secret\s{1,4}+recovery\s{1,4}+phrase)"
     rf"{QUALIFIER}[\"']?{_OSP}(?:[:=]|\s(?:ist|is|lautet)){_OSP}[\"'„“]?"
-    r"(?P<v>(?:[a-z]{3,8}+\s{1,4}+){11,23}+[a-z]{3,8}+)\b"
+    r"(?P<v>(?:[a-z]{3,8}+\s{1,4}+(?=[a-z])){11,23}+[a-z]{3,8}+)\b"
 )
 _NOT_A_PIN: Final = (
     r"(?!\s{0,4}+(?:Zeichen|Stellen|stellig|digits|characters|chars|Tage|days|Versuche|attempts"
@@ -295,10 +295,12 @@ _ONE_CODE: Final = (
 RECOVERY_CODES: Final = (
     r"(?<![A-Za-z])(?P<key>(?:recovery|backup|wiederherstellungs|notfall|sicherungs|2fa|mfa"
     r"|totp)[-\s]?codes?)(?![A-Za-z])"
-    rf"{QUALIFIER}(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|sind|are|lautet|lauten){_COLON_OR_SPACE})"
+    rf"{QUALIFIER}(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|sind|are|lautet|lauten){_COLON_OR_SPACE}"
+    rf"|{_OSP}[,(–-][^\n:=]{{1,40}}+:[ \t]{{0,8}}+\r?\n)"
     rf"(?P<v>{_ONE_CODE}(?:(?:{_OSP}[,;]{_OSP}|\n){_ONE_CODE}){{0,15}}+)(?![\w-])"
 )
-"""One-time recovery codes after their name: `Backup-Codes für 2FA: 2670 1046, LF1L-OPS0-…`."""
+"""One-time recovery codes after their name: `Backup-Codes für 2FA: 2670 1046, LF1L-OPS0-…`,
+or as a list under a heading line that names them (`Recovery codes, keep them safe:⏎…`)."""
 RECOVERY_ANCHORS: Final = (
     "recovery", "backup", "wiederherstellungs", "notfall", "sicherungs", "2fa", "mfa", "totp",
 )  # fmt: skip

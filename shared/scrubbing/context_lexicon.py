@@ -123,7 +123,7 @@ NEEDLES: Final = (
 COPULA: Final = frozenset(
     [
         "ist", "is", "lautet", "lauten", "lautete", "war", "was", "sind", "are", "heißt",
-        "heisst", "=", ":", "-", "–", "->", "→", "lautet:",
+        "heisst", "=", ":", "-", "–", "->", "→", "lautet:", "sei", "bleibt", "remains", "stays",
     ]
 )
 ARTICLE: Final = frozenset(
@@ -169,7 +169,8 @@ NAME_LABELS: Final = frozenset(
         "account", "konto", "user", "username", "benutzer", "benutzername", "nutzer",
         "login", "host", "hostname", "server", "rechner", "gerät", "device", "ssid",
         "netzwerk", "network", "mailbox", "postfach", "email", "e-mail", "mail",
-        "fingerprint", "fingerabdruck", "key-id", "keyid",
+        "fingerprint", "fingerabdruck", "key-id", "keyid", "imei", "iban", "bic", "tel",
+        "telefon", "phone", "handy", "mobil", "mobile", "fax", "whatsapp", "signal",
     ]
 )
 

@@ -9,10 +9,12 @@ known only by the word that names it. This tier runs after the table, on what it
    password, passphrase, PIN, PUK, TAN, OTP, Code and its compounds, Kombination, Schlüssel,
    key, psk, secret, token, ...), minus the code compounds that name content (`NOT_SECRET`:
    Quellcode, Barcode, Fehlercode, Buchungscode, ...).
-2. Candidates: on the same line and within the sentence, the next `_AFTER` tokens after it and
-   the `_BEFORE` tokens before it (`123456 is your code`); the value of a `key=value` or
-   `key: value` token whose key is a credential word; a run of equal short groups
-   (`4 7 1 9`, `abcd efgh ijkl mnop`) counts as one candidate. References and placeholders
+2. Candidates: on the same line and within the sentence, the next `_AFTER` tokens after it
+   that it is *assigned* (`context_guards`: right after the word, or after `:`/`=`/a copula
+   in the same clause; never a value before the word or merely near it; identifier shapes
+   and sentences are no values); the value of a `key=value` or `key: value` token whose
+   key is a credential word; a run of equal short groups (`4 7 1 9`, `abcd efgh ijkl
+   mnop`) counts as one candidate. References and placeholders
    (`var.x`, `${X}`, `{{ x }}`, `lookup(`, `op://`, `--flag`, `****`, `<x>`) and function
    words are never candidates; a scan stops at a comment mark or a pipe (`# rev <sha>`,
    `.password | b64enc`; a table row's cell borders are no pipes).
@@ -38,6 +40,7 @@ from typing import Final, NamedTuple
 
 from shared.scrubbing.bare_checks import IDENTIFIER_LABEL
 from shared.scrubbing.checks import MARKER_PREFIX, STOPWORDS, decodes_to_prose, is_placeholder
+from shared.scrubbing.context_guards import assigned, identifier_shape, sentence_goes_on
 from shared.scrubbing.context_lexicon import (
     ARTICLE,
     CLOSERS,
@@ -60,7 +63,6 @@ from shared.scrubbing.context_lexicon import (
 __all__ = ["Candidate", "Model", "candidates", "find", "lexicon_class", "score"]
 
 _AFTER: Final = 8
-_BEFORE: Final = 3
 _MAX_VALUE: Final = 200
 _MAX_GROUPS: Final = 16
 _MAX_WORDS: Final = 400
@@ -89,6 +91,7 @@ _QUERY_REST: Final = re.compile(r"&[A-Za-z_][\w.-]*=.*$")
 """`token=abc&page=2`: what follows `&name=` is the next query parameter."""
 _PIPES, _COMMENTS = frozenset({"|", "||", "|-", "|>"}), frozenset({"#", "--", "//"})
 _TICKET: Final = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d{1,7}")
+_WORD_CHAIN: Final = re.compile(r"[a-zäöüß]{3,10}(?:-[a-zäöüß]{3,10}){3,11}")
 
 
 class Candidate(NamedTuple):
@@ -185,6 +188,8 @@ def _shape(value: str) -> list[str]:
         out.append("dotted")
     if _TICKET.fullmatch(value):
         out.append("ticket")
+    if _WORD_CHAIN.fullmatch(value):
+        out.append("wordchain")  # `velvet-laterne-copper-anker`: a passphrase of words
     if value.count("-") == 4 and n == 36:
         out.append("uuid")
     return out
@@ -313,11 +318,14 @@ def _columns(text: str, lines: list[tuple[int, str]], taken: _Taken) -> Iterator
 _Taken = Callable[[int, int], bool]
 
 
-def candidates(text: str, covered: Sequence[tuple[int, int]] = ()) -> Iterator[Candidate]:
+def candidates(
+    text: str, covered: Sequence[tuple[int, int]] = (), strict: bool = True
+) -> Iterator[Candidate]:
     """Every value a credential word in `text` may name, with its features, in the order the
-    tier decides them (per credential word: after it by distance, then before it). A scan
+    tier decides them (per credential word: after it, by distance). A scan
     stops at a secret already found (`covered` or a marker): a credential word names one value,
-    and the one after it that is found already satisfies it."""
+    and the one after it that is found already satisfies it. `strict=False` (training only)
+    skips `context_guards`, so that the model also learns from the values they refuse."""
     low_text = text.lower()
     if not any(n in low_text for n in NEEDLES):
         return
@@ -344,7 +352,7 @@ def candidates(text: str, covered: Sequence[tuple[int, int]] = ()) -> Iterator[C
             continue
         toks = _tokens(text, start, start + len(line))
         for i, tok in enumerate(toks):
-            found = list(_around(toks, i, tok, taken))
+            found = list(_around(toks, i, tok, taken, strict))
             if found:
                 if words >= _MAX_WORDS:  # the rest is unchecked: removed (fail safe)
                     end = len(text)
@@ -376,7 +384,9 @@ def _piped(tok: _Tok, toks: Sequence[_Tok]) -> bool:  # see the module docstring
     return tok.raw in _COMMENTS or (tok.raw in _PIPES and not toks[0].raw.startswith("|"))
 
 
-def _around(toks: Sequence[_Tok], i: int, tok: _Tok, taken: _Taken) -> Iterator[Candidate]:
+def _around(
+    toks: Sequence[_Tok], i: int, tok: _Tok, taken: _Taken, strict: bool
+) -> Iterator[Candidate]:
     if _SPLIT.search(tok.word):
         yield from _inline(tok, i, toks, taken)
         return
@@ -403,11 +413,20 @@ def _around(toks: Sequence[_Tok], i: int, tok: _Tok, taken: _Taken) -> Iterator[
             return
         value = " ".join(t.word for t in toks[j:end]) if end > j else last.word
         plain = j - 1 == i and not colon  # `Codes 2024 erneuert`: a year, no assignment
+        stop = end if end > j else j + 1
         if (
             _value_ok(value)
             and not taken(toks[j].start, last.end)
             and (j - 1 == i or not _labelled(toks[j - 1]))
             and not (plain and _YEAR.fullmatch(value))
+            and (
+                not strict
+                or (
+                    assigned(toks, i, j, found[1], colon)
+                    and not identifier_shape(toks, j, stop)
+                    and not sentence_goes_on(toks, i, j, stop, colon)
+                )
+            )
         ):
             feats = ["side=after", f"dist={j - i}", *_between(toks[i + 1 : j])]
             feats.append(f"prev={_role(toks[j - 1], j - 1 == i)}")
@@ -417,24 +436,10 @@ def _around(toks: Sequence[_Tok], i: int, tok: _Tok, taken: _Taken) -> Iterator[
                 feats.append(f"group={min(end - j, 4)}")
             if toks[j].raw.startswith(("(", "[")):
                 feats.append("paren")
-            nxt = end if end > j else j + 1
-            yield _candidate(tok.start, toks[j].start, last.end, value, found, feats, toks, nxt)
+            yield _candidate(tok.start, toks[j].start, last.end, value, found, feats, toks, stop)
         if (end > j and toks[end - 1].ends_sentence) or toks[j].ends_sentence:
             break
         j = end if end > j else j + 1
-    for j in range(i - 1, max(-1, i - 1 - _BEFORE), -1):
-        t = toks[j]
-        if t.ends_sentence or taken(t.start, t.end) or _piped(t, toks):
-            break
-        if (
-            _value_ok(t.word)
-            and (j == 0 or not _labelled(toks[j - 1]))
-            and not _YEAR.fullmatch(t.word)
-        ):
-            feats = ["side=before", f"dist={i - j}", *_between(toks[j + 1 : i])]
-            if t.raw.startswith(("(", "[")):
-                feats.append("paren")
-            yield _candidate(tok.start, t.start, t.end, t.word, found, feats, toks, j + 1)
 
 
 def _candidate(

@@ -34,7 +34,8 @@ OPENVPN_STATIC: Final = (
     r"(?P<v>[0-9a-fA-F]{16,64}(?:\s{1,8}[0-9a-fA-F]{16,64}){1,64})"
 )
 CARD_CHECK: Final = (
-    r"\b(?:CVC2?|CVV2?|CID|Prüfnummer|Kartenprüfnummer|Sicherheitscode|security code)"
+    r"\b(?:CVC2?|CVV2?|CID|Prüfnummer|Kartenprüfnummer|Prüfziffer|Kartenprüfziffer|Sicherheitscode"
+    r"|security code|verification code|card code)"
     r"\s{0,4}[:=]?\s{0,4}(?P<v>\d{3,4})(?!\d)"
 )
 DECODED_LINE: Final = (
@@ -49,6 +50,7 @@ _CARD_BEFORE: Final = re.compile(
     r"karte|card|visa|master|amex|gültig bis|valid (?:thru|until)|exp(?:iry|ires)?\b|\d{4} \d{4}",
     re.IGNORECASE,
 )
+_CALL_BEFORE: Final = re.compile(r"([A-Za-z_][\w.]*)\($")
 _CREDENTIAL_CMD: Final = re.compile(r"passw|secret|token|key|credential", re.IGNORECASE)
 _DIGEST_KEY: Final = re.compile(
     r"sha\d*|md5|blake\w*|commit|git|rev|hash|digest|etag|oid|uuid|id|object|tree|blob|build"
@@ -56,7 +58,12 @@ _DIGEST_KEY: Final = re.compile(
 
 
 def sql_password(value: str, match: re.Match[str]) -> bool:
-    """`IDENTIFIED BY '…'` / a settings row's value: a password unless a placeholder."""
+    """`IDENTIFIED BY '…'` / a settings row's value: a password unless a placeholder. A tuple
+    glued to a name is a call's arguments (`lookup('…onepassword', 'SMTP')`: a reference to
+    where the secret is kept), unless the name is SQL's `VALUES`/`IN`."""
+    call = _CALL_BEFORE.search(match.string, max(0, match.start() - 40), match.start() + 1)
+    if match.group(0).startswith("(") and call and call.group(1).lower() not in ("values", "in"):
+        return False
     return password_value(value, match)
 
 
