@@ -144,6 +144,11 @@ _SERIALIZER: Final = TypeSerializer()
 _DESERIALIZER: Final = TypeDeserializer()
 
 
+def attributes(values: Mapping[str, Any]) -> Item:
+    """Plain values as attribute values (TypeSerializer; a set of strings is an SS)."""
+    return {name: _SERIALIZER.serialize(value) for name, value in values.items()}
+
+
 @dataclass(frozen=True)
 class Kind:
     """How a domain value is stored: `put` before TypeSerializer, `get` after
