@@ -16,7 +16,6 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from functools import partial
 from typing import Final
 
 from boto3.dynamodb.conditions import Attr
@@ -39,6 +38,7 @@ from shared.storage.dynamo.calls import (
     cancel_reasons,
     error_code,
     item_key,
+    run_chains,
 )
 from shared.storage.dynamo.items import PK, SK, Item, action, get_n, get_s, key, n, query
 from shared.storage.dynamo.ledger_items import (
@@ -100,24 +100,18 @@ class LedgerTable:
     # --- appends ------------------------------------------------------------------------
 
     def append(self, writes: Sequence[LedgerWrite]) -> list[EntryFailure | AlreadyAppended | None]:
-        chains: dict[ShardKey | int, list[int]] = {}
-        for index, write in enumerate(writes):
-            record = write.record
-            chain: ShardKey | int = (
-                index if record.satz is LedgerSatz.ZAHLUNG else item_key(total_key(record))
+        def shard(index: int, write: LedgerWrite) -> ShardKey | int:  # zahlungen touch no total
+            return (
+                index
+                if write.record.satz is LedgerSatz.ZAHLUNG
+                else item_key(total_key(write.record))
             )
-            chains.setdefault(chain, []).append(index)
-        runnable = list(chains.values())
-        outcomes = self._calls.round_trips.run(
-            [partial(self._chain, [writes[i] for i in indices]) for indices in runnable]
-        )
-        results: list[EntryFailure | AlreadyAppended | None] = [None] * len(writes)
-        for indices, chain_results in zip(runnable, outcomes, strict=True):
-            for index, result in zip(indices, chain_results, strict=True):
-                results[index] = result
-        return results
 
-    def _chain(self, writes: list[LedgerWrite]) -> list[EntryFailure | AlreadyAppended | None]:
+        return run_chains(self._calls.round_trips, writes, shard, self._chain)
+
+    def _chain(
+        self, _shard: ShardKey | int, writes: list[LedgerWrite]
+    ) -> list[EntryFailure | AlreadyAppended | None]:
         results: list[EntryFailure | AlreadyAppended | None] = []
         for write in writes:
             try:

@@ -19,7 +19,6 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import partial
 from typing import Final
 
 from boto3.dynamodb.conditions import Attr
@@ -33,6 +32,7 @@ from shared.storage.dynamo.calls import (
     TableCalls,
     cancel_reasons,
     error_code,
+    run_chains,
 )
 from shared.storage.dynamo.items import (
     PK,
@@ -89,33 +89,23 @@ class RatingWriter:
     ) -> list[Result]:
         for rating in ratings:  # reject naive datetimes before anything is written
             to_us(rating.datum)
-        chains: dict[MemoryRef, list[int]] = {}
-        for index, rating in enumerate(ratings):
-            chains.setdefault((rating.tenant, rating.memory_id), []).append(index)
-        snapshots: dict[MemoryRef, Memory | None] = {}
-        for ref in chains:
-            snapshot = known.get(ref[1]) if known is not None else None
-            if snapshot is not None and snapshot.tenant == ref[0]:
-                snapshots[ref] = snapshot
-        unreadable = self._read_missing(list(chains), snapshots)
+        refs = list(dict.fromkeys((rating.tenant, rating.memory_id) for rating in ratings))
+        snapshots: dict[MemoryRef, Memory | None] = {
+            ref: memory
+            for ref in refs
+            if (memory := (known or {}).get(ref[1])) is not None and memory.tenant == ref[0]
+        }
+        unreadable = self._read_missing(refs, snapshots)
 
-        results: list[Result | None] = [None] * len(ratings)
-        runnable = [(ref, indices) for ref, indices in chains.items() if ref not in unreadable]
-        for ref in unreadable:
-            for index in chains[ref]:
-                results[index] = EntryFailure(EntryFailureCode.STORAGE, "memory unreadable")
-        outcomes = self._calls.round_trips.run(
-            [
-                partial(self._chain, [ratings[i] for i in indices], snapshots.get(ref), now_us)
-                for ref, indices in runnable
-            ]
-        )
-        for (_, indices), chain_results in zip(runnable, outcomes, strict=True):
-            for index, result in zip(indices, chain_results, strict=True):
-                results[index] = result
-        done = [r for r in results if r is not None]
-        assert len(done) == len(ratings)
-        return done
+        def chain(ref: MemoryRef, group: list[Rating]) -> list[Result]:
+            if ref in unreadable:
+                return [EntryFailure(EntryFailureCode.STORAGE, "memory unreadable")] * len(group)
+            return self._chain(group, snapshots.get(ref), now_us)
+
+        def memory_of(_index: int, rating: Rating) -> MemoryRef:
+            return rating.tenant, rating.memory_id
+
+        return run_chains(self._calls.round_trips, ratings, memory_of, chain)
 
     def _read_missing(
         self, refs: list[MemoryRef], snapshots: dict[MemoryRef, Memory | None]
