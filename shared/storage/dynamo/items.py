@@ -149,6 +149,11 @@ def attributes(values: Mapping[str, Any]) -> Item:
     return {name: _SERIALIZER.serialize(value) for name, value in values.items()}
 
 
+def plain(item: Mapping[str, Any]) -> dict[str, Any]:
+    """An item's attribute values as plain values (TypeDeserializer: numbers as Decimal)."""
+    return {name: _DESERIALIZER.deserialize(value) for name, value in item.items()}
+
+
 @dataclass(frozen=True)
 class Kind:
     """How a domain value is stored: `put` before TypeSerializer, `get` after

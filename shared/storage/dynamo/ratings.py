@@ -249,13 +249,8 @@ class RatingWriter:
         existing = sorted({i // 2 for i, code in enumerate(codes[:-1]) if code == CONDITION_FAILED})
         stored: _Base | None = None
         if codes[-1] == CONDITION_FAILED:
-            item = reasons[-1].get("Item") if reasons else None
+            item = reasons[-1].get("Item") if reasons else None  # ALL_OLD: none if gone
             rating = batch[0]
-            try:
-                if item is None:  # no ALL_OLD support, or the memory is gone
-                    item = self._calls.get_item(memory_key(rating.tenant, rating.memory_id))
-            except AWS_ERRORS as read_error:
-                return EntryFailure(EntryFailureCode.STORAGE, error_code(read_error))
             if item is None or not is_live(item, now_us):
                 return EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {rating.memory_id}")
             stored = _Base.of(memory_from_item(item))  # a newer last_call_us is stored
