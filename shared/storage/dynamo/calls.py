@@ -196,16 +196,11 @@ class TableCalls:
     # --- queries ------------------------------------------------------------------------
 
     def query_many(
-        self,
-        queries: Sequence[Mapping[str, Any]],
-        limit: int | None = None,
-        *,
-        limits: Sequence[int | None] | None = None,
+        self, queries: Sequence[Mapping[str, Any]], limit: int | None = None
     ) -> list[list[Item]]:
-        """Run independent queries side by side; a query whose page ended before its limit
-        (`limits[i]`, else `limit`; or before its end, without a limit) continues in a
-        further stage."""
-        pages = QueryPages(self, queries, limit, limits=limits)
+        """Run independent queries side by side; a query whose page ended before `limit`
+        (or before its end, without a limit) continues in a further stage."""
+        pages = QueryPages(self, queries, limit)
         return pages.finish(self.round_trips.run(pages.tasks()))
 
     def _query_page(
