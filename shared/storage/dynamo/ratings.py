@@ -134,29 +134,30 @@ class RatingWriter:
             gone = EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {ratings[0].memory_id}")
             return [gone] * len(ratings)
         base = _Base.of(snapshot)
-        groups: list[list[int]] = [[]]
-        for index, rating in enumerate(ratings):
-            group = groups[-1]
-            if len(group) == RATINGS_PER_TRANSACTION or any(
-                ratings[i].insert_id == rating.insert_id for i in group
+        groups: list[list[Rating]] = [[]]
+        for rating in ratings:
+            if len(groups[-1]) == RATINGS_PER_TRANSACTION or any(
+                r.insert_id == rating.insert_id for r in groups[-1]
             ):
-                groups.append(group := [])
-            group.append(index)
-        results: list[Result | None] = [None] * len(ratings)
+                groups.append([])
+            groups[-1].append(rating)
+        results: list[Result] = []
         for group in groups:
-            base = self._group([ratings[i] for i in group], base, now_us, results, group)
-        return [r for r in results if r is not None]
+            done, base = self._group(group, base, now_us)
+            results += done
+        return results
 
-    def _group(
-        self,
-        ratings: list[Rating],
-        base: _Base,
-        now_us: int,
-        results: list[Result | None],
-        slots: list[int],
-    ) -> _Base:
-        """Write one group; fill `results` at `slots`; return the base for the next group."""
+    def _group(self, ratings: list[Rating], base: _Base, now_us: int) -> tuple[list[Result], _Base]:
+        """Write one group: its results in order, and the base for the next group."""
+        done: dict[int, Result] = {}
         pending = list(range(len(ratings)))
+
+        def finish(failure: EntryFailure | None = None) -> tuple[list[Result], _Base]:
+            """The group's results (the pending ones: `failure`) and the base after it."""
+            if failure is not None:
+                done.update(dict.fromkeys(pending, failure))
+            return [done[i] for i in range(len(ratings))], base
+
         attempt = 0
         # Each pass drops a rating, learns the stored last_call_us or counts a conflict.
         for _pass in range(len(ratings) + self._max_retries + 2):
@@ -169,13 +170,11 @@ class RatingWriter:
             except AWS_ERRORS as exc:
                 verdict = self._cancelled(exc, batch, now_us)
                 if isinstance(verdict, EntryFailure):
-                    for i in pending:
-                        results[slots[i]] = verdict
-                    return base
+                    return finish(verdict)
                 existing, stored, conflict = verdict
                 for position in sorted(existing, reverse=True):
                     i = pending.pop(position)
-                    results[slots[i]] = EntryFailure(
+                    done[i] = EntryFailure(
                         EntryFailureCode.STORAGE, f"rating {ratings[i].insert_id} exists"
                     )
                 if stored is not None:
@@ -183,13 +182,12 @@ class RatingWriter:
                 if conflict:
                     attempt += 1
                     if attempt > self._max_retries:
-                        failure = EntryFailure(
-                            EntryFailureCode.CONFLICT,
-                            f"memory {ratings[0].memory_id} busy ({self._max_retries} retries)",
+                        return finish(
+                            EntryFailure(
+                                EntryFailureCode.CONFLICT,
+                                f"memory {ratings[0].memory_id} busy ({self._max_retries} retries)",
+                            )
                         )
-                        for i in pending:
-                            results[slots[i]] = failure
-                        return base
                     self._calls.backoff.wait(attempt)
                 continue
             for i in pending:
@@ -199,17 +197,15 @@ class RatingWriter:
                     max(base.last_us or 0, to_us(ratings[i].datum)),
                     base.expires_us,
                 )
-                results[slots[i]] = RatingOutcome(
+                done[i] = RatingOutcome(
                     insert_id=ratings[i].insert_id,
                     memory_id=ratings[i].memory_id,
                     score_count=base.count,
                     score_avg=base.total / base.count,
                     last_call=from_us(base.last_us or 0),
                 )
-            return base
-        for i in pending:
-            results[slots[i]] = EntryFailure(EntryFailureCode.STORAGE, "rating not written")
-        return base
+            return finish()
+        return finish(EntryFailure(EntryFailureCode.STORAGE, "rating not written"))
 
     @staticmethod
     def _newest(batch: list[Rating], base: _Base) -> int | None:
