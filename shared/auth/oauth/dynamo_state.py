@@ -129,20 +129,14 @@ class DynamoOAuthState:
         return bool(answer.get("Attributes"))
 
     def _query(self, pk: str, now: int) -> list[dict[str, Any]]:
-        items: list[dict[str, Any]] = []
-        request: dict[str, Any] = {
-            "TableName": self._table,
-            "KeyConditionExpression": "#pk = :pk",
-            "ExpressionAttributeNames": {"#pk": PK},
-            "ExpressionAttributeValues": {":pk": {"S": pk}},
-            "ConsistentRead": True,
-        }
-        while True:
-            page = self._client.query(**request)
-            items.extend(item for item in page.get("Items", []) if _live(item, now))
-            if "LastEvaluatedKey" not in page:
-                return items
-            request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        pages = self._client.get_paginator("query").paginate(
+            TableName=self._table,
+            KeyConditionExpression="#pk = :pk",
+            ExpressionAttributeNames={"#pk": PK},
+            ExpressionAttributeValues={":pk": {"S": pk}},
+            ConsistentRead=True,
+        )
+        return [item for page in pages for item in page.get("Items", []) if _live(item, now)]
 
     # --- clients ---------------------------------------------------------------------------
 
@@ -229,24 +223,20 @@ class DynamoOAuthState:
 
     def all_grants(self, now: int) -> list[GrantRecord]:
         """Every connection of every user (the CLI's admin listing): a scan."""
-        grants: list[GrantRecord] = []
-        request: dict[str, Any] = {
-            "TableName": self._table,
-            "FilterExpression": "begins_with(#pk, :prefix)",
-            "ExpressionAttributeNames": {"#pk": PK},
-            "ExpressionAttributeValues": {":prefix": {"S": keys.GRANT_PREFIX}},
-            "ConsistentRead": True,
-        }
-        while True:
-            page = self._client.scan(**request)
-            grants.extend(
-                from_doc(GrantRecord, _doc(item))
-                for item in page.get("Items", [])
-                if _live(item, now)
-            )
-            if "LastEvaluatedKey" not in page:
-                return sorted(grants, key=lambda g: (g.tenant, g.subject, g.grant_id))
-            request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        pages = self._client.get_paginator("scan").paginate(
+            TableName=self._table,
+            FilterExpression="begins_with(#pk, :prefix)",
+            ExpressionAttributeNames={"#pk": PK},
+            ExpressionAttributeValues={":prefix": {"S": keys.GRANT_PREFIX}},
+            ConsistentRead=True,
+        )
+        grants = [
+            from_doc(GrantRecord, _doc(item))
+            for page in pages
+            for item in page.get("Items", [])
+            if _live(item, now)
+        ]
+        return sorted(grants, key=lambda g: (g.tenant, g.subject, g.grant_id))
 
     def delete_grant(self, tenant: str, subject: str, grant_id: str) -> bool:
         return self._delete(keys.grant(tenant, subject, grant_id))

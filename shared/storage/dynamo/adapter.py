@@ -195,8 +195,7 @@ class DynamoStorage:
 
         # The lease is state (the IDs this container holds), built with its part: two
         # threads racing on a first use may build two, which only leaves gaps.
-        leases = IdLeases(self._dynamodb, self._table)
-        return CallRecords(self._dynamodb, self._table, leases, self.side_by_side)
+        return CallRecords(self._calls, IdLeases(self._calls))
 
     @cached_property
     def _repair(self) -> MemoryRepair:

@@ -13,6 +13,7 @@ their failures and never raise.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import time
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 from botocore.exceptions import BotoCoreError, ClientError
 
 from shared.domain import CounterName
-from shared.storage.dynamo.items import PK, SK, Item, counter_key, get_n, n
+from shared.storage.dynamo.items import PK, SK, Item, counter_key, expression, get_n
 from shared.storage.dynamo.parallel import RoundTrips
 
 if TYPE_CHECKING:
@@ -68,14 +69,9 @@ def counter_range(
     client: DynamoDBClient, table: str, tenant: str, counter: CounterName, count: int
 ) -> range:
     """`count` consecutive IDs of a per-tenant counter: one UpdateItem `ADD`."""
-    response = client.update_item(
-        TableName=table,
-        Key=counter_key(tenant, counter),
-        UpdateExpression="ADD #value :count",
-        ExpressionAttributeNames={"#value": "value"},
-        ExpressionAttributeValues={":count": n(count)},
-        ReturnValues="UPDATED_NEW",
-    )
+    key = counter_key(tenant, counter)
+    added = expression(add={"value": count})
+    response = client.update_item(TableName=table, Key=key, ReturnValues="UPDATED_NEW", **added)
     last = get_n(response["Attributes"], "value")
     return range(last - count + 1, last + 1)
 
@@ -85,26 +81,9 @@ def item_key(item: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def item_size_bound(item: Mapping[str, Any]) -> int:
-    """An upper bound of an item's size as DynamoDB counts it (attribute names plus values;
-    a number's digits bound its stored size)."""
-    return sum(len(name.encode()) + _value_size_bound(value) for name, value in item.items())
-
-
-def _value_size_bound(value: Mapping[str, Any]) -> int:
-    ((kind, data),) = value.items()
-    if kind in ("S", "N"):
-        return len(str(data).encode())
-    if kind == "B":
-        return len(data)
-    if kind in ("BOOL", "NULL"):
-        return 1
-    if kind == "M":
-        return 3 + item_size_bound(data)
-    if kind == "L":
-        return 3 + sum(1 + _value_size_bound(v) for v in data)
-    if kind == "BS":
-        return sum(len(v) for v in data)
-    return sum(len(str(v).encode()) for v in data)  # SS, NS
+    """An upper bound of an item's size as DynamoDB counts it (attribute names plus values):
+    its JSON text in UTF-8, which holds every name and value, quoted."""
+    return len(json.dumps(item, ensure_ascii=False).encode())
 
 
 def chunks(values: Sequence[Any], size: int) -> list[list[Any]]:
@@ -217,16 +196,11 @@ class TableCalls:
     # --- queries ------------------------------------------------------------------------
 
     def query_many(
-        self,
-        queries: Sequence[Mapping[str, Any]],
-        limit: int | None = None,
-        *,
-        limits: Sequence[int | None] | None = None,
+        self, queries: Sequence[Mapping[str, Any]], limit: int | None = None
     ) -> list[list[Item]]:
-        """Run independent queries side by side; a query whose page ended before its limit
-        (`limits[i]`, else `limit`; or before its end, without a limit) continues in a
-        further stage."""
-        pages = QueryPages(self, queries, limit, limits=limits)
+        """Run independent queries side by side; a query whose page ended before `limit`
+        (or before its end, without a limit) continues in a further stage."""
+        pages = QueryPages(self, queries, limit)
         return pages.finish(self.round_trips.run(pages.tasks()))
 
     def _query_page(
@@ -345,6 +319,26 @@ def run_groups(
         split.append(results[start : start + len(group)])
         start += len(group)
     return split
+
+
+def run_chains[K: Hashable, W, R](
+    round_trips: RoundTrips,
+    writes: Sequence[W],
+    chain_of: Callable[[int, W], K],
+    run: Callable[[K, list[W]], list[R]],
+) -> list[R]:
+    """Writes grouped into chains (`chain_of`; in order within a chain), each chain `run`
+    as one task of one stage: the results in the order of `writes`."""
+    chains: dict[K, list[int]] = {}
+    for index, write in enumerate(writes):
+        chains.setdefault(chain_of(index, write), []).append(index)
+    outcomes = round_trips.run(
+        [partial(run, chain, [writes[i] for i in indices]) for chain, indices in chains.items()]
+    )
+    results: dict[int, R] = {}
+    for indices, chain_results in zip(chains.values(), outcomes, strict=True):
+        results.update(zip(indices, chain_results, strict=True))
+    return [results[index] for index in range(len(writes))]
 
 
 def _remaining(found: list[Item], limit: int | None) -> int | None:

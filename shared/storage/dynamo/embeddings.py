@@ -151,24 +151,23 @@ class EmbeddingVectors:
             }
             for w in writes
         ]
-        for attempt in range(2):
+        dimension = len(vectors[0]["data"]["float32"])
+        try:
             try:
                 self._client.put_vectors(**self._index(index), vectors=vectors)
-                self._seen(
-                    writes[0].memory.embedding_profil_hash, len(vectors[0]["data"]["float32"])
-                )
-                return None
             except AWS_ERRORS as exc:
-                if error_code(exc) == _NOT_FOUND and attempt == 0:
-                    failure = self._create_index(index, len(vectors[0]["data"]["float32"]))
-                    if failure is None:
-                        continue
-                    return failure
-                _log.warning("put_vectors %s (%d vectors): %s", index, len(vectors), exc)
-                return f"embeddings ({index}): {error_code(exc)}"
-        return f"embeddings ({index}): index not available"
+                if error_code(exc) != _NOT_FOUND:
+                    raise
+                self._create_index(index, dimension)  # then once more
+                self._client.put_vectors(**self._index(index), vectors=vectors)
+        except AWS_ERRORS as exc:
+            _log.warning("put_vectors %s (%d vectors): %s", index, len(vectors), exc)
+            return f"embeddings ({index}): {error_code(exc)}"
+        self._seen(writes[0].memory.embedding_profil_hash, dimension)
+        return None
 
-    def _create_index(self, index: str, dimension: int) -> str | None:
+    def _create_index(self, index: str, dimension: int) -> None:
+        """The index (cosine, float32); one created side by side meanwhile is fine."""
         try:
             self._client.create_index(
                 **self._where(),
@@ -178,11 +177,8 @@ class EmbeddingVectors:
                 distanceMetric="cosine",
             )
         except AWS_ERRORS as exc:
-            if error_code(exc) == _CONFLICT:  # created side by side: fine
-                return None
-            _log.warning("create_index %s: %s", index, exc)
-            return f"embeddings ({index}): {error_code(exc)}"
-        return None
+            if error_code(exc) != _CONFLICT:
+                raise
 
     def delete(self, refs: Sequence[str]) -> None:
         """Best effort, batched per index: a left-over vector is never returned for a

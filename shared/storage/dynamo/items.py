@@ -6,14 +6,12 @@ the `by_expiry` GSI's `EXP#<shard>` (the expiry sweep is a system job across ten
 request path). Free-text key components (tenant, tag names, terms, scopes, reference IDs) are
 escaped (`%` -> `%25`, `#` -> `%23`) so that no value can forge another key's shape.
 
-Values: one `Codec` per item type declares which attributes it stores, which domain field
-each holds and how the value maps (a `Kind`); boto3's TypeSerializer/TypeDeserializer make
-the attribute values, and `expression` builds conditions (boto3's `Attr`/`Key`) and updates
-with them. Datetimes are integer microseconds (`*_us`, read back UTC-aware); `expires_at` is
-the TTL attribute (epoch seconds, rounded up) next to the exact `expires_us`; TypeSerializer
-refuses a Decimal DynamoDB would round (stored scores and sums are exact); dicts and lists
-are compact JSON strings (every number in them reads back unchanged). A None field is not
-stored; an absent attribute reads back as the field's default.
+Values (docs/dynamodb.md, "Item types"): one `Codec` per item type declares its attributes,
+the domain field each holds and its `Kind`; boto3's TypeSerializer/TypeDeserializer make
+every attribute value (`attributes`, `plain`, `expression` with boto3's `Attr`/`Key`).
+Datetimes are integer microseconds, read back UTC-aware; the TTL attribute `expires_at` is
+rounded up; a Decimal DynamoDB would round is refused; dicts and lists are compact JSON
+(numbers read back unchanged); a None field is not stored, an absent one reads as default.
 tests/unit/test_dynamo_item_layout.py pins every item type byte for byte: a change there is
 a migration.
 """
@@ -142,6 +140,16 @@ def ttl_seconds(expires_us: int) -> int:
 
 _SERIALIZER: Final = TypeSerializer()
 _DESERIALIZER: Final = TypeDeserializer()
+
+
+def attributes(values: Mapping[str, Any]) -> Item:
+    """Plain values as attribute values (TypeSerializer; a set of strings is an SS)."""
+    return {name: _SERIALIZER.serialize(value) for name, value in values.items()}
+
+
+def plain(item: Mapping[str, Any]) -> dict[str, Any]:
+    """An item's attribute values as plain values (TypeDeserializer: numbers as Decimal)."""
+    return {name: _DESERIALIZER.deserialize(value) for name, value in item.items()}
 
 
 @dataclass(frozen=True)

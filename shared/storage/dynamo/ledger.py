@@ -13,10 +13,8 @@ records.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from datetime import date
-from functools import partial
 from typing import Final
 
 from boto3.dynamodb.conditions import Attr
@@ -24,6 +22,7 @@ from boto3.dynamodb.conditions import Attr
 from shared.domain import EntryFailure, EntryFailureCode
 from shared.ledger.model import (
     AlreadyAppended,
+    LedgerRecord,
     LedgerSatz,
     LedgerTotal,
     LedgerView,
@@ -39,6 +38,7 @@ from shared.storage.dynamo.calls import (
     cancel_reasons,
     error_code,
     item_key,
+    run_chains,
 )
 from shared.storage.dynamo.items import PK, SK, Item, action, get_n, get_s, key, n, query
 from shared.storage.dynamo.ledger_items import (
@@ -83,15 +83,6 @@ class _Failed(Exception):
         self.failure = EntryFailure(code, detail)
 
 
-@dataclass(frozen=True)
-class _Indices:
-    """Where the optional parts sit in one append's TransactItems (-1: absent)."""
-
-    items: int
-    key: int
-    check: int
-
-
 class LedgerTable:
     def __init__(self, calls: TableCalls, max_retries: int) -> None:
         self._calls = calls
@@ -100,24 +91,18 @@ class LedgerTable:
     # --- appends ------------------------------------------------------------------------
 
     def append(self, writes: Sequence[LedgerWrite]) -> list[EntryFailure | AlreadyAppended | None]:
-        chains: dict[ShardKey | int, list[int]] = {}
-        for index, write in enumerate(writes):
-            record = write.record
-            chain: ShardKey | int = (
-                index if record.satz is LedgerSatz.ZAHLUNG else item_key(total_key(record))
+        def shard(index: int, write: LedgerWrite) -> ShardKey | int:  # zahlungen touch no total
+            return (
+                index
+                if write.record.satz is LedgerSatz.ZAHLUNG
+                else item_key(total_key(write.record))
             )
-            chains.setdefault(chain, []).append(index)
-        runnable = list(chains.values())
-        outcomes = self._calls.round_trips.run(
-            [partial(self._chain, [writes[i] for i in indices]) for indices in runnable]
-        )
-        results: list[EntryFailure | AlreadyAppended | None] = [None] * len(writes)
-        for indices, chain_results in zip(runnable, outcomes, strict=True):
-            for index, result in zip(indices, chain_results, strict=True):
-                results[index] = result
-        return results
 
-    def _chain(self, writes: list[LedgerWrite]) -> list[EntryFailure | AlreadyAppended | None]:
+        return run_chains(self._calls.round_trips, writes, shard, self._chain)
+
+    def _chain(
+        self, _shard: ShardKey | int, writes: list[LedgerWrite]
+    ) -> list[EntryFailure | AlreadyAppended | None]:
         results: list[EntryFailure | AlreadyAppended | None] = []
         for write in writes:
             try:
@@ -159,44 +144,40 @@ class LedgerTable:
             items.append(action("Put", Item=record_item(record, due_key(record))))
         if original is not None and original.is_reminder:
             items.append(action("Delete", Key=due_key(original)))
-        key_index = -1
+        at: dict[str, int] = {}  # where the optional parts sit in the TransactItems
         if record.schluessel is not None:
-            key_index = len(items)
+            at["key"] = len(items)
             taken = {**schluessel_key(record.tenant, record.schluessel), "id": n(record.id)}
             items.append(action("Put", new, all_old=True, Item=taken))
-        check_index = -1
         if record.satz is LedgerSatz.ZAHLUNG and original is not None:
-            check_index = len(items)
+            at["check"] = len(items)
             no_storno = follower_key(original, LedgerSatz.STORNO)
             items.append(action("ConditionCheck", new, Key=no_storno))
         try:
             self._calls.transact(items)
         except AWS_ERRORS as exc:
-            raise self._classify(exc, write, _Indices(len(items), key_index, check_index)) from exc
+            raise self._classify(exc, record, len(items), at) from exc
 
-    def _classify(self, exc: BaseException, write: LedgerWrite, at: _Indices) -> Exception:
-        record = write.record
+    def _classify(
+        self, exc: BaseException, record: LedgerRecord, count: int, at: Mapping[str, int]
+    ) -> Exception:
         reasons = cancel_reasons(exc)
         if reasons is None:
             _log.warning("ledger record %s: %s", record.id, error_code(exc))
             return _Failed(EntryFailureCode.STORAGE, error_code(exc))
         codes = [str(reason.get("Code", "None")) for reason in reasons]
-        codes += ["None"] * (at.items - len(codes))
-        if at.key >= 0 and codes[at.key] == CONDITION_FAILED:
-            item = reasons[at.key].get("Item")
-            if item is None:  # no ALL_OLD support: read the key item
-                assert record.schluessel is not None
-                try:
-                    item = self._calls.get_item(schluessel_key(record.tenant, record.schluessel))
-                except AWS_ERRORS as read_error:
-                    return _Failed(EntryFailureCode.STORAGE, error_code(read_error))
-            if item is not None:
-                return _Duplicate(get_n(item, "id"))
+        codes += ["None"] * (count - len(codes))
+
+        def failed(part: str) -> bool:
+            return part in at and codes[at[part]] == CONDITION_FAILED
+
+        if failed("key") and (taken := reasons[at["key"]].get("Item")) is not None:
+            return _Duplicate(get_n(taken, "id"))  # the key item as stored (ALL_OLD)
         if codes[_RECORD] == CONDITION_FAILED and record.bezug is not None:
             return _Failed(EntryFailureCode.CONFLICT, f"{record.bezug} hat schon {record.satz}")
         if CONDITION_FAILED in (codes[_ID], codes[_RECORD]):
             return _Failed(EntryFailureCode.STORAGE, f"record {record.id} exists")
-        if at.check >= 0 and codes[at.check] == CONDITION_FAILED:
+        if failed("check"):
             return _Failed(EntryFailureCode.CONFLICT, f"{record.bezug} ist storniert")
         if TRANSACTION_CONFLICT in codes:  # another transaction held one of the items
             return _Retry()

@@ -33,10 +33,10 @@ from shared.storage.dynamo.items import (
     codec,
     enum_kind,
     expression,
-    get_s,
     key,
     padded,
     part,
+    plain,
     tenant_prefix,
 )
 
@@ -176,26 +176,24 @@ def total_update(record: LedgerRecord) -> Item:
 def total_from_item(item: Mapping[str, Any]) -> LedgerTotal:
     """A total shard as stored; sums at the currency's minor units (DynamoDB normalises
     numbers: a sum of 1.25 and 1.75 reads back as 3)."""
-    waehrung = get_s(item, "waehrung")
-    digits = MINOR_UNITS.get(waehrung)
+    stored = plain(item)
+    digits = MINOR_UNITS.get(stored["waehrung"])
     unit = None if digits is None else Decimal(1).scaleb(-digits)
 
     def amount(name: str) -> Decimal:
-        value = Decimal(item[name]["N"]) if name in item else Decimal(0)
+        value = Decimal(stored.get(name, 0))
         return value if unit is None else value.quantize(unit)
 
     kategorien = {
-        name[len(_COUNT) :]: KategorieSumme(
-            int(Decimal(item[name]["N"])), amount(_SUM + name[len(_COUNT) :])
-        )
-        for name in item
+        name[len(_COUNT) :]: KategorieSumme(int(count), amount(_SUM + name[len(_COUNT) :]))
+        for name, count in stored.items()
         if name.startswith(_COUNT)
     }
     return LedgerTotal(
-        area=get_s(item, "area"),
-        monat=get_s(item, "monat"),
-        waehrung=waehrung,
-        anzahl=int(Decimal(item["anzahl"]["N"])),
+        area=stored["area"],
+        monat=stored["monat"],
+        waehrung=stored["waehrung"],
+        anzahl=int(stored["anzahl"]),
         saldo=amount("saldo"),
         einnahmen=amount("einnahmen"),
         ausgaben=amount("ausgaben"),

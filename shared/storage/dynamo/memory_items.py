@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from shared.domain import Memory, MemoryId, MemoryPosition, MemoryPosting, MemoryType
 from shared.search.postings import IMPACT_MAX, posting_impact
+from shared.storage.dynamo.calls import item_key
 from shared.storage.dynamo.items import (
     AREA_PK,
     AREA_SK,
@@ -278,5 +279,4 @@ def posting_diff(
     return deletes + [r for k, r in puts.items() if only is None or k in only]
 
 
-def key_id(k: Mapping[str, Any]) -> tuple[str, str]:
-    return str(k[PK]["S"]), str(k[SK]["S"])
+key_id = item_key  # one definition of an item's (pk, sk): calls.item_key

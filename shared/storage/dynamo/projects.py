@@ -29,12 +29,12 @@ from shared.storage.dynamo.items import (
     TIME,
     Item,
     action,
+    attributes,
     codec,
     get_s,
     key,
     part,
     query,
-    s,
     tenant_prefix,
 )
 from shared.storage.dynamo.membership_hints import MembershipHints
@@ -62,19 +62,20 @@ def _project_exists(tenant: str, name: str) -> Item:
     )
 
 
+def _member_keys(tenant: str, name: str, nutzer: str) -> tuple[Item, Item]:
+    """The member item's key (project partition) and its reverse membership item's."""
+    return (
+        key(project_pk(tenant, name), MEMBER_SK_PREFIX + part(nutzer)),
+        key(nutzer_pk(tenant, nutzer), MEMBERSHIP_SK_PREFIX + part(name)),
+    )
+
+
 def _member_puts(tenant: str, name: str, members: Sequence[str]) -> list[Item]:
     puts: list[Item] = []
     for nutzer in members:
-        member = {
-            **key(project_pk(tenant, name), MEMBER_SK_PREFIX + part(nutzer)),
-            "kind": s("project_member"),
-            "nutzer": s(nutzer),
-        }
-        membership = {
-            **key(nutzer_pk(tenant, nutzer), MEMBERSHIP_SK_PREFIX + part(name)),
-            "kind": s("project_membership"),
-            "project": s(name),
-        }
+        member, membership = _member_keys(tenant, name, nutzer)
+        member |= attributes({"kind": "project_member", "nutzer": nutzer})
+        membership |= attributes({"kind": "project_membership", "project": name})
         puts += [action("Put", Item=member), action("Put", Item=membership)]
     return puts
 
@@ -103,7 +104,7 @@ class ProjectRecords:
         first, *rest = chunks(members, _MEMBERS_PER_TRANSACTION)
         item = {
             **key(project_pk(project.tenant, project.name), SK_PROJECT),
-            "kind": s("project"),
+            **attributes({"kind": "project"}),
             **PROJECT.item(project),
         }
         put = action("Put", Attr(PK).not_exists(), Item=item)
@@ -129,10 +130,7 @@ class ProjectRecords:
             deletes = [
                 action("Delete", Key=item_key)
                 for nutzer in group
-                for item_key in (
-                    key(project_pk(tenant, name), MEMBER_SK_PREFIX + part(nutzer)),
-                    key(nutzer_pk(tenant, nutzer), MEMBERSHIP_SK_PREFIX + part(name)),
-                )
+                for item_key in _member_keys(tenant, name, nutzer)
             ]
             if not self._transact([check, *deletes]):
                 return False

@@ -19,7 +19,6 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import partial
 from typing import Final
 
 from boto3.dynamodb.conditions import Attr
@@ -33,6 +32,7 @@ from shared.storage.dynamo.calls import (
     TableCalls,
     cancel_reasons,
     error_code,
+    run_chains,
 )
 from shared.storage.dynamo.items import (
     PK,
@@ -89,33 +89,23 @@ class RatingWriter:
     ) -> list[Result]:
         for rating in ratings:  # reject naive datetimes before anything is written
             to_us(rating.datum)
-        chains: dict[MemoryRef, list[int]] = {}
-        for index, rating in enumerate(ratings):
-            chains.setdefault((rating.tenant, rating.memory_id), []).append(index)
-        snapshots: dict[MemoryRef, Memory | None] = {}
-        for ref in chains:
-            snapshot = known.get(ref[1]) if known is not None else None
-            if snapshot is not None and snapshot.tenant == ref[0]:
-                snapshots[ref] = snapshot
-        unreadable = self._read_missing(list(chains), snapshots)
+        refs = list(dict.fromkeys((rating.tenant, rating.memory_id) for rating in ratings))
+        snapshots: dict[MemoryRef, Memory | None] = {
+            ref: memory
+            for ref in refs
+            if (memory := (known or {}).get(ref[1])) is not None and memory.tenant == ref[0]
+        }
+        unreadable = self._read_missing(refs, snapshots)
 
-        results: list[Result | None] = [None] * len(ratings)
-        runnable = [(ref, indices) for ref, indices in chains.items() if ref not in unreadable]
-        for ref in unreadable:
-            for index in chains[ref]:
-                results[index] = EntryFailure(EntryFailureCode.STORAGE, "memory unreadable")
-        outcomes = self._calls.round_trips.run(
-            [
-                partial(self._chain, [ratings[i] for i in indices], snapshots.get(ref), now_us)
-                for ref, indices in runnable
-            ]
-        )
-        for (_, indices), chain_results in zip(runnable, outcomes, strict=True):
-            for index, result in zip(indices, chain_results, strict=True):
-                results[index] = result
-        done = [r for r in results if r is not None]
-        assert len(done) == len(ratings)
-        return done
+        def chain(ref: MemoryRef, group: list[Rating]) -> list[Result]:
+            if ref in unreadable:
+                return [EntryFailure(EntryFailureCode.STORAGE, "memory unreadable")] * len(group)
+            return self._chain(group, snapshots.get(ref), now_us)
+
+        def memory_of(_index: int, rating: Rating) -> MemoryRef:
+            return rating.tenant, rating.memory_id
+
+        return run_chains(self._calls.round_trips, ratings, memory_of, chain)
 
     def _read_missing(
         self, refs: list[MemoryRef], snapshots: dict[MemoryRef, Memory | None]
@@ -144,29 +134,30 @@ class RatingWriter:
             gone = EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {ratings[0].memory_id}")
             return [gone] * len(ratings)
         base = _Base.of(snapshot)
-        groups: list[list[int]] = [[]]
-        for index, rating in enumerate(ratings):
-            group = groups[-1]
-            if len(group) == RATINGS_PER_TRANSACTION or any(
-                ratings[i].insert_id == rating.insert_id for i in group
+        groups: list[list[Rating]] = [[]]
+        for rating in ratings:
+            if len(groups[-1]) == RATINGS_PER_TRANSACTION or any(
+                r.insert_id == rating.insert_id for r in groups[-1]
             ):
-                groups.append(group := [])
-            group.append(index)
-        results: list[Result | None] = [None] * len(ratings)
+                groups.append([])
+            groups[-1].append(rating)
+        results: list[Result] = []
         for group in groups:
-            base = self._group([ratings[i] for i in group], base, now_us, results, group)
-        return [r for r in results if r is not None]
+            done, base = self._group(group, base, now_us)
+            results += done
+        return results
 
-    def _group(
-        self,
-        ratings: list[Rating],
-        base: _Base,
-        now_us: int,
-        results: list[Result | None],
-        slots: list[int],
-    ) -> _Base:
-        """Write one group; fill `results` at `slots`; return the base for the next group."""
+    def _group(self, ratings: list[Rating], base: _Base, now_us: int) -> tuple[list[Result], _Base]:
+        """Write one group: its results in order, and the base for the next group."""
+        done: dict[int, Result] = {}
         pending = list(range(len(ratings)))
+
+        def finish(failure: EntryFailure | None = None) -> tuple[list[Result], _Base]:
+            """The group's results (the pending ones: `failure`) and the base after it."""
+            if failure is not None:
+                done.update(dict.fromkeys(pending, failure))
+            return [done[i] for i in range(len(ratings))], base
+
         attempt = 0
         # Each pass drops a rating, learns the stored last_call_us or counts a conflict.
         for _pass in range(len(ratings) + self._max_retries + 2):
@@ -179,13 +170,11 @@ class RatingWriter:
             except AWS_ERRORS as exc:
                 verdict = self._cancelled(exc, batch, now_us)
                 if isinstance(verdict, EntryFailure):
-                    for i in pending:
-                        results[slots[i]] = verdict
-                    return base
+                    return finish(verdict)
                 existing, stored, conflict = verdict
                 for position in sorted(existing, reverse=True):
                     i = pending.pop(position)
-                    results[slots[i]] = EntryFailure(
+                    done[i] = EntryFailure(
                         EntryFailureCode.STORAGE, f"rating {ratings[i].insert_id} exists"
                     )
                 if stored is not None:
@@ -193,13 +182,12 @@ class RatingWriter:
                 if conflict:
                     attempt += 1
                     if attempt > self._max_retries:
-                        failure = EntryFailure(
-                            EntryFailureCode.CONFLICT,
-                            f"memory {ratings[0].memory_id} busy ({self._max_retries} retries)",
+                        return finish(
+                            EntryFailure(
+                                EntryFailureCode.CONFLICT,
+                                f"memory {ratings[0].memory_id} busy ({self._max_retries} retries)",
+                            )
                         )
-                        for i in pending:
-                            results[slots[i]] = failure
-                        return base
                     self._calls.backoff.wait(attempt)
                 continue
             for i in pending:
@@ -209,17 +197,15 @@ class RatingWriter:
                     max(base.last_us or 0, to_us(ratings[i].datum)),
                     base.expires_us,
                 )
-                results[slots[i]] = RatingOutcome(
+                done[i] = RatingOutcome(
                     insert_id=ratings[i].insert_id,
                     memory_id=ratings[i].memory_id,
                     score_count=base.count,
                     score_avg=base.total / base.count,
                     last_call=from_us(base.last_us or 0),
                 )
-            return base
-        for i in pending:
-            results[slots[i]] = EntryFailure(EntryFailureCode.STORAGE, "rating not written")
-        return base
+            return finish()
+        return finish(EntryFailure(EntryFailureCode.STORAGE, "rating not written"))
 
     @staticmethod
     def _newest(batch: list[Rating], base: _Base) -> int | None:
@@ -259,13 +245,8 @@ class RatingWriter:
         existing = sorted({i // 2 for i, code in enumerate(codes[:-1]) if code == CONDITION_FAILED})
         stored: _Base | None = None
         if codes[-1] == CONDITION_FAILED:
-            item = reasons[-1].get("Item") if reasons else None
+            item = reasons[-1].get("Item") if reasons else None  # ALL_OLD: none if gone
             rating = batch[0]
-            try:
-                if item is None:  # no ALL_OLD support, or the memory is gone
-                    item = self._calls.get_item(memory_key(rating.tenant, rating.memory_id))
-            except AWS_ERRORS as read_error:
-                return EntryFailure(EntryFailureCode.STORAGE, error_code(read_error))
             if item is None or not is_live(item, now_us):
                 return EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {rating.memory_id}")
             stored = _Base.of(memory_from_item(item))  # a newer last_call_us is stored

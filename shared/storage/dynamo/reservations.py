@@ -1,24 +1,17 @@
-"""Call records of the retry layer (shared/calls.py) and ID leases, on DynamoDB.
+"""Call records of the retry layer (shared/calls.py) and ID leases, on DynamoDB (item
+layout and the claim's cases: docs/dynamodb.md, "Retry-safe writes").
 
-Call record: pk `T#<t>#CALL#<key>`, sk `CALL`; `body`, `token`, `ids` (JSON
-{counter: {index: id}}), `marked` (string set: what a delete removed, ADDed in the
-transaction that removes it, `mark_action`), `running_us` while it
-runs, `answer` once answered, `until_us` (end of the window, exact) and the TTL attribute
-(DynamoDB deletes late: `until_us` decides).
-
-- A claim is one conditional PutItem (absent or past its window), the old item back on
-  failure (ReturnValuesOnConditionCheckFailure): DONE or RUNNING cost nothing more; a
-  takeover (RESUMED) is one UpdateItem conditional on the old token and mark. The IDs the
-  record holds come from the lease (below), so a claim needs no counter step of its own.
-- IDs are leased per (tenant, counter) in blocks (`IdLeases`): one counter UpdateItem
-  (`ADD`) hands a container a range; IDs it does not use again (a claim that found DONE or
-  RUNNING) go back to its lease. A container that ends leaves the rest of its lease
-  unused: gaps (at most `LEASE_KEEP + LEASE_BLOCK` per tenant, counter and container),
-  never an ID handed out twice. A claim that leaves its lease below `LEASE_KEEP` (one
-  whole batch, `rules.MAX_BATCH`) fetches the next block side by side with its PutItem, so
-  the next claim of a warm container never waits for the counter; only a lease too small
-  for the claim itself (the first claim of a tenant's counter in a container) costs one
-  round trip before it, and takes a batch more than it needs.
+Invariants:
+- A claim is one conditional PutItem (absent or past `until_us`; DynamoDB's TTL deletes
+  late), the old item back on failure: DONE or RUNNING cost nothing more; a takeover
+  (RESUMED) is one UpdateItem conditional on the old token and running mark. Every later
+  write of the record (IDs, marks, answer, drop) is conditional on the send's token.
+- IDs are leased per (tenant, counter) in blocks (`IdLeases`): one counter `ADD` hands a
+  container a range; IDs a claim does not use (it found DONE or RUNNING) go back to the
+  lease. A container that ends leaves gaps (at most `LEASE_KEEP + LEASE_BLOCK` per tenant,
+  counter and container), never an ID handed out twice. A claim that leaves its lease below
+  `LEASE_KEEP` (one whole batch) refills it side by side with its PutItem; only a lease too
+  small for the claim itself costs one round trip before it.
 """
 
 from __future__ import annotations
@@ -27,7 +20,10 @@ import threading
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import Any, Final
+from typing import Any, Final, cast
+
+from boto3.dynamodb.conditions import Attr, ConditionBase
+from botocore.exceptions import ClientError
 
 from shared.calls import (
     CallClaim,
@@ -41,16 +37,24 @@ from shared.calls import (
     missing,
 )
 from shared.domain import CounterName, MemoryId
-from shared.storage.dynamo.calls import AWS_ERRORS, counter_range, error_code, take_deferred
+from shared.storage.dynamo.calls import (
+    AWS_ERRORS,
+    TableCalls,
+    counter_range,
+    error_code,
+    take_deferred,
+)
 from shared.storage.dynamo.items import (
+    PK,
     TTL_ATTRIBUTE,
     Item,
+    action,
+    attributes,
+    expression,
     get_n,
     get_s,
     key,
-    n,
     part,
-    s,
     tenant_prefix,
     to_us,
     ttl_seconds,
@@ -60,9 +64,7 @@ from shared.validation.rules import MAX_BATCH
 _CONDITION_FAILED: Final = "ConditionalCheckFailedException"
 _MAX_RACES: Final = 5
 MARKED: Final = "marked"
-# A warm lease holds at least one whole batch (a call's most IDs per counter); a refill
-# fetches a block, or what the claim waiting for it needs plus a batch.
-LEASE_KEEP: Final = MAX_BATCH
+LEASE_KEEP: Final = MAX_BATCH  # a warm lease holds a call's most IDs per counter
 LEASE_BLOCK: Final = 128
 
 
@@ -70,79 +72,80 @@ def call_key(tenant: str, call: str) -> Item:
     return key(f"{tenant_prefix(tenant)}#CALL#{part(call)}", "CALL")
 
 
-def _ids_of(item: Item) -> dict[CounterName, dict[int, int]]:
-    return ids_from_json(get_s(item, "ids"))
-
-
-def _marks_of(item: Item) -> frozenset[str]:
-    return frozenset(item.get(MARKED, {}).get("SS", []))
+def _owned(token: str) -> ConditionBase:
+    return Attr("token").eq(token)
 
 
 def mark_action(tenant: str, marks: CallMarks, of: Sequence[MemoryId]) -> Item | None:
     """The call record's Update (a TransactItem: the caller adds it to the transaction that
     removes `of`) recording their marks; conditioned on the send still owning the record."""
-    wanted = sorted({marks.marks[memory_id] for memory_id in of if memory_id in marks.marks})
+    wanted = {marks.marks[memory_id] for memory_id in of if memory_id in marks.marks}
     if not wanted:
         return None
-    return {
-        "Update": {
-            "TableName": "",
-            "Key": call_key(tenant, marks.key),
-            "UpdateExpression": "ADD #marked :marked",
-            "ConditionExpression": "#token = :token",
-            "ExpressionAttributeNames": {"#marked": MARKED, "#token": "token"},
-            "ExpressionAttributeValues": {":marked": {"SS": wanted}, ":token": s(marks.token)},
-        }
-    }
+    update = expression(_owned(marks.token), add={MARKED: wanted})
+    return action("Update", Key=call_key(tenant, marks.key), **update)
 
 
 class IdLeases:
     """Blocks of IDs per (tenant, counter), taken from the counter and handed out locally."""
 
-    def __init__(self, client: Any, table: str) -> None:
-        self._client = client
-        self._table = table
+    def __init__(self, calls: TableCalls) -> None:
+        self._calls = calls
         self._free: dict[tuple[str, CounterName], deque[int]] = {}
         self._lock = threading.Lock()
+
+    def _lease(self, tenant: str, counter: CounterName) -> deque[int]:
+        return self._free.setdefault((tenant, counter), deque())  # call with the lock held
 
     def take(self, tenant: str, counter: CounterName, count: int) -> list[int] | None:
         """`count` IDs from the lease, or None (nothing taken) when it holds fewer."""
         with self._lock:
-            free = self._free.setdefault((tenant, counter), deque())
-            if len(free) < count:
-                return None
-            return [free.popleft() for _ in range(count)]
+            free = self._lease(tenant, counter)
+            return [free.popleft() for _ in range(count)] if len(free) >= count else None
 
-    def give_back(self, tenant: str, counter: CounterName, ids: Sequence[int]) -> None:
+    def give_back(self, tenant: str, taken: Mapping[CounterName, Sequence[int]]) -> None:
         """IDs taken but never written anywhere: the lease hands them out again."""
         with self._lock:
-            self._free.setdefault((tenant, counter), deque()).extendleft(sorted(ids, reverse=True))
+            for counter, ids in taken.items():
+                self._lease(tenant, counter).extendleft(sorted(ids, reverse=True))
 
     def low(self, tenant: str, counter: CounterName) -> bool:
         with self._lock:
-            return len(self._free.get((tenant, counter), ())) < LEASE_KEEP
+            return len(self._lease(tenant, counter)) < LEASE_KEEP
 
     def refill(self, tenant: str, counter: CounterName, at_least: int = 0) -> None:
         """One counter step: a block added to the lease (a claim waiting for it: what it
         needs plus a batch, so that the next claim does not wait)."""
         block = max(LEASE_BLOCK, at_least + LEASE_KEEP if at_least else 0)
-        fresh = counter_range(self._client, self._table, tenant, counter, block)
+        fresh = counter_range(self._calls.client, self._calls.table, tenant, counter, block)
         with self._lock:
-            self._free.setdefault((tenant, counter), deque()).extend(fresh)
+            self._lease(tenant, counter).extend(fresh)
 
 
 class CallRecords:
-    def __init__(
-        self,
-        client: Any,
-        table: str,
-        leases: IdLeases,
-        side_by_side: Callable[[Sequence[Callable[[], Any]]], list[Any]],
-    ) -> None:
-        self._client = client
-        self._table = table
+    def __init__(self, calls: TableCalls, leases: IdLeases) -> None:
+        self._calls = calls
         self._leases = leases
-        self._side_by_side = side_by_side
+
+    def _write(
+        self,
+        verb: str,
+        condition: ConditionBase,
+        *,
+        put: Mapping[str, Any] | None = None,
+        remove: Sequence[str] = (),
+        **request: Any,
+    ) -> ClientError | None:
+        """One write of a call record conditioned on `condition` (`put`/`remove`: the
+        update): None, or the condition's failure; any other error raised."""
+        built = expression(condition, put=put, remove=remove)
+        try:
+            getattr(self._calls.client, verb)(TableName=self._calls.table, **request, **built)
+        except ClientError as exc:
+            if error_code(exc) != _CONDITION_FAILED:
+                raise
+            return exc
+        return None
 
     def claim(self, claim: CallClaim) -> CallRecord:
         try:
@@ -162,55 +165,45 @@ class CallRecords:
             taken[counter] = ids
         return taken
 
-    def _give_back(self, tenant: str, taken: Mapping[CounterName, Sequence[int]]) -> None:
-        for counter, ids in taken.items():
-            if ids:
-                self._leases.give_back(tenant, counter, ids)
-
     def _claim(self, claim: CallClaim) -> CallRecord:
         tenant, now_us = claim.tenant, to_us(claim.now)
         taken = self._take(tenant, missing({}, claim.wants))
         ids = merge_ids({}, claim.wants, taken)
+        until_us = to_us(claim.expires_at)
         item = {
             **call_key(tenant, claim.key),
-            "body": s(claim.body),
-            "token": s(claim.token),
-            "ids": s(ids_to_json(ids)),
-            "running_us": n(to_us(claim.running_until)),
-            "until_us": n(to_us(claim.expires_at)),
-            TTL_ATTRIBUTE: n(ttl_seconds(to_us(claim.expires_at))),
+            **attributes(
+                {
+                    "body": claim.body,
+                    "token": claim.token,
+                    "ids": ids_to_json(ids),
+                    "running_us": to_us(claim.running_until),
+                    "until_us": until_us,
+                    TTL_ATTRIBUTE: ttl_seconds(until_us),
+                }
+            ),
         }
         low = [c for c, wanted in claim.wants.items() if wanted and self._leases.low(tenant, c)]
-        put = lambda: self._put_new(item, now_us)  # noqa: E731
-        refills = [lambda c=c: self._leases.refill(tenant, c) for c in low]
-        old = self._side_by_side([put, *refills])[0]
-        if old is None:
-            return CallRecord(CallState.NEW, claim.token, claim.body, ids)
-        for _ in range(_MAX_RACES):
+        tasks: list[Callable[[], Item | None]] = [partial(self._put_new, item, now_us)]
+        tasks += [partial(self._leases.refill, tenant, c) for c in low]  # they return None
+        old, races = self._calls.round_trips.side_by_side(tasks)[0], 0
+        while old is not None:
             record = self._existing(claim, old, taken)
             if record is not None:
                 return record
+            if (races := races + 1) > _MAX_RACES:
+                raise CallRecordsUnavailable("call record kept changing under concurrent sends")
             old = self._put_new(item, now_us)  # taken over or deleted in between: again
-            if old is None:
-                return CallRecord(CallState.NEW, claim.token, claim.body, ids)
-        raise CallRecordsUnavailable("call record kept changing under concurrent sends")
+        return CallRecord(CallState.NEW, claim.token, claim.body, ids)
 
     def _put_new(self, item: Item, now_us: int) -> Item | None:
         """The new record, or the existing one that stopped it."""
-        try:
-            self._client.put_item(
-                TableName=self._table,
-                Item=item,
-                ConditionExpression="attribute_not_exists(pk) OR until_us < :now",
-                ExpressionAttributeValues={":now": n(now_us)},
-                ReturnValuesOnConditionCheckFailure="ALL_OLD",
-            )
-        except AWS_ERRORS as exc:
-            if error_code(exc) != _CONDITION_FAILED:
-                raise
-            response: Any = getattr(exc, "response", {})
-            return dict(response.get("Item") or {"missing": {"NULL": True}})
-        return None
+        vacant = Attr(PK).not_exists() | Attr("until_us").lt(now_us)
+        stopped = self._write(
+            "put_item", vacant, Item=item, ReturnValuesOnConditionCheckFailure="ALL_OLD"
+        )
+        response: Mapping[str, Any] = {} if stopped is None else stopped.response
+        return None if stopped is None else dict(response.get("Item") or {})
 
     def _existing(
         self, claim: CallClaim, old: Item, taken: dict[CounterName, list[int]]
@@ -219,37 +212,23 @@ class CallRecords:
         if "token" not in old:  # gone between the condition and its answer
             return None
         token, body = get_s(old, "token"), get_s(old, "body")
-        known, marks = _ids_of(old), _marks_of(old)
+        known = ids_from_json(get_s(old, "ids"))
+        marks = frozenset(old.get(MARKED, {}).get("SS", []))
         if "answer" in old:
-            self._give_back(claim.tenant, taken)
+            self._leases.give_back(claim.tenant, taken)
             return CallRecord(CallState.DONE, token, body, known, marks, get_s(old, "answer"))
         running = get_n(old, "running_us")
         if body != claim.body or running >= to_us(claim.now):
-            self._give_back(claim.tenant, taken)
+            self._leases.give_back(claim.tenant, taken)
             return CallRecord(CallState.RUNNING, token, body, known, marks)
         merged = merge_ids(known, claim.wants, taken)
         used = {c: set(m.values()) for c, m in merged.items()}
-        self._give_back(
-            claim.tenant,
-            {c: [i for i in ids if i not in used.get(c, set())] for c, ids in taken.items()},
-        )
-        try:
-            self._client.update_item(
-                TableName=self._table,
-                Key=call_key(claim.tenant, claim.key),
-                UpdateExpression="SET running_us = :until, ids = :ids",
-                ConditionExpression="#token = :token AND running_us = :running",
-                ExpressionAttributeNames={"#token": "token"},
-                ExpressionAttributeValues={
-                    ":until": n(to_us(claim.running_until)),
-                    ":ids": s(ids_to_json(merged)),
-                    ":token": s(token),
-                    ":running": n(running),
-                },
-            )
-        except AWS_ERRORS as exc:
-            if error_code(exc) != _CONDITION_FAILED:
-                raise
+        unused = {c: [i for i in ids if i not in used.get(c, set())] for c, ids in taken.items()}
+        self._leases.give_back(claim.tenant, unused)
+        took_over = _owned(token) & Attr("running_us").eq(running)
+        update = {"running_us": to_us(claim.running_until), "ids": ids_to_json(merged)}
+        key = call_key(claim.tenant, claim.key)
+        if self._write("update_item", took_over, put=update, Key=key) is not None:
             return CallRecord(CallState.RUNNING, token, body, known, marks)  # another took it
         return CallRecord(CallState.RESUMED, token, body, merged, marks)
 
@@ -259,64 +238,42 @@ class CallRecords:
         """IDs for wanted entries the claim did not reserve: from the lease, recorded with
         one UpdateItem conditional on the token (rare: claims reserve what they want)."""
         try:
-            item = self._client.get_item(
-                TableName=self._table, Key=call_key(tenant, call), ConsistentRead=True
-            ).get("Item")
+            item = self._calls.get_item(call_key(tenant, call))
             if item is None or get_s(item, "token") != token:
                 raise CallRecordsUnavailable("call record taken over or gone")
-            known = _ids_of(item)
+            known = ids_from_json(get_s(item, "ids"))
             merged = merge_ids(known, wants, self._take(tenant, missing(known, wants)))
-            self._client.update_item(
-                TableName=self._table,
-                Key=call_key(tenant, call),
-                UpdateExpression="SET ids = :ids",
-                ConditionExpression="#token = :token",
-                ExpressionAttributeNames={"#token": "token"},
-                ExpressionAttributeValues={":ids": s(ids_to_json(merged)), ":token": s(token)},
-            )
+            put = {"ids": ids_to_json(merged)}
+            key = call_key(tenant, call)
+            if self._write("update_item", _owned(token), put=put, Key=key) is not None:
+                raise CallRecordsUnavailable("call record taken over")
         except AWS_ERRORS as exc:
             raise CallRecordsUnavailable(error_code(exc)) from exc
         return merged
 
     def finish(self, tenant: str, call: str, token: str, answer: str, until_us: int) -> bool:
-        """The answer recorded, side by side with the call's deferred cleanup (calls.py)."""
-        task = partial(self._finish, tenant, call, token, answer, until_us)
-        return bool(self._side_by_side([task, *take_deferred()])[0])
-
-    def _finish(self, tenant: str, call: str, token: str, answer: str, until_us: int) -> bool:
-        try:
-            self._client.update_item(
-                TableName=self._table,
-                Key=call_key(tenant, call),
-                UpdateExpression="SET answer = :answer, until_us = :until, #ttl = :ttl"
-                " REMOVE running_us",
-                ConditionExpression="#token = :token",
-                ExpressionAttributeNames={"#token": "token", "#ttl": TTL_ATTRIBUTE},
-                ExpressionAttributeValues={
-                    ":answer": s(answer),
-                    ":until": n(until_us),
-                    ":ttl": n(ttl_seconds(until_us)),
-                    ":token": s(token),
-                },
-            )
-        except AWS_ERRORS as exc:
-            if error_code(exc) == _CONDITION_FAILED:
-                return False
-            raise CallRecordsUnavailable(error_code(exc)) from exc
-        return True
+        """The answer recorded, side by side with the call's deferred cleanup (calls.py);
+        False when another send owns the record now."""
+        answered = {"answer": answer, "until_us": until_us, TTL_ATTRIBUTE: ttl_seconds(until_us)}
+        write = partial(
+            self._write,
+            "update_item",
+            _owned(token),
+            put=answered,
+            remove=["running_us"],
+            Key=call_key(tenant, call),
+        )
+        return self._settle(write) is None
 
     def drop(self, tenant: str, call: str, token: str) -> None:
-        self._side_by_side([partial(self._drop, tenant, call, token), *take_deferred()])
+        """The record deleted (an answer that stored nothing), if this send still owns it."""
+        key = call_key(tenant, call)
+        self._settle(partial(self._write, "delete_item", _owned(token), Key=key))
 
-    def _drop(self, tenant: str, call: str, token: str) -> None:
+    def _settle(self, write: Callable[[], ClientError | None]) -> ClientError | None:
+        """The record's last write, side by side with the call's deferred cleanup."""
+        tasks: list[Callable[[], object]] = [write, *take_deferred()]
         try:
-            self._client.delete_item(
-                TableName=self._table,
-                Key=call_key(tenant, call),
-                ConditionExpression="#token = :token",
-                ExpressionAttributeNames={"#token": "token"},
-                ExpressionAttributeValues={":token": s(token)},
-            )
+            return cast(ClientError | None, self._calls.round_trips.side_by_side(tasks)[0])
         except AWS_ERRORS as exc:
-            if error_code(exc) != _CONDITION_FAILED:
-                raise CallRecordsUnavailable(error_code(exc)) from exc
+            raise CallRecordsUnavailable(error_code(exc)) from exc

@@ -35,6 +35,8 @@ from shared.storage.dynamo.items import (
 )
 
 if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
     from shared.storage.aws_clients import AwsClients
 
 _log = logging.getLogger(__name__)
@@ -154,8 +156,11 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
     created: list[str] = []
     if _create_table_if_missing(clients, table_name):
         created.append(f"table:{table_name}")
-    _ensure_ttl(clients, table_name)
-    _ensure_point_in_time_recovery(clients, table_name)
+    for setting, ensure in (("TTL", _ensure_ttl), ("PITR", _ensure_point_in_time_recovery)):
+        try:
+            ensure(clients.dynamodb, table_name)
+        except (ClientError, BotoCoreError, NotImplementedError) as exc:
+            _log.warning("bootstrap: could not enable %s on %s: %s", setting, table_name, exc)
     if _create_vector_bucket_if_missing(clients, bucket_name):
         created.append(f"vector-bucket:{bucket_name}")
     return created
@@ -182,38 +187,21 @@ def _create_table_if_missing(clients: AwsClients, table_name: str) -> bool:
     return created
 
 
-def _ensure_ttl(clients: AwsClients, table_name: str) -> None:
-    spec = TABLE_PROPERTIES["TimeToLiveSpecification"]
-    try:
-        described = clients.dynamodb.describe_time_to_live(TableName=table_name)
-        status = described.get("TimeToLiveDescription", {}).get("TimeToLiveStatus")
-        if status in ("ENABLED", "ENABLING"):
-            return
-        clients.dynamodb.update_time_to_live(
-            TableName=table_name,
-            TimeToLiveSpecification=spec,
-        )
-    except (ClientError, BotoCoreError, NotImplementedError) as exc:
-        _log.warning("bootstrap: could not enable TTL on %s: %s", table_name, exc)
+def _ensure_ttl(dynamodb: DynamoDBClient, table_name: str) -> None:
+    described = dynamodb.describe_time_to_live(TableName=table_name)["TimeToLiveDescription"]
+    if described.get("TimeToLiveStatus") not in ("ENABLED", "ENABLING"):
+        spec: Any = TABLE_PROPERTIES["TimeToLiveSpecification"]
+        dynamodb.update_time_to_live(TableName=table_name, TimeToLiveSpecification=spec)
 
 
-def _ensure_point_in_time_recovery(clients: AwsClients, table_name: str) -> None:
-    spec = TABLE_PROPERTIES["PointInTimeRecoverySpecification"]
-    try:
-        described = clients.dynamodb.describe_continuous_backups(TableName=table_name)
-        pitr = described.get("ContinuousBackupsDescription", {}).get(
-            "PointInTimeRecoveryDescription", {}
+def _ensure_point_in_time_recovery(dynamodb: DynamoDBClient, table_name: str) -> None:
+    described = dynamodb.describe_continuous_backups(TableName=table_name)
+    pitr = described["ContinuousBackupsDescription"].get("PointInTimeRecoveryDescription", {})
+    if pitr.get("PointInTimeRecoveryStatus") != "ENABLED":
+        spec: Any = TABLE_PROPERTIES["PointInTimeRecoverySpecification"]
+        dynamodb.update_continuous_backups(
+            TableName=table_name, PointInTimeRecoverySpecification=spec
         )
-        if pitr.get("PointInTimeRecoveryStatus") == "ENABLED":
-            return
-        clients.dynamodb.update_continuous_backups(
-            TableName=table_name,
-            PointInTimeRecoverySpecification={
-                "PointInTimeRecoveryEnabled": spec["PointInTimeRecoveryEnabled"]
-            },
-        )
-    except (ClientError, BotoCoreError, NotImplementedError) as exc:
-        _log.warning("bootstrap: could not enable PITR on %s: %s", table_name, exc)
 
 
 def _create_vector_bucket_if_missing(clients: AwsClients, bucket_name: str) -> bool:
