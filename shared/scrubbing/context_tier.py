@@ -40,7 +40,7 @@ from typing import Final, NamedTuple
 
 from shared.scrubbing.bare_checks import IDENTIFIER_LABEL
 from shared.scrubbing.checks import MARKER_PREFIX, STOPWORDS, decodes_to_prose, is_placeholder
-from shared.scrubbing.context_guards import assigned, identifier_shape, sentence_goes_on
+from shared.scrubbing.context_guards import given, named_before
 from shared.scrubbing.context_lexicon import (
     ARTICLE,
     CLOSERS,
@@ -86,7 +86,8 @@ _HEX: Final = re.compile(r"(0x)?[0-9a-f]{8,}")
 _YEAR: Final = re.compile(r"(19|20)\d\d")
 _EXTENDS: Final = "extends"
 _UNCHECKED: Final = "unchecked"
-_ACCEPTED: Final = frozenset({_EXTENDS, _UNCHECKED})
+_REVERSE: Final = "reverse"
+_ACCEPTED: Final = frozenset({_EXTENDS, _UNCHECKED, _REVERSE})
 _QUERY_REST: Final = re.compile(r"&[A-Za-z_][\w.-]*=.*$")
 """`token=abc&page=2`: what follows `&name=` is the next query parameter."""
 _PIPES, _COMMENTS = frozenset({"|", "||", "|-", "|>"}), frozenset({"#", "--", "//"})
@@ -419,14 +420,7 @@ def _around(
             and not taken(toks[j].start, last.end)
             and (j - 1 == i or not _labelled(toks[j - 1]))
             and not (plain and _YEAR.fullmatch(value))
-            and (
-                not strict
-                or (
-                    assigned(toks, i, j, found[1], colon)
-                    and not identifier_shape(toks, j, stop)
-                    and not sentence_goes_on(toks, i, j, stop, colon)
-                )
-            )
+            and (not strict or given(toks, i, j, stop, found[1], colon))
         ):
             feats = ["side=after", f"dist={j - i}", *_between(toks[i + 1 : j])]
             feats.append(f"prev={_role(toks[j - 1], j - 1 == i)}")
@@ -440,6 +434,11 @@ def _around(
         if (end > j and toks[end - 1].ends_sentence) or toks[j].ends_sentence:
             break
         j = end if end > j else j + 1
+    k = named_before(toks, i) if strict else None
+    if k is not None and _value_ok(toks[k].word) and not taken(toks[k].start, toks[k].end):
+        feats = ["side=before", f"dist={i - k}"]  # `771204 is your code`
+        c = _candidate(tok.start, toks[k].start, toks[k].end, toks[k].word, found, feats, [], None)
+        yield c._replace(features=(*c.features, _REVERSE))
 
 
 def _candidate(

@@ -31,6 +31,7 @@ KEPT = {
     "weak_word_plain_word": "Zugang ist wieder freigeschaltet.",
     "env_call_reference": "password: env(SMTP_PASS)",
     "home_path": "pwd: /srv/builds/nightly/artifacts",
+    "number_of_a_noun_before": "Room 2040 is your key pickup point.",
 }
 
 
@@ -59,6 +60,12 @@ REMOVED = {
     "recovery_list_heading": (
         "Backup codes, store them offline:\n3f9a2-77c1d\n9b0e4-1a2f3\n5c7d1-0e9f8",
         "9b0e4-1a2f3",
+    ),
+    "otp_message_value_first": ("482913 is your verification code.", "482913"),
+    "otp_message_german": ("Hinweis: 730155 ist dein Anmeldecode.", "730155"),
+    "seed_phrase_own_line": (
+        "Recovery phrase:\nocean tiger maple river stone cloud apple grape lemon horse piano eagle\n",
+        "ocean tiger maple",
     ),
     "cvc_pruefziffer": ("Visa 4111 1111 1111 1111, gültig bis 11/27, Prüfziffer 381", "381"),
 }
