@@ -91,6 +91,8 @@ _ACCEPTED: Final = frozenset({_EXTENDS, _UNCHECKED, _REVERSE})
 _QUERY_REST: Final = re.compile(r"&[A-Za-z_][\w.-]*=.*$")
 """`token=abc&page=2`: what follows `&name=` is the next query parameter."""
 _PIPES, _COMMENTS = frozenset({"|", "||", "|-", "|>"}), frozenset({"#", "--", "//"})
+_NEEDLE: Final = re.compile("|".join(map(re.escape, NEEDLES)))
+"""The compiled pre-filter: texts, lines and tokens without a needle start no scan."""
 _TICKET: Final = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d{1,7}")
 _WORD_CHAIN: Final = re.compile(r"[a-zäöüß]{3,10}(?:-[a-zäöüß]{3,10}){3,11}")
 
@@ -327,8 +329,7 @@ def candidates(
     stops at a secret already found (`covered` or a marker): a credential word names one value,
     and the one after it that is found already satisfies it. `strict=False` (training only)
     skips `context_guards`, so that the model also learns from the values they refuse."""
-    low_text = text.lower()
-    if not any(n in low_text for n in NEEDLES):
+    if not _NEEDLE.search(text.lower()):
         return
     spans: list[tuple[int, int]] = []
     for s, e in sorted(covered):  # merged: the last span starting before `end` decides
@@ -349,10 +350,12 @@ def candidates(
     yield from _columns(text, lines, taken)
     words = 0
     for start, line in lines:
-        if not any(n in line.lower() for n in NEEDLES):
+        if not _NEEDLE.search(line.lower()):
             continue
         toks = _tokens(text, start, start + len(line))
         for i, tok in enumerate(toks):
+            if not _NEEDLE.search(tok.low):
+                continue  # no credential word (every lexicon form holds a needle)
             found = list(_around(toks, i, tok, taken, strict))
             if found:
                 if words >= _MAX_WORDS:  # the rest is unchecked: removed (fail safe)
