@@ -42,7 +42,7 @@ from shared.scrubbing.context_lexicon import (
     lexicon_class,
 )
 
-__all__ = ["WEAK", "assigned", "identifier_shape", "sentence_goes_on"]
+__all__ = ["WEAK", "assigned", "given", "identifier_shape", "named_before", "sentence_goes_on"]
 
 
 class Token(Protocol):
@@ -180,3 +180,44 @@ def sentence_goes_on(toks: Sequence[Token], i: int, j: int, end: int, colon: boo
         return False
     low = toks[end].low.strip(OPENERS + CLOSERS)
     return low in FUNCTION or low in PREPOSITION or low in ARTICLE
+
+
+def given(toks: Sequence[Token], i: int, j: int, stop: int, word: str, colon: bool) -> bool:
+    """The word at token i is given the value at tokens j..stop-1, and it is a value."""
+    return (
+        assigned(toks, i, j, word, colon)
+        and not identifier_shape(toks, j, stop)
+        and not sentence_goes_on(toks, i, j, stop, colon)
+    )
+
+
+_REVERSE_COPULA: Final = frozenset({"is", "ist", "lautet", "as", "als", "="})
+_POSSESSIVE: Final = frozenset(
+    {"your", "dein", "deine", "ihr", "ihre", "euer", "eure", "the", "der", "die", "das"}
+)  # fmt: skip
+_MAX_REVERSE: Final = 4
+_ENTER: Final = frozenset({"use", "enter", "type", "nutze", "verwende", "gib", "bitte", "please"})
+
+
+def named_before(toks: Sequence[Token], i: int) -> int | None:
+    """The one value a credential word names *before* it, as one-time-code messages put it:
+    `771204 is your code`, `583920 ist dein Bestätigungscode`, `use 882910 as your login
+    code` - the value with a digit starts its sentence (or follows `use`/`enter`), a copula
+    right after it, then a possessive or article and at most two more words before the word.
+    None otherwise."""
+    for k in range(i - 2, max(-1, i - 2 - _MAX_REVERSE), -1):
+        if toks[k + 1].low not in _REVERSE_COPULA:
+            continue
+        value, rest = toks[k], toks[k + 2 : i]
+        if toks[k + 1].raw != toks[k + 1].word or value.raw != value.word.rstrip(":"):
+            return None  # `…, is your code`: a clause break between
+        if not any(c.isdigit() for c in value.word) or not rest or rest[0].low not in _POSSESSIVE:
+            return None
+        if (
+            k > 0
+            and not toks[k - 1].raw.endswith((".", "!", "?", ":"))
+            and (toks[k - 1].low not in _ENTER)
+        ):
+            return None  # `Room 2040 is your key …`: the number belongs to a noun
+        return k if len(rest) <= 3 and not identifier_shape(toks, k, k + 1) else None
+    return None

@@ -40,7 +40,7 @@ from typing import Final, NamedTuple
 
 from shared.scrubbing.bare_checks import IDENTIFIER_LABEL
 from shared.scrubbing.checks import MARKER_PREFIX, STOPWORDS, decodes_to_prose, is_placeholder
-from shared.scrubbing.context_guards import assigned, identifier_shape, sentence_goes_on
+from shared.scrubbing.context_guards import given, named_before
 from shared.scrubbing.context_lexicon import (
     ARTICLE,
     CLOSERS,
@@ -86,10 +86,13 @@ _HEX: Final = re.compile(r"(0x)?[0-9a-f]{8,}")
 _YEAR: Final = re.compile(r"(19|20)\d\d")
 _EXTENDS: Final = "extends"
 _UNCHECKED: Final = "unchecked"
-_ACCEPTED: Final = frozenset({_EXTENDS, _UNCHECKED})
+_REVERSE: Final = "reverse"
+_ACCEPTED: Final = frozenset({_EXTENDS, _UNCHECKED, _REVERSE})
 _QUERY_REST: Final = re.compile(r"&[A-Za-z_][\w.-]*=.*$")
 """`token=abc&page=2`: what follows `&name=` is the next query parameter."""
 _PIPES, _COMMENTS = frozenset({"|", "||", "|-", "|>"}), frozenset({"#", "--", "//"})
+_NEEDLE: Final = re.compile("|".join(map(re.escape, NEEDLES)))
+"""The compiled pre-filter: texts, lines and tokens without a needle start no scan."""
 _TICKET: Final = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d{1,7}")
 _WORD_CHAIN: Final = re.compile(r"[a-zäöüß]{3,10}(?:-[a-zäöüß]{3,10}){3,11}")
 
@@ -326,8 +329,7 @@ def candidates(
     stops at a secret already found (`covered` or a marker): a credential word names one value,
     and the one after it that is found already satisfies it. `strict=False` (training only)
     skips `context_guards`, so that the model also learns from the values they refuse."""
-    low_text = text.lower()
-    if not any(n in low_text for n in NEEDLES):
+    if not _NEEDLE.search(text.lower()):
         return
     spans: list[tuple[int, int]] = []
     for s, e in sorted(covered):  # merged: the last span starting before `end` decides
@@ -348,10 +350,12 @@ def candidates(
     yield from _columns(text, lines, taken)
     words = 0
     for start, line in lines:
-        if not any(n in line.lower() for n in NEEDLES):
+        if not _NEEDLE.search(line.lower()):
             continue
         toks = _tokens(text, start, start + len(line))
         for i, tok in enumerate(toks):
+            if not _NEEDLE.search(tok.low):
+                continue  # no credential word (every lexicon form holds a needle)
             found = list(_around(toks, i, tok, taken, strict))
             if found:
                 if words >= _MAX_WORDS:  # the rest is unchecked: removed (fail safe)
@@ -419,14 +423,7 @@ def _around(
             and not taken(toks[j].start, last.end)
             and (j - 1 == i or not _labelled(toks[j - 1]))
             and not (plain and _YEAR.fullmatch(value))
-            and (
-                not strict
-                or (
-                    assigned(toks, i, j, found[1], colon)
-                    and not identifier_shape(toks, j, stop)
-                    and not sentence_goes_on(toks, i, j, stop, colon)
-                )
-            )
+            and (not strict or given(toks, i, j, stop, found[1], colon))
         ):
             feats = ["side=after", f"dist={j - i}", *_between(toks[i + 1 : j])]
             feats.append(f"prev={_role(toks[j - 1], j - 1 == i)}")
@@ -440,6 +437,11 @@ def _around(
         if (end > j and toks[end - 1].ends_sentence) or toks[j].ends_sentence:
             break
         j = end if end > j else j + 1
+    k = named_before(toks, i) if strict else None
+    if k is not None and _value_ok(toks[k].word) and not taken(toks[k].start, toks[k].end):
+        feats = ["side=before", f"dist={i - k}"]  # `771204 is your code`
+        c = _candidate(tok.start, toks[k].start, toks[k].end, toks[k].word, found, feats, [], None)
+        yield c._replace(features=(*c.features, _REVERSE))
 
 
 def _candidate(

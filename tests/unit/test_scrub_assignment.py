@@ -31,6 +31,7 @@ KEPT = {
     "weak_word_plain_word": "Zugang ist wieder freigeschaltet.",
     "env_call_reference": "password: env(SMTP_PASS)",
     "home_path": "pwd: /srv/builds/nightly/artifacts",
+    "number_of_a_noun_before": "Room 2040 is your key pickup point.",
 }
 
 
@@ -60,6 +61,13 @@ REMOVED = {
         "Backup codes, store them offline:\n3f9a2-77c1d\n9b0e4-1a2f3\n5c7d1-0e9f8",
         "9b0e4-1a2f3",
     ),
+    "otp_message_value_first": ("482913 is your verification code.", "482913"),
+    "otp_message_german": ("Hinweis: 730155 ist dein Anmeldecode.", "730155"),
+    "seed_phrase_own_line": (
+        "Recovery phrase:\nocean tiger maple river stone cloud apple grape lemon horse"
+        " piano eagle\n",
+        "ocean tiger maple",
+    ),
     "cvc_pruefziffer": ("Visa 4111 1111 1111 1111, gültig bis 11/27, Prüfziffer 381", "381"),
 }
 
@@ -75,3 +83,12 @@ def test_a_call_argument_is_no_settings_tuple() -> None:
     assert scrub(text).text == text
     row = "INSERT INTO settings VALUES ('smtp_password', 'Pq7#vL2m');"
     assert "Pq7#vL2m" not in scrub(row).text
+
+
+def test_every_lexicon_form_holds_a_needle() -> None:
+    # The tier skips texts, lines and tokens without a needle: no credential word may lack one
+    from shared.scrubbing.context_lexicon import CODE_STEM, LEXICON, STEMS
+    from shared.scrubbing.context_tier import _NEEDLE
+
+    forms = [*LEXICON, *(stem for stem, _ in STEMS), CODE_STEM]
+    assert [f for f in forms if not _NEEDLE.search(f)] == []
