@@ -22,7 +22,7 @@ from shared.domain import (
     VkTyp,
 )
 from shared.ledger.model import LedgerArt, LedgerRecord, LedgerSatz, LedgerStatus
-from shared.storage.dynamo import items, ledger_items, memory_items
+from shared.storage.dynamo import items, ledger_items, memory_items, memory_records
 
 T = datetime(2026, 11, 30, 8, 15, 42, 123456, tzinfo=UTC)
 LONG = Memory(
@@ -356,3 +356,41 @@ def test_a_replace_rewrites_every_attribute_but_identity_creation_scores_and_ver
     own = {"kind", "pk", "sk", "write_id", "version", "embedding_key"}
     every = set(MEMORY_LONG) | set(MEMORY_SHORT)
     assert set(memory_items.REPLACED_ATTRIBUTES) == every - kept - own
+
+
+RECORD = memory_records.IndexRecord(
+    tenant="tenant-a",
+    memory_id=MemoryId(MemoryType.SHORTTERM, 7),
+    area="users/anna",
+    doc_len=5,
+    terms={"zeta": 2, "alpha": 1},
+    version=3,
+    write_id="w-1",
+    expires_us=1_700_000_000_123_456,
+    stale=frozenset({("T#tenant-a#MPOST#users/anna#alt", "99000#shortterm_00000000000000000007")}),
+)
+# As the hand-written encoder of memory_records.py wrote it before the codec (session 6).
+RECORD_ITEM = {
+    "pk": {"S": "T#tenant-a#MEM#shortterm_7"},
+    "sk": {"S": "IDX"},
+    "kind": {"S": "memory_index"},
+    "tenant": {"S": "tenant-a"},
+    "memory_id": {"S": "shortterm_7"},
+    "area": {"S": "users/anna"},
+    "doc_len": {"N": "5"},
+    "terms": {"S": '{"alpha":1,"zeta":2}'},
+    "version": {"N": "3"},
+    "write_id": {"S": "w-1"},
+    "expires_us": {"N": "1700000000123456"},
+    "expires_at": {"N": "1700000001"},
+    "exp_pk": {"S": "EXP#9"},
+    "exp_sk": {"N": "1700000000123456"},
+    "stale": {"S": '[["T#tenant-a#MPOST#users/anna#alt","99000#shortterm_00000000000000000007"]]'},
+}
+
+
+def test_an_index_record_keeps_its_layout_and_reads_back() -> None:
+    assert memory_records.record_item(RECORD) == RECORD_ITEM
+    assert memory_records.record_from_item(RECORD_ITEM) == RECORD
+    tombstone = memory_records.record_from_item({**RECORD_ITEM, "gone": {"BOOL": True}})
+    assert tombstone.gone and not RECORD.gone

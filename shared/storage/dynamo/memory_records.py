@@ -43,19 +43,21 @@ from shared.storage.dynamo.index_writer import Count
 from shared.storage.dynamo.items import (
     EXP_PK,
     EXP_SK,
+    INT,
+    JSON,
+    MEMORY_ID,
     PK,
+    TEXT,
     TTL_ATTRIBUTE,
     Item,
+    Kind,
     action,
+    codec,
     get_json,
-    get_n,
-    get_s,
     js,
     key,
     memory_pk,
     n,
-    opt_n,
-    opt_s,
     s,
     to_us,
     ttl_seconds,
@@ -67,7 +69,6 @@ from shared.storage.dynamo.memory_items import (
     memory_posting_key,
     memory_stats_key,
     memory_stats_shard,
-    stored_memory_id,
 )
 
 _log = logging.getLogger(__name__)
@@ -122,21 +123,28 @@ def record_of(m: Memory, *, version: int, write_id: str) -> IndexRecord:
     return IndexRecord(m.tenant, m.id, m.area, m.doc_len, terms, version, write_id, expires)
 
 
+# Terms are stored sorted, so that a record of the same version always has the same bytes
+# (counts_snapshot compares them).
+_TERMS: Final = Kind(
+    lambda terms: JSON.put(dict(sorted(terms.items()))),
+    lambda stored: {str(t): int(tf) for t, tf in JSON.get(stored).items()},
+)
+RECORD: Final = codec(
+    tenant=TEXT,
+    memory_id=MEMORY_ID,
+    area=TEXT,
+    doc_len=INT,
+    terms=_TERMS,
+    version=INT,
+    write_id=TEXT,
+    expires_us=INT,
+)
+
+
 def record_item(r: IndexRecord) -> Item:
-    item: Item = {
-        **record_key(r.tenant, r.memory_id),
-        "kind": s("memory_index"),
-        "tenant": s(r.tenant),
-        "memory_id": s(str(r.memory_id)),
-        "area": s(r.area),
-        "doc_len": n(r.doc_len),
-        "terms": js(dict(sorted(r.terms.items()))),
-        "version": n(r.version),
-        "write_id": s(r.write_id),
-    }
+    item: Item = {**record_key(r.tenant, r.memory_id), "kind": s("memory_index"), **RECORD.item(r)}
     if r.expires_us is not None:
         item[TTL_ATTRIBUTE] = n(ttl_seconds(r.expires_us))
-        item["expires_us"] = n(r.expires_us)
         if r.memory_id.typ is MemoryType.SHORTTERM:
             item[EXP_PK] = s(expiry_pk(expiry_shard(r.tenant, r.memory_id)))
             item[EXP_SK] = n(r.expires_us)
@@ -146,18 +154,10 @@ def record_item(r: IndexRecord) -> Item:
 
 
 def record_from_item(item: Mapping[str, Any]) -> IndexRecord:
+    stale = get_json(item, STALE) if STALE in item else []
     return IndexRecord(
-        tenant=get_s(item, "tenant"),
-        memory_id=stored_memory_id(item),
-        area=get_s(item, "area"),
-        doc_len=get_n(item, "doc_len"),
-        terms={str(t): int(tf) for t, tf in get_json(item, "terms").items()},
-        version=get_n(item, "version"),
-        write_id=opt_s(item, "write_id") or "",
-        expires_us=opt_n(item, "expires_us"),
-        stale=frozenset((str(pk), str(sk)) for pk, sk in get_json(item, STALE))
-        if STALE in item
-        else frozenset(),
+        **RECORD.fields(item),
+        stale=frozenset((str(pk), str(sk)) for pk, sk in stale),
         gone=GONE in item,
     )
 
