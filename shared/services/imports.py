@@ -236,7 +236,7 @@ def import_memories(
         if rule is not None:
             refused[index] = [FieldError(f"inhalt.memories[{index}].nutzer", rule)]
     try:
-        cleaned = screen_referenzfelder(batch.referenzfelder)
+        cleaned = screen_referenzfelder(batch.referenzfelder).value
     except RequestRejected as rejected:
         return [responses.entry_failure(i, rejected.errors) for i in range(len(entries))]
     kept = [i for i in range(len(entries)) if i not in refused]

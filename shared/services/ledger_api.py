@@ -34,7 +34,7 @@ from shared.services.ledger import ledger_write
 from shared.services.ledger_query import abfragen
 from shared.services.memory_api import refusal_of, rest_path
 from shared.services.outcomes import ApiRefused, refused
-from shared.services.secrets import screened_call
+from shared.services.secrets import screened_call, with_removed
 from shared.tools import retry
 from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation import messages, rules
@@ -109,9 +109,10 @@ def write(
     arguments = tool_arguments(WRITE_ACTIONS[resource], body, idempotency_key)
 
     def book() -> dict[str, Any]:
-        echo, cleaned = screened_call(arguments)
-        call = ledger_write(ctx, principal, cleaned)  # the models; the areas run in `ahead`
-        return retry.run(ctx, principal, TOOL, arguments, call, echo)
+        screened = screened_call(arguments)
+        call = ledger_write(ctx, principal, screened.arguments)  # the areas run in `ahead`
+        answer = retry.run(ctx, principal, TOOL, arguments, call, screened.echo)
+        return with_removed(answer, screened.kinds)
 
     envelope = _within_budget(ctx, book)
     if responses.is_error(envelope):

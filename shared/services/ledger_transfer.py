@@ -193,7 +193,7 @@ class LedgerImport:
         policy = self.ctx.settings.scrub_policy
         source = parsed.entry if isinstance(parsed, ParsedBuchung) else parsed
         try:
-            own = screen_referenzfelder(source.referenzfelder or {}, "eintrag.referenzfelder")
+            own = screen_referenzfelder(source.referenzfelder or {}, "eintrag.referenzfelder").value
         except RequestRejected as rejected:
             return _fehler(rejected.errors)
         if isinstance(parsed, ParsedBuchung):

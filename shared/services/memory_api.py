@@ -32,7 +32,7 @@ from shared.services.memories import memory_view, prepare_insert, visible_memori
 from shared.services.memory_admin import prepare_delete, prepare_update
 from shared.services.memory_os import memory_path
 from shared.services.outcomes import ApiRefused, art_of, envelope_errors, refused
-from shared.services.secrets import name_errors, screen_referenzfelder
+from shared.services.secrets import name_errors, screen_referenzfelder, with_removed
 from shared.services.summary import summary_of
 from shared.services.writes import Write
 from shared.tools import retry
@@ -227,6 +227,7 @@ class CreateRequest:
     referenzfelder: dict[str, Any]
     create_project: bool = False
     ersetzt: tuple[MemoryId, ...] = ()  # what the new memory replaces (issue 25)
+    removed: tuple[str, ...] = ()  # kinds of secrets scrubbed from referenzfelder
 
 
 def _remember_names(
@@ -294,8 +295,10 @@ def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateReques
     quelle = fields.optional("quelle", _quelle)
     replaced = fields.optional(ERSETZT_FIELD, ersetzt_ids)
     referenzfelder = fields.optional("referenzfelder", scalar_maps.referenzfelder) or {}
+    removed: tuple[str, ...] = ()
     try:
-        referenzfelder = screen_referenzfelder(referenzfelder)
+        screened = screen_referenzfelder(referenzfelder)
+        referenzfelder, removed = screened.value, screened.kinds
     except RequestRejected as rejected:
         errors += rejected.errors
     for key in referenzfelder:
@@ -336,6 +339,7 @@ def parse_create(ctx: ServiceContext, body: Any, caller: Caller) -> CreateReques
         referenzfelder={**referenzfelder, **(quelle or {}), "pfad": path},
         create_project=create_project,
         ersetzt=tuple(replaced or ()),
+        removed=removed,
     )
 
 
@@ -366,7 +370,8 @@ def create_memory(
     )
     write = prepare_insert(ctx, principal, batch, BUCKET_TYP[request.bucket], area=area)
     write.authorize = lambda: _authorize(ctx, principal, caller, area, request.create_project)
-    (result,) = run_rest_write(ctx, principal, CREATE_OPERATION, arguments, write)["daten"]
+    answer = run_rest_write(ctx, principal, CREATE_OPERATION, arguments, write)
+    (result,) = with_removed(answer, request.removed)["daten"]
     if not result["erfolg"]:
         raise refusal_of(_entry_errors(result))
     view = rest_view(ctx, _visible_one(ctx, principal, caller, result["ID"]))

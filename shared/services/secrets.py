@@ -20,6 +20,7 @@ from typing import Any
 
 from shared.scrubbing import ScrubPolicy, scan, scrub
 from shared.services.budget import check_budget
+from shared.services.responses import with_hinweise
 from shared.tools.idempotency_fields import KEY_FIELD
 from shared.validation.envelope import parse_referenzfelder
 from shared.validation.errors import FieldError, RequestRejected
@@ -58,12 +59,26 @@ def clean_fields[T](entry: T, names: Sequence[str]) -> Cleaned[T]:
     return Cleaned(replace(entry, **changes), tuple(sorted(kinds)))  # type: ignore[type-var]
 
 
-def hinweis(kinds: Sequence[str]) -> str:
+def hinweis(kinds: Sequence[str], where: str = "") -> str:
     return (
-        "Geheimnisse entfernt und durch [ENTFERNT:<art>] ersetzt: "
+        f"Geheimnisse {where + ' ' if where else ''}entfernt und durch [ENTFERNT:<art>] ersetzt: "
         + ", ".join(kinds)
         + ". Zugangsdaten gehören nicht ins Gedächtnis."
     )
+
+
+def with_removed(envelope: dict[str, Any], kinds: Sequence[str]) -> dict[str, Any]:
+    """A write's answer when its call-level `referenzfelder` lost secrets (they are stored
+    with every entry): each stored entry's `hinweis` names the kinds (contract §8), as a
+    scrubbed text's does. Computed from the call as sent, so a replay says the same."""
+    if not kinds:
+        return envelope
+    note = hinweis(kinds, "in referenzfelder")
+    daten = envelope.get("daten")
+    if not isinstance(daten, list):  # a refused call stored nothing
+        return envelope
+    hinweise = {r["index"]: note for r in daten if isinstance(r, dict) and "index" in r}
+    return {**envelope, "daten": with_hinweise(daten, hinweise)}
 
 
 def rejection(path: str, kinds: Sequence[str]) -> FieldError:
@@ -134,27 +149,37 @@ def screen[T](
     return Screened(cleaned.value, hinweis(cleaned.kinds))
 
 
-def screened_call(arguments: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A call's `referenzfelder` as echoed and stored, and the arguments carrying them:
-    the limits first (a 4 KB check costs nothing, scrubbing 4 MB does), then a secret in a
-    key refuses the call, secrets in values are redacted (the idempotency key stays)."""
-    echo = screen_referenzfelder(parse_referenzfelder(arguments))
+@dataclass(frozen=True)
+class ScreenedCall:
+    """A call's `referenzfelder` as echoed and stored (`echo`), the arguments carrying them
+    (`arguments`) and the kinds of secrets removed from them (`kinds`)."""
+
+    echo: dict[str, Any]
+    arguments: dict[str, Any]
+    kinds: tuple[str, ...] = ()
+
+
+def screened_call(arguments: Mapping[str, Any]) -> ScreenedCall:
+    """The limits first (a 4 KB check costs nothing, scrubbing 4 MB does), then a secret in
+    a key refuses the call, secrets in values are redacted (the idempotency key stays)."""
+    screened = screen_referenzfelder(parse_referenzfelder(arguments))
     cleaned = dict(arguments)
     if "referenzfelder" in arguments:
-        cleaned["referenzfelder"] = echo
-    return echo, cleaned
+        cleaned["referenzfelder"] = screened.value
+    return ScreenedCall(screened.value, cleaned, screened.kinds)
 
 
 def screen_referenzfelder(
     referenzfelder: Mapping[str, Any], path: str = "referenzfelder"
-) -> dict[str, Any]:
-    """Caller reference data as every write stores it: a key with a secret refuses the whole
-    call (RequestRejected; keys cannot hold a marker), secrets in values are redacted —
-    except the idempotency key, an opaque identifier left as sent (two random keys must
-    never become one marker). The one implementation for tools, REST and import."""
+) -> Cleaned[dict[str, Any]]:
+    """Caller reference data as every write stores it, and the kinds removed: a key with a
+    secret refuses the whole call (RequestRejected; keys cannot hold a marker), secrets in
+    values are redacted — except the idempotency key, an opaque identifier left as sent
+    (two random keys must never become one marker). The one implementation for tools, REST
+    and import."""
     refused = name_errors([(path, referenzfelder)])
     if refused:
         raise RequestRejected(refused)
-    others = {k: v for k, v in referenzfelder.items() if k != KEY_FIELD}
-    cleaned: dict[str, Any] = clean_value(others).value
-    return {k: referenzfelder[k] if k == KEY_FIELD else cleaned[k] for k in referenzfelder}
+    others = clean_value({k: v for k, v in referenzfelder.items() if k != KEY_FIELD})
+    value = {k: referenzfelder[k] if k == KEY_FIELD else others.value[k] for k in referenzfelder}
+    return Cleaned(value, others.kinds)

@@ -12,7 +12,7 @@ from shared.auth.principal import Principal, Scope
 from shared.services import responses
 from shared.services.budget import BudgetExceeded, budget_refusal, time_budget
 from shared.services.context import ServiceContext
-from shared.services.secrets import screened_call
+from shared.services.secrets import screened_call, with_removed
 from shared.tools.catalog import TOOLS, ToolSpec
 from shared.validation.envelope import wants_help
 from shared.validation.errors import Art, FieldError, RequestRejected
@@ -59,7 +59,8 @@ def call_tool(
     try:
         with time_budget(seconds):
             # Stored as provenance and echoed: limits first, then the secret checks.
-            echo, cleaned = screened_call(arguments)
+            screened = screened_call(arguments)
+            echo, cleaned = screened.echo, screened.arguments
             if wants_help(arguments):
                 return help_response(spec, echo)
             needed = spec.needed_scope(arguments)
@@ -70,7 +71,10 @@ def call_tool(
                 from shared.tools import retry
 
                 write = spec.prepare(ctx, principal, cleaned)
-                return retry.run(ctx, principal, spec.name, arguments, write, echo, lambda_context)
+                answer = retry.run(
+                    ctx, principal, spec.name, arguments, write, echo, lambda_context
+                )
+                return with_removed(answer, screened.kinds)
             return spec.handler(ctx, principal, cleaned)
     except RequestRejected as rejected:
         return responses.failure(rejected.errors, echo)

@@ -81,6 +81,10 @@ async def test_a_secret_in_a_reference_value_is_redacted(
         assert created.status_code == 201, created.text
         read = await http.get(f"/api/memory/{created.json()['ID']}", headers=headers)
     assert read.json()["referenzfelder"] == {"ticket": "[ENTFERNT:github_pat]"}
+    # And the answer says so, naming the kind, never the value (contract §8)
+    note = created.json()["hinweis"]
+    assert note.startswith("Geheimnisse in referenzfelder entfernt") and "github_pat" in note
+    assert not leaked(created.text)
     assert not any(leaked(repr(m.referenzfelder)) for m in all_memories(backend))
 
 
