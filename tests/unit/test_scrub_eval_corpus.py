@@ -73,7 +73,18 @@ def test_the_generator_reproduces_the_committed_corpora() -> None:
 
 @pytest.mark.parametrize(
     "split",
-    ["dev", "heldout", "dev2", "heldout2", "dev3", "heldout3", "heldout4", "heldout5", "heldout6"],
+    [
+        "dev",
+        "heldout",
+        "dev2",
+        "heldout2",
+        "dev3",
+        "heldout3",
+        "heldout4",
+        "heldout5",
+        "heldout6",
+        "heldout7",
+    ],
 )
 def test_the_corpora_have_secrets_and_content_in_both_languages(split: str) -> None:
     entries = corpus(split)

@@ -13,7 +13,8 @@ held-out set, seed 40613, by the judge4 track; makers in `heldout4_values`) and
 `tests/data/scrub_eval_heldout5.jsonl` (fifth held-out set, seed 55291, by the judge5 track;
 makers in `heldout5_values`/`heldout5_content`) and
 `tests/data/scrub_eval_heldout6.jsonl` (sixth held-out set, seed 64219, by the judge6 track;
-makers in `heldout6_values`): different seeds
+makers in `heldout6_values`) and `tests/data/scrub_eval_heldout7.jsonl` (seventh held-out set,
+seed 83471, by the judge7 track; makers in `heldout7_values`/`heldout7_content`): different seeds
 and different templates. Each line: `text`,
 `secrets` ([{kind, value}], kind = the value maker), `keep` (content values that must
 survive), `group` (the template group), `lang`.
@@ -49,6 +50,9 @@ from tests.data.scrub_eval import (
     heldout5_values,
     heldout6_templates,
     heldout6_values,
+    heldout7_content,
+    heldout7_templates,
+    heldout7_values,
     heldout_templates,
     secrets_r2,
     values,
@@ -65,6 +69,7 @@ SPLITS = {
     "heldout4": (heldout4_templates, 40613, HERE / "scrub_eval_heldout4.jsonl"),
     "heldout5": (heldout5_templates, 55291, HERE / "scrub_eval_heldout5.jsonl"),
     "heldout6": (heldout6_templates, 64219, HERE / "scrub_eval_heldout6.jsonl"),
+    "heldout7": (heldout7_templates, 83471, HERE / "scrub_eval_heldout7.jsonl"),
 }
 MAKERS = (
     values,
@@ -80,6 +85,8 @@ MAKERS = (
     heldout5_values,
     heldout5_content,
     heldout6_values,
+    heldout7_values,
+    heldout7_content,
 )
 REPEATS = 4
 _SLOT = re.compile(r"\{([skf]):(\w+)\}")
