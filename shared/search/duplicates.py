@@ -50,6 +50,7 @@ __all__ = [
     "cosine",
     "decode_sign",
     "encode_sign",
+    "identifiers",
     "is_duplicate",
     "jaccard",
     "memory_sign",
@@ -78,7 +79,13 @@ CHANGE_MARKERS: Final = frozenset(
     }
 )  # fmt: skip
 
-_IDENTIFIER_RE: Final = re.compile(r"[\w.+-]+@[\w.-]+|`[^`]+`")
+# The identifiers among the values: e-mail addresses `[\w.+-]+@[\w.-]+` and `code` spans,
+# found as `re.findall` of their alternation would find them (`identifiers`), in linear time
+# (the regex backtracks quadratically over a long run of word characters: 50,000 of them
+# took minutes; every posting write computes the values of its memory's text).
+_LOCAL_RUN: Final = re.compile(r"[\w.+-]+")
+_DOMAIN_RUN: Final = re.compile(r"[\w.-]+")
+_CODE_SPAN: Final = re.compile(r"`[^`]+`")
 
 
 @dataclass(frozen=True)
@@ -118,7 +125,40 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
 def value_tokens(text: str) -> frozenset[str]:
     """The tokens that carry values: with a digit, e-mail addresses, `code` spans."""
     digits = {token for token in tokenize(text) if any(char.isdigit() for char in token)}
-    return frozenset(digits | {match.casefold() for match in _IDENTIFIER_RE.findall(text)})
+    return frozenset(digits | {match.casefold() for match in identifiers(text)})
+
+
+def identifiers(text: str) -> list[str]:
+    """`re.findall` of the e-mail address and code span patterns' alternation (see above),
+    in linear time: leftmost matches, the address first where both start at one position,
+    each scan after the last match; a match found ahead is kept until a match passes it."""
+    found: list[str] = []
+    at, address, code = 0, _address(text, 0), _CODE_SPAN.search(text)
+    while address is not None or code is not None:
+        if address is not None and (code is None or address[0] <= code.start()):
+            start, end = address
+        else:
+            assert code is not None
+            start, end = code.span()
+        found.append(text[start:end])
+        at = end
+        if address is not None and address[0] < at:
+            address = _address(text, at)
+        if code is not None and code.start() < at:
+            code = _CODE_SPAN.search(text, at)
+    return found
+
+
+def _address(text: str, at: int) -> tuple[int, int] | None:
+    """The leftmost e-mail address match at or after `at`: a run of local characters (from
+    `at` on) that ends at an "@" followed by domain characters."""
+    for run in _LOCAL_RUN.finditer(text, at):
+        end = run.end()
+        if text.startswith("@", end):
+            domain = _DOMAIN_RUN.match(text, end + 1)
+            if domain is not None:
+                return run.start(), domain.end()
+    return None
 
 
 def change_markers(text: str) -> frozenset[str]:
