@@ -17,17 +17,22 @@ Invariants:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from typing import Any, Final
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from shared.domain import MemoryPosting, MemoryType
 from shared.search.duplicates import term_set
 from shared.search.vectors import VectorHit, VectorProfileError, VectorQuery, decode, encode
 from shared.services.context import ServiceContext
 from shared.services.embeddings import document_of, server_vectors
+
+_log = logging.getLogger(__name__)
 
 # The postings read per term of the batch's texts (highest impact first).
 POSTINGS_PER_TERM: Final = 50
@@ -141,8 +146,21 @@ def _ahead_vectors(
             found.typ,
         )
         queries.setdefault(vector_key(query), query)
-    results = ctx.storage.side_by_side([partial(vector_hits, ctx, q) for q in queries.values()])
-    return embedded, dict(zip(queries, results, strict=True))
+    results = ctx.storage.side_by_side([partial(_ahead_hits, ctx, q) for q in queries.values()])
+    return embedded, {
+        key: hits for key, hits in zip(queries, results, strict=True) if hits is not None
+    }
+
+
+def _ahead_hits(ctx: ServiceContext, query: VectorQuery) -> list[VectorHit] | None:
+    """The read-ahead query is an optimisation: a failed one (S3 Vectors unreachable, or an
+    endpoint without QueryVectors) is sent again by `find_duplicates` where words are shared,
+    as it was before any read ahead; None here."""
+    try:
+        return vector_hits(ctx, query)
+    except (BotoCoreError, ClientError) as exc:
+        _log.warning("duplicate check: vector query ahead failed (%s)", type(exc).__name__)
+        return None
 
 
 def vector_key(query: VectorQuery) -> VectorKey:
