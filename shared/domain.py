@@ -338,10 +338,30 @@ class TermLookup:
 
 
 @dataclass(frozen=True)
+class DuplicateSign:
+    """What the near-duplicate decision needs of a stored memory's text besides its words
+    (`shared/search/duplicates.py`): the size of its term set, its token count, a digest
+    of its value tokens, its change markers, and the profile and dimension of its vector."""
+
+    terms: int
+    tokens: int
+    values: str
+    markers: frozenset[str]
+    profile: str | None = None
+    dim: int | None = None
+
+
+@dataclass(frozen=True)
 class MemoryPosting:
     """One memory containing a term; nutzer, expiry and area ride along so that visibility
     and expiry filter postings before any memory is loaded. `area` None: a posting written
-    before areas existed (the memory must be loaded to know its area)."""
+    before areas existed (the memory must be loaded to know its area).
+
+    For the near-duplicate check (services/duplicates.py) a posting also carries its
+    memory's `sign` and whether the term is one of the memory *text's* terms (`text_term`;
+    the index also holds kurzbeschreibung and tags): with them the postings read alone
+    rules a stored memory out. None: a posting written without them (nothing is ruled out,
+    the memory is loaded). Not part of a posting's identity (equality)."""
 
     entry_id: MemoryId
     tf: int
@@ -349,6 +369,8 @@ class MemoryPosting:
     nutzer: str
     expires_at: datetime | None = None
     area: str | None = None
+    text_term: bool | None = field(default=None, compare=False)
+    sign: DuplicateSign | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

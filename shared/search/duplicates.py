@@ -18,16 +18,28 @@ Thresholds and ratio were chosen on the development half of the labelled set
 (`benchmarks/data/duplicates_dev.jsonl`) and are reported on its holdout half
 (`benchmarks/duplicates.py`, docs/performance.md). The rule is a pure function of the two
 texts (and vectors): writes and the consolidation decide with the same rule.
+
+The vetoes need of a text only its `DuplicateSign` (`text_sign`: term count, token count, a
+digest of the value tokens, the change markers), so a stored memory's sign can ride along
+with its postings (`memory_sign`, written by both adapters' posting writers, `encode_sign`)
+and a write can rule stored memories out from its postings read alone
+(services/duplicates.py). `vetoed` is the one definition of the vetoes; `is_duplicate` on
+two texts is `vetoed` on their signs. Digests differ only where the value sets differ (a
+collision could only make two different value sets look equal: a 128-bit digest).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from shared.domain import DuplicateSign, Memory
 from shared.search.analyzer import tokenize, word_forms
 
 __all__ = [
@@ -36,11 +48,18 @@ __all__ = [
     "Similarity",
     "change_markers",
     "cosine",
+    "decode_sign",
+    "encode_sign",
+    "identifiers",
     "is_duplicate",
     "jaccard",
+    "memory_sign",
+    "reaches",
     "similarity",
     "term_set",
+    "text_sign",
     "value_tokens",
+    "vetoed",
 ]
 
 # Words that report a change of a fact, German and English (analysed tokens: casefolded,
@@ -60,7 +79,13 @@ CHANGE_MARKERS: Final = frozenset(
     }
 )  # fmt: skip
 
-_IDENTIFIER_RE: Final = re.compile(r"[\w.+-]+@[\w.-]+|`[^`]+`")
+# The identifiers among the values: e-mail addresses `[\w.+-]+@[\w.-]+` and `code` spans,
+# found as `re.findall` of their alternation would find them (`identifiers`), in linear time
+# (the regex backtracks quadratically over a long run of word characters: 50,000 of them
+# took minutes; every posting write computes the values of its memory's text).
+_LOCAL_RUN: Final = re.compile(r"[\w.+-]+")
+_DOMAIN_RUN: Final = re.compile(r"[\w.-]+")
+_CODE_SPAN: Final = re.compile(r"`[^`]+`")
 
 
 @dataclass(frozen=True)
@@ -100,7 +125,40 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
 def value_tokens(text: str) -> frozenset[str]:
     """The tokens that carry values: with a digit, e-mail addresses, `code` spans."""
     digits = {token for token in tokenize(text) if any(char.isdigit() for char in token)}
-    return frozenset(digits | {match.casefold() for match in _IDENTIFIER_RE.findall(text)})
+    return frozenset(digits | {match.casefold() for match in identifiers(text)})
+
+
+def identifiers(text: str) -> list[str]:
+    """`re.findall` of the e-mail address and code span patterns' alternation (see above),
+    in linear time: leftmost matches, the address first where both start at one position,
+    each scan after the last match; a match found ahead is kept until a match passes it."""
+    found: list[str] = []
+    at, address, code = 0, _address(text, 0), _CODE_SPAN.search(text)
+    while address is not None or code is not None:
+        if address is not None and (code is None or address[0] <= code.start()):
+            start, end = address
+        else:
+            assert code is not None
+            start, end = code.span()
+        found.append(text[start:end])
+        at = end
+        if address is not None and address[0] < at:
+            address = _address(text, at)
+        if code is not None and code.start() < at:
+            code = _CODE_SPAN.search(text, at)
+    return found
+
+
+def _address(text: str, at: int) -> tuple[int, int] | None:
+    """The leftmost e-mail address match at or after `at`: a run of local characters (from
+    `at` on) that ends at an "@" followed by domain characters."""
+    for run in _LOCAL_RUN.finditer(text, at):
+        end = run.end()
+        if text.startswith("@", end):
+            domain = _DOMAIN_RUN.match(text, end + 1)
+            if domain is not None:
+                return run.start(), domain.end()
+    return None
 
 
 def change_markers(text: str) -> frozenset[str]:
@@ -123,16 +181,65 @@ def similarity(
     return Similarity(jaccard(term_set(new_text), term_set(stored_text)), "woerter")
 
 
+def text_sign(text: str, profile: str | None = None, dim: int | None = None) -> DuplicateSign:
+    """What the vetoes (and the Jaccard's denominator) need of a text."""
+    values = "\x1f".join(sorted(value_tokens(text))).encode()
+    digest = base64.b32encode(hashlib.blake2b(values, digest_size=16).digest()).decode()
+    return DuplicateSign(
+        terms=len(term_set(text)),
+        tokens=len(tokenize(text)),
+        values=digest.rstrip("="),
+        markers=change_markers(text),
+        profile=profile,
+        dim=dim,
+    )
+
+
+def memory_sign(memory: Memory) -> DuplicateSign:
+    """The sign of a stored memory: of its text, with its vector's profile and dimension."""
+    return text_sign(memory.memory, memory.embedding_profil_hash, memory.embedding_dim)
+
+
+def encode_sign(sign: DuplicateSign) -> str:
+    """A sign as one compact JSON string (a posting attribute or column)."""
+    fields = {"n": sign.terms, "l": sign.tokens, "v": sign.values, "m": sorted(sign.markers)}
+    if sign.profile is not None:
+        fields |= {"p": sign.profile, "d": sign.dim}
+    return json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
+
+
+def decode_sign(raw: str | None) -> DuplicateSign | None:
+    """`encode_sign`'s inverse; None for a posting written without a sign."""
+    if not raw:
+        return None
+    fields = json.loads(raw)
+    return DuplicateSign(
+        terms=int(fields["n"]),
+        tokens=int(fields["l"]),
+        values=str(fields["v"]),
+        markers=frozenset(fields["m"]),
+        profile=fields.get("p"),
+        dim=None if fields.get("d") is None else int(fields["d"]),
+    )
+
+
+def vetoed(new: DuplicateSign, stored: DuplicateSign, rule: DuplicateRule) -> bool:
+    """Whether one of the three vetoes (see the module doc) makes the pair not a duplicate."""
+    if new.values != stored.values:
+        return True
+    if new.tokens > rule.max_length_ratio * max(stored.tokens, 1):
+        return True
+    return bool(new.markers - stored.markers)
+
+
+def reaches(alike: Similarity, rule: DuplicateRule) -> bool:
+    """Whether the similarity reaches the threshold of its measure."""
+    threshold = rule.vector_threshold if alike.measure == "vektor" else rule.word_threshold
+    return alike.value >= threshold
+
+
 def is_duplicate(
     new_text: str, stored_text: str, alike: Similarity, rule: DuplicateRule = DuplicateRule()
 ) -> bool:
     """Whether `new_text` is a near-duplicate of `stored_text` (see the module doc)."""
-    threshold = rule.vector_threshold if alike.measure == "vektor" else rule.word_threshold
-    if alike.value < threshold:
-        return False
-    if value_tokens(new_text) != value_tokens(stored_text):
-        return False
-    new_len, stored_len = len(tokenize(new_text)), len(tokenize(stored_text))
-    if new_len > rule.max_length_ratio * max(stored_len, 1):
-        return False
-    return not change_markers(new_text) - change_markers(stored_text)
+    return reaches(alike, rule) and not vetoed(text_sign(new_text), text_sign(stored_text), rule)

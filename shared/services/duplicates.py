@@ -33,23 +33,46 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
 from typing import Any, Final
 
-from shared.domain import Memory, MemoryId, MemoryPosting, MemoryReplace, NewMemory
+from shared.domain import (
+    DuplicateSign,
+    Memory,
+    MemoryId,
+    MemoryPosting,
+    MemoryReplace,
+    NewMemory,
+)
 from shared.search.analyzer import document_terms
-from shared.search.duplicates import Similarity, is_duplicate, jaccard, term_set
-from shared.search.vectors import VectorHit, VectorProfileError, VectorQuery, decode
+from shared.search.duplicates import (
+    DuplicateRule,
+    Similarity,
+    is_duplicate,
+    jaccard,
+    term_set,
+    text_sign,
+    vetoed,
+)
+from shared.search.vectors import VectorHit, VectorQuery, decode
 from shared.services.context import ServiceContext
+from shared.services.duplicates_ahead import (
+    AHEAD_HITS,
+    NOTHING_READ,
+    POSTINGS_PER_TERM,
+    Prefetched,
+    covered,
+    read_ahead,
+    vector_hits,
+    vector_key,
+)
 from shared.validation.rules import DUPLICATE_FLAG
 
-# Stored memories a new one is compared with by words (most shared terms first), and
-# the postings read per term of the batch's texts (highest impact first).
+# Stored memories a new one is compared with by words (most shared terms first).
 CANDIDATES: Final = 5
-POSTINGS_PER_TERM: Final = 50
 # referenzfelder key of the provenances a memory gained from duplicates that were not stored.
 SOURCES_KEY: Final = "duplikat_quellen"
 MAX_SOURCES: Final = 10
@@ -73,20 +96,21 @@ def find_duplicates(
 ) -> dict[int, Found]:
     """{position in `batch`: the stored memory it duplicates} (see the module doc). `own`:
     the IDs of this write's entries (a resend may find some stored), never candidates;
-    `ahead`: the postings the write read before (an area whose terms it covers is not
-    read again)."""
+    `ahead`: what the write read before (`read_ahead`: an area whose terms it covers is not
+    read again, a vector query it answered is not sent again)."""
     if not batch:
         return {}
     terms = [term_set(new.memory.memory) for new in batch]
     areas: dict[str, set[str]] = {}
     for new, entry_terms in zip(batch, terms, strict=True):
         areas.setdefault(new.memory.area, set()).update(entry_terms)
-    # Stage 1 (usually read ahead, side by side with the call's claim: `read_postings`):
-    # every target area's postings of the batch's terms.
-    postings = _covered(ahead, areas)
+    # Stage 1 (usually read ahead, side by side with the call's claim: `read_ahead`):
+    # every target area's postings of the batch's terms, and the nearest vectors.
+    ahead = ahead or NOTHING_READ
+    postings = covered(ahead, areas)
     unread = {area: wanted for area, wanted in areas.items() if area not in postings}
     if unread:
-        postings.update(read_postings(ctx, tenant, unread, now).postings)
+        postings.update(read_ahead(ctx, tenant, [], now, unread).postings)
     by_words = {
         position: ids
         for position, new in enumerate(batch)
@@ -98,105 +122,127 @@ def find_duplicates(
     }
     if not by_words:
         return {}  # nothing in the areas shares a word: no duplicate (and no further read)
-    # Stage 2: the word candidates beside the vector queries of the entries that have some.
-    queries = {
-        position: query
-        for position in by_words
-        if (query := _vector_query(tenant, batch[position], now, own)) is not None
-    }
-    wanted = list(dict.fromkeys(mid for ids in by_words.values() for mid in ids))
-    tasks: list[Callable[[], Any]] = [
-        partial(ctx.storage.get_memories, tenant, wanted, now),
-        *(partial(_vector_hits, ctx, query) for query in queries.values()),
-    ]
-    loaded, *vector_results = ctx.storage.side_by_side(tasks)
     rule = ctx.settings.duplicate_rule
-    nearest: dict[int, list[VectorHit]] = {
-        position: [h for h in result if h.memory_id not in own][:1]
-        for position, result in zip(queries, vector_results, strict=True)
-    }
-    hits = {
-        position: [h for h in best if h.score >= rule.vector_threshold]
-        for position, best in nearest.items()
-    }
-    # (Stage 3, rare: a nearest vector hit that shares too few words to be loaded yet.)
-    missing = [h.memory_id for best in hits.values() for h in best if h.memory_id not in loaded]
-    if missing:
-        loaded = {**loaded, **ctx.storage.get_memories(tenant, missing, now)}
+    hits = _nearest(ctx, tenant, batch, list(by_words), now, own, ahead, rule)
+    # What the postings' signs cannot rule out is loaded and decided on the stored texts.
+    undecided = [
+        position
+        for position, ids in by_words.items()
+        if could_duplicate(
+            batch[position],
+            terms[position],
+            hits.get(position, []),
+            ids,
+            postings.get(batch[position].memory.area, {}),
+            rule,
+        )
+    ]
+    if not undecided:
+        return {}
+    wanted = [
+        mid for p in undecided for mid in (*by_words[p], *(h.memory_id for h in hits.get(p, [])))
+    ]
+    loaded = ctx.storage.get_memories(tenant, list(dict.fromkeys(wanted)), now)
     found: dict[int, Found] = {}
-    for position, ids in by_words.items():
+    for position in undecided:
         new = batch[position]
-        for candidate in best_of(new, terms[position], hits.get(position, []), ids, loaded):
+        for candidate in best_of(
+            new, terms[position], hits.get(position, []), by_words[position], loaded
+        ):
             if is_duplicate(new.memory.memory, candidate.memory.memory, candidate.similarity, rule):
                 found[position] = candidate
                 break
     return found
 
 
-@dataclass(frozen=True)
-class Prefetched:
-    """Per area the terms whose postings were read, and those postings."""
-
-    terms: dict[str, frozenset[str]]
-    postings: dict[str, dict[str, list[MemoryPosting]]]
-
-
-NOTHING_READ: Final = Prefetched({}, {})
-
-
-def read_postings(
-    ctx: ServiceContext, tenant: str, wanted: Mapping[str, set[str]], now: datetime
-) -> Prefetched:
-    """Stage 1 of the check: per area the postings of `wanted`'s terms, side by side (one
-    round trip). A write runs it in `ahead()`, beside its claim, with the terms of its
-    texts as scrubbing will leave them (`check_terms`), so `find_duplicates` reads none."""
-    names = sorted(area for area, terms in wanted.items() if terms)
-    tasks = [partial(_postings, ctx, tenant, area, sorted(wanted[area]), now) for area in names]
-    results = ctx.storage.side_by_side(tasks) if tasks else []
-    return Prefetched(
-        {area: frozenset(wanted[area]) for area in names},
-        dict(zip(names, results, strict=True)),
-    )
-
-
-def check_terms(texts: Sequence[tuple[str, str]]) -> dict[str, set[str]]:
-    """Per area the union of the terms of its (area, scrubbed memory text) pairs: what
-    `find_duplicates` looks up."""
-    wanted: dict[str, set[str]] = {}
-    for area, text in texts:
-        wanted.setdefault(area, set()).update(term_set(text))
-    return wanted
-
-
-def _covered(
-    ahead: Prefetched | None, areas: Mapping[str, set[str]]
-) -> dict[str, dict[str, list[MemoryPosting]]]:
-    """The prefetched postings of the areas whose every term was read ahead."""
-    if ahead is None:
-        return {}
+def _nearest(
+    ctx: ServiceContext,
+    tenant: str,
+    batch: Sequence[NewMemory],
+    positions: Sequence[int],
+    now: datetime,
+    own: frozenset[MemoryId],
+    ahead: Prefetched,
+    rule: DuplicateRule,
+) -> dict[int, list[VectorHit]]:
+    """Per position with a vector its nearest stored vector (not one of `own`) at or above
+    the threshold: as read ahead, else queried now (one stage, side by side)."""
+    nearest: dict[int, list[VectorHit]] = {}
+    queries: dict[int, VectorQuery] = {}
+    for position in positions:
+        query = _vector_query(tenant, batch[position], now, 1 + len(own))
+        if query is None:
+            continue
+        read = ahead.hits.get(vector_key(query))
+        others = None if read is None else [h for h in read if h.memory_id not in own]
+        if others is not None and (others or len(read or []) < AHEAD_HITS):
+            nearest[position] = others[:1]
+        else:
+            queries[position] = query  # not read ahead (or own hits filled its read)
+    if queries:
+        results = ctx.storage.side_by_side(
+            [partial(vector_hits, ctx, query) for query in queries.values()]
+        )
+        for position, result in zip(queries, results, strict=True):
+            nearest[position] = [h for h in result if h.memory_id not in own][:1]
     return {
-        area: ahead.postings.get(area, {})
-        for area, terms in areas.items()
-        if area in ahead.terms and terms <= ahead.terms[area]
+        position: [h for h in best if h.score >= rule.vector_threshold]
+        for position, best in nearest.items()
     }
 
 
-def _postings(
-    ctx: ServiceContext, tenant: str, area: str, terms: list[str], now: datetime
-) -> dict[str, list[MemoryPosting]]:
-    if not terms:
-        return {}
-    lookup = ctx.storage.lookup_memory_terms(
-        tenant, terms, [area], None, per_area_term=POSTINGS_PER_TERM, now=now
-    )
-    return lookup.postings
-
-
-def _vector_hits(ctx: ServiceContext, query: VectorQuery) -> list[VectorHit]:
-    try:
-        return ctx.storage.search_vectors(query)
-    except VectorProfileError:
-        return []  # the first vector of its profile: nothing to compare with
+def could_duplicate(
+    new: NewMemory,
+    terms: frozenset[str],
+    hits: Sequence[VectorHit],
+    candidates: Sequence[MemoryId],
+    postings: Mapping[str, Sequence[MemoryPosting]],
+    rule: DuplicateRule,
+) -> bool:
+    """False only when the postings prove that `best_of` + `is_duplicate` on the loaded
+    memories would find no duplicate: every candidate (and the nearest vector hit) is
+    vetoed by its posting's sign, or by words its Jaccard cannot reach the threshold even
+    if it holds every term of a list that may have been cut off (`POSTINGS_PER_TERM`);
+    a candidate with a vector of the new memory's profile is one for the vectors only.
+    Anything unknown (a posting without sign, a hit not among the postings) keeps it open."""
+    signs: dict[MemoryId, DuplicateSign | None] = {}
+    shared: dict[MemoryId, int] = {}
+    listed: dict[MemoryId, set[str]] = {}
+    for term in terms:
+        for posting in postings.get(term, []):
+            entry = posting.entry_id
+            signs.setdefault(entry, posting.sign if posting.text_term is not None else None)
+            listed.setdefault(entry, set()).add(term)
+            shared[entry] = shared.get(entry, 0) + bool(posting.text_term)
+    cut = [term for term in terms if len(postings.get(term, [])) >= POSTINGS_PER_TERM]
+    mine = text_sign(new.memory.memory)
+    for hit in hits[:1]:
+        sign = signs.get(hit.memory_id)
+        if sign is None or not vetoed(mine, sign, rule):
+            return True
+    memory = new.memory
+    for candidate in candidates:
+        sign = signs.get(candidate)
+        if sign is None:
+            return True
+        vector = memory.embedding_profil_hash is not None and memory.embedding_dim is not None
+        if (
+            new.embedding is not None
+            and vector
+            and (sign.profile, sign.dim)
+            == (
+                memory.embedding_profil_hash,
+                memory.embedding_dim,
+            )
+        ):
+            continue  # both have vectors of one profile: the vectors decide
+        unseen = sum(1 for term in cut if term not in listed[candidate])
+        most = min(shared[candidate] + unseen, len(terms), sign.terms)
+        union = len(terms) + sign.terms - most
+        upper = most / union if union else 0.0
+        if upper >= rule.word_threshold and not vetoed(mine, sign, rule):
+            return True
+    return False
 
 
 def _word_candidates(
@@ -217,9 +263,7 @@ def _word_candidates(
     return [memory_id for memory_id, _ in ranked[:CANDIDATES]]
 
 
-def _vector_query(
-    tenant: str, new: NewMemory, now: datetime, own: frozenset[MemoryId]
-) -> VectorQuery | None:
+def _vector_query(tenant: str, new: NewMemory, now: datetime, limit: int) -> VectorQuery | None:
     memory = new.memory
     if new.embedding is None or memory.embedding_profil_hash is None:
         return None
@@ -229,7 +273,7 @@ def _vector_query(
         vector=tuple(decode(new.embedding)),
         areas=frozenset({memory.area}),
         now=now,
-        limit=1 + len(own),  # the nearest that is not one of this write's own decides
+        limit=limit,  # 1 + own: the nearest that is not one of this write's own decides
         typ=memory.id.typ,
     )
 

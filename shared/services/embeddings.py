@@ -15,7 +15,7 @@ Invariants:
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from shared.domain import EmbeddingChange, Memory, MemoryReplace, NewMemory
@@ -29,29 +29,57 @@ _log = logging.getLogger(__name__)
 
 def document_text(memory: Memory) -> str:
     """What the embedder reads of a memory: its short description and its text."""
-    return f"{memory.kurzbeschreibung}\n{memory.memory}"
+    return document_of(memory.kurzbeschreibung, memory.memory)
 
 
-def with_server_embeddings(ctx: ServiceContext, batch: Sequence[NewMemory]) -> list[NewMemory]:
-    """`batch` with a vector for every memory that has none (one embedder call)."""
+def document_of(kurzbeschreibung: str, text: str) -> str:
+    return f"{kurzbeschreibung}\n{text}"
+
+
+def server_vectors(ctx: ServiceContext, documents: Sequence[str]) -> dict[str, bytes]:
+    """{document: the server's vector of it} (one embedder call); empty without an embedder
+    or when it fails (the write then embeds again in `with_server_embeddings`)."""
+    try:
+        return _embedded(ctx, documents)
+    except EmbeddingFailed as exc:
+        _log.warning("no server-side embeddings ahead of the write: %s", exc)
+        return {}
+
+
+def _embedded(ctx: ServiceContext, documents: Sequence[str]) -> dict[str, bytes]:
+    """{document: its server vector}: one embedder call (EmbeddingFailed: raised)."""
+    embedder = ctx.embedder
+    if embedder is None or not documents:
+        return {}
+    vectors = embedder.embed(list(documents), Purpose.DOCUMENT)
+    return {text: encode_embedding(v) for text, v in zip(documents, vectors, strict=True)}
+
+
+def with_server_embeddings(
+    ctx: ServiceContext, batch: Sequence[NewMemory], known: Mapping[str, bytes] | None = None
+) -> list[NewMemory]:
+    """`batch` with a vector for every memory that has none (one embedder call); `known`:
+    the server's vectors of documents embedded before (`server_vectors`), not embedded again."""
     embedder = ctx.embedder
     missing = [i for i, new in enumerate(batch) if new.embedding is None]
     if embedder is None or not missing:
         return list(batch)
+    known = known or {}
+    due = [i for i in missing if document_text(batch[i].memory) not in known]
     try:
-        vectors = embedder.embed(
-            [document_text(batch[i].memory) for i in missing], Purpose.DOCUMENT
-        )
+        fresh = _embedded(ctx, [document_text(batch[i].memory) for i in due])
     except EmbeddingFailed as exc:
         _log.warning("stored without server-side embeddings: %s", exc)
         return list(batch)
+    vectors = {**known, **fresh}
     result = list(batch)
     profile = embedder.profile
-    for i, vector in zip(missing, vectors, strict=True):
+    for i in missing:
         memory = batch[i].memory
         memory.embedding_dim = profile.dimension
         memory.embedding_profil_hash = profile.hash
-        result[i] = replace(batch[i], memory=memory, embedding=encode_embedding(vector))
+        embedding = vectors[document_text(memory)]
+        result[i] = replace(batch[i], memory=memory, embedding=embedding)
     return result
 
 

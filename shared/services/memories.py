@@ -28,14 +28,8 @@ from shared.services import responses
 from shared.services.areas import unread_hint, user_area
 from shared.services.authorization import identity_errors, require_caller
 from shared.services.context import ServiceContext
-from shared.services.duplicates import (
-    NOTHING_READ,
-    Prefetched,
-    check_terms,
-    duplicate_hinweis,
-    merge_duplicates,
-    read_postings,
-)
+from shared.services.duplicates import duplicate_hinweis, merge_duplicates
+from shared.services.duplicates_ahead import NOTHING_READ, Prefetched, Probe, probe, read_ahead
 from shared.services.embeddings import with_server_embeddings
 
 # Moved to entry_errors (supersede.py reads them without a cycle); re-exported for the
@@ -101,7 +95,7 @@ class InsertWrite:
     def ahead(self) -> None:
         """The area's authorization (when it needs storage), then the tag records (their
         names scrubbed first: no tag record for a refused write) beside the near-duplicate
-        check's postings read (services/duplicates.py: read only)."""
+        check's reads ahead (services/duplicates_ahead.py: read only)."""
         if self.authorize is not None:
             self.authorize()
         ctx, tenant = self.ctx, self.principal.tenant
@@ -110,22 +104,29 @@ class InsertWrite:
             self.tags = ensure_tags(ctx.storage, tenant, self._clean_tags())
 
         def postings() -> None:
-            self.postings = read_postings(ctx, tenant, self._check_terms(), ctx.clock())
+            self.postings = read_ahead(ctx, tenant, self._probes(), ctx.clock())
 
         replaced = [self.replaced.read] if self.replaced else []
         ctx.storage.side_by_side([tags, postings, *replaced])
 
-    def _check_terms(self) -> dict[str, set[str]]:
-        """Per target area the terms the duplicate check looks up: those of the memory
-        texts as `store` scrubs them, of the entries that do not ask for a copy (nor
-        replace another memory: `ersetzt` states the relation, nothing is merged)."""
-        return check_terms(
-            [
-                (self.area or user_area(entry.nutzer), clean_value(entry.memory).value)
-                for index, entry in self.accepted
-                if self._checked(index, entry)
-            ]
-        )
+    def _probes(self) -> list[Probe]:
+        """What the duplicate check reads ahead (services/duplicates_ahead.py): the memory
+        texts as `store` scrubs them, with their vectors, of the entries that do not ask
+        for a copy (nor replace another memory: `ersetzt` states the relation, nothing is
+        merged)."""
+        return [
+            probe(
+                self.ctx,
+                self.area or user_area(entry.nutzer),
+                self.typ,
+                clean_value(entry.kurzbeschreibung).value,
+                clean_value(entry.memory).value,
+                entry.embedding,
+                entry.embedding_profil_hash,
+            )
+            for index, entry in self.accepted
+            if self._checked(index, entry)
+        ]
 
     def _checked(self, index: int, entry: MemoryInput) -> bool:
         """The duplicate check runs for this entry (no copy asked for, nothing replaced)."""
@@ -220,7 +221,7 @@ class InsertWrite:
             memory = self._memory(ctx, entry, ids[index], stored_tags, now)
             embedding = embeddings[index]
             new_memories.append(NewMemory(memory, embedding, fresh=not resumed))
-        new_memories = with_server_embeddings(ctx, new_memories)
+        new_memories = with_server_embeddings(ctx, new_memories, self.postings.embedded)
         checked = [
             (index, new)
             for (index, entry), new in zip(accepted, new_memories, strict=True)

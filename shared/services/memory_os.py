@@ -34,7 +34,8 @@ from shared.services.areas import (
     unread_by_token_hint,
 )
 from shared.services.context import ServiceContext
-from shared.services.duplicates import NOTHING_READ, Prefetched, duplicate_hinweis
+from shared.services.duplicates import duplicate_hinweis
+from shared.services.duplicates_ahead import NOTHING_READ, Prefetched, probe, read_ahead
 from shared.services.embeddings import with_server_embeddings
 from shared.services.hybrid import SearchHit
 from shared.services.identity import reserved_identity_keys
@@ -126,10 +127,10 @@ class RememberWrite:
             self.tags = ctx.storage.ensure_tags(principal.tenant, names) if names else {}
 
         def postings() -> None:
-            # the duplicate check's read (services/duplicates.py), of the text `store` keeps
+            # the duplicate check's reads (services/duplicates_ahead.py), of what `store` keeps
             content = clean_value(self.request.content).value
-            wanted = duplicates.check_terms([(target.area, content)])
-            self.postings = duplicates.read_postings(ctx, principal.tenant, wanted, ctx.clock())
+            found = probe(ctx, target.area, MemoryType.LONGTERM, summary_of(content), content)
+            self.postings = read_ahead(ctx, principal.tenant, [found], ctx.clock())
 
         ctx.storage.side_by_side(
             [authorize, tags, self.replaced.read, *([postings] if self._checked else [])]
@@ -185,7 +186,9 @@ class RememberWrite:
             memory = before[0]
             marked = self.replaced.mark({0: memory.id}, now)
         else:
-            (new,) = with_server_embeddings(ctx, [NewMemory(memory, fresh=not resumed)])
+            (new,) = with_server_embeddings(
+                ctx, [NewMemory(memory, fresh=not resumed)], self.postings.embedded
+            )
             merged = self._merged(ctx, new, now)
             if merged is not None:
                 stamped: Refs = {0: (str(merged.id), stamp(merged.updated_at))}

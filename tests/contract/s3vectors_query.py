@@ -13,9 +13,18 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from typing import Any
 
 from botocore.awsrequest import AWSResponse, HTTPHeaders
+
+_INSIDE = threading.local()
+
+
+def emulating() -> bool:
+    """Whether the running thread is inside the emulation (its ListVectors is no call of the
+    code under test: call recorders leave it out)."""
+    return bool(getattr(_INSIDE, "active", False))
 
 
 def _matches(metadata: dict[str, Any], condition: dict[str, Any]) -> bool:
@@ -72,6 +81,7 @@ def emulate_query_vectors(client: Any) -> None:
                 "indexName": request["indexName"],
             }
         )
+        _INSIDE.active = True
         try:
             listed = client.list_vectors(**where, returnData=True, returnMetadata=True)
         except client.exceptions.NotFoundException:
@@ -83,6 +93,8 @@ def emulate_query_vectors(client: Any) -> None:
                 "Error": error,
                 "ResponseMetadata": {"HTTPStatusCode": 404},
             }
+        finally:
+            _INSIDE.active = False
         query = request["queryVector"]["float32"]
         condition = request.get("filter") or {}
         scored = sorted(

@@ -25,7 +25,7 @@ from botocore.awsrequest import AWSResponse, HTTPHeaders
 from shared.config import Settings
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage, RoundTrips, Stage, bootstrap, current_stage
-from tests.contract.s3vectors_query import emulate_query_vectors
+from tests.contract.s3vectors_query import emulating
 from tests.dynamodb_local import local_aws
 from tests.integration.network import RTT, Network, each_client
 
@@ -39,8 +39,9 @@ BUCKET = "brain-it-embeddings"
 @pytest.fixture
 def clients() -> Iterator[AwsClients]:
     """Fresh clients per test (tests register event hooks on them): DynamoDB on DynamoDB
-    Local, an empty database of the test's own; S3 Vectors on moto."""
-    with local_aws(query_vectors=False) as aws:
+    Local, an empty database of the test's own; S3 Vectors on moto, QueryVectors emulated
+    (every write with vectors queries their nearest stored ones: its duplicate check)."""
+    with local_aws() as aws:
         yield aws
 
 
@@ -103,6 +104,8 @@ class CallRecorder:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def hook(self, model: Any, **_: Any) -> None:
+        if emulating():
+            return  # the QueryVectors emulation's own ListVectors
         call = Call(
             model.service_model.service_name, model.name, current_stage(), time.perf_counter()
         )
@@ -177,8 +180,9 @@ class CallRecorder:
 
 
 def record_query_vectors(clients: AwsClients, recorder: CallRecorder) -> None:
-    """QueryVectors answered from moto's vectors (moto lacks it) and recorded with its
-    interval: the emulation answers before the recorder's generic hook sees the call."""
+    """QueryVectors (answered from moto's vectors by the `clients` fixture's emulation: moto
+    lacks it) recorded with its interval: the emulation answers before the recorder's
+    generic hook sees the call."""
     open_calls: dict[int, Call] = {}
 
     def counted(**_: Any) -> None:
@@ -189,9 +193,9 @@ def record_query_vectors(clients: AwsClients, recorder: CallRecorder) -> None:
     def answered(**_: Any) -> None:
         open_calls.pop(threading.get_ident()).end = time.perf_counter()
 
-    clients.s3vectors.meta.events.register("before-call.s3vectors.QueryVectors", counted)
+    # before the emulation's own hook (the `clients` fixture's), which answers the call
+    clients.s3vectors.meta.events.register_first("before-call.s3vectors.QueryVectors", counted)
     clients.s3vectors.meta.events.register("after-call.s3vectors.QueryVectors", answered)
-    emulate_query_vectors(clients.s3vectors)
 
 
 @pytest.fixture

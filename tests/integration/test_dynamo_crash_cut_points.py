@@ -113,7 +113,7 @@ def resend(ctx: ServiceContext, clients: AwsClients, tool: str, args: dict[str, 
 
 
 # Cut points: every AWS call of the write (a few more than it makes: completed calls).
-INSERT_CUTS = range(1, 20)  # the near-duplicate check's postings Queries included
+INSERT_CUTS = range(1, 22)  # the duplicate check's postings Queries, QueryVectors included
 UPDATE_CUTS = range(1, 11)
 DELETE_CUTS = range(1, 14)
 

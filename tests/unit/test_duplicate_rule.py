@@ -3,6 +3,9 @@ vetoes, each shown to decide on its own."""
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from shared.search.duplicates import (
@@ -10,10 +13,12 @@ from shared.search.duplicates import (
     Similarity,
     change_markers,
     cosine,
+    identifiers,
     is_duplicate,
     similarity,
     value_tokens,
 )
+from shared.validation.requests import MEMORY_MAX_LEN
 
 STORED = "Produktions-Deployments laufen nur dienstags zwischen 10 und 12 Uhr."
 ALIKE = Similarity(0.9, "vektor")
@@ -73,3 +78,17 @@ def test_the_measure_is_the_vectors_cosine_only_where_both_have_one_of_a_dimensi
     assert similarity("x", "x", [1.0, 0.0], [1.0, 0.0, 0.0]).measure == "woerter"
     assert cosine([3.0, 4.0], [6.0, 8.0]) == pytest.approx(1.0)
     assert cosine([0.0, 0.0], [1.0, 0.0]) == 0.0
+
+
+def test_identifiers_are_the_regex_findall_in_linear_time() -> None:
+    # Given random texts of the characters that matter (the regex the rule was written with)
+    pattern = re.compile(r"[\w.+-]+@[\w.-]+|`[^`]+`")
+    rng = random.Random(25)
+    texts = [
+        "".join(rng.choice("ab.+-@` é1_") for _ in range(rng.randint(0, 24))) for _ in range(20000)
+    ]
+    # Then the linear scan finds exactly what findall finds
+    assert [identifiers(t) for t in texts] == [pattern.findall(t) for t in texts]
+    # And a memory of the longest allowed word (where the regex backtracks for minutes)
+    long = "x" * MEMORY_MAX_LEN
+    assert identifiers(long + " a@b.de `c`") == ["a@b.de", "`c`"]

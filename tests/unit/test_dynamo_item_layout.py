@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from shared.domain import (
     BrainEntry,
+    DuplicateSign,
     Memory,
     MemoryId,
     MemoryPosting,
@@ -194,6 +195,9 @@ MEMORY_SHORT = {
 MEMORY_POSTING = {
     "area": {"S": "teams/t"},
     "doc_len": {"N": "1"},
+    # the near-duplicate sign of "m" (no terms, no tokens, no values) and: "m" is no text term
+    "dup": {"S": '{"n":0,"l":0,"v":"ZLTGSQOZ566UATSNRB2Y5JTWOA","m":[]}'},
+    "text_term": {"BOOL": False},
     "expires_at": {"N": "1796169601"},
     "expires_us": {"N": "1796169600500001"},
     "impact": {"N": "16635"},
@@ -326,10 +330,17 @@ def test_a_memory_item_keeps_its_layout_and_reads_back() -> None:
     assert memory_items.memory_from_item(MEMORY_SHORT) == SHORT
 
 
+VALUES_NONE = "ZLTGSQOZ566UATSNRB2Y5JTWOA"  # the digest of no value tokens
+
+
 def test_a_memory_posting_keeps_its_layout_and_reads_back() -> None:
     assert memory_items.memory_posting_item(SHORT, "m", 1) == MEMORY_POSTING
     posting = memory_items.memory_posting_from_item(MEMORY_POSTING)
     assert posting == MemoryPosting(SHORT.id, 1, 1, "u2", SHORT.expires_at, "teams/t")
+    assert (posting.text_term, posting.sign) == (
+        False,
+        DuplicateSign(0, 0, VALUES_NONE, frozenset()),
+    )
 
 
 def test_a_rating_keeps_its_layout_and_reads_back() -> None:

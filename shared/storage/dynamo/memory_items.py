@@ -10,7 +10,11 @@ Postings are partitioned by area and term and sorted by descending impact
 (`shared/search/postings.py`): a search reads the head of each (area, term) list of the
 caller's areas and nothing else. A posting's key is a pure function of the stored memory
 (area, term, tf, doc_len, ID), so writers recompute the keys of the postings a stored
-version has (`stored_posting_keys`).
+version has (`stored_posting_keys`). Every posting also carries its memory's near-duplicate
+sign (`dup`, JSON: `shared/search/duplicates.py` `encode_sign`) and whether its term is one of
+the memory text's (`text_term`), so that a write's duplicate check decides from its postings
+read which stored memories it must load (services/duplicates.py); `brain reindex` rewrites
+them with the postings.
 
 A memory item is also in the `by_vk_typ` GSI (`typ_pk = T#<t>#MTYP#<typ>#<area>`, `typ_sk` =
 its number: recent_memories per area, newest first), long-term ones in `by_reference`
@@ -26,7 +30,8 @@ import zlib
 from collections.abc import Iterable, Mapping, Set
 from typing import Any, Final
 
-from shared.domain import Memory, MemoryId, MemoryPosition, MemoryPosting, MemoryType
+from shared.domain import DuplicateSign, Memory, MemoryId, MemoryPosition, MemoryPosting, MemoryType
+from shared.search.duplicates import decode_sign, encode_sign, memory_sign, term_set
 from shared.search.postings import IMPACT_MAX, posting_impact
 from shared.storage.dynamo.calls import item_key
 from shared.storage.dynamo.items import (
@@ -49,6 +54,7 @@ from shared.storage.dynamo.items import (
     TYP_PK,
     TYP_SK,
     Item,
+    Kind,
     codec,
     get_s,
     key,
@@ -180,6 +186,9 @@ MEMORY_POSTING: Final = codec(
     nutzer=TEXT,
     expires_us=("expires_at", TIME),
     area=TEXT,
+    # the near-duplicate check's data (MemoryPosting): the term is one of the text's, the sign
+    text_term=Kind(bool, bool),
+    dup=("sign", Kind(encode_sign, decode_sign)),
 )
 
 
@@ -221,10 +230,16 @@ def memory_from_item(item: Mapping[str, Any]) -> Memory:
 # --- memory postings and stats ----------------------------------------------------------
 
 
-def memory_posting_item(m: Memory, term: str, tf: int) -> Item:
+def memory_posting_item(
+    m: Memory, term: str, tf: int, sign: DuplicateSign | None = None, text: bool | None = None
+) -> Item:
     """A posting carries what search filters on before loading memories: nutzer, area and
-    expiry; a short-term memory's postings carry its TTL, so TTL removes them too."""
-    posting = MemoryPosting(m.id, tf, m.doc_len, m.nutzer, m.expires_at, m.area)
+    expiry; a short-term memory's postings carry its TTL, so TTL removes them too. And what
+    the near-duplicate check decides on (MemoryPosting): `sign` and `text` default to the
+    memory's (`posting_puts` computes them once per memory)."""
+    sign = memory_sign(m) if sign is None else sign
+    text = term in term_set(m.memory) if text is None else text
+    posting = MemoryPosting(m.id, tf, m.doc_len, m.nutzer, m.expires_at, m.area, text, sign)
     item: Item = {
         **memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id),
         **MEMORY_POSTING.item(posting),
@@ -241,8 +256,9 @@ def memory_posting_from_item(item: Mapping[str, Any]) -> MemoryPosting:
 
 def posting_puts(m: Memory) -> list[Item]:
     """PutRequests of every posting of `m` (terms with tf > 0)."""
+    sign, text = memory_sign(m), term_set(m.memory)
     return [
-        {"PutRequest": {"Item": memory_posting_item(m, term, tf)}}
+        {"PutRequest": {"Item": memory_posting_item(m, term, tf, sign, term in text)}}
         for term, tf in m.terms.items()
         if tf > 0
     ]

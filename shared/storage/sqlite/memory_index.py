@@ -2,7 +2,9 @@
 
 Every memory is a document of its tenant's index (also one without terms): put adds it,
 replace moves its postings and length, delete takes it out. The callers run these helpers
-inside the write transaction that changes the memory row.
+inside the write transaction that changes the memory row. Every posting carries its memory's
+near-duplicate sign and whether its term is one of the memory text's (`dup`, `text_term`:
+MemoryPosting), as on DynamoDB; NULL in postings written before them.
 """
 
 # SQL text is only ever built from this module's constants; every value is a bound parameter.
@@ -24,6 +26,7 @@ from shared.domain import (
     MemoryType,
     searched_areas,
 )
+from shared.search.duplicates import decode_sign, encode_sign, memory_sign, term_set
 from shared.search.lookup import MemoryTermLookup
 from shared.search.postings import POSTINGS_PER_AREA_TERM, posting_impact
 from shared.search.topk import Page, PageRequest, WordQuery, run
@@ -141,10 +144,11 @@ class MemoryIndex(VectorStore):
     def _insert_memory_postings(conn: sqlite3.Connection, m: Memory) -> None:
         tenant, typ, number = memory_key(m.tenant, m.id)
         expires_at = opt_micros(m.expires_at)
+        sign, text = encode_sign(memory_sign(m)), term_set(m.memory)
         conn.executemany(
-            "INSERT INTO memory_postings"
-            " (tenant, term, typ, number, tf, doc_len, nutzer, expires_at, area, impact)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO memory_postings (tenant, term, typ, number, tf, doc_len, nutzer,"
+            " expires_at, area, impact, text_term, dup)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     tenant,
@@ -157,6 +161,8 @@ class MemoryIndex(VectorStore):
                     expires_at,
                     m.area,
                     posting_impact(tf, m.doc_len),
+                    int(term in text),
+                    sign,
                 )
                 for term, tf in m.terms.items()
             ],
@@ -197,7 +203,7 @@ class MemoryIndex(VectorStore):
             for area in read:
                 for term in wanted_terms:
                     rows = conn.execute(
-                        "SELECT typ, number, tf, doc_len, nutzer, expires_at"
+                        "SELECT typ, number, tf, doc_len, nutzer, expires_at, text_term, dup"
                         " FROM memory_postings INDEXED BY memory_postings_by_area"
                         " WHERE tenant = ? AND area = ? AND term = ?"
                         " ORDER BY impact DESC, typ, number LIMIT ?",
@@ -211,8 +217,10 @@ class MemoryIndex(VectorStore):
                             nutzer,
                             opt_datetime(expires_at),
                             area,
+                            None if text_term is None else bool(text_term),
+                            decode_sign(dup),
                         )
-                        for typ, number, tf, doc_len, nutzer, expires_at in rows
+                        for typ, number, tf, doc_len, nutzer, expires_at, text_term, dup in rows
                     )
             latest = (
                 recent_in_areas(conn, tenant, MemoryType.SHORTTERM, read, now, recent)

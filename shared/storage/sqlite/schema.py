@@ -249,6 +249,10 @@ _ADDED_COLUMNS = (
     # Superseded memories (issue 25): NULL while current.
     ("memories", "gueltig_bis", "INTEGER"),
     ("memories", "ersetzt_durch", "TEXT"),
+    # The near-duplicate check's data (MemoryPosting): NULL in postings written before
+    # (nothing is ruled out by them; `brain reindex` rewrites them).
+    ("memory_postings", "text_term", "INTEGER"),
+    ("memory_postings", "dup", "TEXT"),
 )
 
 # Indexes on added columns: created after `_ADDED_COLUMNS` (an older database gets the
