@@ -14,8 +14,12 @@ from __future__ import annotations
 import json
 import math
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+from unittest import mock
 
+import boto3
 from botocore.awsrequest import AWSResponse, HTTPHeaders
 
 _INSIDE = threading.local()
@@ -121,3 +125,20 @@ def emulate_query_vectors(client: Any) -> None:
         return AWSResponse("", 200, HTTPHeaders(), None), parsed
 
     client.meta.events.register("before-call.s3vectors.QueryVectors", hook)
+
+
+@contextmanager
+def every_client_emulating() -> Iterator[None]:
+    """Inside the block, every S3 Vectors client that code builds itself (Lambda handlers,
+    `make_clients`) answers QueryVectors from moto: moto has no such operation and would let
+    the call leave for the real endpoint."""
+    session_client = boto3.session.Session.client
+
+    def client(self: boto3.session.Session, service: str, *args: Any, **kwargs: Any) -> Any:
+        built = session_client(self, service, *args, **kwargs)
+        if service == "s3vectors":
+            emulate_query_vectors(built)
+        return built
+
+    with mock.patch.object(boto3.session.Session, "client", client):
+        yield

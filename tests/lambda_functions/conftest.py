@@ -19,6 +19,7 @@ from shared.lambda_runtime import container as container_module
 from shared.lambda_runtime.router import InvokeResult
 from shared.storage.aws import make_clients
 from shared.storage.dynamo.schema import bootstrap
+from tests.contract.s3vectors_query import every_client_emulating
 from tests.dynamodb_local import dynamodb_env
 
 TABLE = "brain-lambda-test"
@@ -61,8 +62,8 @@ def lambda_context() -> FakeLambdaContext:
 @pytest.fixture
 def aws_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
     """The table (DynamoDB Local, a database of the test's own) and the bucket (moto); a
-    fresh Lambda container per test."""
-    with dynamodb_env() as dynamodb, mock_aws():
+    fresh Lambda container per test; QueryVectors answered from moto's vectors."""
+    with dynamodb_env() as dynamodb, mock_aws(), every_client_emulating():
         env = {**LAMBDA_ENV, **dynamodb}
         with mock.patch.dict(os.environ, env):
             bootstrap(make_clients(Settings()), TABLE, BUCKET)

@@ -25,7 +25,7 @@ from shared.lambda_runtime import oauth_keys as oauth_keys_module
 from shared.lambda_runtime import rest_api as rest_module
 from shared.lambda_runtime import router as router_module
 from shared.storage.dynamo.schema import create_table_kwargs
-from tests.contract.s3vectors_query import emulate_query_vectors
+from tests.contract.s3vectors_query import every_client_emulating
 from tests.dynamodb_local import dynamodb_env
 from tests.infra.cfn import ROOT, function_props, functions, load_template
 from tests.lambda_functions.conftest import FakeLambdaContext, LocalInvoker
@@ -177,21 +177,11 @@ def deploy(template: dict[str, Any]) -> Iterator[dict[str, Handler]]:
         variables = function_props(template, name).get("Environment", {}).get("Variables", {})
         environment.update({key: str(intrinsics.resolve(v)) for key, v in variables.items()})
     # moto sets fake credentials of its own when it starts: the environment comes after it.
-    # moto has S3 Vectors but not QueryVectors: every s3vectors client the functions build
-    # answers it from what moto holds (else the call would leave for the real endpoint).
-    session_client = boto3.session.Session.client
-
-    def client(self: boto3.session.Session, service: str, *args: Any, **kwargs: Any) -> Any:
-        built = session_client(self, service, *args, **kwargs)
-        if service == "s3vectors":
-            emulate_query_vectors(built)
-        return built
-
     with (
         dynamodb_env() as dynamodb,
         mock_aws(),
         mock.patch.dict(os.environ, {**environment, **AWS_ENV, **dynamodb}),
-        mock.patch.object(boto3.session.Session, "client", client),
+        every_client_emulating(),
     ):
         create_storage(template)
         for module in RESETTABLE:
