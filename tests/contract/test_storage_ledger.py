@@ -1,4 +1,5 @@
-"""The ledger part of the storage port, once per adapter (SQLite and DynamoDB on moto)."""
+"""The ledger part of the storage port, once per adapter (SQLite, and DynamoDB on DynamoDB
+Local)."""
 
 from __future__ import annotations
 
