@@ -278,10 +278,6 @@ def stored_posting_keys(item: Mapping[str, Any]) -> list[Item]:
     return posting_keys(memory_from_item(item))
 
 
-def key_deletes(keys: list[Item]) -> list[Item]:
-    return [{"DeleteRequest": {"Key": k}} for k in keys]
-
-
 def posting_diff(
     old: Iterable[tuple[str, str]], new: Memory | None, *, only: Set[tuple[str, str]] | None = None
 ) -> list[Item]:
