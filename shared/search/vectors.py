@@ -47,6 +47,13 @@ class VectorHit:
     score: float
 
 
+class VectorSearchUnavailable(Exception):
+    """The vector store did not answer a query (unreachable, throttled, or an endpoint
+    without QueryVectors, as moto's): raised by the adapter, in the port's terms, so that a
+    service that can do without vectors (the duplicate check's read ahead) needs no
+    knowledge of the store's client errors."""
+
+
 class VectorProfileError(Exception):
     """The query vector's profile is unknown, or known only with other dimensions."""
 

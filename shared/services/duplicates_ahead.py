@@ -24,11 +24,16 @@ from datetime import datetime
 from functools import partial
 from typing import Any, Final
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from shared.domain import MemoryPosting, MemoryType
 from shared.search.duplicates import term_set
-from shared.search.vectors import VectorHit, VectorProfileError, VectorQuery, decode, encode
+from shared.search.vectors import (
+    VectorHit,
+    VectorProfileError,
+    VectorQuery,
+    VectorSearchUnavailable,
+    decode,
+    encode,
+)
 from shared.services.context import ServiceContext
 from shared.services.embeddings import document_of, server_vectors
 
@@ -158,8 +163,8 @@ def _ahead_hits(ctx: ServiceContext, query: VectorQuery) -> list[VectorHit] | No
     as it was before any read ahead; None here."""
     try:
         return vector_hits(ctx, query)
-    except (BotoCoreError, ClientError) as exc:
-        _log.warning("duplicate check: vector query ahead failed (%s)", type(exc).__name__)
+    except VectorSearchUnavailable as exc:
+        _log.warning("duplicate check: vector query ahead failed (%s)", exc)
         return None
 
 

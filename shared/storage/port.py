@@ -286,7 +286,8 @@ class StoragePort(LedgerPort, Protocol):
         Reads only the given areas (SQLite: exact search over them; AWS: one S3 Vectors
         QueryVectors with a tenant/area/type/expiry metadata filter). Raises
         `VectorProfileError` when the profile has no vectors of the query's dimension at all
-        (unknown profile, or known only with other dimensions).
+        (unknown profile, or known only with other dimensions), `VectorSearchUnavailable`
+        when the vector store does not answer (AWS: any other S3 Vectors error).
         """
         ...
 

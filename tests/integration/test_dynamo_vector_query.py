@@ -11,7 +11,7 @@ import pytest
 from botocore.stub import Stubber
 
 from shared.domain import MemoryType
-from shared.search.vectors import VectorProfileError, VectorQuery
+from shared.search.vectors import VectorProfileError, VectorQuery, VectorSearchUnavailable
 from shared.storage.dynamo.embeddings import EmbeddingVectors, index_name
 from tests.contract.builders import T0, lt
 from tests.stubs import stubbed_client
@@ -124,3 +124,16 @@ def test_long_or_odd_profile_hashes_get_a_valid_index_name() -> None:
     odd = index_name("Mein Modell/ä" * 20, 1024)
     assert odd.startswith("p-") and odd.endswith("-d1024") and len(odd) <= 63
     assert index_name(None, 3) == "ohne-profil-d3"
+
+
+def test_any_other_error_is_the_ports_vector_search_unavailable(
+    stubbed: tuple[Any, Stubber],
+) -> None:
+    client, stubber = stubbed
+    # Given S3 Vectors throttling the query
+    stubber.add_client_error("query_vectors", "ThrottlingException", http_status_code=429)
+    # When searched
+    with pytest.raises(VectorSearchUnavailable) as raised:
+        EmbeddingVectors(client, BUCKET).search(query())
+    # Then the error is the port's, naming the code (callers need no botocore)
+    assert str(raised.value) == "ThrottlingException"

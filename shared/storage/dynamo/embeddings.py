@@ -30,7 +30,14 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
 from shared.domain import Memory, MemoryId, MemoryType
-from shared.search.vectors import VectorHit, VectorProfileError, VectorQuery, decode, encode
+from shared.search.vectors import (
+    VectorHit,
+    VectorProfileError,
+    VectorQuery,
+    VectorSearchUnavailable,
+    decode,
+    encode,
+)
 from shared.storage.dynamo.calls import AWS_ERRORS, chunks, error_code
 
 if TYPE_CHECKING:
@@ -213,7 +220,7 @@ class EmbeddingVectors:
     def search(self, query: VectorQuery) -> list[VectorHit]:
         """One QueryVectors on the query's index, filtered to the tenant, the areas, the
         type and what has not expired (none without areas or limit); a missing index tells
-        the profile's dimensions."""
+        the profile's dimensions, any other error is `VectorSearchUnavailable`."""
         if not query.areas or query.limit <= 0:
             return []
         index = index_name(query.profil_hash, query.dimension)
@@ -234,7 +241,7 @@ class EmbeddingVectors:
             )
         except AWS_ERRORS as exc:
             if error_code(exc) != _NOT_FOUND:
-                raise
+                raise VectorSearchUnavailable(error_code(exc) or type(exc).__name__) from exc
             raise VectorProfileError(
                 query.profil_hash, query.dimension, self._dimensions(query.profil_hash)
             ) from exc
