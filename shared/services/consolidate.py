@@ -48,7 +48,7 @@ from shared.domain import (
     RatingOutcome,
 )
 from shared.search.duplicates import is_duplicate, term_set
-from shared.search.vectors import VectorHit, VectorProfileError, VectorQuery, decode
+from shared.search.vectors import VectorHit, VectorQuery, VectorRanking, decode
 from shared.services import duplicates
 from shared.services.context import ServiceContext
 
@@ -205,10 +205,7 @@ def _nearest(
         limit=NEAREST,
         typ=memory.id.typ,
     )
-    try:
-        hits = ctx.storage.search_vectors(query)
-    except VectorProfileError:
-        return []
+    hits = VectorRanking.of(ctx.storage.search_vectors, query).hits
     nearest = [hit for hit in hits if hit.memory_id in kept][:1]
     return [hit for hit in nearest if hit.score >= threshold]
 

@@ -28,8 +28,8 @@ from shared.domain import MemoryPosting, MemoryType
 from shared.search.duplicates import term_set
 from shared.search.vectors import (
     VectorHit,
-    VectorProfileError,
     VectorQuery,
+    VectorRanking,
     VectorSearchUnavailable,
     decode,
     encode,
@@ -205,7 +205,6 @@ def _postings(
 
 
 def vector_hits(ctx: ServiceContext, query: VectorQuery) -> list[VectorHit]:
-    try:
-        return ctx.storage.search_vectors(query)
-    except VectorProfileError:
-        return []  # the first vector of its profile: nothing to compare with
+    """The nearest vectors; none for the first vector of its profile (nothing to compare
+    with: `VectorRanking.of`)."""
+    return VectorRanking.of(ctx.storage.search_vectors, query).hits
