@@ -200,7 +200,6 @@ MEMORY_POSTING = {
     "text_term": {"BOOL": False},
     "expires_at": {"N": "1796169601"},
     "expires_us": {"N": "1796169600500001"},
-    "impact": {"N": "16635"},
     "memory_id": {"S": "shortterm_7"},
     "nutzer": {"S": "u2"},
     "pk": {"S": "T#acme#MPOST#teams/t#m"},

@@ -163,24 +163,15 @@ def parse_memory_id(text: str) -> MemoryId:
     return memory_id
 
 
-def enum_kind(cls: type[Enum]) -> Kind:
-    return Kind(lambda value: cls(value).value, cls)
-
-
-TEXT: Final = Kind(str, str)
-INT: Final = Kind(int, int)
-NUMBER: Final = Kind(Decimal, Decimal)
-TIME: Final = Kind(lambda value: to_us(value), lambda value: from_us(int(value)))
 JSON: Final = Kind(_dumps, json.loads)
-MEMORY_ID: Final = Kind(str, parse_memory_id)
 _BY_TYPE: Final[Mapping[Any, Kind]] = {
-    str: TEXT,
-    int: INT,
+    str: Kind(str, str),
+    int: Kind(int, int),
     bool: Kind(bool, bool),
-    Decimal: NUMBER,
-    datetime: TIME,
+    Decimal: Kind(Decimal, Decimal),
+    datetime: Kind(to_us, lambda value: from_us(int(value))),
     date: Kind(date.isoformat, date.fromisoformat),
-    MemoryId: MEMORY_ID,
+    MemoryId: Kind(str, parse_memory_id),
     list: JSON,
     dict: JSON,
 }
@@ -217,7 +208,7 @@ def _kind_of(hint: Any) -> Kind:
         (hint,) = (arg for arg in get_args(hint) if arg is not NoneType)
     hint = get_origin(hint) or hint
     if isinstance(hint, type) and issubclass(hint, Enum):
-        return enum_kind(hint)
+        return Kind(lambda value: hint(value).value, hint)
     return _BY_TYPE[hint]
 
 

@@ -217,7 +217,6 @@ def memory_posting_item(
     item: Item = {
         **memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id),
         **MEMORY_POSTING.item(posting),
-        "impact": n(posting_impact(tf, m.doc_len)),
     }
     if m.expires_at is not None:
         item[TTL_ATTRIBUTE] = n(ttl_seconds(to_us(m.expires_at)))
