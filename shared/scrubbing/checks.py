@@ -36,6 +36,7 @@ _TEMPLATE = re.compile(
     |(?:os\.)?environ\b|process\.env\.|getenv\(|secrets\.
     |(?:var|local|data|module|each|self)\.[A-Za-z_]|--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$
     |![A-Za-z][A-Za-z_]*(?:\s|$)|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(|[A-Za-z_]\w*\((?:["'`)]|$)
+    |[A-Za-z_]\w*\([A-Za-z_]\w*=
     |:['"]?[A-Za-z_]\w*['"]?[;,)]?$|\$[a-z_]+\)?$|&[A-Za-z_][\w.]*\{|[+-]@?[a-z][a-z|]*$
     |`?[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+`?$|[a-z_]\w*\([A-Z_][A-Z0-9_]*\)?[,;]?$
     |[A-Za-z_]\w*(?:\.\w+)*\.\w*(?i:passw|secret|token|key|pwd|credential)\w*[,;)]?$""",
@@ -59,19 +60,36 @@ _SEGMENTS = re.compile(r"[-_.\s/:]+")
 
 
 def is_placeholder(value: str) -> bool:
-    """True for template, filler, documentation and reference values (never secrets)."""
+    """True for template, filler, documentation and reference values and public key forms
+    (`public_form`): never secrets."""
     v = value.strip()
     if not v or v.startswith(MARKER_PREFIX) or _FILLER_ONLY.fullmatch(v):
         return True
     low = v.lower()
     if _TEMPLATE.match(v) or "…" in v or "..." in v or "xxxx" in low or "****" in v:
         return True
-    if _PLACEHOLDER_SUFFIX.search(low):
+    if _PLACEHOLDER_SUFFIX.search(low) or public_form(v):
         return True
     segments = _SEGMENTS.split(low)
     if any(seg in _PLACEHOLDER_WORDS for seg in segments):
         return True
     return not any(map(str.isdigit, v)) and any(seg in _WEAK_PLACEHOLDER_WORDS for seg in segments)
+
+
+_PUBLIC_FORM = re.compile(
+    r"(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d{3}|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)"
+    r"(?:-cert-v01)?@openssh\.com|ssh-(?:rsa|ed25519)-cert-v01@openssh\.com)[,;.]?"
+    r"|AAAA(?:B3NzaC1yc2E|B3NzaC1kc3M|C3NzaC1lZDI1NTE5|E2VjZHNhLXNoYTIt|GnNrLXNzaC1|CHNrLWVjZHNh)"
+    r"[A-Za-z0-9+/]*={0,2}[,;.]?|age1[02-9ac-hj-np-z]{58}|npub1[02-9ac-hj-np-z]{58}",
+)
+
+
+def public_form(value: str) -> bool:
+    """A value in a published format that is public by design: an OpenSSH public key (its
+    algorithm name `ssh-ed25519` or its base64 body `AAAAC3NzaC1lZDI1NTE5…`), an age recipient
+    or a Nostr public key. A credential word before it (`Deploy key: ssh-ed25519 AAAA…`)
+    names a public key, not a secret."""
+    return bool(_PUBLIC_FORM.fullmatch(value.strip()))
 
 
 _C_LOG_C: Final = tuple(c * math.log2(c) if c else 0.0 for c in range(4097))
@@ -247,6 +265,8 @@ def password_value(value: str, match: re.Match[str]) -> bool:
     v = value.strip()
     low = v.lower().strip("()[]{}.,;:!?\"'")
     if len(v) < 4 or len(v) > 200 or is_placeholder(v) or low in STOPWORDS:
+        return False
+    if names_its_field(v, key_before(match)):
         return False
     if variable_before(match) or prose_after_prompt(value, match):
         return False  # psql `:'new_password'`; `Password:⏎Login succeeded`: the next line
@@ -435,8 +455,24 @@ def discord_value(value: str, _match: re.Match[str]) -> bool:
     return text is not None and text.isdigit() and 15 <= len(text) <= 21
 
 
+FIELD_WORDS: Final = frozenset(
+    {"password", "passwort", "passwd", "pass", "pwd", "pw", "kennwort", "secret", "token"}
+)
+"""Names of a credential field. As the value of that field they name it, they fill no
+template: `postgres://user:password@localhost`, `PGPASSWORD=password`, `--password PASSWORD`."""
+
+
+def names_its_field(value: str, key: str) -> bool:
+    """The value is the name of its own field: a field word in a URL's user info (`key` is
+    ''), in capitals, or the word its key ends with (`POSTGRES_PASSWORD=password`)."""
+    low = value.lower()
+    if low not in FIELD_WORDS:
+        return False
+    return not key or value.isupper() or key.lower().rstrip("\"' :=").endswith(low)
+
+
 def url_password(value: str, _match: re.Match[str]) -> bool:
-    return bool(value) and not is_placeholder(value)
+    return bool(value) and not is_placeholder(value) and not names_its_field(value, "")
 
 
 _DB_TOOL_LINE = re.compile(

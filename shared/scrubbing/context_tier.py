@@ -17,11 +17,12 @@ known only by the word that names it. This tier runs after the table, on what it
    mnop`) counts as one candidate. References and placeholders
    (`var.x`, `${X}`, `{{ x }}`, `lookup(`, `op://`, `--flag`, `****`, `<x>`) and function
    words are never candidates; a scan stops at a comment mark or a pipe (`# rev <sha>`,
-   `.password | b64enc`; a table row's cell borders are no pipes).
+   `.password | b64enc`; a table row's cell borders are no pipes). A word followed by a
+   type (`api_key: str = Field(…)`, `Password string`) is declared, not given: no candidates.
 3. Score: a logistic model over generic features - the lexicon class, distance, side, what
    stands between (colon, `=`, copula, article, preposition, other words), the value's shape
-   (length, character classes, digit share, entropy, date/version/IP/URL/e-mail forms) and a
-   unit word after it (`4 Stellen`, `10 minutes`). Its weights are plain data
+   (`value_shape`: length, character classes, digit share, entropy, date/version/URL/e-mail
+   forms) and a unit word after it (`4 Stellen`, `10 minutes`). Its weights are plain data
    (`context_weights.py`, trained offline by `benchmarks/scrub_context_train.py` on the
    labelled corpora, estimated leave-one-generator-out). A candidate scoring above the
    threshold is removed.
@@ -59,6 +60,8 @@ from shared.scrubbing.context_lexicon import (
     guarded_key,
     lexicon_class,
 )
+from shared.scrubbing.value_shape import DATE, DECLARED_TYPE, TIME, VERSION
+from shared.scrubbing.value_shape import shape as value_shape
 
 __all__ = ["Candidate", "Model", "candidates", "find", "lexicon_class", "score"]
 
@@ -78,11 +81,6 @@ _REFERENCE: Final = re.compile(
 _TOKEN: Final = re.compile(r"\S+")
 _GROUP: Final = re.compile(r"[A-Za-z0-9]{1,6}")
 _SPLIT: Final = re.compile(r"(?<!:)(?<!/)(=|:)(?!//)")
-_DATE: Final = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
-_TIME: Final = re.compile(r"\d{1,2}:\d{2}(:\d{2})?(h|uhr)?")
-_VERSION: Final = re.compile(r"v?\d+(\.\d+){1,3}")
-_AMOUNT: Final = re.compile(r"[€$£]?\d{1,3}([.,']\d{3})*([.,]\d{1,2})?[€$£]?")
-_HEX: Final = re.compile(r"(0x)?[0-9a-f]{8,}")
 _YEAR: Final = re.compile(r"(19|20)\d\d")
 _EXTENDS: Final = "extends"
 _UNCHECKED: Final = "unchecked"
@@ -93,8 +91,6 @@ _QUERY_REST: Final = re.compile(r"&[A-Za-z_][\w.-]*=.*$")
 _PIPES, _COMMENTS = frozenset({"|", "||", "|-", "|>"}), frozenset({"#", "--", "//"})
 _NEEDLE: Final = re.compile("|".join(map(re.escape, NEEDLES)))
 """The compiled pre-filter: texts, lines and tokens without a needle start no scan."""
-_TICKET: Final = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d{1,7}")
-_WORD_CHAIN: Final = re.compile(r"[a-zäöüß]{3,10}(?:-[a-zäöüß]{3,10}){3,11}")
 
 
 class Candidate(NamedTuple):
@@ -123,78 +119,8 @@ def _tokens(text: str, start: int, end: int) -> list[_Tok]:
         lead = len(raw) - len(raw.lstrip(OPENERS))
         word = raw[lead:].rstrip(CLOSERS)
         ends = raw.rstrip("\"'”’»)]}").endswith((".", "!", "?", ";"))
-        ends = ends and not _VERSION.fullmatch(word)
+        ends = ends and not VERSION.fullmatch(word)
         out.append(_Tok(s + lead, s + lead + len(word), raw, word, word.lower(), ends))
-    return out
-
-
-def _shape(value: str) -> list[str]:
-    compact = value.replace(" ", "")
-    n = len(compact)
-    digits = sum(c.isdigit() for c in compact)
-    lower = sum(c.islower() for c in compact)
-    upper = sum(c.isupper() for c in compact)
-    other = n - digits - lower - upper
-    cls = ("d" if digits else "") + ("l" if lower else "") + ("u" if upper else "")
-    cls += "s" if other else ""
-    lb = (
-        "4"
-        if n <= 4
-        else "6"
-        if n <= 6
-        else "8"
-        if n <= 8
-        else "12"
-        if n <= 12
-        else ("20" if n <= 20 else "40" if n <= 40 else "big")
-    )
-    share = digits / n
-    db = (
-        "0"
-        if not digits
-        else "lo"
-        if share < 0.3
-        else "mid"
-        if share < 0.7
-        else ("hi" if share < 1 else "all")
-    )
-    counts: dict[str, int] = {}
-    for c in compact:
-        counts[c] = counts.get(c, 0) + 1
-    ent = -sum(k / n * math.log2(k / n) for k in counts.values())
-    eb = "e0" if ent < 2 else "e1" if ent < 3 else "e2" if ent < 4 else "e3"
-    out = [f"cls={cls}", f"len={lb}", f"digits={db}", eb, f"ncls={len(cls)}"]
-    low = value.lower()
-    if value.isalpha():
-        out.append("alpha")
-        if value.islower() or value.istitle():
-            out.append("wordlike")
-    if low in FUNCTION:
-        out.append("function")
-    if _DATE.fullmatch(value):
-        out.append("date")
-    if _TIME.fullmatch(low):
-        out.append("time")
-    if _VERSION.fullmatch(low):
-        out.append("version")
-    if _AMOUNT.fullmatch(value) and not value.isdigit():
-        out.append("amount")
-    if _HEX.fullmatch(low) and digits:
-        out.append("hex")
-    if "://" in value:
-        out.append("url")
-    if "@" in value and "." in value.split("@")[-1]:
-        out.append("email")
-    if value.startswith(("/", "~", "\\")) or "\\" in value:
-        out.append("path")
-    if value.count(".") >= 2 and not digits:
-        out.append("dotted")
-    if _TICKET.fullmatch(value):
-        out.append("ticket")
-    if _WORD_CHAIN.fullmatch(value):
-        out.append("wordchain")  # `velvet-laterne-copper-anker`: a passphrase of words
-    if value.count("-") == 4 and n == 36:
-        out.append("uuid")
     return out
 
 
@@ -273,7 +199,7 @@ def _value_ok(value: str) -> bool:
         return False
     if _REFERENCE.search(value) or NOT_VALUE.search(value) or is_placeholder(value):
         return False
-    if _DATE.fullmatch(value) or _TIME.fullmatch(value) or _VERSION.fullmatch(value):
+    if DATE.fullmatch(value) or TIME.fullmatch(value) or VERSION.fullmatch(value):
         return False  # `gültig bis 17.09.2026`, `um 14:30`, `Version 2.4.1`
     low = value.lower()
     words = [w.strip(OPENERS + CLOSERS) for w in low.split()]
@@ -401,6 +327,11 @@ def _around(
         return
     colon = tok.raw.rstrip("\"'").endswith((":", "="))
     j = i + 1 if not tok.ends_sentence else len(toks)
+    if j < len(toks) and DECLARED_TYPE.fullmatch(toks[j].low.strip(OPENERS + CLOSERS)):
+        # a declaration: the type follows the word; only a literal default is a value
+        if not (j + 2 < len(toks) and toks[j + 1].raw == "=" and toks[j + 2].raw[:1] in "\"'"):
+            return
+        j += 2
     while j < len(toks) and j <= i + _AFTER:
         if _piped(toks[j], toks):
             break  # `.password | b64enc`: what follows a pipe is code
@@ -455,7 +386,7 @@ def _candidate(
     unit_at: int | None,
 ) -> Candidate:
     cls, word = found
-    shape = _shape(value)
+    shape = value_shape(value)
     if unit_at is not None and unit_at < len(toks) and toks[unit_at].low.strip(CLOSERS) in UNITS:
         shape.append("unit_after")
     side = next(f for f in feats if f.startswith("side="))

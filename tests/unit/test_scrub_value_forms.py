@@ -1,0 +1,54 @@
+"""The value itself decides, after any credential word: public and identifier forms are no
+secrets (`shared.scrubbing.checks.public_form`, `names_its_field`, `context_guards`'s
+setting and login-name forms, `value_shape.DECLARED_TYPE`), while a secret of the same
+layout is still removed. Texts written fresh for these tests (not from any corpus).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from shared.scrubbing import scrub
+
+MARKER = re.compile(r"\[ENTFERNT:[a-z0-9_]+\]")
+
+CONTENT = [
+    # OpenSSH public keys and their algorithm names after a credential word
+    "Deploy-Key hinterlegt: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHq3bWz0mK9sVtR2yLpX8cNf4dJ7"
+    "aGe1oUiQw5rTzYxB jenkins@ci",
+    "authorized key: ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7vQk2m9Lx0pZ4rTqWnYsB3cJ8 ops@bastion",
+    # a setting of its own after a credential word in a log line
+    'audit: msg="invalid password" user=k.weber3 host=10.2.3.4',
+    # a weak word's value in a login-name form
+    "Zugang: p.schulze4, das Kennwort kommt per Post.",
+    # field declarations: the type follows the word
+    "class Settings(BaseModel):\n    db_password: str = Field(min_length=16)",
+    'type Cfg struct {\n\tToken string `json:"token"`\n}',
+    # the field's own name as its value: a template, not a password
+    "docker run -e MYSQL_PASSWORD=password -e MYSQL_USER=app mysql:8",
+    "Beispiel-URL: mysql://user:password@127.0.0.1:3306/shop",
+    "tool login --username USERNAME --password PASSWORD",
+]
+
+SECRETS = [
+    ("Deploy-Key (privat): Ht7#kQ2!vLm9xZp4", "Ht7#kQ2!vLm9xZp4"),
+    ('audit: msg="password set" password=Wq8!rTz2Lp account=k.weber3', "Wq8!rTz2Lp"),
+    ("Zugang: p.schulze4 / Kennwort: Fichte#2291", "Fichte#2291"),
+    ("db_password: str = 'Vn4$kP9!qRz2'", "Vn4$kP9!qRz2"),
+    ("docker run -e MYSQL_PASSWORD=Lm3#vQ8zR2 mysql:8", "Lm3#vQ8zR2"),
+    ("mysql://shop:K7v!pQ2mZr@127.0.0.1:3306/shop", "K7v!pQ2mZr"),
+    ("Das Passwort ist password.", "password"),
+]
+
+
+@pytest.mark.parametrize("text", CONTENT)
+def test_public_and_identifier_forms_stay(text: str) -> None:
+    assert scrub(text).text == text
+
+
+@pytest.mark.parametrize(("text", "secret"), SECRETS)
+def test_a_secret_in_the_same_layout_is_removed(text: str, secret: str) -> None:
+    out = scrub(text).text
+    assert secret not in MARKER.sub("", out), out
