@@ -20,7 +20,7 @@ from shared.domain import (
     searched_areas,
 )
 from shared.search.lookup import MemoryTermLookup
-from shared.search.topk import Page, WordQuery, WordRanking, run
+from shared.search.topk import Page, WordQuery, run
 from shared.search.vectors import VectorHit, VectorQuery, VectorRanking
 from shared.storage.dynamo.calls import QueryPages, TableCalls, run_groups
 from shared.storage.dynamo.items import (
@@ -181,8 +181,10 @@ class MemoryIndexReads:
         stats = stats_from_items(stages[0].extra[0])
         latest = _newest(tenant, MemoryType.SHORTTERM, recent_pages, ask.recent)
         ranking = None
-        if words is not None:
-            ranking = self._top_k(tenant, words, final, stats, pages)
+        if words is not None:  # the top k from the first pages, then steps while asked
+            lists = [(area, term) for area in final for term in words.terms]
+            step = partial(read_step, self._calls, tenant)
+            ranking = run(words, lists, stats, step, [pages[key] for key in lists])
         return MemoryTermLookup(postings, stats, projects, latest, vectors, ranking)
 
     def _stage(
@@ -214,25 +216,6 @@ class MemoryIndexReads:
             dict(zip(recent, found[len(heads) :], strict=False)),
             rankings[0] if rankings else None,
             found[len(limits) :],
-        )
-
-    def _top_k(
-        self,
-        tenant: str,
-        words: WordQuery,
-        areas: Sequence[str],
-        stats: CorpusStats,
-        firsts: dict[ListKey, Page],
-    ) -> WordRanking:
-        """The top k from the first pages (read in the lookup's stages), then further steps
-        (`posting_pages.read_step`) while the driver asks for them."""
-        lists = [(area, term) for area in areas for term in words.terms]
-        return run(
-            words,
-            lists,
-            stats,
-            partial(read_step, self._calls, tenant),
-            [firsts[key] for key in lists],
         )
 
     def stats(self, tenant: str) -> CorpusStats:
