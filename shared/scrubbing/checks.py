@@ -23,7 +23,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final
 
-from shared.scrubbing.value_position import crosses_line, prose_after_prompt, variable_before
+from shared.scrubbing.value_forms import names_its_field, public_form
+from shared.scrubbing.value_position import (
+    crosses_line,
+    inside_path,
+    prose_after_prompt,
+    variable_before,
+)
 
 Validator = Callable[[str, "re.Match[str]"], bool]
 
@@ -33,6 +39,7 @@ _FILLER_ONLY = re.compile(r"[xX*•●·._#?\-\s]+|(.)\1+")
 _TEMPLATE = re.compile(
     r"""<[^<>]*>?|\$\{|\$\(|\{\{|\{%|%\(|%[A-Z_]+%|\$[A-Z_][A-Z0-9_]*\}?\)?$|\[|\(|\{
     |(?:op|vault|ssm|secretsmanager|keyvault|env|file)://|arn:aws:secretsmanager:|vault:
+    |urn:[a-z0-9][a-z0-9-]{0,31}:|\$[A-Za-z_][\w-]*(?:[.:][\w-]+)+["']?$
     |(?:os\.)?environ\b|process\.env\.|getenv\(|secrets\.
     |(?:var|local|data|module|each|self)\.[A-Za-z_]|--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$
     |![A-Za-z][A-Za-z_]*(?:\s|$)|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(|[A-Za-z_]\w*\((?:["'`)]|$)
@@ -74,22 +81,6 @@ def is_placeholder(value: str) -> bool:
     if any(seg in _PLACEHOLDER_WORDS for seg in segments):
         return True
     return not any(map(str.isdigit, v)) and any(seg in _WEAK_PLACEHOLDER_WORDS for seg in segments)
-
-
-_PUBLIC_FORM = re.compile(
-    r"(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d{3}|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)"
-    r"(?:-cert-v01)?@openssh\.com|ssh-(?:rsa|ed25519)-cert-v01@openssh\.com)[,;.]?"
-    r"|AAAA(?:B3NzaC1yc2E|B3NzaC1kc3M|C3NzaC1lZDI1NTE5|E2VjZHNhLXNoYTIt|GnNrLXNzaC1|CHNrLWVjZHNh)"
-    r"[A-Za-z0-9+/]*={0,2}[,;.]?|age1[02-9ac-hj-np-z]{58}|npub1[02-9ac-hj-np-z]{58}",
-)
-
-
-def public_form(value: str) -> bool:
-    """A value in a published format that is public by design: an OpenSSH public key (its
-    algorithm name `ssh-ed25519` or its base64 body `AAAAC3NzaC1lZDI1NTE5…`), an age recipient
-    or a Nostr public key. A credential word before it (`Deploy key: ssh-ed25519 AAAA…`)
-    names a public key, not a secret."""
-    return bool(_PUBLIC_FORM.fullmatch(value.strip()))
 
 
 _C_LOG_C: Final = tuple(c * math.log2(c) if c else 0.0 for c in range(4097))
@@ -268,7 +259,7 @@ def password_value(value: str, match: re.Match[str]) -> bool:
         return False
     if names_its_field(v, key_before(match)):
         return False
-    if variable_before(match) or prose_after_prompt(value, match):
+    if variable_before(match) or prose_after_prompt(value, match) or inside_path(match):
         return False  # psql `:'new_password'`; `Password:⏎Login succeeded`: the next line
     if _NEXT_LINE_KEY.match(v) and crosses_line(value, match):
         return False  # `password=` empty, the next line `host=db01` is not its value
@@ -453,22 +444,6 @@ def discord_value(value: str, _match: re.Match[str]) -> bool:
     """Discord tokens start with the base64 of the numeric user id."""
     text = _b64_text(value.split(".", 1)[0])
     return text is not None and text.isdigit() and 15 <= len(text) <= 21
-
-
-FIELD_WORDS: Final = frozenset(
-    {"password", "passwort", "passwd", "pass", "pwd", "pw", "kennwort", "secret", "token"}
-)
-"""Names of a credential field. As the value of that field they name it, they fill no
-template: `postgres://user:password@localhost`, `PGPASSWORD=password`, `--password PASSWORD`."""
-
-
-def names_its_field(value: str, key: str) -> bool:
-    """The value is the name of its own field: a field word in a URL's user info (`key` is
-    ''), in capitals, or the word its key ends with (`POSTGRES_PASSWORD=password`)."""
-    low = value.lower()
-    if low not in FIELD_WORDS:
-        return False
-    return not key or value.isupper() or key.lower().rstrip("\"' :=").endswith(low)
 
 
 def url_password(value: str, _match: re.Match[str]) -> bool:

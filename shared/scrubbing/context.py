@@ -200,7 +200,7 @@ PASSPHRASE: Final = (
 SEED_PHRASE: Final = (
     r"(?P<key>seed[-\s]?phrase|recovery[-\s]?phrase|mnemonic|wiederherstellungs(?:phrase|satz)"
     r"|seed[-\s]?w(?:ö|o)rter|seed[-\s]?words|backup[-\s]?phrase|secret\s{1,4}+recovery\s{1,4}+phrase)"
-    rf"{QUALIFIER}[\"']?{_OSP}(?:[:=]|\s(?:ist|is|lautet)){_OSP}[\"'„“]?"
+    rf"{QUALIFIER}[\"']?(?:{_OSP}[:=]|{_SP}(?:ist|is|lautet)){_OSP}[\"'„“]?"
     r"(?P<v>(?:[a-z]{3,8}+\s{1,4}+(?=[a-z])){11,23}+[a-z]{3,8}+)\b"
 )
 _NOT_A_PIN: Final = (

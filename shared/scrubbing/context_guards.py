@@ -42,7 +42,15 @@ from shared.scrubbing.context_lexicon import (
     lexicon_class,
 )
 
-__all__ = ["WEAK", "assigned", "given", "identifier_shape", "named_before", "sentence_goes_on"]
+__all__ = [
+    "PATH",
+    "WEAK",
+    "assigned",
+    "given",
+    "identifier_shape",
+    "named_before",
+    "sentence_goes_on",
+]
 
 
 class Token(Protocol):
@@ -78,7 +86,7 @@ RELATIVE: Final = frozenset(
      "wie", "as"}
 )  # fmt: skip
 _PHONE_PREFIX: Final = re.compile(r"\+\d{1,3}|\(?\+?\d{1,3}\)|\(?0\d{2,5}\)?")
-_PATH: Final = re.compile(
+PATH: Final = re.compile(
     r"(?:~?/|[A-Za-z]:\\)[\w.-]+(?:[/\\][\w.-]+)+[/\\]?|HKEY_\w+(?:\\[\w .-]+)+"
 )
 _KEY_ID: Final = re.compile(r"(?:0x)?(?=[0-9A-F]{0,15}[A-F])[0-9A-F]{16}|0x[0-9A-Fa-f]{8}")
@@ -141,7 +149,7 @@ def identifier_shape(toks: Sequence[Token], j: int, end: int) -> bool:
         nxt is not None and nxt.raw.startswith("=")
     ):
         return True
-    if _PATH.fullmatch(tok.word) or _KEY_ID.fullmatch(tok.word) or _SEGMENTED.fullmatch(tok.word):
+    if PATH.fullmatch(tok.word) or _KEY_ID.fullmatch(tok.word) or _SEGMENTED.fullmatch(tok.word):
         return True  # `pwd: /home/root/projects/x`, a key ID, `user:42:profile`
     pair = _PAIR.fullmatch(tok.word)
     if pair and (pair.group("key") is None or lexicon_class(pair.group("key").lower()) is None):

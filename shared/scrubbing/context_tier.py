@@ -5,7 +5,8 @@ SMS code, a PIN read out digit by digit, a Wi-Fi `psk=`, four groups of an app p
 known only by the word that names it. This tier runs after the table, on what it left:
 
 1. Lexicon: a token is a credential word if it (or the last part of a `-`/`_` compound, or a
-   German compound ending in a long stem) is in `LEXICON` (de/en: Passwort, Kennwort,
+   German compound ending in a long stem, or a camel-case compound: `chipTAN`) is in
+   `LEXICON` (de/en: Passwort, Kennwort,
    password, passphrase, PIN, PUK, TAN, OTP, Code and its compounds, Kombination, Schlüssel,
    key, psk, secret, token, ...), minus the code compounds that name content (`NOT_SECRET`:
    Quellcode, Barcode, Fehlercode, Buchungscode, ...).
@@ -14,7 +15,8 @@ known only by the word that names it. This tier runs after the table, on what it
    in the same clause; never a value before the word or merely near it; identifier shapes
    and sentences are no values); the value of a `key=value` or `key: value` token whose
    key is a credential word; a run of equal short groups (`4 7 1 9`, `abcd efgh ijkl
-   mnop`) counts as one candidate. References and placeholders
+   mnop`, also over list marks: `4676 7902 · 3122 9424`) counts as one candidate; tokens in
+   parentheses are no distance (`PIN der Karte (IBAN …) ist x`). References and placeholders
    (`var.x`, `${X}`, `{{ x }}`, `lookup(`, `op://`, `--flag`, `****`, `<x>`) and function
    words are never candidates; a scan stops at a comment mark or a pipe (`# rev <sha>`,
    `.password | b64enc`; a table row's cell borders are no pipes). A word followed by a
@@ -41,7 +43,7 @@ from typing import Final, NamedTuple
 
 from shared.scrubbing.bare_checks import IDENTIFIER_LABEL
 from shared.scrubbing.checks import MARKER_PREFIX, STOPWORDS, decodes_to_prose, is_placeholder
-from shared.scrubbing.context_guards import given, named_before
+from shared.scrubbing.context_guards import PATH, given, named_before
 from shared.scrubbing.context_lexicon import (
     ARTICLE,
     CLOSERS,
@@ -59,6 +61,7 @@ from shared.scrubbing.context_lexicon import (
     guarded,
     guarded_key,
     lexicon_class,
+    word_class,
 )
 from shared.scrubbing.value_shape import DATE, DECLARED_TYPE, TIME, VERSION
 from shared.scrubbing.value_shape import shape as value_shape
@@ -68,6 +71,10 @@ __all__ = ["Candidate", "Model", "candidates", "find", "lexicon_class", "score"]
 _AFTER: Final = 8
 _MAX_VALUE: Final = 200
 _MAX_GROUPS: Final = 16
+_MAX_ASIDE: Final = 16
+_LIST_MARKS: Final = frozenset({"·", "•", "|", "/", "–", "-"})
+"""Tokens in parentheses between a credential word and its value that do not count as distance
+(`PIN seiner Girocard (IBAN DE61 3594 …) ist 4221`)."""
 _MAX_WORDS: Final = 400
 """Credential words with candidates looked at per text (in a text stuffed with them, the
 rest is not scanned; the table's own caps remove such a text's tail already)."""
@@ -190,6 +197,10 @@ def _group_end(toks: Sequence[_Tok], i: int) -> int:
         j += 1
         if t.raw != t.word or j - i >= _MAX_GROUPS:  # punctuation after it ends the run
             break
+        if j + 1 < len(toks) and toks[j].raw in _LIST_MARKS and toks[j + 1].raw[:1].isalnum():
+            j += 1  # `4676 7902 · 3122 9424`: a list of codes goes on after its mark
+    while j > i and toks[j - 1].raw in _LIST_MARKS:
+        j -= 1
     return j if j - i >= 2 and sum(len(t.word) for t in toks[i:j]) >= 4 else i
 
 
@@ -201,6 +212,8 @@ def _value_ok(value: str) -> bool:
         return False
     if DATE.fullmatch(value) or TIME.fullmatch(value) or VERSION.fullmatch(value):
         return False  # `gültig bis 17.09.2026`, `um 14:30`, `Version 2.4.1`
+    if PATH.fullmatch(value):
+        return False  # `GOOGLE_CREDENTIALS=~/.config/gcloud/credentials.json`: where it is
     low = value.lower()
     words = [w.strip(OPENERS + CLOSERS) for w in low.split()]
     if any(w in STOPWORDS or w in FUNCTION or w in TOOLS or w in COPULA for w in words):
@@ -298,7 +311,7 @@ def _inline(tok: _Tok, i: int, toks: Sequence[_Tok], taken: _Taken) -> Iterator[
     if split is None or split.start() == 0 or split.end() == len(tok.word):
         return
     key = tok.word[: split.start()]
-    found = lexicon_class(key.lower())
+    found = word_class(key)
     if not found or guarded_key(key.lower()) or key.lower() in GENERIC_HEADERS:
         return
     rest = tok.word[split.end() :]
@@ -320,7 +333,7 @@ def _around(
     if _SPLIT.search(tok.word):
         yield from _inline(tok, i, toks, taken)
         return
-    found = lexicon_class(tok.low) if not tok.word.startswith("$") else None
+    found = word_class(tok.word) if not tok.word.startswith("$") else None
     before = toks[i - 1].low if i > 0 else ""
     after = toks[i + 1].low if i + 1 < len(toks) else ""
     if found is None or guarded(tok.low, before, after, found[1]):
@@ -332,7 +345,16 @@ def _around(
         if not (j + 2 < len(toks) and toks[j + 1].raw == "=" and toks[j + 2].raw[:1] in "\"'"):
             return
         j += 2
-    while j < len(toks) and j <= i + _AFTER:
+    depth = aside = 0  # a parenthesis qualifies the word: its tokens do not count as distance
+    seen = i + 1
+    while j < len(toks):
+        for t in toks[seen:j]:
+            opened = depth > 0 or t.raw.startswith("(")
+            depth = max(0, depth + t.raw.count("(") - t.raw.count(")"))
+            aside += opened and aside < _MAX_ASIDE
+        seen = max(seen, j)
+        if j - aside > i + _AFTER:
+            break
         if _piped(toks[j], toks):
             break  # `.password | b64enc`: what follows a pipe is code
         end = _group_end(toks, j)
@@ -356,7 +378,7 @@ def _around(
             and not (plain and _YEAR.fullmatch(value))
             and (not strict or given(toks, i, j, stop, found[1], colon))
         ):
-            feats = ["side=after", f"dist={j - i}", *_between(toks[i + 1 : j])]
+            feats = ["side=after", f"dist={j - i - aside}", *_between(toks[i + 1 : j])]
             feats.append(f"prev={_role(toks[j - 1], j - 1 == i)}")
             if colon:
                 feats.append("lexcolon")

@@ -1,5 +1,5 @@
 """The value itself decides, after any credential word: public and identifier forms are no
-secrets (`shared.scrubbing.checks.public_form`, `names_its_field`, `context_guards`'s
+secrets (`shared.scrubbing.value_forms.public_form`, `names_its_field`, `context_guards`'s
 setting and login-name forms, `value_shape.DECLARED_TYPE`), while a secret of the same
 layout is still removed. Texts written fresh for these tests (not from any corpus).
 """
@@ -30,6 +30,12 @@ CONTENT = [
     "docker run -e MYSQL_PASSWORD=password -e MYSQL_USER=app mysql:8",
     "Beispiel-URL: mysql://user:password@127.0.0.1:3306/shop",
     "tool login --username USERNAME --password PASSWORD",
+    # references and locations in a credential's place
+    'oidc:\n  clientSecret: "urn:k8s:secret:sso-app:clientSecret"',
+    "    clientSecret: $sso-config:oidc.okta.clientSecret",
+    "export GOOGLE_CREDENTIALS=~/.config/gcloud/legacy_credentials.json",
+    # a camel-case compound with a public prefix names a public key
+    "[Peer]\nPublicKey = Qx7mB2vLk9pR4tZw8nY3cF6hJ1sD5gA0eU2iO9rT4kM=\nAllowedIPs = 10.9.0.0/24",
 ]
 
 SECRETS = [
@@ -40,6 +46,22 @@ SECRETS = [
     ("docker run -e MYSQL_PASSWORD=Lm3#vQ8zR2 mysql:8", "Lm3#vQ8zR2"),
     ("mysql://shop:K7v!pQ2mZr@127.0.0.1:3306/shop", "K7v!pQ2mZr"),
     ("Das Passwort ist password.", "password"),
+    # a parenthesis between the word and its value is no distance
+    ("Die PIN der Kreditkarte (IBAN DE12 5001 0517 0648 4898 90) lautet 8316.", "8316"),
+    # a camel-case compound names the credential
+    (
+        "SMS der Sparkasse: pushTAN für die Zahlung an Jonas Weber (DE12 5001 0517): 804417",
+        "804417",
+    ),
+    ("photoTAN ist 553018", "553018"),
+    # a list of codes separated by marks is removed whole
+    ("Notfall-Codes fürs Mailkonto: 5190 3382 · 7741 2065 · 9023 6618", "9023 6618"),
+    # a seed phrase after a copula
+    (
+        "Die Seed-Phrase der Ledger lautet orbit velvet cannon whisper lemon tiger "
+        "ocean marble pilot candle forest ember.",
+        "orbit velvet cannon whisper lemon tiger ocean marble pilot candle forest ember",
+    ),
 ]
 
 
