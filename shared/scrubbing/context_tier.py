@@ -16,7 +16,8 @@ known only by the word that names it. This tier runs after the table, on what it
    and sentences are no values); the value of a `key=value` or `key: value` token whose
    key is a credential word; a run of equal short groups (`4 7 1 9`, `abcd efgh ijkl
    mnop`, also over list marks: `4676 7902 · 3122 9424`) counts as one candidate; tokens in
-   parentheses are no distance (`PIN der Karte (IBAN …) ist x`). References and placeholders
+   parentheses are no distance (`PIN der Karte (IBAN …) ist x`); a word ending its line
+   names the next line if that is one value (`_next_line`). References and placeholders
    (`var.x`, `${X}`, `{{ x }}`, `lookup(`, `op://`, `--flag`, `****`, `<x>`) and function
    words are never candidates; a scan stops at a comment mark or a pipe (`# rev <sha>`,
    `.password | b64enc`; a table row's cell borders are no pipes). A word followed by a
@@ -43,7 +44,7 @@ from typing import Final, NamedTuple
 
 from shared.scrubbing.bare_checks import IDENTIFIER_LABEL
 from shared.scrubbing.checks import MARKER_PREFIX, STOPWORDS, decodes_to_prose, is_placeholder
-from shared.scrubbing.context_guards import PATH, given, named_before
+from shared.scrubbing.context_guards import PATH, WEAK, given, named_before
 from shared.scrubbing.context_lexicon import (
     ARTICLE,
     CLOSERS,
@@ -288,7 +289,7 @@ def candidates(
         pos += len(line) + 1
     yield from _columns(text, lines, taken)
     words = 0
-    for start, line in lines:
+    for k, (start, line) in enumerate(lines):
         if not _NEEDLE.search(line.lower()):
             continue
         toks = _tokens(text, start, start + len(line))
@@ -296,6 +297,9 @@ def candidates(
             if not _NEEDLE.search(tok.low):
                 continue  # no credential word (every lexicon form holds a needle)
             found = list(_around(toks, i, tok, taken, strict))
+            if not found and i == len(toks) - 1 and k + 1 < len(lines):
+                before = toks[i - 1].low if i > 0 else ""
+                found = list(_next_line(text, tok, before, lines[k + 1], taken))
             if found:
                 if words >= _MAX_WORDS:  # the rest is unchecked: removed (fail safe)
                     end = len(text)
@@ -303,6 +307,27 @@ def candidates(
                     return
                 yield from found
                 words += 1
+
+
+def _next_line(
+    text: str, tok: _Tok, before: str, line: tuple[int, str], taken: _Taken
+) -> Iterator[Candidate]:
+    """The value of a credential word that ends its line: the next line is that value alone,
+    or after a prompt label (`In [3]: os.environ['WEBHOOK_SECRET']` / `Out[3]: '9f3c…'`)."""
+    if tok.word.startswith("$") or "-----" in tok.raw:  # a PEM armor line is no word
+        return
+    found = word_class(tok.word)
+    toks = _tokens(text, line[0], line[0] + len(line[1]))
+    if found is None or found[1] in WEAK or not 1 <= len(toks) <= 2:
+        return
+    if guarded(tok.low, before, "", found[1]):
+        return  # `PUBLIC KEY` ends the line: a public key follows
+    if len(toks) == 2 and not (toks[0].raw.endswith(":") and len(toks[0].raw) <= 12):
+        return
+    value = toks[-1]
+    if _value_ok(value.word) and not taken(value.start, value.end):
+        feats = ["side=after", "dist=1", "btw=colon", "btw_other=0", "prev=colon", "nextline"]
+        yield _candidate(tok.start, value.start, value.end, value.word, found, feats, [], None)
 
 
 def _inline(tok: _Tok, i: int, toks: Sequence[_Tok], taken: _Taken) -> Iterator[Candidate]:

@@ -36,6 +36,12 @@ CONTENT = [
     "export GOOGLE_CREDENTIALS=~/.config/gcloud/legacy_credentials.json",
     # a camel-case compound with a public prefix names a public key
     "[Peer]\nPublicKey = Qx7mB2vLk9pR4tZw8nY3cF6hJ1sD5gA0eU2iO9rT4kM=\nAllowedIPs = 10.9.0.0/24",
+    # a word ending its line names no heading's next line, nor a public key's body
+    "## Neues Passwort\nDonnerstag",
+    "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEq7Lm2Vx9pR4tZw8nY3cF6hJ1sD5g\n"
+    "-----END PUBLIC KEY-----",
+    # a name/value record whose name is no credential
+    '{"name":"theme","value":"dark-blue-2024"}',
 ]
 
 SECRETS = [
@@ -56,6 +62,17 @@ SECRETS = [
     ("photoTAN ist 553018", "553018"),
     # a list of codes separated by marks is removed whole
     ("Notfall-Codes fürs Mailkonto: 5190 3382 · 7741 2065 · 9023 6618", "9023 6618"),
+    # the value on the next line, alone or after a prompt label
+    (
+        "In [7]: os.environ['STRIPE_WEBHOOK_SECRET']\nOut[7]: '4be1c09d7f3a2e58b6d0c9a7e3f1b2d4'",
+        "4be1c09d7f3a2e58b6d0c9a7e3f1b2d4",
+    ),
+    # name/value records: cookies in JSON, container env in YAML
+    (
+        '{"name":"sessionid","value":"k2v9x7qpz3m8w1r6t4y0u5n2b8c7d3fa"}',
+        "k2v9x7qpz3m8w1r6t4y0u5n2b8c7d3fa",
+    ),
+    ("env:\n  - name: SMTP_PASSWORD\n    value: Tz6!qPw3Lm9x", "Tz6!qPw3Lm9x"),
     # a seed phrase after a copula
     (
         "Die Seed-Phrase der Ledger lautet orbit velvet cannon whisper lemon tiger "
