@@ -406,7 +406,7 @@ def stored_before(
     """{index: memory} of the entries an earlier send of this write stored already (their
     IDs were reserved for exactly these entries). Their writes are completed first
     (`complete_memories`): a crash may have cut them off after the item, before its
-    postings, stats or embedding (`embeddings`: bytes per index)."""
+    postings or embedding (`embeddings`: bytes per index)."""
     if not ids:
         return {}
     found = ctx.storage.get_memories(tenant, [MemoryId(typ, n) for n in ids.values()], now)
@@ -417,8 +417,7 @@ def stored_before(
     }
     if already:
         ctx.storage.complete_memories(
-            tenant,
-            {memory.id: (embeddings or {}).get(index) for index, memory in already.items()},
+            [(memory, (embeddings or {}).get(index)) for index, memory in already.items()]
         )
     return already
 

@@ -80,7 +80,6 @@ if TYPE_CHECKING:
     from shared.storage.dynamo.memories import MemoryWriter
     from shared.storage.dynamo.memory_delete import MemoryDeleter
     from shared.storage.dynamo.memory_index import MemoryIndexReads
-    from shared.storage.dynamo.memory_repair import MemoryRepair
     from shared.storage.dynamo.memory_replace import MemoryReplacer
     from shared.storage.dynamo.memory_supersede import MemorySuperseder
     from shared.storage.dynamo.projects import ProjectRecords
@@ -197,12 +196,6 @@ class DynamoStorage:
         # threads racing on a first use may build two, which only leaves gaps.
         return CallRecords(self._calls, IdLeases(self._calls))
 
-    @cached_property
-    def _repair(self) -> MemoryRepair:
-        from shared.storage.dynamo.memory_repair import MemoryRepair
-
-        return MemoryRepair(self._calls, self._vectors)
-
     @property
     def table_name(self) -> str:
         return self._table
@@ -258,10 +251,9 @@ class DynamoStorage:
         """A replace's cleanup beside the call record's completion (calls.py)."""
         return deferring(self._round_trips)
 
-    def complete_memories(self, tenant: str, embeddings: Mapping[MemoryId, bytes | None]) -> int:
-        """Two BatchGetItems, then missing postings, objects and stats in one stage
-        (memory_repair.py)."""
-        return self._repair.complete(tenant, embeddings)
+    def complete_memories(self, memories: Sequence[tuple[Memory, bytes | None]]) -> None:
+        """Postings and embeddings put again, one stage (memories.py)."""
+        self._writer.complete(memories)
 
     def ensure_tags(self, tenant: str, names: Sequence[str]) -> dict[str, str]:
         wanted: dict[str, str] = {}
