@@ -23,7 +23,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final
 
-from shared.scrubbing.value_position import crosses_line, prose_after_prompt, variable_before
+from shared.scrubbing.value_forms import names_its_field, public_form
+from shared.scrubbing.value_position import (
+    crosses_line,
+    inside_path,
+    prose_after_prompt,
+    variable_before,
+)
 
 Validator = Callable[[str, "re.Match[str]"], bool]
 
@@ -33,9 +39,11 @@ _FILLER_ONLY = re.compile(r"[xX*•●·._#?\-\s]+|(.)\1+")
 _TEMPLATE = re.compile(
     r"""<[^<>]*>?|\$\{|\$\(|\{\{|\{%|%\(|%[A-Z_]+%|\$[A-Z_][A-Z0-9_]*\}?\)?$|\[|\(|\{
     |(?:op|vault|ssm|secretsmanager|keyvault|env|file)://|arn:aws:secretsmanager:|vault:
+    |urn:[a-z0-9][a-z0-9-]{0,31}:|\$[A-Za-z_][\w-]*(?:[.:][\w-]+)+["']?$
     |(?:os\.)?environ\b|process\.env\.|getenv\(|secrets\.
     |(?:var|local|data|module|each|self)\.[A-Za-z_]|--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$
     |![A-Za-z][A-Za-z_]*(?:\s|$)|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(|[A-Za-z_]\w*\((?:["'`)]|$)
+    |[A-Za-z_]\w*\([A-Za-z_]\w*=
     |:['"]?[A-Za-z_]\w*['"]?[;,)]?$|\$[a-z_]+\)?$|&[A-Za-z_][\w.]*\{|[+-]@?[a-z][a-z|]*$
     |`?[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+`?$|[a-z_]\w*\([A-Z_][A-Z0-9_]*\)?[,;]?$
     |[A-Za-z_]\w*(?:\.\w+)*\.\w*(?i:passw|secret|token|key|pwd|credential)\w*[,;)]?$""",
@@ -59,14 +67,15 @@ _SEGMENTS = re.compile(r"[-_.\s/:]+")
 
 
 def is_placeholder(value: str) -> bool:
-    """True for template, filler, documentation and reference values (never secrets)."""
+    """True for template, filler, documentation and reference values and public key forms
+    (`public_form`): never secrets."""
     v = value.strip()
     if not v or v.startswith(MARKER_PREFIX) or _FILLER_ONLY.fullmatch(v):
         return True
     low = v.lower()
     if _TEMPLATE.match(v) or "…" in v or "..." in v or "xxxx" in low or "****" in v:
         return True
-    if _PLACEHOLDER_SUFFIX.search(low):
+    if _PLACEHOLDER_SUFFIX.search(low) or public_form(v):
         return True
     segments = _SEGMENTS.split(low)
     if any(seg in _PLACEHOLDER_WORDS for seg in segments):
@@ -248,7 +257,9 @@ def password_value(value: str, match: re.Match[str]) -> bool:
     low = v.lower().strip("()[]{}.,;:!?\"'")
     if len(v) < 4 or len(v) > 200 or is_placeholder(v) or low in STOPWORDS:
         return False
-    if variable_before(match) or prose_after_prompt(value, match):
+    if names_its_field(v, key_before(match)):
+        return False
+    if variable_before(match) or prose_after_prompt(value, match) or inside_path(match):
         return False  # psql `:'new_password'`; `Password:⏎Login succeeded`: the next line
     if _NEXT_LINE_KEY.match(v) and crosses_line(value, match):
         return False  # `password=` empty, the next line `host=db01` is not its value
@@ -436,7 +447,7 @@ def discord_value(value: str, _match: re.Match[str]) -> bool:
 
 
 def url_password(value: str, _match: re.Match[str]) -> bool:
-    return bool(value) and not is_placeholder(value)
+    return bool(value) and not is_placeholder(value) and not names_its_field(value, "")
 
 
 _DB_TOOL_LINE = re.compile(

@@ -195,11 +195,16 @@ _PHRASE_PROSE: Final = frozenset({
 
 
 _PASSWORD_WORD = re.compile(r"passw|kennwort|pwd", re.IGNORECASE)
+_SESSION_WORD = re.compile(r"sess", re.IGNORECASE)
 
 
 def attr_secret(value: str, match: re.Match[str]) -> bool:
-    """The `value` attribute of a setting whose `key`/`name` names a password (a password
-    value) or a secret, token or key (random, as after `secret=`)."""
-    if _PASSWORD_WORD.search(key_before(match)):
+    """The `value` of a name/value setting whose `key`/`name` names a password (a password
+    value), a session (a session cookie's value) or a secret, token or key (random, as after
+    `secret=`)."""
+    key = key_before(match)
+    if _PASSWORD_WORD.search(key):
         return password_value(value, match)
+    if _SESSION_WORD.search(key):  # `{"name":"sessionid","value":X}`: a session cookie
+        return session_value(value, match)
     return generic_value(value, match)

@@ -164,12 +164,14 @@ HTTP_AUTH_TUPLE: Final = (
 BITLOCKER_KEY: Final = r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])"
 """A BitLocker recovery key: eight groups of six digits."""
 ATTR_SETTING: Final = (
-    r"(?:key|name)\s{0,8}+=\s{0,8}+\"(?P<key>[\w.:-]{0,40}?(?:passw(?:or[dt]|ort)|kennwort"
-    r"|passwd|pwd|secret|token|api[-_.]?key|apikey|access[-_.]?key|private[-_.]?key))\""
-    r"\s{1,8}+value\s{0,8}+=\s{0,8}+\"(?P<v>[^\"\n]{1,200}+)\""
+    r"(?<![\w-])(?:key|name)[\"']?\s{0,8}+[:=]\s{0,8}+[\"']?(?P<key>[\w.:-]{0,40}?(?:passw(?:or[dt]|ort)"
+    r"|kennwort|passwd|pwd|secret|token|api[-_.]?key|apikey|access[-_.]?key|private[-_.]?key"
+    r"|session[-_]?id|sessid))[\"']?[\s,]{1,40}?(?:-\s{1,8}+)?[\"']?value[\"']?\s{0,8}+[:=]\s{0,8}+"
+    r"(?:\"(?P<v>[^\"\n]{1,200}+)\"|(?P<v2>[^\"'\s,}<>]{1,200}+))"
 )
-"""A setting as XML attributes: `<add key="ApiKey" value="X"/>`, `<property name="password"
-value="X"/>` (.NET appSettings, Spring beans)."""
+"""A setting as a name/value record: XML attributes (`<add key="ApiKey" value="X"/>`,
+`<property name="password" value="X"/>`), JSON (`{"name":"sessionid","value":"X"}`: cookies,
+parameter stores) and YAML (`- name: DB_PASSWORD` / `  value: X`: container env)."""
 PW_CLI: Final = rf"--(?<![\w-]--)[a-z-]{{0,40}}?pass(?:word|wd)?(?:=|{_SP}){VALUE}"
 PW_XML: Final = r"<(?P<key>[\w.-]{0,40}?(?:password|passwort|passwd))>(?P<v>[^<\s]{1,200}+)</"
 CREDENTIAL_PAIR: Final = (
@@ -200,7 +202,7 @@ PASSPHRASE: Final = (
 SEED_PHRASE: Final = (
     r"(?P<key>seed[-\s]?phrase|recovery[-\s]?phrase|mnemonic|wiederherstellungs(?:phrase|satz)"
     r"|seed[-\s]?w(?:ö|o)rter|seed[-\s]?words|backup[-\s]?phrase|secret\s{1,4}+recovery\s{1,4}+phrase)"
-    rf"{QUALIFIER}[\"']?{_OSP}(?:[:=]|\s(?:ist|is|lautet)){_OSP}[\"'„“]?"
+    rf"{QUALIFIER}[\"']?(?:{_OSP}[:=]|{_SP}(?:ist|is|lautet)){_OSP}[\"'„“]?"
     r"(?P<v>(?:[a-z]{3,8}+\s{1,4}+(?=[a-z])){11,23}+[a-z]{3,8}+)\b"
 )
 _NOT_A_PIN: Final = (

@@ -42,7 +42,15 @@ from shared.scrubbing.context_lexicon import (
     lexicon_class,
 )
 
-__all__ = ["WEAK", "assigned", "given", "identifier_shape", "named_before", "sentence_goes_on"]
+__all__ = [
+    "PATH",
+    "WEAK",
+    "assigned",
+    "given",
+    "identifier_shape",
+    "named_before",
+    "sentence_goes_on",
+]
 
 
 class Token(Protocol):
@@ -78,14 +86,20 @@ RELATIVE: Final = frozenset(
      "wie", "as"}
 )  # fmt: skip
 _PHONE_PREFIX: Final = re.compile(r"\+\d{1,3}|\(?\+?\d{1,3}\)|\(?0\d{2,5}\)?")
-_PATH: Final = re.compile(
+PATH: Final = re.compile(
     r"(?:~?/|[A-Za-z]:\\)[\w.-]+(?:[/\\][\w.-]+)+[/\\]?|HKEY_\w+(?:\\[\w .-]+)+"
 )
 _KEY_ID: Final = re.compile(r"(?:0x)?(?=[0-9A-F]{0,15}[A-F])[0-9A-F]{16}|0x[0-9A-Fa-f]{8}")
 """An OpenPGP key ID (`3AA5C34371567BD2`, `0xA1B2C3D4`): printed upper-case, public."""
 _SEGMENTED: Final = re.compile(r"[a-z][\w-]*(?::[\w-]+){2,}")
 """`user:42:profile`: a cache key or URN, colon-separated name segments."""
-_PAIR: Final = re.compile(r"[a-z][a-z0-9]*[./_-][a-z0-9./_-]*=[^=\s]+")
+_PAIR: Final = re.compile(
+    r"[a-z][a-z0-9]*[./_-][a-z0-9./_-]*=[^=\s]+|(?P<key>[A-Za-z_][A-Za-z_.-]{2,})=\S+"
+)
+"""`skip-reconcile=true`, `user=h.hoffmann6`: a setting of its own (unless its key is a
+credential word), not the value of the word before it."""
+_LOGIN_NAME: Final = re.compile(r"[a-z]{1,20}[._-][a-z]{2,30}\d{0,4}|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+"""`m.okafor7`, `jana_k`, `anna@example.org`: the form of a login name."""
 _HEX4: Final = re.compile(r"[0-9A-Fa-f]{4}")
 _FINGERPRINT_GROUPS: Final = 8
 
@@ -102,8 +116,8 @@ def _clause_break(tok: Token) -> bool:
 def assigned(toks: Sequence[Token], i: int, j: int, word: str, colon: bool) -> bool:
     """The credential word at token i is given the value that starts at token j (> i)."""
     weak = word in WEAK
-    if weak and toks[j].word.isalpha():
-        return False  # `Zugang ist freigeschaltet`, `Login: anna`: a weak word names words
+    if weak and (toks[j].word.isalpha() or _LOGIN_NAME.fullmatch(toks[j].word)):
+        return False  # `Zugang ist freigeschaltet`, `Login: anna.k`: words and login names
     if j == i + 1:
         return colon or not weak
     between = toks[i + 1 : j]
@@ -135,10 +149,11 @@ def identifier_shape(toks: Sequence[Token], j: int, end: int) -> bool:
         nxt is not None and nxt.raw.startswith("=")
     ):
         return True
-    if _PATH.fullmatch(tok.word) or _KEY_ID.fullmatch(tok.word) or _SEGMENTED.fullmatch(tok.word):
+    if PATH.fullmatch(tok.word) or _KEY_ID.fullmatch(tok.word) or _SEGMENTED.fullmatch(tok.word):
         return True  # `pwd: /home/root/projects/x`, a key ID, `user:42:profile`
-    if _PAIR.fullmatch(tok.word):
-        return True  # `argocd.argoproj.io/skip-reconcile=true`: a setting of its own
+    pair = _PAIR.fullmatch(tok.word)
+    if pair and (pair.group("key") is None or lexicon_class(pair.group("key").lower()) is None):
+        return True  # `argocd.argoproj.io/skip-reconcile=true`, `user=x`: a setting of its own
     words = [t.word for t in toks[j:end]]
     if len(words) > 1 and any(lexicon_class(w.lower()) for w in words):
         return True  # `neuer Token folgt`: a phrase about the credential

@@ -2,7 +2,8 @@
 and the small function-word lists its features read (de/en, written from general knowledge of
 the two languages and of credential vocabulary, not from any corpus).
 
-Invariant: every list is lowercase; `lexicon_class` is the only reader of the lexicon itself.
+Invariant: every list is lowercase; `lexicon_class` (and `word_class`, which adds camel-case
+compounds) are the only readers of the lexicon itself.
 """
 
 from __future__ import annotations
@@ -197,6 +198,24 @@ def lexicon_class(low: str) -> tuple[str, str] | None:
     if low.endswith(CODE_STEM) and len(low) > 6 and low.isalpha():
         return CODE, "code-compound"
     return None
+
+
+_CAMEL_LAST: Final = re.compile(r"(?P<head>[A-Za-z]*?[a-z0-9])(?P<last>[A-Z][a-z]+|[A-Z]{2,})$")
+_CAMEL_PART: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def word_class(word: str) -> tuple[str, str] | None:
+    """`lexicon_class` of a token as written: also a camel-case compound whose last part is a
+    credential word (`chipTAN`, `photoTAN`, `dbPassword`, `authToken`)."""
+    found = lexicon_class(word.lower())
+    camel = None if found else _CAMEL_LAST.search(word.strip(OPENERS + CLOSERS + "!?*#"))
+    if camel is not None:
+        last = camel.group("last").lower()
+        head = [p.lower() for p in _CAMEL_PART.findall(camel.group("head"))]
+        prefixed = any(p in NOT_CREDENTIAL_PREFIX for p in head)  # `PublicKey`, `cacheKey`
+        if last in LEXICON and last not in NOT_SECRET and not prefixed:
+            return LEXICON[last], last
+    return found
 
 
 def guarded_key(word: str) -> bool:

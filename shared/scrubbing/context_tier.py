@@ -5,7 +5,8 @@ SMS code, a PIN read out digit by digit, a Wi-Fi `psk=`, four groups of an app p
 known only by the word that names it. This tier runs after the table, on what it left:
 
 1. Lexicon: a token is a credential word if it (or the last part of a `-`/`_` compound, or a
-   German compound ending in a long stem) is in `LEXICON` (de/en: Passwort, Kennwort,
+   German compound ending in a long stem, or a camel-case compound: `chipTAN`) is in
+   `LEXICON` (de/en: Passwort, Kennwort,
    password, passphrase, PIN, PUK, TAN, OTP, Code and its compounds, Kombination, Schlüssel,
    key, psk, secret, token, ...), minus the code compounds that name content (`NOT_SECRET`:
    Quellcode, Barcode, Fehlercode, Buchungscode, ...).
@@ -14,14 +15,17 @@ known only by the word that names it. This tier runs after the table, on what it
    in the same clause; never a value before the word or merely near it; identifier shapes
    and sentences are no values); the value of a `key=value` or `key: value` token whose
    key is a credential word; a run of equal short groups (`4 7 1 9`, `abcd efgh ijkl
-   mnop`) counts as one candidate. References and placeholders
+   mnop`, also over list marks: `4676 7902 · 3122 9424`) counts as one candidate; tokens in
+   parentheses are no distance (`PIN der Karte (IBAN …) ist x`); a word ending its line
+   names the next line if that is one value (`_next_line`). References and placeholders
    (`var.x`, `${X}`, `{{ x }}`, `lookup(`, `op://`, `--flag`, `****`, `<x>`) and function
    words are never candidates; a scan stops at a comment mark or a pipe (`# rev <sha>`,
-   `.password | b64enc`; a table row's cell borders are no pipes).
+   `.password | b64enc`; a table row's cell borders are no pipes). A word followed by a
+   type (`api_key: str = Field(…)`, `Password string`) is declared, not given: no candidates.
 3. Score: a logistic model over generic features - the lexicon class, distance, side, what
    stands between (colon, `=`, copula, article, preposition, other words), the value's shape
-   (length, character classes, digit share, entropy, date/version/IP/URL/e-mail forms) and a
-   unit word after it (`4 Stellen`, `10 minutes`). Its weights are plain data
+   (`value_shape`: length, character classes, digit share, entropy, date/version/URL/e-mail
+   forms) and a unit word after it (`4 Stellen`, `10 minutes`). Its weights are plain data
    (`context_weights.py`, trained offline by `benchmarks/scrub_context_train.py` on the
    labelled corpora, estimated leave-one-generator-out). A candidate scoring above the
    threshold is removed.
@@ -40,7 +44,7 @@ from typing import Final, NamedTuple
 
 from shared.scrubbing.bare_checks import IDENTIFIER_LABEL
 from shared.scrubbing.checks import MARKER_PREFIX, STOPWORDS, decodes_to_prose, is_placeholder
-from shared.scrubbing.context_guards import given, named_before
+from shared.scrubbing.context_guards import PATH, WEAK, given, named_before
 from shared.scrubbing.context_lexicon import (
     ARTICLE,
     CLOSERS,
@@ -58,13 +62,20 @@ from shared.scrubbing.context_lexicon import (
     guarded,
     guarded_key,
     lexicon_class,
+    word_class,
 )
+from shared.scrubbing.value_shape import DATE, DECLARED_TYPE, TIME, VERSION
+from shared.scrubbing.value_shape import shape as value_shape
 
 __all__ = ["Candidate", "Model", "candidates", "find", "lexicon_class", "score"]
 
 _AFTER: Final = 8
 _MAX_VALUE: Final = 200
 _MAX_GROUPS: Final = 16
+_MAX_ASIDE: Final = 16
+_LIST_MARKS: Final = frozenset({"·", "•", "|", "/", "–", "-"})
+"""Tokens in parentheses between a credential word and its value that do not count as distance
+(`PIN seiner Girocard (IBAN DE61 3594 …) ist 4221`)."""
 _MAX_WORDS: Final = 400
 """Credential words with candidates looked at per text (in a text stuffed with them, the
 rest is not scanned; the table's own caps remove such a text's tail already)."""
@@ -78,11 +89,6 @@ _REFERENCE: Final = re.compile(
 _TOKEN: Final = re.compile(r"\S+")
 _GROUP: Final = re.compile(r"[A-Za-z0-9]{1,6}")
 _SPLIT: Final = re.compile(r"(?<!:)(?<!/)(=|:)(?!//)")
-_DATE: Final = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
-_TIME: Final = re.compile(r"\d{1,2}:\d{2}(:\d{2})?(h|uhr)?")
-_VERSION: Final = re.compile(r"v?\d+(\.\d+){1,3}")
-_AMOUNT: Final = re.compile(r"[€$£]?\d{1,3}([.,']\d{3})*([.,]\d{1,2})?[€$£]?")
-_HEX: Final = re.compile(r"(0x)?[0-9a-f]{8,}")
 _YEAR: Final = re.compile(r"(19|20)\d\d")
 _EXTENDS: Final = "extends"
 _UNCHECKED: Final = "unchecked"
@@ -93,8 +99,6 @@ _QUERY_REST: Final = re.compile(r"&[A-Za-z_][\w.-]*=.*$")
 _PIPES, _COMMENTS = frozenset({"|", "||", "|-", "|>"}), frozenset({"#", "--", "//"})
 _NEEDLE: Final = re.compile("|".join(map(re.escape, NEEDLES)))
 """The compiled pre-filter: texts, lines and tokens without a needle start no scan."""
-_TICKET: Final = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d{1,7}")
-_WORD_CHAIN: Final = re.compile(r"[a-zäöüß]{3,10}(?:-[a-zäöüß]{3,10}){3,11}")
 
 
 class Candidate(NamedTuple):
@@ -123,78 +127,8 @@ def _tokens(text: str, start: int, end: int) -> list[_Tok]:
         lead = len(raw) - len(raw.lstrip(OPENERS))
         word = raw[lead:].rstrip(CLOSERS)
         ends = raw.rstrip("\"'”’»)]}").endswith((".", "!", "?", ";"))
-        ends = ends and not _VERSION.fullmatch(word)
+        ends = ends and not VERSION.fullmatch(word)
         out.append(_Tok(s + lead, s + lead + len(word), raw, word, word.lower(), ends))
-    return out
-
-
-def _shape(value: str) -> list[str]:
-    compact = value.replace(" ", "")
-    n = len(compact)
-    digits = sum(c.isdigit() for c in compact)
-    lower = sum(c.islower() for c in compact)
-    upper = sum(c.isupper() for c in compact)
-    other = n - digits - lower - upper
-    cls = ("d" if digits else "") + ("l" if lower else "") + ("u" if upper else "")
-    cls += "s" if other else ""
-    lb = (
-        "4"
-        if n <= 4
-        else "6"
-        if n <= 6
-        else "8"
-        if n <= 8
-        else "12"
-        if n <= 12
-        else ("20" if n <= 20 else "40" if n <= 40 else "big")
-    )
-    share = digits / n
-    db = (
-        "0"
-        if not digits
-        else "lo"
-        if share < 0.3
-        else "mid"
-        if share < 0.7
-        else ("hi" if share < 1 else "all")
-    )
-    counts: dict[str, int] = {}
-    for c in compact:
-        counts[c] = counts.get(c, 0) + 1
-    ent = -sum(k / n * math.log2(k / n) for k in counts.values())
-    eb = "e0" if ent < 2 else "e1" if ent < 3 else "e2" if ent < 4 else "e3"
-    out = [f"cls={cls}", f"len={lb}", f"digits={db}", eb, f"ncls={len(cls)}"]
-    low = value.lower()
-    if value.isalpha():
-        out.append("alpha")
-        if value.islower() or value.istitle():
-            out.append("wordlike")
-    if low in FUNCTION:
-        out.append("function")
-    if _DATE.fullmatch(value):
-        out.append("date")
-    if _TIME.fullmatch(low):
-        out.append("time")
-    if _VERSION.fullmatch(low):
-        out.append("version")
-    if _AMOUNT.fullmatch(value) and not value.isdigit():
-        out.append("amount")
-    if _HEX.fullmatch(low) and digits:
-        out.append("hex")
-    if "://" in value:
-        out.append("url")
-    if "@" in value and "." in value.split("@")[-1]:
-        out.append("email")
-    if value.startswith(("/", "~", "\\")) or "\\" in value:
-        out.append("path")
-    if value.count(".") >= 2 and not digits:
-        out.append("dotted")
-    if _TICKET.fullmatch(value):
-        out.append("ticket")
-    if _WORD_CHAIN.fullmatch(value):
-        out.append("wordchain")  # `velvet-laterne-copper-anker`: a passphrase of words
-    if value.count("-") == 4 and n == 36:
-        out.append("uuid")
     return out
 
 
@@ -264,6 +198,10 @@ def _group_end(toks: Sequence[_Tok], i: int) -> int:
         j += 1
         if t.raw != t.word or j - i >= _MAX_GROUPS:  # punctuation after it ends the run
             break
+        if j + 1 < len(toks) and toks[j].raw in _LIST_MARKS and toks[j + 1].raw[:1].isalnum():
+            j += 1  # `4676 7902 · 3122 9424`: a list of codes goes on after its mark
+    while j > i and toks[j - 1].raw in _LIST_MARKS:
+        j -= 1
     return j if j - i >= 2 and sum(len(t.word) for t in toks[i:j]) >= 4 else i
 
 
@@ -273,8 +211,10 @@ def _value_ok(value: str) -> bool:
         return False
     if _REFERENCE.search(value) or NOT_VALUE.search(value) or is_placeholder(value):
         return False
-    if _DATE.fullmatch(value) or _TIME.fullmatch(value) or _VERSION.fullmatch(value):
+    if DATE.fullmatch(value) or TIME.fullmatch(value) or VERSION.fullmatch(value):
         return False  # `gültig bis 17.09.2026`, `um 14:30`, `Version 2.4.1`
+    if PATH.fullmatch(value):
+        return False  # `GOOGLE_CREDENTIALS=~/.config/gcloud/credentials.json`: where it is
     low = value.lower()
     words = [w.strip(OPENERS + CLOSERS) for w in low.split()]
     if any(w in STOPWORDS or w in FUNCTION or w in TOOLS or w in COPULA for w in words):
@@ -349,7 +289,7 @@ def candidates(
         pos += len(line) + 1
     yield from _columns(text, lines, taken)
     words = 0
-    for start, line in lines:
+    for k, (start, line) in enumerate(lines):
         if not _NEEDLE.search(line.lower()):
             continue
         toks = _tokens(text, start, start + len(line))
@@ -357,6 +297,9 @@ def candidates(
             if not _NEEDLE.search(tok.low):
                 continue  # no credential word (every lexicon form holds a needle)
             found = list(_around(toks, i, tok, taken, strict))
+            if not found and i == len(toks) - 1 and k + 1 < len(lines):
+                before = toks[i - 1].low if i > 0 else ""
+                found = list(_next_line(text, tok, before, lines[k + 1], taken))
             if found:
                 if words >= _MAX_WORDS:  # the rest is unchecked: removed (fail safe)
                     end = len(text)
@@ -366,13 +309,34 @@ def candidates(
                 words += 1
 
 
+def _next_line(
+    text: str, tok: _Tok, before: str, line: tuple[int, str], taken: _Taken
+) -> Iterator[Candidate]:
+    """The value of a credential word that ends its line: the next line is that value alone,
+    or after a prompt label (`In [3]: os.environ['WEBHOOK_SECRET']` / `Out[3]: '9f3c…'`)."""
+    if tok.word.startswith("$") or "-----" in tok.raw:  # a PEM armor line is no word
+        return
+    found = word_class(tok.word)
+    toks = _tokens(text, line[0], line[0] + len(line[1]))
+    if found is None or found[1] in WEAK or not 1 <= len(toks) <= 2:
+        return
+    if guarded(tok.low, before, "", found[1]):
+        return  # `PUBLIC KEY` ends the line: a public key follows
+    if len(toks) == 2 and not (toks[0].raw.endswith(":") and len(toks[0].raw) <= 12):
+        return
+    value = toks[-1]
+    if _value_ok(value.word) and not taken(value.start, value.end):
+        feats = ["side=after", "dist=1", "btw=colon", "btw_other=0", "prev=colon", "nextline"]
+        yield _candidate(tok.start, value.start, value.end, value.word, found, feats, [], None)
+
+
 def _inline(tok: _Tok, i: int, toks: Sequence[_Tok], taken: _Taken) -> Iterator[Candidate]:
     """The value of a `key=value` / `key:value` token whose key is a credential word."""
     split = _SPLIT.search(tok.word)
     if split is None or split.start() == 0 or split.end() == len(tok.word):
         return
     key = tok.word[: split.start()]
-    found = lexicon_class(key.lower())
+    found = word_class(key)
     if not found or guarded_key(key.lower()) or key.lower() in GENERIC_HEADERS:
         return
     rest = tok.word[split.end() :]
@@ -394,14 +358,28 @@ def _around(
     if _SPLIT.search(tok.word):
         yield from _inline(tok, i, toks, taken)
         return
-    found = lexicon_class(tok.low) if not tok.word.startswith("$") else None
+    found = word_class(tok.word) if not tok.word.startswith("$") else None
     before = toks[i - 1].low if i > 0 else ""
     after = toks[i + 1].low if i + 1 < len(toks) else ""
     if found is None or guarded(tok.low, before, after, found[1]):
         return
     colon = tok.raw.rstrip("\"'").endswith((":", "="))
     j = i + 1 if not tok.ends_sentence else len(toks)
-    while j < len(toks) and j <= i + _AFTER:
+    if j < len(toks) and DECLARED_TYPE.fullmatch(toks[j].low.strip(OPENERS + CLOSERS)):
+        # a declaration: the type follows the word; only a literal default is a value
+        if not (j + 2 < len(toks) and toks[j + 1].raw == "=" and toks[j + 2].raw[:1] in "\"'"):
+            return
+        j += 2
+    depth = aside = 0  # a parenthesis qualifies the word: its tokens do not count as distance
+    seen = i + 1
+    while j < len(toks):
+        for t in toks[seen:j]:
+            opened = depth > 0 or t.raw.startswith("(")
+            depth = max(0, depth + t.raw.count("(") - t.raw.count(")"))
+            aside += opened and aside < _MAX_ASIDE
+        seen = max(seen, j)
+        if j - aside > i + _AFTER:
+            break
         if _piped(toks[j], toks):
             break  # `.password | b64enc`: what follows a pipe is code
         end = _group_end(toks, j)
@@ -425,7 +403,7 @@ def _around(
             and not (plain and _YEAR.fullmatch(value))
             and (not strict or given(toks, i, j, stop, found[1], colon))
         ):
-            feats = ["side=after", f"dist={j - i}", *_between(toks[i + 1 : j])]
+            feats = ["side=after", f"dist={j - i - aside}", *_between(toks[i + 1 : j])]
             feats.append(f"prev={_role(toks[j - 1], j - 1 == i)}")
             if colon:
                 feats.append("lexcolon")
@@ -455,7 +433,7 @@ def _candidate(
     unit_at: int | None,
 ) -> Candidate:
     cls, word = found
-    shape = _shape(value)
+    shape = value_shape(value)
     if unit_at is not None and unit_at < len(toks) and toks[unit_at].low.strip(CLOSERS) in UNITS:
         shape.append("unit_after")
     side = next(f for f in feats if f.startswith("side="))

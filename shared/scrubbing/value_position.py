@@ -39,6 +39,25 @@ def variable_before(match: re.Match[str]) -> bool:
     return glued and bool(re.match(r"[A-Za-z_]\w*\b", text[start:]))
 
 
+_PATH_WORD = re.compile(r"(?:~/|\./|/)[\w.-]+(?:/[\w.-]+)+")
+_BOUNDARY = frozenset(" \t\n\"'`=(<[,;")
+
+
+def inside_path(match: re.Match[str]) -> bool:
+    """The value is the tail of a path (`credentials=~/.config/gcloud/x.json` read as the
+    pair `~` / `.config/…`): the word it ends is a file path, not a password."""
+    name = value_group(match)
+    if name is None:
+        return False
+    text, start, end = match.string, match.start(name), match.end(name)
+    if start == 0 or text[start - 1] != "/":
+        return False
+    left = start
+    while left > 0 and text[left - 1] not in _BOUNDARY and start - left < 64:
+        left -= 1
+    return bool(_PATH_WORD.fullmatch(text, left, end))
+
+
 def crosses_line(value: str, match: re.Match[str]) -> bool:
     """A line break lies between the rule's key and the value."""
     if "key" not in match.re.groupindex or match.start("key") < 0:

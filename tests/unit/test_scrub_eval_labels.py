@@ -1,5 +1,5 @@
-"""The judges' labels are honest: on the third to seventh held-out sets (seeds 31877,
-40613, 55291, 64219 and 83471, written apart from the scrubber's rules) a scrubber that removes
+"""The judges' labels are honest: on the third to eighth held-out sets (seeds 31877, 40613,
+55291, 64219, 83471 and 18839, written apart from the scrubber's rules) a scrubber that removes
 exactly the labelled secrets and nothing else scores recall 1, no false positive and all
 content kept under `benchmarks/scrub.py`'s rules, and one that changes nothing scores
 recall 0. So a figure below 1 is the scrubber's, never a labelling bug: no secret's
@@ -27,6 +27,7 @@ SETS = {
     "heldout5": "h5_",
     "heldout6": "h6_",
     "heldout7": "h7_",
+    "heldout8": "h8_",
 }
 
 

@@ -1,29 +1,30 @@
 """DynamoDB + S3 Vectors adapter of the storage port (the Lambda backend).
 
 One table (keys and items: `items.py`, definition: `schema.py`), embeddings in S3 Vectors
-(`embeddings.py`). Batch
-methods do their I/O in as few sequential round trips as possible: independent calls of
-one step run together as one `RoundTrips` stage (a thread pool in production, serial in
-tests). The data model and every access pattern: docs/dynamodb.md.
+(`embeddings.py`). Batch methods do their I/O in as few sequential round trips as
+possible: independent calls of one step run together as one `RoundTrips` stage (a thread
+pool in production, serial in tests). The data model and every access pattern:
+docs/dynamodb.md.
 
 Composed lazily: each part (memory writes, ratings, brain index, projects, ledger, ...) is
 built, and its module imported, on first use, so a Lambda function loads only the parts
 its tool calls (a memory fetch never imports the ledger). `prime()` builds them all: before
 a SnapStart snapshot, so that no restored environment imports anything on its first call.
 The parts hold no state of their own (the membership hints, which do, are built eagerly):
-two threads racing on a first use may build one twice, harmlessly.
+two threads racing on a first use may build one twice, harmlessly. A port method a part
+serves as it is, is one `_Served` line; the methods here convert (times to epoch
+microseconds) or are the adapter's own (IDs, tags, the retry layer's stages).
 """
 
 from __future__ import annotations
 
-import logging
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from datetime import date, datetime
+from datetime import datetime
 from functools import cached_property, partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self, overload
 
 from shared.logs import silence_payload_loggers
 from shared.search.postings import POSTINGS_PER_AREA_TERM
@@ -31,7 +32,6 @@ from shared.search.topk import WordQuery
 from shared.storage.dynamo.calls import (
     Backoff,
     TableCalls,
-    counter_range,
     deferring,
 )
 from shared.storage.dynamo.items import (
@@ -49,11 +49,8 @@ from shared.storage.dynamo.membership_hints import MembershipHints
 from shared.storage.dynamo.parallel import RoundTrips
 
 if TYPE_CHECKING:
-    from shared.calls import CallClaim, CallMarks, CallRecord
+    from shared.calls import CallMarks
     from shared.domain import (
-        BrainEntry,
-        BrainWrite,
-        CorpusStats,
         CounterName,
         DeleteRead,
         EntryFailure,
@@ -63,16 +60,12 @@ if TYPE_CHECKING:
         MemoryPosition,
         MemoryReplace,
         MemoryType,
-        NewMemory,
-        Project,
         Rating,
         RatingOutcome,
         Supersession,
-        TermLookup,
     )
-    from shared.ledger.model import AlreadyAppended, LedgerTotal, LedgerView, LedgerWrite
     from shared.search.lookup import MemoryTermLookup
-    from shared.search.vectors import VectorHit, VectorQuery
+    from shared.search.vectors import VectorQuery
     from shared.storage.aws_clients import AwsClients
     from shared.storage.dynamo.brain import BrainIndex
     from shared.storage.dynamo.embeddings import EmbeddingVectors
@@ -87,7 +80,24 @@ if TYPE_CHECKING:
     from shared.storage.dynamo.reservations import CallRecords
     from shared.storage.port import StoragePort
 
-_log = logging.getLogger(__name__)
+
+class _Served[**P, R]:
+    """A port method that a part serves as it is: `method` finds it on the adapter (the
+    part built on first use). Typed by the part's method, so mypy checks it against the
+    port; called on the class (`DynamoStorage.put_memories(storage, ...)`) like a method."""
+
+    def __init__(self, method: Callable[[DynamoStorage], Callable[P, R]]) -> None:
+        self._method = method
+
+    @overload
+    def __get__(self, storage: None, owner: type) -> Self: ...
+    @overload
+    def __get__(self, storage: DynamoStorage, owner: type) -> Callable[P, R]: ...
+    def __get__(self, storage: DynamoStorage | None, owner: type) -> Callable[P, R] | Self:
+        return self if storage is None else self._method(storage)
+
+    def __call__(self, storage: DynamoStorage, *args: P.args, **kwargs: P.kwargs) -> R:
+        return self._method(storage)(*args, **kwargs)
 
 
 class DynamoStorage:
@@ -174,7 +184,7 @@ class DynamoStorage:
     def _index(self) -> MemoryIndexReads:
         from shared.storage.dynamo.memory_index import MemoryIndexReads
 
-        return MemoryIndexReads(self._calls, self._hints, self.search_vectors)
+        return MemoryIndexReads(self._calls, self._hints, lambda q: self._vectors.search(q))
 
     @cached_property
     def _projects(self) -> ProjectRecords:
@@ -209,51 +219,41 @@ class DynamoStorage:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    # --- IDs and tags -------------------------------------------------------------------
+    # --- the port methods a part serves as they are -------------------------------------
 
-    def reserve_ids(self, tenant: str, counter: CounterName, count: int) -> range:
-        if count < 1:
-            raise ValueError(f"count must be >= 1, not {count}")
-        return counter_range(self._dynamodb, self._table, tenant, counter, count)
+    reserve_ids = _Served(lambda s: s._calls.reserve_ids)
+    claim_call = _Served(lambda s: s._call_records.claim)
+    reserve_call_ids = _Served(lambda s: s._call_records.reserve_ids)
+    finish_call = _Served(lambda s: s._call_records.finish)
+    drop_call = _Served(lambda s: s._call_records.drop)
+    complete_memories = _Served(lambda s: s._writer.complete)
+    put_memories = _Served(lambda s: s._writer.put)
+    memory_stats = _Served(lambda s: s._index.stats)
+    search_vectors = _Served(lambda s: s._vectors.search)
+    get_ratings = _Served(lambda s: s._ratings.list)
+    put_brain_entries = _Served(lambda s: s._brain.put)
+    get_brain_entries = _Served(lambda s: s._brain.get)
+    find_brain_by_reference = _Served(lambda s: s._brain.find_by_reference)
+    find_brain_by_references = _Served(lambda s: s._brain.find_by_references)
+    list_brain_entries = _Served(lambda s: s._brain.list)
+    lookup_terms = _Served(lambda s: s._brain.lookup_terms)
+    brain_stats = _Served(lambda s: s._brain.stats)
+    create_project = _Served(lambda s: s._projects.create)
+    get_project = _Served(lambda s: s._projects.get)
+    add_project_members = _Served(lambda s: s._projects.add)
+    remove_project_members = _Served(lambda s: s._projects.remove)
+    projects_of = _Served(lambda s: s._projects.of)
+    append_ledger = _Served(lambda s: s._ledger.append)
+    get_ledger = _Served(lambda s: s._ledger.get)
+    find_ledger = _Served(lambda s: s._ledger.find)
+    ledger_totals = _Served(lambda s: s._ledger.totals)
+    open_reminders = _Served(lambda s: s._ledger.reminders)
+
+    # --- IDs and tags -------------------------------------------------------------------
 
     def highest_id(self, tenant: str, counter: CounterName) -> int:
         item = self._calls.get_item(counter_key(tenant, counter))
         return 0 if item is None else get_n(item, "value")
-
-    # --- call records (reservations.py) ------------------------------------------------
-
-    def claim_call(self, claim: CallClaim) -> CallRecord:
-        """One conditional PutItem, IDs from this container's lease (a refill side by side
-        when it runs low); a takeover one UpdateItem more."""
-        return self._call_records.claim(claim)
-
-    def reserve_call_ids(
-        self, tenant: str, key: str, token: str, wants: Mapping[CounterName, Sequence[int]]
-    ) -> dict[CounterName, dict[int, int]]:
-        return self._call_records.reserve_ids(tenant, key, token, wants)
-
-    def finish_call(
-        self, tenant: str, key: str, token: str, answer: str, expires_at: datetime
-    ) -> bool:
-        return self._call_records.finish(tenant, key, token, answer, to_us(expires_at))
-
-    def drop_call(self, tenant: str, key: str, token: str) -> None:
-        self._call_records.drop(tenant, key, token)
-
-    def release_calls(self) -> int:
-        """No owner: a Lambda never knows that another one died; the marks expire."""
-        return 0
-
-    def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
-        return self._round_trips.side_by_side(tasks)
-
-    def deferring(self) -> AbstractContextManager[None]:
-        """A replace's cleanup beside the call record's completion (calls.py)."""
-        return deferring(self._round_trips)
-
-    def complete_memories(self, memories: Sequence[tuple[Memory, bytes | None]]) -> None:
-        """Postings and embeddings put again, one stage (memories.py)."""
-        self._writer.complete(memories)
 
     def ensure_tags(self, tenant: str, names: Sequence[str]) -> dict[str, str]:
         wanted: dict[str, str] = {}
@@ -277,12 +277,20 @@ class DynamoStorage:
         )
         return get_s(response["Attributes"], "name")
 
-    # --- memories -----------------------------------------------------------------------
+    # --- calls of the retry layer -------------------------------------------------------
 
-    def put_memories(self, memories: Sequence[NewMemory]) -> list[EntryFailure | None]:
-        """Items, embeddings, postings and stats of all memories in one stage; an undo
-        stage only if something failed (memories.py)."""
-        return self._writer.put(memories)
+    def release_calls(self) -> int:
+        """No owner: a Lambda never knows that another one died; the marks expire."""
+        return 0
+
+    def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
+        return self._round_trips.side_by_side(tasks)
+
+    def deferring(self) -> AbstractContextManager[None]:
+        """A replace's cleanup beside the call record's completion (calls.py)."""
+        return deferring(self._round_trips)
+
+    # --- memories: the methods that take times as epoch microseconds --------------------
 
     def replace_memories(
         self, replaces: Sequence[MemoryReplace], now: datetime
@@ -340,9 +348,6 @@ class DynamoStorage:
             tenant, terms, areas, member, path, per_area_term, recent, now_us, vector, words
         )
 
-    def memory_stats(self, tenant: str) -> CorpusStats:
-        return self._index.stats(tenant)
-
     def get_memories(
         self, tenant: str, ids: Sequence[MemoryId], now: datetime
     ) -> dict[MemoryId, Memory]:
@@ -374,10 +379,6 @@ class DynamoStorage:
         del tenant
         return self._vectors.profile_dimensions(profiles)
 
-    def search_vectors(self, query: VectorQuery) -> list[VectorHit]:
-        """One QueryVectors (S3 Vectors) with a tenant/area/type/expiry filter."""
-        return self._vectors.search(query)
-
     def find_memories_by_scope(
         self, tenant: str, scope: str, scope_vk: str, now: datetime, limit: int
     ) -> list[Memory]:
@@ -392,10 +393,7 @@ class DynamoStorage:
         limit: int,
         areas: Sequence[str] | None = None,
     ) -> dict[tuple[str, str], list[Memory]]:
-        """One by_reference Query per distinct pair, all in one stage (memory_index.py)."""
         return self._index.by_scopes(tenant, scopes, to_us(now), limit, areas)
-
-    # --- ratings ------------------------------------------------------------------------
 
     def record_ratings(
         self,
@@ -404,84 +402,6 @@ class DynamoStorage:
         known: Mapping[MemoryId, Memory] | None = None,
     ) -> list[RatingOutcome | EntryFailure]:
         return self._ratings.record(ratings, to_us(now), known)
-
-    def get_ratings(self, tenant: str, memory_id: MemoryId) -> list[Rating]:
-        return self._ratings.list(tenant, memory_id)
-
-    # --- brain entries and their search index -------------------------------------------
-
-    def put_brain_entries(self, writes: Sequence[BrainWrite]) -> list[EntryFailure | None]:
-        return self._brain.put(writes)
-
-    def get_brain_entries(self, tenant: str, ids: Sequence[int]) -> dict[int, BrainEntry]:
-        return self._brain.get(tenant, ids)
-
-    def find_brain_by_reference(
-        self, tenant: str, vk_typ: str, vk_referenz_id: str | None, limit: int
-    ) -> list[BrainEntry]:
-        return self._brain.find_by_reference(tenant, vk_typ, vk_referenz_id, limit)
-
-    def find_brain_by_references(
-        self, tenant: str, references: Sequence[tuple[str, str]], limit: int
-    ) -> dict[tuple[str, str], list[BrainEntry]]:
-        """One by_reference Query per distinct pair, all in one stage (brain.py)."""
-        return self._brain.find_by_references(tenant, references, limit)
-
-    def list_brain_entries(self, tenant: str, limit: int) -> list[BrainEntry]:
-        return self._brain.list(tenant, limit)
-
-    def lookup_terms(self, tenant: str, terms: Sequence[str]) -> TermLookup:
-        return self._brain.lookup_terms(tenant, terms)
-
-    def brain_stats(self, tenant: str) -> CorpusStats:
-        return self._brain.stats(tenant)
-
-    # --- projects -----------------------------------------------------------------------
-
-    def create_project(self, project: Project) -> bool:
-        return self._projects.create(project)
-
-    def get_project(self, tenant: str, name: str) -> Project | None:
-        return self._projects.get(tenant, name)
-
-    def add_project_members(self, tenant: str, name: str, members: Sequence[str]) -> bool:
-        return self._projects.add(tenant, name, members)
-
-    def remove_project_members(self, tenant: str, name: str, members: Sequence[str]) -> bool:
-        return self._projects.remove(tenant, name, members)
-
-    def projects_of(self, tenant: str, nutzer: str) -> frozenset[str]:
-        return self._projects.of(tenant, nutzer)
-
-    # --- ledger (ledger.py) -------------------------------------------------------------
-
-    def append_ledger(
-        self, writes: Sequence[LedgerWrite]
-    ) -> list[EntryFailure | AlreadyAppended | None]:
-        return self._ledger.append(writes)
-
-    def get_ledger(self, tenant: str, ids: Sequence[int]) -> dict[int, LedgerView]:
-        return self._ledger.get(tenant, ids)
-
-    def find_ledger(
-        self,
-        tenant: str,
-        areas: Sequence[str],
-        von: date | None,
-        bis: date | None,
-        limit: int | None,
-    ) -> dict[str, list[LedgerView]]:
-        return self._ledger.find(tenant, areas, von, bis, limit)
-
-    def ledger_totals(
-        self, tenant: str, areas: Sequence[str], von_monat: str | None, bis_monat: str | None
-    ) -> list[LedgerTotal]:
-        return self._ledger.totals(tenant, areas, von_monat, bis_monat)
-
-    def open_reminders(
-        self, tenant: str, areas: Sequence[str], faellig_bis: date, limit: int
-    ) -> list[LedgerView]:
-        return self._ledger.reminders(tenant, areas, faellig_bis, limit)
 
 
 if TYPE_CHECKING:

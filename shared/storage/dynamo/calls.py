@@ -2,7 +2,8 @@
 parallel chunks, retries of unprocessed keys/items with jittered backoff, query paging.
 
 Every helper that issues several independent calls issues them as one `RoundTrips` stage;
-a retry of what came back unprocessed is a further stage, after a backoff sleep.
+a retry of what came back unprocessed is a further stage, after a backoff sleep (one loop
+for reads and writes: `until_processed`).
 
 Deferred cleanup (`defer`): work no answer depends on (a replace's stale posting keys
 cleared from its index record, the replaced vector deleted). Inside `deferring()` — the
@@ -63,17 +64,6 @@ def cancel_reasons(exc: BaseException) -> list[dict[str, Any]] | None:
     if error_code(exc) != "TransactionCanceledException":
         return None
     return list(getattr(exc, "response", {}).get("CancellationReasons", []))
-
-
-def counter_range(
-    client: DynamoDBClient, table: str, tenant: str, counter: CounterName, count: int
-) -> range:
-    """`count` consecutive IDs of a per-tenant counter: one UpdateItem `ADD`."""
-    key = counter_key(tenant, counter)
-    added = expression(add={"value": count})
-    response = client.update_item(TableName=table, Key=key, ReturnValues="UPDATED_NEW", **added)
-    last = get_n(response["Attributes"], "value")
-    return range(last - count + 1, last + 1)
 
 
 def item_key(item: Mapping[str, Any]) -> tuple[str, str]:
@@ -137,6 +127,20 @@ class TableCalls:
 
     # --- single items -------------------------------------------------------------------
 
+    def reserve_ids(self, tenant: str, counter: CounterName, count: int) -> range:
+        """`count` (>= 1) consecutive IDs of a per-tenant counter: one UpdateItem `ADD`."""
+        if count < 1:
+            raise ValueError(f"count must be >= 1, not {count}")
+        added = expression(add={"value": count})
+        response = self.client.update_item(
+            TableName=self.table,
+            Key=counter_key(tenant, counter),
+            ReturnValues="UPDATED_NEW",
+            **added,
+        )
+        last = get_n(response["Attributes"], "value")
+        return range(last - count + 1, last + 1)
+
     def get_item(self, key: Item) -> Item | None:
         response = self.client.get_item(TableName=self.table, Key=key, ConsistentRead=True)
         item = response.get("Item")
@@ -148,23 +152,12 @@ class TableCalls:
         """Consistent BatchGetItem of any number of keys: chunks of 100 in one stage,
         unprocessed keys retried (further stages) up to `max_attempts` times."""
         unique = list({item_key(k): k for k in keys}.values())
-        pending = chunks(unique, BATCH_GET_MAX)
-        found: list[Item] = []
-        for attempt in range(self.max_attempts):
-            if not pending:
-                return found
-            if attempt:
-                self.backoff.wait(attempt)
-            pages = self.round_trips.run([partial(self._batch_get_chunk, c) for c in pending])
-            unprocessed: list[Item] = []
-            for items, left in pages:
-                found += items
-                unprocessed += left
-            pending = chunks(unprocessed, BATCH_GET_MAX)
-        if pending:
-            count = sum(len(c) for c in pending)
-            raise StorageUnavailable(f"BatchGetItem: {count} keys stayed unprocessed")
-        return found
+        pages, left = self.until_processed(
+            self._batch_get_chunk, BATCH_GET_MAX, chunks(unique, BATCH_GET_MAX)
+        )
+        if left:
+            raise StorageUnavailable(f"BatchGetItem: {len(left)} keys stayed unprocessed")
+        return [item for page in pages for item in page]
 
     def _batch_get_chunk(self, keys: list[Item]) -> tuple[list[Item], list[Item]]:
         response: dict[str, Any] = dict(
@@ -185,13 +178,39 @@ class TableCalls:
         write = BatchWrite(self, requests)
         return write.finish(self.round_trips.run(write.tasks()))
 
-    def _batch_write_chunk(self, requests: list[Item]) -> list[Item] | BaseException:
+    def _batch_write_chunk(self, requests: list[Item]) -> tuple[list[Item], list[Item]]:
+        """(the requests that failed, the ones left unprocessed)."""
         try:
             request_items: dict[str, Any] = {self.table: requests}
             response = self.client.batch_write_item(RequestItems=request_items)
         except AWS_ERRORS as exc:
-            return exc
-        return [dict(r) for r in response.get("UnprocessedItems", {}).get(self.table, [])]
+            _log.warning("BatchWriteItem failed: %s", exc)
+            return requests, []
+        return [], [dict(r) for r in response.get("UnprocessedItems", {}).get(self.table, [])]
+
+    def until_processed[T](
+        self,
+        send: Callable[[list[Item]], tuple[T, list[Item]]],
+        size: int,
+        pending: list[list[Item]],
+        sent: Sequence[tuple[T, list[Item]]] | None = None,
+    ) -> tuple[list[T], list[Item]]:
+        """`pending` chunks (of `size`) sent as one stage (`sent`: their outcomes, when a
+        caller's stage sent them), then what came back unprocessed, after a backoff, up to
+        `max_attempts` stages: the outcomes, and what stayed unprocessed."""
+        done: list[T] = []
+        for attempt in range(1, self.max_attempts + 1):
+            if sent is None:
+                sent = self.round_trips.run([partial(send, c) for c in pending])
+            left: list[Item] = []
+            for outcome, unprocessed in sent:
+                done.append(outcome)
+                left += unprocessed
+            pending, sent = chunks(left, size), None
+            if not pending or attempt == self.max_attempts:
+                break
+            self.backoff.wait(attempt)
+        return done, [item for chunk in pending for item in chunk]
 
     # --- queries ------------------------------------------------------------------------
 
@@ -282,30 +301,13 @@ class BatchWrite[Owner: Hashable]:
             self._owners[target] = owner
         self._chunks = chunks([request for _, request in requests], BATCH_WRITE_MAX)
 
-    def tasks(self) -> list[Callable[[], list[Item] | BaseException]]:
+    def tasks(self) -> list[Callable[[], tuple[list[Item], list[Item]]]]:
         return [partial(self._calls._batch_write_chunk, c) for c in self._chunks]
 
-    def finish(self, outcomes: Sequence[list[Item] | BaseException]) -> set[Owner]:
-        failed: set[Owner] = set()
-        pending = self._chunks
-        for attempt in range(1, self._calls.max_attempts + 1):
-            unprocessed: list[Item] = []
-            for chunk, outcome in zip(pending, outcomes, strict=True):
-                if isinstance(outcome, BaseException):
-                    _log.warning("BatchWriteItem failed: %s", outcome)
-                    failed.update(self._owners[_write_target(r)] for r in chunk)
-                else:
-                    unprocessed += outcome
-            pending = chunks(unprocessed, BATCH_WRITE_MAX)
-            if not pending or attempt == self._calls.max_attempts:
-                break
-            self._calls.backoff.wait(attempt)
-            outcomes = self._calls.round_trips.run(
-                [partial(self._calls._batch_write_chunk, c) for c in pending]
-            )
-        for chunk in pending:
-            failed.update(self._owners[_write_target(r)] for r in chunk)
-        return failed
+    def finish(self, outcomes: Sequence[tuple[list[Item], list[Item]]]) -> set[Owner]:
+        send = self._calls._batch_write_chunk
+        failed, left = self._calls.until_processed(send, BATCH_WRITE_MAX, self._chunks, outcomes)
+        return {self._owners[_write_target(r)] for r in [*left, *(r for f in failed for r in f)]}
 
 
 def run_groups(
@@ -361,25 +363,21 @@ def deferring(round_trips: RoundTrips) -> Iterator[None]:
     finally:
         left = take_deferred()
         _DEFERRED.reset(token)
-        if left:
-            round_trips.run(left)
+        round_trips.run(left)
 
 
 def defer(round_trips: RoundTrips, tasks: Sequence[Callable[[], object]]) -> None:
     """Cleanup beside the call record's completion, or now outside `deferring`."""
     waiting = _DEFERRED.get()
     if waiting is None:
-        if tasks:
-            round_trips.run(tasks)
+        round_trips.run(tasks)
     else:
         waiting.extend(tasks)
 
 
 def take_deferred() -> list[Callable[[], object]]:
     """The cleanup waiting in this call (none outside `deferring`)."""
-    waiting = _DEFERRED.get()
-    if not waiting:
-        return []
+    waiting = _DEFERRED.get() or []
     taken = list(waiting)
     waiting.clear()
     return taken

@@ -6,14 +6,15 @@ the `by_expiry` GSI's `EXP#<shard>` (the expiry sweep is a system job across ten
 request path). Free-text key components (tenant, tag names, terms, scopes, reference IDs) are
 escaped (`%` -> `%25`, `#` -> `%23`) so that no value can forge another key's shape.
 
-Values (docs/dynamodb.md, "Item types"): one `Codec` per item type declares its attributes,
-the domain field each holds and its `Kind`; boto3's TypeSerializer/TypeDeserializer make
-every attribute value (`attributes`, `plain`, `expression` with boto3's `Attr`/`Key`).
-Datetimes are integer microseconds, read back UTC-aware; the TTL attribute `expires_at` is
-rounded up; a Decimal DynamoDB would round is refused; dicts and lists are compact JSON
-(numbers read back unchanged); a None field is not stored, an absent one reads as default.
-tests/unit/test_dynamo_item_layout.py pins every item type byte for byte: a change there is
-a migration.
+Values (docs/dynamodb.md, "Item types"): an item type's `Codec` is derived from its domain
+dataclass (`codec`): every field is stored under its name with the `Kind` of its type, unless
+the codec renames it, gives its kind or leaves it out; boto3's TypeSerializer/
+TypeDeserializer make every attribute value (`attributes`, `plain`, `expression` with boto3's
+`Attr`/`Key`). Datetimes are integer microseconds, read back UTC-aware; the TTL attribute
+`expires_at` is rounded up; a Decimal DynamoDB would round is refused; dicts and lists are
+compact JSON (numbers read back unchanged); a None field is not stored, an absent one reads
+as default. tests/unit/test_dynamo_item_layout.py pins every item type byte for byte: a
+change there (a field added to a domain class is stored) is a migration.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from enum import Enum
-from typing import Any, Final
+from types import NoneType, UnionType
+from typing import Any, Final, get_args, get_origin, get_type_hints
 
 from boto3.dynamodb.conditions import Attr, ConditionBase, ConditionExpressionBuilder, Key
-from boto3.dynamodb.types import DYNAMODB_CONTEXT, TypeDeserializer, TypeSerializer
+from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
 from shared.domain import (
     BrainEntry,
@@ -84,13 +86,9 @@ def s(value: str) -> dict[str, str]:
     return {"S": value}
 
 
-def n(value: int | Decimal) -> dict[str, str]:
-    if isinstance(value, bool):
-        raise TypeError("booleans are not numbers here")
-    if isinstance(value, Decimal):
-        # Raises (decimal.Inexact / Rounded) if DynamoDB could not store it exactly.
-        return {"N": str(DYNAMODB_CONTEXT.create_decimal(value))}
-    return {"N": str(int(value))}
+def n(value: int) -> dict[str, str]:
+    """An integer key or index attribute (Decimals go through a `Codec`)."""
+    return {"N": str(value)}
 
 
 def _dumps(value: Any) -> str:
@@ -113,10 +111,6 @@ def opt_s(item: Mapping[str, Any], name: str) -> str | None:
     return get_s(item, name) if name in item else None
 
 
-def opt_n(item: Mapping[str, Any], name: str) -> int | None:
-    return get_n(item, name) if name in item else None
-
-
 def get_json(item: Mapping[str, Any], name: str) -> Any:
     return json.loads(get_s(item, name))
 
@@ -136,7 +130,7 @@ def ttl_seconds(expires_us: int) -> int:
     return math.ceil(expires_us / 1_000_000)
 
 
-# --- the codec: one declaration per item type -----------------------------------------
+# --- the codec: derived from the domain dataclasses -------------------------------------
 
 _SERIALIZER: Final = TypeSerializer()
 _DESERIALIZER: Final = TypeDeserializer()
@@ -169,23 +163,24 @@ def parse_memory_id(text: str) -> MemoryId:
     return memory_id
 
 
-def enum_kind(cls: type[Enum]) -> Kind:
-    return Kind(lambda value: cls(value).value, cls)
-
-
-TEXT: Final = Kind(str, str)
-INT: Final = Kind(int, int)
-NUMBER: Final = Kind(Decimal, Decimal)
-TIME: Final = Kind(lambda value: to_us(value), lambda value: from_us(int(value)))
 JSON: Final = Kind(_dumps, json.loads)
-MEMORY_ID: Final = Kind(str, parse_memory_id)
+_BY_TYPE: Final[Mapping[Any, Kind]] = {
+    str: Kind(str, str),
+    int: Kind(int, int),
+    bool: Kind(bool, bool),
+    Decimal: Kind(Decimal, Decimal),
+    datetime: Kind(to_us, lambda value: from_us(int(value))),
+    date: Kind(date.isoformat, date.fromisoformat),
+    MemoryId: Kind(str, parse_memory_id),
+    list: JSON,
+    dict: JSON,
+}
 
 
 @dataclass(frozen=True)
 class Codec:
-    """One item type: per stored attribute, the field of the domain object it holds (the
-    attribute's own name unless given) and its kind. Key and index attributes are not
-    fields: the writers add them."""
+    """One item type: per stored attribute, the field of the domain object it holds and
+    its kind. Key and index attributes are not fields: the writers add them."""
 
     attributes: Mapping[str, tuple[str, Kind]]
 
@@ -207,14 +202,31 @@ class Codec:
         }
 
 
-def codec(**attributes: Kind | tuple[str, Kind]) -> Codec:
-    """`codec(tenant=TEXT, created_us=("created_at", TIME), ...)`."""
-    return Codec(
-        {
-            name: spec if isinstance(spec, tuple) else (name, spec)
-            for name, spec in attributes.items()
-        }
-    )
+def _kind_of(hint: Any) -> Kind:
+    """A field type's kind: `X | None` as X; lists and dicts JSON; an Enum its value."""
+    if isinstance(hint, UnionType):
+        (hint,) = (arg for arg in get_args(hint) if arg is not NoneType)
+    hint = get_origin(hint) or hint
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return Kind(lambda value: hint(value).value, hint)
+    return _BY_TYPE[hint]
+
+
+def codec(cls: type, **fields: str | Kind | tuple[str, Kind] | None) -> Codec:
+    """The codec of dataclass `cls`: each field stored under its name, with the kind of
+    its type, unless `fields` gives it another attribute name, a kind, both, or None
+    (not stored): `codec(Rating, datum="datum_us")`."""
+    hints = get_type_hints(cls)
+    attributes: dict[str, tuple[str, Kind]] = {}
+    for field in dataclasses.fields(cls):
+        spec = fields.get(field.name, field.name)
+        if isinstance(spec, str):
+            spec = (spec, _kind_of(hints[field.name]))
+        elif isinstance(spec, Kind):
+            spec = (field.name, spec)
+        if spec is not None:
+            attributes[spec[0]] = (field.name, spec[1])
+    return Codec(attributes)
 
 
 # --- keys -------------------------------------------------------------------------------
@@ -301,16 +313,21 @@ def query(
     index: str | None = None,
     begins: str | None = None,
     between: tuple[str, str] | None = None,
+    sort: ConditionBase | None = None,
+    filter: ConditionBase | None = None,
     **extra: Any,
 ) -> Item:
     """The Query of one partition (`attribute` = `pk`; of GSI `index` if given), its sort
-    keys optionally starting with `begins` or within `between`; `extra` as given."""
+    keys optionally starting with `begins`, within `between` or meeting `sort`, the
+    items `filter`ed server-side; `extra` as given."""
     condition: ConditionBase = Key(attribute).eq(pk)
     if begins is not None:
         condition &= Key(SK).begins_with(begins)
     if between is not None:
         condition &= Key(SK).between(*between)
-    found = {**expression(key=condition), **extra}
+    if sort is not None:
+        condition &= sort
+    found = {**expression(key=condition, filter=filter), **extra}
     if index is not None:
         found["IndexName"] = index
     return found
@@ -395,22 +412,12 @@ def unexpired(now_us: int) -> ConditionBase:
 
 def is_live(item: Mapping[str, Any], now_us: int) -> bool:
     """False for a memory item that is expired at `now_us`."""
-    expires = opt_n(item, "expires_us")
-    return expires is None or expires > now_us
+    return "expires_us" not in item or get_n(item, "expires_us") > now_us
 
 
 # --- ratings ----------------------------------------------------------------------------
 
-RATING: Final = codec(
-    tenant=TEXT,
-    insert_id=INT,
-    memory_id=MEMORY_ID,
-    agent=TEXT,
-    nutzer=TEXT,
-    score=NUMBER,
-    datum_us=("datum", TIME),
-    referenzfelder=JSON,
-)
+RATING: Final = codec(Rating, datum="datum_us")
 
 
 def rating_items(rating: Rating, expires_us: int | None) -> tuple[Item, Item]:
@@ -438,30 +445,11 @@ def rating_from_item(item: Mapping[str, Any]) -> Rating:
 
 # --- brain entries, postings, stats -------------------------------------------------------
 
-BRAIN: Final = codec(
-    tenant=TEXT,
-    entry_id=("id", INT),
-    titel=TEXT,
-    inhalt=TEXT,
-    vk_typ=enum_kind(VkTyp),
-    vk_referenz_id=TEXT,
-    tags=JSON,
-    stammdaten=JSON,
-    nutzer=TEXT,
-    agent=TEXT,
-    created_us=("created_at", TIME),
-    updated_us=("updated_at", TIME),
-    referenzfelder=JSON,
-    terms=JSON,
-    doc_len=INT,
-)
-POSTING: Final = codec(entry_id=INT, tf=INT, doc_len=INT, vk_typ=TEXT, vk_referenz_id=TEXT)
+BRAIN: Final = codec(BrainEntry, id="entry_id", created_at="created_us", updated_at="updated_us")
+POSTING: Final = codec(Posting)
 
 
-def brain_item(e: BrainEntry, *, created_at: datetime | None = None) -> Item:
-    """The item of an entry; `created_at` overrides the entry's (a replace keeps the stored)."""
-    if created_at is not None:
-        e = dataclasses.replace(e, created_at=created_at)
+def brain_item(e: BrainEntry) -> Item:
     vk_typ = VkTyp(e.vk_typ).value
     return {
         **brain_key(e.tenant, e.id),
@@ -495,6 +483,6 @@ def stats_update(shard: Item, *, documents: int, total_len: int) -> Item:
 
 
 def stats_from_items(items: Sequence[Mapping[str, Any]]) -> CorpusStats:
-    documents = sum(opt_n(item, "documents") or 0 for item in items)
-    total_len = sum(opt_n(item, "total_len") or 0 for item in items)
-    return CorpusStats(documents=documents, total_len=total_len)
+    shards = [plain(item) for item in items]
+    documents = sum(shard.get("documents", 0) for shard in shards)
+    return CorpusStats(int(documents), int(sum(shard.get("total_len", 0) for shard in shards)))

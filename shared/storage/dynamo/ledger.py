@@ -60,27 +60,10 @@ from shared.storage.dynamo.ledger_items import (
 _log = logging.getLogger(__name__)
 
 _ID, _RECORD = 0, 1
-_FOLLOWERS: Final = (LedgerSatz.STORNO, LedgerSatz.ZAHLUNG)
+_RETRY: Final = "retry"  # another transaction held one of the items: send it again
 
 ShardKey = tuple[str, str]
-
-
-class _Retry(Exception):
-    """Another transaction held one of the items: send again after a backoff."""
-
-
-class _Duplicate(Exception):
-    """The write's idempotency key is taken: the record `id` was appended before."""
-
-    def __init__(self, record_id: int) -> None:
-        super().__init__(f"already appended as {record_id}")
-        self.record_id = record_id
-
-
-class _Failed(Exception):
-    def __init__(self, code: EntryFailureCode, detail: str) -> None:
-        super().__init__(detail)
-        self.failure = EntryFailure(code, detail)
+Result = EntryFailure | AlreadyAppended | None
 
 
 class LedgerTable:
@@ -90,7 +73,7 @@ class LedgerTable:
 
     # --- appends ------------------------------------------------------------------------
 
-    def append(self, writes: Sequence[LedgerWrite]) -> list[EntryFailure | AlreadyAppended | None]:
+    def append(self, writes: Sequence[LedgerWrite]) -> list[Result]:
         def shard(index: int, write: LedgerWrite) -> ShardKey | int:  # zahlungen touch no total
             return (
                 index
@@ -98,38 +81,22 @@ class LedgerTable:
                 else item_key(total_key(write.record))
             )
 
-        return run_chains(self._calls.round_trips, writes, shard, self._chain)
+        def chain(_shard: ShardKey | int, writes: list[LedgerWrite]) -> list[Result]:
+            return [self._append_one(write) for write in writes]
 
-    def _chain(
-        self, _shard: ShardKey | int, writes: list[LedgerWrite]
-    ) -> list[EntryFailure | AlreadyAppended | None]:
-        results: list[EntryFailure | AlreadyAppended | None] = []
-        for write in writes:
-            try:
-                self._append_one(write)
-            except _Failed as failed:
-                results.append(failed.failure)
-            except _Duplicate as duplicate:
-                results.append(AlreadyAppended(duplicate.record_id))
-            else:
-                results.append(None)
-        return results
+        return run_chains(self._calls.round_trips, writes, shard, chain)
 
-    def _append_one(self, write: LedgerWrite) -> None:
+    def _append_one(self, write: LedgerWrite) -> Result:
         for attempt in range(self._max_retries + 1):
             if attempt:
                 self._calls.backoff.wait(attempt)
-            try:
-                self._attempt(write)
-                return
-            except _Retry:
-                continue
-        raise _Failed(
-            EntryFailureCode.CONFLICT,
-            f"totals of {write.record.id} busy ({self._max_retries} retries)",
-        )
+            result = self._attempt(write)
+            if not isinstance(result, str):
+                return result
+        detail = f"totals of {write.record.id} busy ({self._max_retries} retries)"
+        return EntryFailure(EntryFailureCode.CONFLICT, detail)
 
-    def _attempt(self, write: LedgerWrite) -> None:
+    def _attempt(self, write: LedgerWrite) -> Result | str:
         record, original = write.record, write.original
         new = Attr(PK).not_exists()
         rkey = record_key(record)
@@ -156,15 +123,16 @@ class LedgerTable:
         try:
             self._calls.transact(items)
         except AWS_ERRORS as exc:
-            raise self._classify(exc, record, len(items), at) from exc
+            return self._classify(exc, record, len(items), at)
+        return None
 
     def _classify(
         self, exc: BaseException, record: LedgerRecord, count: int, at: Mapping[str, int]
-    ) -> Exception:
+    ) -> Result | str:
         reasons = cancel_reasons(exc)
         if reasons is None:
             _log.warning("ledger record %s: %s", record.id, error_code(exc))
-            return _Failed(EntryFailureCode.STORAGE, error_code(exc))
+            return EntryFailure(EntryFailureCode.STORAGE, error_code(exc))
         codes = [str(reason.get("Code", "None")) for reason in reasons]
         codes += ["None"] * (count - len(codes))
 
@@ -172,17 +140,18 @@ class LedgerTable:
             return part in at and codes[at[part]] == CONDITION_FAILED
 
         if failed("key") and (taken := reasons[at["key"]].get("Item")) is not None:
-            return _Duplicate(get_n(taken, "id"))  # the key item as stored (ALL_OLD)
+            return AlreadyAppended(get_n(taken, "id"))  # the key item as stored (ALL_OLD)
         if codes[_RECORD] == CONDITION_FAILED and record.bezug is not None:
-            return _Failed(EntryFailureCode.CONFLICT, f"{record.bezug} hat schon {record.satz}")
+            detail = f"{record.bezug} hat schon {record.satz}"
+            return EntryFailure(EntryFailureCode.CONFLICT, detail)
         if CONDITION_FAILED in (codes[_ID], codes[_RECORD]):
-            return _Failed(EntryFailureCode.STORAGE, f"record {record.id} exists")
+            return EntryFailure(EntryFailureCode.STORAGE, f"record {record.id} exists")
         if failed("check"):
-            return _Failed(EntryFailureCode.CONFLICT, f"{record.bezug} ist storniert")
-        if TRANSACTION_CONFLICT in codes:  # another transaction held one of the items
-            return _Retry()
+            return EntryFailure(EntryFailureCode.CONFLICT, f"{record.bezug} ist storniert")
+        if TRANSACTION_CONFLICT in codes:
+            return _RETRY
         _log.warning("ledger record %s: transaction cancelled: %s", record.id, codes)
-        return _Failed(EntryFailureCode.STORAGE, ",".join(codes))
+        return EntryFailure(EntryFailureCode.STORAGE, ",".join(codes))
 
     # --- reads --------------------------------------------------------------------------
 

@@ -18,20 +18,14 @@ from shared.ledger.model import (
     LedgerArt,
     LedgerRecord,
     LedgerSatz,
-    LedgerStatus,
     LedgerTotal,
 )
 from shared.ledger.money import MINOR_UNITS
 from shared.storage.dynamo.items import (
-    INT,
-    JSON,
-    TEXT,
-    TIME,
     Item,
     Kind,
     action,
     codec,
-    enum_kind,
     expression,
     key,
     padded,
@@ -105,37 +99,9 @@ def total_key(record: LedgerRecord) -> Item:
 # --- records ----------------------------------------------------------------------------
 
 
-DATE: Final = Kind(date.isoformat, date.fromisoformat)
 # Amounts are decimal strings: DynamoDB normalises numbers, the client's scale is kept.
 AMOUNT: Final = Kind(str, Decimal)
-RECORD: Final = codec(
-    tenant=TEXT,
-    id=INT,
-    satz=enum_kind(LedgerSatz),
-    art=enum_kind(LedgerArt),
-    betrag=AMOUNT,
-    wirkung=AMOUNT,
-    waehrung=TEXT,
-    datum=DATE,
-    area=TEXT,
-    path=TEXT,
-    gegenpartei=TEXT,
-    kategorie=TEXT,
-    beschreibung=TEXT,
-    status=enum_kind(LedgerStatus),
-    nutzer=TEXT,
-    agent=TEXT,
-    autor=TEXT,
-    konto=TEXT,
-    geraet=TEXT,
-    faellig_am=DATE,
-    iban=TEXT,
-    bezug=INT,
-    anker_datum=DATE,
-    created_us=("created_at", TIME),
-    referenzfelder=JSON,
-    schluessel=TEXT,
-)
+RECORD: Final = codec(LedgerRecord, betrag=AMOUNT, wirkung=AMOUNT, created_at="created_us")
 
 
 def record_item(record: LedgerRecord, item_key: Item) -> Item:

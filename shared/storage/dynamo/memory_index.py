@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import operator
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial, reduce
 
 from boto3.dynamodb.conditions import Attr, ConditionBase, Key
@@ -20,7 +20,7 @@ from shared.domain import (
     searched_areas,
 )
 from shared.search.lookup import MemoryTermLookup
-from shared.search.topk import Page, WordQuery, WordRanking, run
+from shared.search.topk import Page, WordQuery, run
 from shared.search.vectors import VectorHit, VectorQuery, VectorRanking
 from shared.storage.dynamo.calls import QueryPages, TableCalls, run_groups
 from shared.storage.dynamo.items import (
@@ -32,7 +32,6 @@ from shared.storage.dynamo.items import (
     TYP_INDEX,
     TYP_PK,
     Item,
-    expression,
     query,
     scope_ref_pk,
     stats_from_items,
@@ -52,17 +51,28 @@ from shared.storage.dynamo.projects import membership_query, projects_from_items
 
 _log = logging.getLogger(__name__)
 
+ListKey = tuple[str, str]  # (area, term)
 
-def vector_in(query: VectorQuery, areas: Sequence[str]) -> VectorQuery:
-    """`query` over `areas` (the areas a lookup reads)."""
-    return replace(query, areas=frozenset(areas))
+
+def _newest_first(
+    index: str,
+    attribute: str,
+    pk: str,
+    now_us: int,
+    sort: ConditionBase | None = None,
+    also: ConditionBase | None = None,
+) -> Item:
+    """The live memories of one GSI partition (sort keys meeting `sort`, items `also`
+    meeting that filter), newest first."""
+    live = unexpired(now_us) if also is None else unexpired(now_us) & also
+    return query(
+        pk, attribute=attribute, index=index, sort=sort, filter=live, ScanIndexForward=False
+    )
 
 
 def _recent_query(tenant: str, typ: MemoryType, area: str, now_us: int) -> Item:
     """One area's memories of one type in by_vk_typ, newest number first, live only."""
-    typ_key = Key(TYP_PK).eq(memory_typ_pk(tenant, typ, area))
-    found = expression(key=typ_key, filter=unexpired(now_us))
-    return {"IndexName": TYP_INDEX, **found, "ScanIndexForward": False}
+    return _newest_first(TYP_INDEX, TYP_PK, memory_typ_pk(tenant, typ, area), now_us)
 
 
 def _newest(
@@ -74,36 +84,28 @@ def _newest(
     return live[:limit]
 
 
-@dataclass
-class _Reads:
-    """The Queries of one lookup stage, with their limits and what each one is for."""
+@dataclass(frozen=True)
+class _Ask:
+    """What a lookup reads of each area it reads."""
 
-    queries: list[Item] = field(default_factory=list)
-    limits: list[int | None] = field(default_factory=list)
-    postings: list[tuple[str, str, int]] = field(default_factory=list)  # (area, term, index)
-    recent: list[tuple[str, int]] = field(default_factory=list)  # (area, index)
+    terms: list[str]  # lists whose head (`per_area_term`) is read
+    per_area_term: int
+    words: list[str]  # lists whose first page (`first_page`) is read, for the top k
+    first_page: int
+    recent: int
+    now_us: int
+    vector: VectorQuery | None
 
-    def add(self, query: Item, limit: int | None) -> int:
-        self.queries.append(query)
-        self.limits.append(limit)
-        return len(self.queries) - 1
 
-    def areas(
-        self,
-        tenant: str,
-        areas: Sequence[str],
-        terms: Sequence[str],
-        per_area_term: int,
-        recent: int,
-        now_us: int,
-    ) -> None:
-        for area in areas:
-            for term in terms:
-                index = self.add(posting_query(tenant, area, term), per_area_term)
-                self.postings.append((area, term, index))
-            if recent > 0:
-                index = self.add(_recent_query(tenant, MemoryType.SHORTTERM, area, now_us), recent)
-                self.recent.append((area, index))
+@dataclass(frozen=True)
+class _Stage:
+    """What one stage of a lookup read of its areas."""
+
+    heads: dict[ListKey, list[Item]]
+    pages: dict[ListKey, Page]
+    recent: dict[str, list[Item]]
+    vectors: VectorRanking | None
+    extra: list[list[Item]]
 
 
 class MemoryIndexReads:
@@ -139,95 +141,82 @@ class MemoryIndexReads:
         the read does not confirm are dropped (vector hits carry no area: the caller checks
         every hit on the loaded memory). With `words`, further pages of the lists follow
         (`topk.run`: one stage per step, only while the top k is not certain)."""
-        wanted = [] if words is not None else sorted(set(terms))
-        word_terms = [] if words is None else words.terms
-        first_page = 0 if words is None else words.budget.first_page
-        recent = recent if now_us is not None else 0
-        now = now_us or 0
+        ask = _Ask(
+            [] if words is not None else sorted(set(terms)),
+            per_area_term,
+            [] if words is None else list(words.terms),
+            0 if words is None else words.budget.first_page,
+            recent if now_us is not None else 0,
+            now_us or 0,
+            vector,
+        )
         hinted = None if member is None else self._hints.get(tenant, member)
         first = searched_areas(areas, hinted, path)
-        reads = _Reads()
-        reads.areas(tenant, first, wanted, per_area_term, recent, now)
-        stats_at = reads.add(query(memory_stats_pk(tenant), ConsistentRead=True), None)
-        member_at = None if member is None else reads.add(membership_query(tenant, member), None)
-        heads = [(area, term) for area in first for term in word_terms]
-        pages, vectors, head_pages = self._read(reads, vector, first, tenant, heads, first_page)
-        projects = None if member_at is None else projects_from_items(pages[member_at])
-        if member is not None and projects is not None:
+        extra = [query(memory_stats_pk(tenant), ConsistentRead=True)]
+        if member is not None:
+            extra.append(membership_query(tenant, member))
+        stages = [self._stage(tenant, first, ask, extra)]
+        projects = None
+        if member is not None:
+            projects = projects_from_items(stages[0].extra[1])
             self._hints.put(tenant, member, projects)
-        final = set(searched_areas(areas, projects, path))
-        found: list[tuple[_Reads, list[list[Item]]]] = [(reads, pages)]
-        missing = sorted(final - set(first))
+        final = searched_areas(areas, projects, path)
+        missing = sorted(set(final) - set(first))
         if missing:
-            more = _Reads()
-            more.areas(tenant, missing, wanted, per_area_term, recent, now)
-            more_heads = [(area, term) for area in missing for term in word_terms]
-            more_pages, more_vectors, more_head_pages = self._read(
-                more, vector, missing, tenant, more_heads, first_page
-            )
-            found.append((more, more_pages))
-            heads, head_pages = heads + more_heads, head_pages + more_head_pages
-            if vectors is not None and more_vectors is not None and vector is not None:
-                vectors = vectors.merged(more_vectors, vector.limit)
+            stages.append(self._stage(tenant, missing, ask))
         postings: dict[str, list[MemoryPosting]] = {}
         recent_pages: list[list[Item]] = []
-        for stage, stage_pages in found:
-            for area, term, index in stage.postings:
-                if area in final and stage_pages[index]:
-                    postings.setdefault(term, []).extend(
-                        memory_posting_from_item(item) for item in stage_pages[index]
-                    )
-            recent_pages += [stage_pages[i] for area, i in stage.recent if area in final]
-        stats = stats_from_items(pages[stats_at])
-        latest = _newest(tenant, MemoryType.SHORTTERM, recent_pages, recent) if recent else []
+        pages: dict[ListKey, Page] = {}
+        for stage in stages:
+            for (area, term), items in stage.heads.items():
+                if area in final and items:
+                    found = postings.setdefault(term, [])
+                    found.extend(memory_posting_from_item(item) for item in items)
+            recent_pages += [items for area, items in stage.recent.items() if area in final]
+            pages.update(stage.pages)
+        vectors = stages[0].vectors
+        for later in stages[1:]:
+            if vector is not None and vectors is not None and later.vectors is not None:
+                vectors = vectors.merged(later.vectors, vector.limit)
+        stats = stats_from_items(stages[0].extra[0])
+        latest = _newest(tenant, MemoryType.SHORTTERM, recent_pages, ask.recent)
         ranking = None
-        if words is not None:
-            ranking = self._top_k(
-                tenant, words, sorted(final), stats, dict(zip(heads, head_pages, strict=True))
-            )
+        if words is not None:  # the top k from the first pages, then steps while asked
+            lists = [(area, term) for area in final for term in words.terms]
+            step = partial(read_step, self._calls, tenant)
+            ranking = run(words, lists, stats, step, [pages[key] for key in lists])
         return MemoryTermLookup(postings, stats, projects, latest, vectors, ranking)
 
-    def _top_k(
-        self,
-        tenant: str,
-        words: WordQuery,
-        areas: Sequence[str],
-        stats: CorpusStats,
-        heads: dict[tuple[str, str], Page],
-    ) -> WordRanking:
-        """The top k from the first pages (read in the lookup's stages), then further steps
-        (`posting_pages.read_step`) while the driver asks for them."""
-        lists = [(area, term) for area in areas for term in words.terms]
-        return run(
-            words,
-            lists,
-            stats,
-            partial(read_step, self._calls, tenant),
-            [heads[key] for key in lists],
-        )
-
-    def _read(
-        self,
-        reads: _Reads,
-        vector: VectorQuery | None,
-        areas: Sequence[str],
-        tenant: str = "",
-        heads: Sequence[tuple[str, str]] = (),
-        first_page: int = 0,
-    ) -> tuple[list[list[Item]], VectorRanking | None, list[Page]]:
-        """The Queries of `reads`, the first page of each list in `heads` and, with
-        `vector`, its QueryVectors over `areas`: one stage (plus continued pages of the
-        `reads`)."""
-        pages = QueryPages(self._calls, reads.queries, limits=reads.limits)
+    def _stage(
+        self, tenant: str, areas: Sequence[str], ask: _Ask, extra: Sequence[Item] = ()
+    ) -> _Stage:
+        """One stage over `areas`: the Queries of the list heads, the recent memories and
+        `extra` (continued pages as further stages), the first page of each word list and
+        the QueryVectors over the areas, side by side."""
+        heads = [(area, term) for area in areas for term in ask.terms]
+        lists = [(area, term) for area in areas for term in ask.words]
+        recent = list(areas) if ask.recent > 0 else []
+        queries = [posting_query(tenant, *list_key) for list_key in heads]
+        queries += [_recent_query(tenant, MemoryType.SHORTTERM, a, ask.now_us) for a in recent]
+        queries += extra
+        limits = [ask.per_area_term] * len(heads) + [ask.recent] * len(recent)
+        reads = QueryPages(self._calls, queries, limits=[*limits, *[None] * len(extra)])
         searches = []
-        if vector is not None:
-            searches.append(partial(VectorRanking.of, self._search, vector_in(vector, areas)))
-        head_tasks = [page_task(self._calls, tenant, key, None, first_page) for key in heads]
-        first, rankings, raw_heads = run_groups(
-            self._calls.round_trips, [pages.tasks(), searches, head_tasks]
+        if ask.vector is not None:
+            over = replace(ask.vector, areas=frozenset(areas))
+            searches.append(partial(VectorRanking.of, self._search, over))
+        firsts = [page_task(self._calls, tenant, key, None, ask.first_page) for key in lists]
+        read, rankings, raw_pages = run_groups(
+            self._calls.round_trips, [reads.tasks(), searches, firsts]
         )
-        heads_read = [as_page(raw) for raw in raw_heads]
-        return pages.finish(first), (rankings[0] if rankings else None), heads_read
+        found = reads.finish(read)
+        return _Stage(
+            dict(zip(heads, found, strict=False)),
+            dict(zip(lists, map(as_page, raw_pages), strict=True)),
+            dict(zip(recent, found[len(heads) :], strict=False)),
+            rankings[0] if rankings else None,
+            found[len(limits) :],
+        )
 
     def stats(self, tenant: str) -> CorpusStats:
         (items,) = self._calls.query_many([query(memory_stats_pk(tenant), ConsistentRead=True)])
@@ -261,13 +250,11 @@ class MemoryIndexReads:
         wanted = list(dict.fromkeys(areas))
         if not wanted or limit <= 0:
             return []
-        queries = []
-        for area in wanted:
-            area_key: ConditionBase = Key(AREA_PK).eq(memory_area_pk(tenant, area))
-            if before is not None:
-                area_key &= Key(AREA_SK).lt(area_sk(before))
-            found = expression(key=area_key, filter=unexpired(now_us))
-            queries.append({"IndexName": AREA_INDEX, **found, "ScanIndexForward": False})
+        sort = None if before is None else Key(AREA_SK).lt(area_sk(before))
+        queries = [
+            _newest_first(AREA_INDEX, AREA_PK, memory_area_pk(tenant, area), now_us, sort)
+            for area in wanted
+        ]
         results = self._calls.query_many(queries, limit)
         memories = [memory_from_item(item) for items in results for item in items]
         memories = [m for m in memories if m.tenant == tenant]
@@ -284,37 +271,27 @@ class MemoryIndexReads:
     ) -> dict[tuple[str, str], list[Memory]]:
         """Per distinct (scope, scope_vk) one Query of its by_reference partition
         `SCOPE#<scope>#<scope_vk>`, all side by side in one stage, newest number first.
-        Expired memories (and with `areas` those outside them: items from before areas,
-        without the attribute, are checked on their derived area) are filtered server-side;
+        Expired memories (and with `areas` those outside them) are filtered server-side;
         only a pair whose page filtered some out continues (a further stage) until `limit`
         live memories or the partition end."""
         pairs = list(dict.fromkeys(scopes))
         if not pairs or limit <= 0 or (areas is not None and not areas):
             return {}
-        wanted_filter = unexpired(now_us)
+        inside = None
         if areas is not None:
             wanted = sorted(set(areas))
-            inside = [  # IN takes at most 100 operands
-                Attr("area").is_in(wanted[at : at + 100]) for at in range(0, len(wanted), 100)
-            ]
-            wanted_filter &= Attr("area").not_exists() | reduce(operator.or_, inside)
+            inside = reduce(  # IN takes at most 100 operands
+                operator.or_,
+                [Attr("area").is_in(wanted[at : at + 100]) for at in range(0, len(wanted), 100)],
+            )
         queries = [
-            {
-                "IndexName": REF_INDEX,
-                **expression(
-                    key=Key(REF_PK).eq(scope_ref_pk(tenant, scope, scope_vk)),
-                    filter=wanted_filter,
-                ),
-                "ScanIndexForward": False,
-            }
-            for scope, scope_vk in pairs
+            _newest_first(REF_INDEX, REF_PK, scope_ref_pk(tenant, *pair), now_us, also=inside)
+            for pair in pairs
         ]
         found: dict[tuple[str, str], list[Memory]] = {}
         for pair, items in zip(pairs, self._calls.query_many(queries, limit), strict=True):
             memories = [memory_from_item(item) for item in items]
             live = [m for m in memories if m.tenant == tenant and m.id.typ is MemoryType.LONGTERM]
-            if areas is not None:
-                live = [m for m in live if m.area in areas]
             if live:
                 found[pair] = live[:limit]
         return found

@@ -39,17 +39,11 @@ from shared.storage.dynamo.items import (
     AREA_SK,
     EXP_PK,
     EXP_SK,
-    INT,
-    JSON,
-    MEMORY_ID,
-    NUMBER,
     PK,
     REF_PK,
     REF_SK,
     SK,
     STATS_SK_PREFIX,
-    TEXT,
-    TIME,
     TTL_ATTRIBUTE,
     TYP_PK,
     TYP_SK,
@@ -137,30 +131,14 @@ def expiry_shard(tenant: str, memory_id: MemoryId) -> int:
 # --- memory items -----------------------------------------------------------------------
 
 MEMORY: Final = codec(
-    tenant=TEXT,
-    memory_id=("id", MEMORY_ID),
-    kurzbeschreibung=TEXT,
-    memory=TEXT,
-    tags=JSON,
-    scope=TEXT,
-    scope_vk=TEXT,
-    nutzer=TEXT,
-    agent=TEXT,
-    created_us=("created_at", TIME),
-    updated_us=("updated_at", TIME),
-    referenzfelder=JSON,
-    expires_us=("expires_at", TIME),
-    embedding_dim=INT,
-    embedding_profil_hash=TEXT,
-    score_count=INT,
-    score_sum=NUMBER,
-    last_call_us=("last_call", TIME),
-    version=INT,
-    terms=JSON,
-    doc_len=INT,
-    area=TEXT,
-    gueltig_us=("gueltig_bis", TIME),
-    ersetzt_durch=MEMORY_ID,
+    Memory,
+    id="memory_id",
+    created_at="created_us",
+    updated_at="updated_us",
+    expires_at="expires_us",
+    last_call="last_call_us",
+    gueltig_bis="gueltig_us",
+    embedding_key=None,
 )
 # A replace rewrites every stored attribute of the memory and its index attributes except
 # these: identity, created_us, scores, last_call_us and write_id stay as stored; version
@@ -180,15 +158,11 @@ REPLACED_ATTRIBUTES: Final[tuple[str, ...]] = (
     AREA_SK,
 )
 MEMORY_POSTING: Final = codec(
-    memory_id=("entry_id", MEMORY_ID),
-    tf=INT,
-    doc_len=INT,
-    nutzer=TEXT,
-    expires_us=("expires_at", TIME),
-    area=TEXT,
+    MemoryPosting,
+    entry_id="memory_id",
+    expires_at="expires_us",
     # the near-duplicate check's data (MemoryPosting): the term is one of the text's, the sign
-    text_term=Kind(bool, bool),
-    dup=("sign", Kind(encode_sign, decode_sign)),
+    sign=("dup", Kind(encode_sign, decode_sign)),
 )
 
 
@@ -243,7 +217,6 @@ def memory_posting_item(
     item: Item = {
         **memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id),
         **MEMORY_POSTING.item(posting),
-        "impact": n(posting_impact(tf, m.doc_len)),
     }
     if m.expires_at is not None:
         item[TTL_ATTRIBUTE] = n(ttl_seconds(to_us(m.expires_at)))

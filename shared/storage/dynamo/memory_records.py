@@ -42,11 +42,8 @@ from shared.storage.dynamo.index_writer import Count
 from shared.storage.dynamo.items import (
     EXP_PK,
     EXP_SK,
-    INT,
     JSON,
-    MEMORY_ID,
     PK,
-    TEXT,
     TTL_ATTRIBUTE,
     Item,
     Kind,
@@ -121,16 +118,7 @@ _TERMS: Final = Kind(
     lambda terms: JSON.put(dict(sorted(terms.items()))),
     lambda stored: {str(t): int(tf) for t, tf in JSON.get(stored).items()},
 )
-RECORD: Final = codec(
-    tenant=TEXT,
-    memory_id=MEMORY_ID,
-    area=TEXT,
-    doc_len=INT,
-    terms=_TERMS,
-    version=INT,
-    write_id=TEXT,
-    expires_us=INT,
-)
+RECORD: Final = codec(IndexRecord, terms=_TERMS, stale=None, gone=None)
 
 
 def record_item(r: IndexRecord) -> Item:

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import contextvars
 import itertools
-import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from functools import partial
 from typing import cast
@@ -37,18 +36,12 @@ class Stage:
 _CURRENT: contextvars.ContextVar[Stage | None] = contextvars.ContextVar(
     "brain_round_trip_stage", default=None
 )
-_STAGE_IDS = itertools.count(1)
-_STAGE_IDS_LOCK = threading.Lock()
+_STAGE_IDS = itertools.count(1)  # next() on a count is atomic
 
 
 def current_stage() -> Stage | None:
     """The stage of the running task, or None outside `RoundTrips.run`."""
     return _CURRENT.get()
-
-
-def _next_stage_id() -> int:
-    with _STAGE_IDS_LOCK:
-        return next(_STAGE_IDS)
 
 
 def _outcome[T](task: Callable[[], T]) -> tuple[T | None, BaseException | None]:
@@ -74,25 +67,27 @@ def _in_stage[T](stage: Stage, task: Callable[[], T]) -> T:
         _CURRENT.reset(token)
 
 
+def _submit[T](pool: ThreadPoolExecutor, task: Callable[[], T]) -> Future[T]:
+    """`task` on `pool` in a copy of the caller's context."""
+    return pool.submit(contextvars.copy_context().run, task)
+
+
 class RoundTrips:
-    """Runs the independent calls of one stage: concurrently (max_parallel > 1) or serially."""
+    """Runs the independent calls of one stage: concurrently (max_parallel > 1, on a pool
+    whose threads start with the first parallel stage) or serially."""
 
     def __init__(self, max_parallel: int = 1) -> None:
         if max_parallel < 1:
             raise ValueError(f"max_parallel must be >= 1, not {max_parallel}")
-        self._max_parallel = max_parallel
+        self.max_parallel = max_parallel
         self._pool: ThreadPoolExecutor | None = None
-        self._lock = threading.Lock()
-        self._closed = False
+        if max_parallel > 1:
+            self._pool = ThreadPoolExecutor(max_parallel, thread_name_prefix="brain-aws")
 
     @classmethod
     def serial(cls) -> RoundTrips:
         """One call at a time, stages still numbered: for moto, which is not thread-safe."""
         return cls(1)
-
-    @property
-    def max_parallel(self) -> int:
-        return self._max_parallel
 
     def run[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
         """Run `tasks` as one stage; results in task order.
@@ -100,20 +95,15 @@ class RoundTrips:
         Every task runs to its end; then the first exception raised by a task (in task
         order) is re-raised. Tasks that must not fail the stage catch their own errors.
         """
-        if not tasks:
-            return []
-        outer = _CURRENT.get()
-        if outer is not None:  # nested: inline, part of the enclosing task
+        if _CURRENT.get() is not None:  # nested: inline, part of the enclosing task
             return [task() for task in tasks]
-        stage_id = _next_stage_id()
-        if self._max_parallel == 1 or len(tasks) == 1:
-            return self._run_serially(stage_id, tasks)
-        pool = self._executor()
-        futures: list[Future[T]] = []
-        for index, task in enumerate(tasks):
-            context = contextvars.copy_context()
-            futures.append(pool.submit(context.run, _in_stage, Stage(stage_id, index), task))
-        return _results([_outcome(future.result) for future in futures])
+        stage_id = next(_STAGE_IDS) if tasks else 0
+        staged = [partial(_in_stage, Stage(stage_id, i), task) for i, task in enumerate(tasks)]
+        if self._pool is None or len(tasks) < 2:
+            return _results([_outcome(task) for task in staged])
+        futures = [_submit(self._pool, task) for task in staged]
+        wait(futures)
+        return [future.result() for future in futures]
 
     def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
         """Run independent *groups* of calls together: each task on its own thread (the
@@ -121,45 +111,13 @@ class RoundTrips:
         the pool as usual. Serially when this runs stages serially (moto) or when called
         from inside a stage. Every task runs to its end; then the first exception (in task
         order) is re-raised."""
-        outcomes: list[tuple[T | None, BaseException | None] | None] = [None] * len(tasks)
-        if self._max_parallel == 1 or len(tasks) < 2 or _CURRENT.get() is not None:
-            outcomes = [_outcome(task) for task in tasks]
-        else:
-
-            def start(index: int, task: Callable[[], T]) -> threading.Thread:
-                context = contextvars.copy_context()
-
-                def work() -> None:
-                    outcomes[index] = context.run(_outcome, task)
-
-                thread = threading.Thread(target=work, name="brain-side", daemon=True)
-                thread.start()
-                return thread
-
-            threads = [start(i, task) for i, task in enumerate(tasks) if i > 0]
-            outcomes[0] = _outcome(tasks[0])
-            for thread in threads:
-                thread.join()
-        return _results([outcome for outcome in outcomes if outcome is not None])
-
-    def _run_serially[T](self, stage_id: int, tasks: Sequence[Callable[[], T]]) -> list[T]:
-        return _results(
-            [_outcome(partial(_in_stage, Stage(stage_id, i), task)) for i, task in enumerate(tasks)]
-        )
-
-    def _executor(self) -> ThreadPoolExecutor:
-        with self._lock:
-            if self._closed:
-                raise RuntimeError("RoundTrips is closed")
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(
-                    max_workers=self._max_parallel, thread_name_prefix="brain-aws"
-                )
-            return self._pool
+        if self._pool is None or len(tasks) < 2 or _CURRENT.get() is not None:
+            return _results([_outcome(task) for task in tasks])
+        with ThreadPoolExecutor(len(tasks) - 1, thread_name_prefix="brain-side") as side:
+            futures = [_submit(side, partial(_outcome, task)) for task in tasks[1:]]
+            first = _outcome(tasks[0])
+        return _results([first, *(future.result() for future in futures)])
 
     def close(self) -> None:
-        with self._lock:
-            self._closed = True
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)

@@ -25,8 +25,6 @@ from shared.storage.dynamo.calls import (
 from shared.storage.dynamo.items import (
     PK,
     SK,
-    TEXT,
-    TIME,
     Item,
     action,
     attributes,
@@ -44,7 +42,7 @@ MEMBER_SK_PREFIX: Final = "MEMBER#"
 MEMBERSHIP_SK_PREFIX: Final = "PROJECT#"
 # A transaction holds at most 100 items: the project item (or its check) + 2 per member.
 _MEMBERS_PER_TRANSACTION: Final = 49
-PROJECT: Final = codec(tenant=TEXT, name=TEXT, owner=TEXT, created_us=("created_at", TIME))
+PROJECT: Final = codec(Project, created_at="created_us", members=None)
 
 
 def project_pk(tenant: str, name: str) -> str:

@@ -78,6 +78,10 @@ class _Base:
             None if memory.expires_at is None else to_us(memory.expires_at),
         )
 
+    def plus(self, rating: Rating) -> _Base:
+        last = max(self.last_us or 0, to_us(rating.datum))
+        return _Base(self.count + 1, self.total + Decimal(rating.score), last, self.expires_us)
+
 
 class RatingWriter:
     def __init__(self, calls: TableCalls, max_retries: int) -> None:
@@ -148,74 +152,52 @@ class RatingWriter:
         return results
 
     def _group(self, ratings: list[Rating], base: _Base, now_us: int) -> tuple[list[Result], _Base]:
-        """Write one group: its results in order, and the base for the next group."""
-        done: dict[int, Result] = {}
+        """Write one group: its results in order, and the base for the next group. Each
+        refused pass drops a rating whose insert_ID is taken, learns the stored aggregate
+        (`ALL_OLD`) or counts a conflict (backoff, at most `max_retries`)."""
+        results: dict[int, Result] = {}
         pending = list(range(len(ratings)))
-
-        def finish(failure: EntryFailure | None = None) -> tuple[list[Result], _Base]:
-            """The group's results (the pending ones: `failure`) and the base after it."""
-            if failure is not None:
-                done.update(dict.fromkeys(pending, failure))
-            return [done[i] for i in range(len(ratings))], base
-
-        attempt = 0
-        # Each pass drops a rating, learns the stored last_call_us or counts a conflict.
+        failure = EntryFailure(EntryFailureCode.STORAGE, "rating not written")
+        conflicts = 0
         for _pass in range(len(ratings) + self._max_retries + 2):
-            if not pending:
-                break
             batch = [ratings[i] for i in pending]
-            move_last = self._newest(batch, base)
             try:
-                self._calls.transact(self._actions(batch, base, now_us, move_last))
+                self._calls.transact(self._actions(batch, base, now_us))
             except AWS_ERRORS as exc:
                 verdict = self._cancelled(exc, batch, now_us)
                 if isinstance(verdict, EntryFailure):
-                    return finish(verdict)
+                    failure = verdict
+                    break
                 existing, stored, conflict = verdict
                 for position in sorted(existing, reverse=True):
                     i = pending.pop(position)
-                    done[i] = EntryFailure(
-                        EntryFailureCode.STORAGE, f"rating {ratings[i].insert_id} exists"
-                    )
-                if stored is not None:
-                    base = stored
+                    detail = f"rating {ratings[i].insert_id} exists"
+                    results[i] = EntryFailure(EntryFailureCode.STORAGE, detail)
+                base = stored or base
+                conflicts += conflict
+                if conflicts > self._max_retries:
+                    detail = f"memory {ratings[0].memory_id} busy ({self._max_retries} retries)"
+                    failure = EntryFailure(EntryFailureCode.CONFLICT, detail)
+                    break
                 if conflict:
-                    attempt += 1
-                    if attempt > self._max_retries:
-                        return finish(
-                            EntryFailure(
-                                EntryFailureCode.CONFLICT,
-                                f"memory {ratings[0].memory_id} busy ({self._max_retries} retries)",
-                            )
-                        )
-                    self._calls.backoff.wait(attempt)
-                continue
+                    self._calls.backoff.wait(conflicts)
+                if pending:
+                    continue
             for i in pending:
-                base = _Base(
-                    base.count + 1,
-                    base.total + Decimal(ratings[i].score),
-                    max(base.last_us or 0, to_us(ratings[i].datum)),
-                    base.expires_us,
+                base = base.plus(ratings[i])
+                last_call = from_us(base.last_us or 0)
+                average = base.total / base.count
+                results[i] = RatingOutcome(
+                    ratings[i].insert_id, ratings[i].memory_id, base.count, average, last_call
                 )
-                done[i] = RatingOutcome(
-                    insert_id=ratings[i].insert_id,
-                    memory_id=ratings[i].memory_id,
-                    score_count=base.count,
-                    score_avg=base.total / base.count,
-                    last_call=from_us(base.last_us or 0),
-                )
-            return finish()
-        return finish(EntryFailure(EntryFailureCode.STORAGE, "rating not written"))
+            pending = []
+            break
+        results.update(dict.fromkeys(pending, failure))
+        return [results[i] for i in range(len(ratings))], base
 
-    @staticmethod
-    def _newest(batch: list[Rating], base: _Base) -> int | None:
-        """The datum to move `last_call_us` to, if it is newer than the known one."""
-        newest = max(to_us(rating.datum) for rating in batch)
-        return newest if base.last_us is None or newest > base.last_us else None
-
-    def _actions(
-        self, batch: list[Rating], base: _Base, now_us: int, move_last: int | None
-    ) -> list[Item]:
+    def _actions(self, batch: list[Rating], base: _Base, now_us: int) -> list[Item]:
+        """The group's transaction; `last_call_us` moves to the newest datum only if it is
+        newer than the known one, conditioned on the stored one being older."""
         actions = [
             action("Put", Attr(PK).not_exists(), Item=item)
             for rating in batch
@@ -224,9 +206,11 @@ class RatingWriter:
         total = sum((Decimal(r.score) for r in batch), Decimal(0))
         added = {"score_count": len(batch), "score_sum": total, "version": len(batch)}
         condition = Attr(PK).exists() & unexpired(now_us)
-        if move_last is not None:
-            condition &= Attr("last_call_us").not_exists() | Attr("last_call_us").lt(move_last)
-        moved = {} if move_last is None else {"last_call_us": move_last}
+        newest = max(to_us(rating.datum) for rating in batch)
+        moved: dict[str, int] = {}
+        if base.last_us is None or newest > base.last_us:
+            condition &= Attr("last_call_us").not_exists() | Attr("last_call_us").lt(newest)
+            moved["last_call_us"] = newest
         update = expression(condition, add=added, put=moved)
         key = memory_key(batch[0].tenant, batch[0].memory_id)
         return [*actions, action("Update", all_old=True, Key=key, **update)]

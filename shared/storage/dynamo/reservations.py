@@ -19,6 +19,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from functools import partial
 from typing import Any, Final, cast
 
@@ -40,7 +41,6 @@ from shared.domain import CounterName, MemoryId
 from shared.storage.dynamo.calls import (
     AWS_ERRORS,
     TableCalls,
-    counter_range,
     error_code,
     take_deferred,
 )
@@ -117,7 +117,7 @@ class IdLeases:
         """One counter step: a block added to the lease (a claim waiting for it: what it
         needs plus a batch, so that the next claim does not wait)."""
         block = max(LEASE_BLOCK, at_least + LEASE_KEEP if at_least else 0)
-        fresh = counter_range(self._calls.client, self._calls.table, tenant, counter, block)
+        fresh = self._calls.reserve_ids(tenant, counter, block)
         with self._lock:
             self._lease(tenant, counter).extend(fresh)
 
@@ -251,9 +251,10 @@ class CallRecords:
             raise CallRecordsUnavailable(error_code(exc)) from exc
         return merged
 
-    def finish(self, tenant: str, call: str, token: str, answer: str, until_us: int) -> bool:
+    def finish(self, tenant: str, key: str, token: str, answer: str, expires_at: datetime) -> bool:
         """The answer recorded, side by side with the call's deferred cleanup (calls.py);
         False when another send owns the record now."""
+        until_us = to_us(expires_at)
         answered = {"answer": answer, "until_us": until_us, TTL_ATTRIBUTE: ttl_seconds(until_us)}
         write = partial(
             self._write,
@@ -261,7 +262,7 @@ class CallRecords:
             _owned(token),
             put=answered,
             remove=["running_us"],
-            Key=call_key(tenant, call),
+            Key=call_key(tenant, key),
         )
         return self._settle(write) is None
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from shared.storage.dynamo.calls import error_code
 from shared.storage.dynamo.items import (
     AREA_INDEX,
     AREA_PK,
@@ -124,23 +125,12 @@ def create_table_kwargs(
     them with `update_time_to_live` / `update_continuous_backups`.
     """
     props = copy.deepcopy(dict(properties))
-    kwargs: dict[str, Any] = {
-        "TableName": table_name,
-        "BillingMode": props["BillingMode"],
-        "AttributeDefinitions": props["AttributeDefinitions"],
-        "KeySchema": props["KeySchema"],
-    }
-    if props.get("GlobalSecondaryIndexes"):
-        kwargs["GlobalSecondaryIndexes"] = props["GlobalSecondaryIndexes"]
+    taken = ("BillingMode", "AttributeDefinitions", "KeySchema", "GlobalSecondaryIndexes")
+    kwargs = {"TableName": table_name, **{k: props[k] for k in taken if props.get(k)}}
     sse = props.get("SSESpecification")
-    if sse is not None:
-        # CloudFormation says SSEEnabled, the API says Enabled.
-        api_sse: dict[str, Any] = {"Enabled": bool(sse["SSEEnabled"])}
-        if "SSEType" in sse:
-            api_sse["SSEType"] = sse["SSEType"]
-        if "KMSMasterKeyId" in sse:
-            api_sse["KMSMasterKeyId"] = sse["KMSMasterKeyId"]
-        kwargs["SSESpecification"] = api_sse
+    if sse is not None:  # CloudFormation says SSEEnabled, the API says Enabled
+        kms = {k: sse[k] for k in ("SSEType", "KMSMasterKeyId") if k in sse}
+        kwargs["SSESpecification"] = {"Enabled": bool(sse["SSEEnabled"]), **kms}
     return kwargs
 
 
@@ -172,13 +162,13 @@ def _create_table_if_missing(clients: AwsClients, table_name: str) -> bool:
         dynamodb.describe_table(TableName=table_name)
         return False
     except ClientError as exc:
-        if exc.response.get("Error", {}).get("Code") != "ResourceNotFoundException":
+        if error_code(exc) != "ResourceNotFoundException":
             raise
     try:
         dynamodb.create_table(**create_table_kwargs(table_name))
         created = True
     except ClientError as exc:  # created by a concurrent bootstrap
-        if exc.response.get("Error", {}).get("Code") != "ResourceInUseException":
+        if error_code(exc) != "ResourceInUseException":
             raise
         created = False
     dynamodb.get_waiter("table_exists").wait(
@@ -210,7 +200,7 @@ def _create_vector_bucket_if_missing(clients: AwsClients, bucket_name: str) -> b
         vectors.get_vector_bucket(vectorBucketName=bucket_name)
         return False
     except ClientError as exc:
-        if exc.response.get("Error", {}).get("Code") != "NotFoundException":
+        if error_code(exc) != "NotFoundException":
             raise
     encryption = VECTOR_BUCKET_PROPERTIES["EncryptionConfiguration"]
     try:
@@ -219,7 +209,7 @@ def _create_vector_bucket_if_missing(clients: AwsClients, bucket_name: str) -> b
             encryptionConfiguration={"sseType": encryption["SseType"]},
         )
     except ClientError as exc:  # created by a concurrent bootstrap
-        if exc.response.get("Error", {}).get("Code") != "ConflictException":
+        if error_code(exc) != "ConflictException":
             raise
         return False
     return True

@@ -14,7 +14,9 @@ held-out set, seed 40613, by the judge4 track; makers in `heldout4_values`) and
 makers in `heldout5_values`/`heldout5_content`) and
 `tests/data/scrub_eval_heldout6.jsonl` (sixth held-out set, seed 64219, by the judge6 track;
 makers in `heldout6_values`) and `tests/data/scrub_eval_heldout7.jsonl` (seventh held-out set,
-seed 83471, by the judge7 track; makers in `heldout7_values`/`heldout7_content`): different seeds
+seed 83471, by the judge7 track; makers in `heldout7_values`/`heldout7_content`) and
+`tests/data/scrub_eval_heldout8.jsonl` (eighth held-out set, seed 18839, by the judge8 track;
+makers in `heldout8_values`/`heldout8_content`): different seeds
 and different templates. Each line: `text`,
 `secrets` ([{kind, value}], kind = the value maker), `keep` (content values that must
 survive), `group` (the template group), `lang`.
@@ -53,6 +55,9 @@ from tests.data.scrub_eval import (
     heldout7_content,
     heldout7_templates,
     heldout7_values,
+    heldout8_content,
+    heldout8_templates,
+    heldout8_values,
     heldout_templates,
     secrets_r2,
     values,
@@ -70,6 +75,7 @@ SPLITS = {
     "heldout5": (heldout5_templates, 55291, HERE / "scrub_eval_heldout5.jsonl"),
     "heldout6": (heldout6_templates, 64219, HERE / "scrub_eval_heldout6.jsonl"),
     "heldout7": (heldout7_templates, 83471, HERE / "scrub_eval_heldout7.jsonl"),
+    "heldout8": (heldout8_templates, 18839, HERE / "scrub_eval_heldout8.jsonl"),
 }
 MAKERS = (
     values,
@@ -87,6 +93,8 @@ MAKERS = (
     heldout6_values,
     heldout7_values,
     heldout7_content,
+    heldout8_values,
+    heldout8_content,
 )
 REPEATS = 4
 _SLOT = re.compile(r"\{([skf]):(\w+)\}")
