@@ -220,7 +220,7 @@ class InsertWrite:
         for index, entry in accepted:
             memory = self._memory(ctx, entry, ids[index], stored_tags, now)
             embedding = embeddings[index]
-            new_memories.append(NewMemory(memory, embedding, fresh=not resumed))
+            new_memories.append(NewMemory(memory, embedding))
         new_memories = with_server_embeddings(ctx, new_memories, self.postings.embedded)
         checked = [
             (index, new)

@@ -136,8 +136,7 @@ class StoragePort(LedgerPort, Protocol):
         search postings (`memory.terms`), updating the tenant's memory corpus stats.
 
         None per stored item; an EntryFailure leaves nothing of that item behind. An ID
-        that is already stored fails its entry and is never overwritten; `NewMemory.fresh`
-        (the ID comes straight from the counter) lets an adapter skip that check.
+        that is already stored fails its entry and is never overwritten.
         """
         ...
 

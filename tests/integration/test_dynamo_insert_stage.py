@@ -39,8 +39,8 @@ def reserved(storage: DynamoStorage, count: int) -> list[MemoryId]:
     return [lt(n) for n in storage.reserve_ids(TENANT, CounterName.LONGTERM, count)]
 
 
-def fresh(memory_id: MemoryId, **overrides: Any) -> NewMemory:
-    return NewMemory(make_memory(memory_id, **overrides), fresh=True)
+def new_memory(memory_id: MemoryId, **overrides: Any) -> NewMemory:
+    return NewMemory(make_memory(memory_id, **overrides))
 
 
 # 100 long-term: test_dynamo_round_trips.py (the exact call count)
@@ -123,7 +123,11 @@ def test_every_item_goes_through_its_records_transaction(
     recorder.reset()
     # When all three are stored
     terms: dict[str, Any] = {"terms": {"rueckruf": 1}, "doc_len": 1}
-    batch = [fresh(ids[0], **terms), fresh(ids[1], **terms), NewMemory(make_memory(lt(50)))]
+    batch = [
+        new_memory(ids[0], **terms),
+        new_memory(ids[1], **terms),
+        NewMemory(make_memory(lt(50))),
+    ]
     assert storage.put_memories(batch) == [None] * 3
     # Then one stage: the postings' BatchWriteItem beside one transaction per stats shard
     # (items and records conditioned absent, the stats) — no PutItem of an item
@@ -139,11 +143,13 @@ def test_every_item_goes_through_its_records_transaction(
 def test_an_oversized_item_fails_alone_before_any_call(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
-    # Given two fresh IDs, one for a memory larger than DynamoDB's item limit
+    # Given two reserved IDs, one for a memory larger than DynamoDB's item limit
     small, big = reserved(storage, 2)
     recorder.reset()
     # When both are stored
-    results = storage.put_memories([fresh(small), fresh(big, memory="x" * ITEM_MAX_BYTES)])
+    results = storage.put_memories(
+        [new_memory(small), new_memory(big, memory="x" * ITEM_MAX_BYTES)]
+    )
     # Then the big one failed before any call (it would fail its whole transaction); the
     # small one is stored
     assert recorder.stages() == [Counter({"TransactWriteItems": 1})]
@@ -155,7 +161,7 @@ def test_an_oversized_item_fails_alone_before_any_call(
 def test_a_chunk_written_but_answered_with_an_error_is_undone(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
-    # Given 30 fresh memories with one term each and an embedding, whose first
+    # Given 30 memories with one term each and an embedding, whose first
     # BatchWriteItem chunk (the postings of the first 25) is written but answered with an
     # error
     ids = reserved(storage, 30)
@@ -171,7 +177,6 @@ def test_a_chunk_written_but_answered_with_an_error_is_undone(
         NewMemory(
             make_memory(i, terms={f"t{i.number}": 1}, doc_len=1, embedding_dim=1),
             embedding(float(i.number)),
-            fresh=True,
         )
         for i in ids
     ]
@@ -229,8 +234,8 @@ def test_unprocessed_postings_are_written_in_a_further_stage(
     # Given a BatchWriteItem that first leaves every item unprocessed
     ids = reserved(storage, 2)
     seen = first_call_unprocessed(clients, "BatchWriteItem", "UnprocessedItems")
-    # When two fresh memories are stored
-    results = storage.put_memories([fresh(i, terms={"rueckruf": 1}, doc_len=1) for i in ids])
+    # When two memories are stored
+    results = storage.put_memories([new_memory(i, terms={"rueckruf": 1}, doc_len=1) for i in ids])
     # Then both are stored after one backoff, the postings in a further stage
     assert results == [None, None]
     assert len(seen) == 2 and len(sleeps.delays) == 1

@@ -16,9 +16,10 @@ Invariants:
   and never overwrites; botocore's resend of a timed-out transaction carries the same
   `ClientRequestToken` and applies once.
 - A Lambda cut off in the stage leaves either no item (postings or vector may have landed:
-  the resend, with the same reserved IDs and the same entries, writes the same keys) or
-  item, record and stats, possibly without postings or vector: the resend finds the item
-  (`ReservedId.reused`) and `complete` re-puts them (the same idempotent puts).
+  the resend, with the same reserved IDs and the same entries, writes the same posting
+  keys; the vector's key names the dead write) or item, record and stats, possibly without
+  postings or vector: the resend finds the item (`ReservedId.reused`) and `complete`
+  re-puts them (the same idempotent puts).
 """
 
 from __future__ import annotations
