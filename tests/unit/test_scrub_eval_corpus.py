@@ -85,6 +85,7 @@ def test_the_generator_reproduces_the_committed_corpora() -> None:
         "heldout6",
         "heldout7",
         "heldout8",
+        "heldout9",
     ],
 )
 def test_the_corpora_have_secrets_and_content_in_both_languages(split: str) -> None:

@@ -16,7 +16,9 @@ makers in `heldout5_values`/`heldout5_content`) and
 makers in `heldout6_values`) and `tests/data/scrub_eval_heldout7.jsonl` (seventh held-out set,
 seed 83471, by the judge7 track; makers in `heldout7_values`/`heldout7_content`) and
 `tests/data/scrub_eval_heldout8.jsonl` (eighth held-out set, seed 18839, by the judge8 track;
-makers in `heldout8_values`/`heldout8_content`): different seeds
+makers in `heldout8_values`/`heldout8_content`) and `tests/data/scrub_eval_heldout9.jsonl`
+(ninth held-out set, seed 47093, by the judge9 track; makers in
+`heldout9_values`/`heldout9_content`): different seeds
 and different templates. Each line: `text`,
 `secrets` ([{kind, value}], kind = the value maker), `keep` (content values that must
 survive), `group` (the template group), `lang`.
@@ -58,6 +60,9 @@ from tests.data.scrub_eval import (
     heldout8_content,
     heldout8_templates,
     heldout8_values,
+    heldout9_content,
+    heldout9_templates,
+    heldout9_values,
     heldout_templates,
     secrets_r2,
     values,
@@ -76,6 +81,7 @@ SPLITS = {
     "heldout6": (heldout6_templates, 64219, HERE / "scrub_eval_heldout6.jsonl"),
     "heldout7": (heldout7_templates, 83471, HERE / "scrub_eval_heldout7.jsonl"),
     "heldout8": (heldout8_templates, 18839, HERE / "scrub_eval_heldout8.jsonl"),
+    "heldout9": (heldout9_templates, 47093, HERE / "scrub_eval_heldout9.jsonl"),
 }
 MAKERS = (
     values,
@@ -95,6 +101,8 @@ MAKERS = (
     heldout7_content,
     heldout8_values,
     heldout8_content,
+    heldout9_values,
+    heldout9_content,
 )
 REPEATS = 4
 _SLOT = re.compile(r"\{([skf]):(\w+)\}")
