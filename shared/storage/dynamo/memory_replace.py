@@ -37,6 +37,7 @@ import logging
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -60,6 +61,7 @@ from shared.storage.dynamo.items import (
     expression,
     is_live,
     memory_key,
+    to_us,
     unexpired,
 )
 from shared.storage.dynamo.memory_items import (
@@ -117,7 +119,10 @@ class MemoryReplacer:
         self._calls = calls
         self._objects = objects
 
-    def replace(self, replaces: Sequence[MemoryReplace], now_us: int) -> list[EntryFailure | None]:
+    def replace(
+        self, replaces: Sequence[MemoryReplace], now: datetime
+    ) -> list[EntryFailure | None]:
+        now_us = to_us(now)
         for r in replaces:  # programming errors surface before anything is written
             memory_item(r.memory, write_id="", embedding_key=None)
         results: list[EntryFailure | None] = [None] * len(replaces)
