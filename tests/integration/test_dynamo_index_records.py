@@ -1,7 +1,8 @@
-"""Index records on DynamoDB Local: an insert cut off before its record is not counted until
-a write records it; a transaction that meets another one is sent again with a fresh token;
-the expiry sweep finishes a sweep cut off after its DeleteItem (short-term records are in
-the sweep's GSI too); updates racing deletes count nothing twice."""
+"""Index records on DynamoDB Local: an item without its record (no write leaves one: the
+insert writes both in one transaction) is not counted until a replace records it; a
+transaction that meets another one is sent again with a fresh token; the expiry sweep
+finishes a sweep cut off after its transaction (short-term records are in the sweep's GSI
+too); updates racing deletes count nothing twice."""
 
 from __future__ import annotations
 
@@ -26,11 +27,11 @@ def raw(clients: AwsClients, key: dict[str, Any]) -> dict[str, Any] | None:
     return clients.dynamodb.get_item(TableName=TABLE, Key=key, ConsistentRead=True).get("Item")
 
 
-def test_an_insert_cut_off_before_its_record_counts_from_its_next_write(
+def test_an_item_without_its_record_counts_from_its_next_replace(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
-    # Given a memory whose record transaction never ran (its Lambda died there, and the
-    # client never resent): item and postings stored, no record, not counted
+    # Given a memory whose record is gone (removed by hand here): item and postings
+    # stored, no record, not counted
     m = make_memory(lt(1), terms={"kunde": 1}, doc_len=1)
     assert storage.put_memories([NewMemory(m)]) == [None]
     clients.dynamodb.delete_item(TableName=TABLE, Key=record_key(TENANT, lt(1)))

@@ -529,7 +529,8 @@ def test_delete_of_100_rated_memories_takes_3_waves(
     # Then: one Query per partition (item + ratings + index record); per stats shard one
     # transaction (the items' Deletes on the versions read, the records' tombstones, the
     # decrement) beside the deletes of 10 ratings with their guards and the postings (3
-    # per memory); last the tombstones and the vectors (one DeleteVectors)
+    # per memory); last the tombstones (BatchWriteItem deletes) and the vectors (one
+    # DeleteVectors)
     assert recorder.stages() == [
         Counter({"Query": 100}),
         Counter(
@@ -538,7 +539,7 @@ def test_delete_of_100_rated_memories_takes_3_waves(
                 "BatchWriteItem": math.ceil((10 * 2 + 100 * 3) / 25),
             }
         ),
-        Counter({"DeleteItem": 100, "DeleteVectors": 1}),
+        Counter({"BatchWriteItem": 100 // 25, "DeleteVectors": 1}),
     ]
     assert recorder.waves() == 3
     assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
@@ -579,6 +580,6 @@ def test_expiry_sweep_of_100_memories_takes_4_waves(
         Counter({"Query": EXPIRY_SHARDS}),
         Counter({"Query": 100}),
         Counter({"TransactWriteItems": shard_count(ids), "BatchWriteItem": 100 * 3 // 25}),
-        Counter({"DeleteItem": 100, "DeleteVectors": 1}),
+        Counter({"BatchWriteItem": 100 // 25, "DeleteVectors": 1}),
     ]
     assert recorder.waves() == 4

@@ -14,7 +14,9 @@ A delete of a batch is one loop over its memories' partitions (docs/dynamodb.md,
    transaction is refused (moved since the read) goes back to 1, bounded; what went
    beside it is put back if it is not deleted in the end (`_restore`);
 3. deferred beside the call's answer (calls.py `defer`): the tombstones dropped where
-   their postings are all gone, and the deleted items' vectors.
+   their postings are all gone (BatchWriteItem deletes, unconditioned: nothing makes a
+   tombstone a record again — IDs are never reused, a replace fails on the missing item;
+   one left over goes by TTL), and the deleted items' vectors.
 
 Invariants:
 - Side data is only removed beside the transaction that removes its item (put back if
@@ -24,8 +26,8 @@ Invariants:
   anywhere is finished by the next delete of that ID (the resend, which the marks send
   here) or, for short-term memories, the next sweep (records carry the `by_expiry`
   keys): 1 finds a record or ratings without an item and 2-3 run for them.
-- Stats drop exactly once, with the record's change from counted to tombstone; a memory
-  without a record (an insert cut off before it) is not counted and decrements nothing.
+- Stats drop exactly once, with the record's change from counted to tombstone (an item
+  always has its record: memories.py).
 
 The sweep adds a stage 0: the sparse `by_expiry` GSI, one Query per shard
 (`exp_sk <= now`, oldest first, `Limit`), merged oldest first and cut to the limit.
@@ -43,12 +45,7 @@ from boto3.dynamodb.conditions import Attr, ConditionBase, Key
 
 from shared.calls import CallMarks
 from shared.domain import DeleteRead, ExpiredMemory, MemoryId
-from shared.storage.dynamo.calls import (
-    AWS_ERRORS,
-    TableCalls,
-    defer,
-    error_code,
-)
+from shared.storage.dynamo.calls import BatchWrite, TableCalls, defer
 from shared.storage.dynamo.embeddings import EmbeddingVectors
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
@@ -248,7 +245,8 @@ class MemoryDeleter:
             _log.warning("delete: memory %s of %s kept changing; not deleted", memory_id, tenant)
         self._restore({ref: p for ref, p in removed.items() if ref not in deleted})
         objects = [k for item in deleted.values() if (k := opt_s(item, "embedding_key"))]
-        tasks = [partial(_drop_tombstone, self._calls, ref) for ref in sorted(tombstones - left)]
+        drops = [(ref, {"DeleteRequest": {"Key": record_key(*ref)}}) for ref in tombstones - left]
+        tasks = BatchWrite(self._calls, sorted(drops, key=str)).tasks()
         defer(
             self._calls.round_trips,
             [*tasks, *([partial(self._objects.delete, objects)] if objects else [])],
@@ -347,14 +345,3 @@ def _side_deletes(ref: Ref, partition: _Found) -> list[tuple[Ref, Item]]:
 def _marks_of_group(marks: CallMarks, group: Sequence[Count[Ref]]) -> Item | None:
     """The marks of the memories whose items this transaction deletes."""
     return mark_action(group[0].owner[0], marks, [c.owner[1] for c in group if c.also])
-
-
-def _drop_tombstone(calls: TableCalls, ref: Ref) -> None:
-    try:
-        calls.client.delete_item(
-            TableName=calls.table,
-            Key=record_key(*ref),
-            **expression(Attr(GONE).exists()),
-        )
-    except AWS_ERRORS as exc:  # TTL removes it; a later delete of the ID would too
-        _log.info("delete: tombstone of %s kept: %s", ref[1], error_code(exc))

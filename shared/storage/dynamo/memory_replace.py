@@ -19,10 +19,11 @@ complete the record's `stale` is removed, and the replaced vector is deleted.
 - Item refused: the memory is missing or expired (NOT_FOUND) or its version moved
   (CONFLICT: the service reads again); the postings it changed are put back as the stored
   item has them and its fresh vector is deleted (an undo stage, only then).
-- Record refused (it does not count the snapshot: an insert cut off before its record,
-  postings of a failed or cut-off replace still `stale`, a snapshot that is not the stored
-  item): the transaction is sent again conditioned on the record it returned (absent, or
-  its version), deleting the record's posting keys too and counting from its doc_len.
+- Record refused (it does not count the snapshot: postings of a failed or cut-off replace
+  still `stale`, a snapshot that is not the stored item): the transaction is sent again
+  conditioned on the record it returned (its version; absent, though the insert writes
+  item and record together), deleting the record's posting keys too and counting from
+  its doc_len.
 - Postings failing after the retries: STORAGE ("send the update again"); the record keeps
   `stale`, so the resend or the next write (replace, reindex, delete) deletes them.
 - Cut off anywhere: before the transaction, the item and record are the old version and
