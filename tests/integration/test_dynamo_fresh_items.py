@@ -22,8 +22,7 @@ from shared.services.memory_os import remember
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.calls import ITEM_MAX_BYTES
-from shared.storage.dynamo.items import memory_key
-from shared.storage.dynamo.memory_items import memory_stats_shard
+from shared.storage.dynamo.items import memory_key, stats_shard
 from shared.validation.memory_requests import parse_remember
 from tests.contract.builders import TENANT, at, embedding, lt, make_memory
 from tests.integration.conftest import CallRecorder, Sleeps
@@ -74,7 +73,7 @@ def test_an_insert_writes_its_items_in_the_postings_chunks(
     stored = pooled.get_memories(PRINCIPAL.tenant, wanted, at(0))
     assert len(stored) == count
     postings = sum(len(m.terms) for m in stored.values())
-    shards = {memory_stats_shard(mid) for mid in wanted}
+    shards = {stats_shard(mid) for mid in wanted}
     chunks = math.ceil((count + postings) / 25)
     assert sorted(sorted(stage) for stage in stages[:2]) == [["Query"], ["UpdateItem"]]
     assert stages[2] == Counter({"UpdateItem": 1})
@@ -198,4 +197,4 @@ def test_unprocessed_fresh_items_are_written_in_a_further_stage(
 
 
 def _shards(ids: list[MemoryId]) -> set[int]:
-    return {memory_stats_shard(i) for i in ids}
+    return {stats_shard(i) for i in ids}

@@ -157,12 +157,11 @@ def _transact[Owner: Hashable](
         try:
             calls.transact(items)
         except AWS_ERRORS as exc:
-            reasons = cancel_reasons(exc)
+            reasons = cancel_reasons(exc, len(items))
             if reasons is None:
                 _log.warning("index transaction: %s", error_code(exc))
                 break
-            codes = [str(reason.get("Code", "None")) for reason in reasons]
-            codes += ["None"] * (len(items) - len(codes))
+            codes = [str(reason.get("Code")) for reason in reasons]
             refused = _refused(pending, codes, reasons)
             done.update({pending[i].owner: counted for i, counted in refused.items()})
             if refused:
@@ -191,7 +190,7 @@ def _refused[Owner: Hashable](
         for offset in range(len(c.actions)):
             at = position + offset
             if codes[at] == _CONDITION_FAILED:
-                stored = reasons[at].get("Item") if at < len(reasons) else None
+                stored = reasons[at].get("Item")
                 failed[offset] = dict(stored) if stored else None
         position += len(c.actions)
         if failed:
