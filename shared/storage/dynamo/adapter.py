@@ -12,15 +12,16 @@ its tool calls (a memory fetch never imports the ledger). `prime()` builds them 
 a SnapStart snapshot, so that no restored environment imports anything on its first call.
 The parts hold no state of their own (the membership hints, which do, are built eagerly):
 two threads racing on a first use may build one twice, harmlessly. A port method a part
-serves as it is, is one `_Served` line; the methods here convert (times to epoch
-microseconds) or are the adapter's own (IDs, tags, the retry layer's stages).
+serves as it is (the part takes the port's arguments, times as datetimes) is one `_Served`
+line; the methods here adapt an argument list or are the adapter's own (IDs, tags, reads of
+one request, the retry layer's stages).
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from functools import cached_property, partial
@@ -49,20 +50,10 @@ from shared.storage.dynamo.membership_hints import MembershipHints
 from shared.storage.dynamo.parallel import RoundTrips
 
 if TYPE_CHECKING:
-    from shared.calls import CallMarks
     from shared.domain import (
         CounterName,
-        DeleteRead,
-        EntryFailure,
-        ExpiredMemory,
         Memory,
         MemoryId,
-        MemoryPosition,
-        MemoryReplace,
-        MemoryType,
-        Rating,
-        RatingOutcome,
-        Supersession,
     )
     from shared.search.lookup import MemoryTermLookup
     from shared.search.vectors import VectorQuery
@@ -235,6 +226,15 @@ class DynamoStorage:
     drop_call = _Served(lambda s: s._call_records.drop)
     complete_memories = _Served(lambda s: s._repair.complete)
     put_memories = _Served(lambda s: s._writer.put)
+    replace_memories = _Served(lambda s: s._replacer.replace)
+    supersede_memories = _Served(lambda s: s._superseder.supersede)
+    read_for_delete = _Served(lambda s: s._deleter.read)
+    delete_memories = _Served(lambda s: s._deleter.delete)
+    delete_expired = _Served(lambda s: s._deleter.sweep)
+    recent_memories = _Served(lambda s: s._index.recent)
+    list_memories = _Served(lambda s: s._index.by_areas)
+    find_memories_by_scopes = _Served(lambda s: s._index.by_scopes)
+    record_ratings = _Served(lambda s: s._ratings.record)
     memory_stats = _Served(lambda s: s._index.stats)
     search_vectors = _Served(lambda s: s._vectors.search)
     get_ratings = _Served(lambda s: s._ratings.list)
@@ -297,44 +297,7 @@ class DynamoStorage:
         """A replace's cleanup beside the call record's completion (calls.py)."""
         return deferring(self._round_trips)
 
-    # --- memories: the methods that take times as epoch microseconds --------------------
-
-    def replace_memories(
-        self, replaces: Sequence[MemoryReplace], now: datetime
-    ) -> list[EntryFailure | None]:
-        return self._replacer.replace(replaces, to_us(now))
-
-    def supersede_memories(
-        self, tenant: str, marks: Sequence[Supersession], now: datetime
-    ) -> list[EntryFailure | None]:
-        return self._superseder.supersede(tenant, marks, to_us(now))
-
-    def read_for_delete(self, tenant: str, ids: Sequence[MemoryId], now: datetime) -> DeleteRead:
-        return self._deleter.read(tenant, ids, to_us(now))
-
-    def delete_memories(
-        self, tenant: str, ids: Sequence[MemoryId], now: datetime, read: DeleteRead | None = None,
-        marks: CallMarks | None = None,
-    ) -> list[MemoryId]:  # fmt: skip
-        return self._deleter.delete(tenant, ids, to_us(now), read, marks) if ids else []
-
-    def delete_expired(self, now: datetime, limit: int) -> list[ExpiredMemory]:
-        return self._deleter.sweep(to_us(now), limit)
-
-    def recent_memories(
-        self, tenant: str, typ: MemoryType, areas: Sequence[str], now: datetime, limit: int
-    ) -> list[Memory]:
-        return self._index.recent(tenant, typ, areas, to_us(now), limit)
-
-    def list_memories(
-        self,
-        tenant: str,
-        areas: Sequence[str],
-        before: MemoryPosition | None,
-        now: datetime,
-        limit: int,
-    ) -> list[Memory]:
-        return self._index.by_areas(tenant, areas, before, to_us(now), limit)
+    # --- memories: reads of one request, and argument lists adapted ----------------------
 
     def lookup_memory_terms(
         self,
@@ -389,26 +352,8 @@ class DynamoStorage:
     def find_memories_by_scope(
         self, tenant: str, scope: str, scope_vk: str, now: datetime, limit: int
     ) -> list[Memory]:
-        found = self._index.by_scopes(tenant, [(scope, scope_vk)], to_us(now), limit)
+        found = self._index.by_scopes(tenant, [(scope, scope_vk)], now, limit)
         return found.get((scope, scope_vk), [])
-
-    def find_memories_by_scopes(
-        self,
-        tenant: str,
-        scopes: Sequence[tuple[str, str]],
-        now: datetime,
-        limit: int,
-        areas: Sequence[str] | None = None,
-    ) -> dict[tuple[str, str], list[Memory]]:
-        return self._index.by_scopes(tenant, scopes, to_us(now), limit, areas)
-
-    def record_ratings(
-        self,
-        ratings: Sequence[Rating],
-        now: datetime,
-        known: Mapping[MemoryId, Memory] | None = None,
-    ) -> list[RatingOutcome | EntryFailure]:
-        return self._ratings.record(ratings, to_us(now), known)
 
 
 if TYPE_CHECKING:

@@ -124,12 +124,11 @@ class EmbeddingVectors:
     def _index(self, index: str) -> dict[str, Any]:
         if self._bucket.startswith("arn:"):
             return {"indexArn": f"{self._bucket}/index/{index}"}
-        return {"vectorBucketName": self._bucket, "indexName": index}
+        return {**self._where(), "indexName": index}
 
     def _where(self) -> dict[str, Any]:
-        if self._bucket.startswith("arn:"):
-            return {"vectorBucketArn": self._bucket}
-        return {"vectorBucketName": self._bucket}
+        arn = self._bucket.startswith("arn:")
+        return {"vectorBucketArn" if arn else "vectorBucketName": self._bucket}
 
     # --- writes -------------------------------------------------------------------------
 

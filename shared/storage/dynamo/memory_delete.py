@@ -36,6 +36,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
 
 from boto3.dynamodb.conditions import Attr, ConditionBase, Key
@@ -72,6 +73,7 @@ from shared.storage.dynamo.items import (
     rating_from_item,
     rating_guard_key,
     rating_items,
+    to_us,
 )
 from shared.storage.dynamo.memory_items import (
     EXPIRY_SHARDS,
@@ -122,8 +124,9 @@ class MemoryDeleter:
         self._objects = objects
         self._max_retries = max_retries
 
-    def read(self, tenant: str, ids: Sequence[MemoryId], now_us: int) -> DeleteRead:
+    def read(self, tenant: str, ids: Sequence[MemoryId], now: datetime) -> DeleteRead:
         """Stage 1 ahead of the delete (beside the call's claim): the partitions."""
+        now_us = to_us(now)
         found = self._read([(tenant, memory_id) for memory_id in dict.fromkeys(ids)])
         memories = {
             memory_id: memory_from_item(p.item)
@@ -136,11 +139,14 @@ class MemoryDeleter:
         self,
         tenant: str,
         ids: Sequence[MemoryId],
-        now_us: int,
-        read: DeleteRead | None,
-        marks: CallMarks | None,
+        now: datetime,
+        read: DeleteRead | None = None,
+        marks: CallMarks | None = None,
     ) -> list[MemoryId]:
+        now_us = to_us(now)
         unique = list(dict.fromkeys(ids))
+        if not unique:
+            return []
         known: dict[Ref, _Found] = {}
         if read is not None and isinstance(read.detail, _Partitions):
             for memory_id in read.memories:
@@ -154,9 +160,10 @@ class MemoryDeleter:
             if (tenant, memory_id) in deleted and is_live(deleted[(tenant, memory_id)], now_us)
         ]
 
-    def sweep(self, now_us: int, limit: int) -> list[ExpiredMemory]:
+    def sweep(self, now: datetime, limit: int) -> list[ExpiredMemory]:
         if limit <= 0:
             return []
+        now_us = to_us(now)
         queries = [
             {
                 **expression(key=Key(EXP_PK).eq(expiry_pk(shard)) & Key(EXP_SK).lte(now_us)),

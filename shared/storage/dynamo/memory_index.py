@@ -7,6 +7,7 @@ import logging
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import partial, reduce
 
 from boto3.dynamodb.conditions import Attr, ConditionBase, Key
@@ -37,6 +38,7 @@ from shared.storage.dynamo.items import (
     scope_ref_pk,
     stats_from_items,
     stats_query,
+    to_us,
     unexpired,
 )
 from shared.storage.dynamo.membership_hints import MembershipHints
@@ -224,7 +226,7 @@ class MemoryIndexReads:
         return stats_from_items(items)
 
     def recent(
-        self, tenant: str, typ: MemoryType, areas: Sequence[str], now_us: int, limit: int
+        self, tenant: str, typ: MemoryType, areas: Sequence[str], now: datetime, limit: int
     ) -> list[Memory]:
         """Per area one Query of its by_vk_typ partition `MTYP#<typ>#<area>`, newest number
         first, side by side; expired memories are filtered server-side, and a page that
@@ -233,7 +235,7 @@ class MemoryIndexReads:
         wanted = list(dict.fromkeys(areas))
         if limit <= 0 or not wanted:
             return []
-        queries = [_recent_query(tenant, typ, area, now_us) for area in wanted]
+        queries = [_recent_query(tenant, typ, area, to_us(now)) for area in wanted]
         return _newest(tenant, typ, self._calls.query_many(queries, limit), limit)
 
     def by_areas(
@@ -241,7 +243,7 @@ class MemoryIndexReads:
         tenant: str,
         areas: Sequence[str],
         before: MemoryPosition | None,
-        now_us: int,
+        now: datetime,
         limit: int,
     ) -> list[Memory]:
         """Per distinct area one Query of its by_area partition (newest first, strictly
@@ -253,7 +255,7 @@ class MemoryIndexReads:
             return []
         sort = None if before is None else Key(AREA_SK).lt(area_sk(before))
         queries = [
-            _newest_first(AREA_INDEX, AREA_PK, memory_area_pk(tenant, area), now_us, sort)
+            _newest_first(AREA_INDEX, AREA_PK, memory_area_pk(tenant, area), to_us(now), sort)
             for area in wanted
         ]
         results = self._calls.query_many(queries, limit)
@@ -266,7 +268,7 @@ class MemoryIndexReads:
         self,
         tenant: str,
         scopes: Sequence[tuple[str, str]],
-        now_us: int,
+        now: datetime,
         limit: int,
         areas: Sequence[str] | None = None,
     ) -> dict[tuple[str, str], list[Memory]]:
@@ -286,7 +288,7 @@ class MemoryIndexReads:
                 [Attr("area").is_in(wanted[at : at + 100]) for at in range(0, len(wanted), 100)],
             )
         queries = [
-            _newest_first(REF_INDEX, REF_PK, scope_ref_pk(tenant, *pair), now_us, also=inside)
+            _newest_first(REF_INDEX, REF_PK, scope_ref_pk(tenant, *pair), to_us(now), also=inside)
             for pair in pairs
         ]
         found: dict[tuple[str, str], list[Memory]] = {}

@@ -36,6 +36,7 @@ import logging
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -59,6 +60,7 @@ from shared.storage.dynamo.items import (
     expression,
     is_live,
     memory_key,
+    to_us,
     unexpired,
 )
 from shared.storage.dynamo.memory_items import (
@@ -116,7 +118,10 @@ class MemoryReplacer:
         self._calls = calls
         self._objects = objects
 
-    def replace(self, replaces: Sequence[MemoryReplace], now_us: int) -> list[EntryFailure | None]:
+    def replace(
+        self, replaces: Sequence[MemoryReplace], now: datetime
+    ) -> list[EntryFailure | None]:
+        now_us = to_us(now)
         for r in replaces:  # programming errors surface before anything is written
             memory_item(r.memory, write_id="", embedding_key=None)
         results: list[EntryFailure | None] = [None] * len(replaces)

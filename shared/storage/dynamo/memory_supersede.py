@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from datetime import datetime
 from functools import partial
 from typing import Final
 
@@ -36,8 +37,9 @@ class MemorySuperseder:
         self._calls = calls
 
     def supersede(
-        self, tenant: str, marks: Sequence[Supersession], now_us: int
+        self, tenant: str, marks: Sequence[Supersession], now: datetime
     ) -> list[EntryFailure | None]:
+        now_us = to_us(now)
         return self._calls.round_trips.run(
             [partial(self._one, tenant, mark, now_us) for mark in marks]
         )

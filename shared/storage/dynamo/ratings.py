@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Final
 
@@ -89,8 +90,12 @@ class RatingWriter:
         self._max_retries = max_retries
 
     def record(
-        self, ratings: Sequence[Rating], now_us: int, known: Mapping[MemoryId, Memory] | None
+        self,
+        ratings: Sequence[Rating],
+        now: datetime,
+        known: Mapping[MemoryId, Memory] | None = None,
     ) -> list[Result]:
+        now_us = to_us(now)
         for rating in ratings:  # reject naive datetimes before anything is written
             to_us(rating.datum)
         refs = list(dict.fromkeys((rating.tenant, rating.memory_id) for rating in ratings))

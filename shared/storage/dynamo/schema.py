@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -143,38 +144,56 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
     table, so that a bootstrap interrupted after `create_table` heals on the next run;
     emulators that lack those APIs are tolerated with a warning.
     """
+    dynamodb, vectors = clients.dynamodb, clients.s3vectors
     created: list[str] = []
-    if _create_table_if_missing(clients, table_name):
+    if _created(
+        partial(dynamodb.describe_table, TableName=table_name),
+        partial(dynamodb.create_table, **create_table_kwargs(table_name)),
+        missing="ResourceNotFoundException",
+        taken="ResourceInUseException",
+    ):
         created.append(f"table:{table_name}")
+    dynamodb.get_waiter("table_exists").wait(
+        TableName=table_name, WaiterConfig={"Delay": 2, "MaxAttempts": 90}
+    )
     for setting, ensure in (("TTL", _ensure_ttl), ("PITR", _ensure_point_in_time_recovery)):
         try:
-            ensure(clients.dynamodb, table_name)
+            ensure(dynamodb, table_name)
         except (ClientError, BotoCoreError, NotImplementedError) as exc:
             _log.warning("bootstrap: could not enable %s on %s: %s", setting, table_name, exc)
-    if _create_vector_bucket_if_missing(clients, bucket_name):
+    sse = VECTOR_BUCKET_PROPERTIES["EncryptionConfiguration"]["SseType"]
+    if _created(
+        partial(vectors.get_vector_bucket, vectorBucketName=bucket_name),
+        partial(
+            vectors.create_vector_bucket,
+            vectorBucketName=bucket_name,
+            encryptionConfiguration={"sseType": sse},
+        ),
+        missing="NotFoundException",
+        taken="ConflictException",
+    ):
         created.append(f"vector-bucket:{bucket_name}")
     return created
 
 
-def _create_table_if_missing(clients: AwsClients, table_name: str) -> bool:
-    dynamodb = clients.dynamodb
+def _created(
+    find: Callable[[], object], create: Callable[[], object], *, missing: str, taken: str
+) -> bool:
+    """Whether `create` made the resource: not when `find` finds it (no `missing` error),
+    nor when a concurrent bootstrap created it first (`taken`)."""
     try:
-        dynamodb.describe_table(TableName=table_name)
+        find()
         return False
     except ClientError as exc:
-        if error_code(exc) != "ResourceNotFoundException":
+        if error_code(exc) != missing:
             raise
     try:
-        dynamodb.create_table(**create_table_kwargs(table_name))
-        created = True
-    except ClientError as exc:  # created by a concurrent bootstrap
-        if error_code(exc) != "ResourceInUseException":
+        create()
+    except ClientError as exc:
+        if error_code(exc) != taken:
             raise
-        created = False
-    dynamodb.get_waiter("table_exists").wait(
-        TableName=table_name, WaiterConfig={"Delay": 2, "MaxAttempts": 90}
-    )
-    return created
+        return False
+    return True
 
 
 def _ensure_ttl(dynamodb: DynamoDBClient, table_name: str) -> None:
@@ -192,24 +211,3 @@ def _ensure_point_in_time_recovery(dynamodb: DynamoDBClient, table_name: str) ->
         dynamodb.update_continuous_backups(
             TableName=table_name, PointInTimeRecoverySpecification=spec
         )
-
-
-def _create_vector_bucket_if_missing(clients: AwsClients, bucket_name: str) -> bool:
-    vectors = clients.s3vectors
-    try:
-        vectors.get_vector_bucket(vectorBucketName=bucket_name)
-        return False
-    except ClientError as exc:
-        if error_code(exc) != "NotFoundException":
-            raise
-    encryption = VECTOR_BUCKET_PROPERTIES["EncryptionConfiguration"]
-    try:
-        vectors.create_vector_bucket(
-            vectorBucketName=bucket_name,
-            encryptionConfiguration={"sseType": encryption["SseType"]},
-        )
-    except ClientError as exc:  # created by a concurrent bootstrap
-        if error_code(exc) != "ConflictException":
-            raise
-        return False
-    return True
