@@ -33,6 +33,8 @@ from typing import Any, Final
 
 from shared.storage.dynamo.calls import (
     AWS_ERRORS,
+    CONDITION_FAILED,
+    TRANSACTION_CONFLICT,
     BatchWrite,
     TableCalls,
     cancel_reasons,
@@ -47,8 +49,6 @@ _log = logging.getLogger(__name__)
 # A transaction holds at most 100 actions (one is the stats shard) and 4 MB.
 _ACTIONS_MAX: Final = 99
 _BYTES_MAX: Final = 3_000_000
-_CONDITION_FAILED: Final = "ConditionalCheckFailed"
-_TRANSACTION_CONFLICT: Final = "TransactionConflict"
 
 
 class Outcome(Enum):
@@ -143,7 +143,7 @@ def _transact[Owner: Hashable](
             if refused:
                 pending = [c for i, c in enumerate(pending) if i not in refused]
                 continue
-            if _TRANSACTION_CONFLICT not in codes:
+            if TRANSACTION_CONFLICT not in codes:
                 _log.warning("index transaction cancelled: %s", codes)
                 break
             continue
@@ -165,7 +165,7 @@ def _refused[Owner: Hashable](
         failed: dict[int, Item | None] = {}
         for offset in range(len(c.actions)):
             at = position + offset
-            if codes[at] == _CONDITION_FAILED:
+            if codes[at] == CONDITION_FAILED:
                 stored = reasons[at].get("Item")
                 failed[offset] = dict(stored) if stored else None
         position += len(c.actions)

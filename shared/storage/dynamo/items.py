@@ -93,10 +93,6 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def js(value: Any) -> dict[str, str]:
-    return s(_dumps(value))
-
-
 def get_s(item: Mapping[str, Any], name: str) -> str:
     return str(item[name]["S"])
 
@@ -107,10 +103,6 @@ def get_n(item: Mapping[str, Any], name: str) -> int:
 
 def opt_s(item: Mapping[str, Any], name: str) -> str | None:
     return get_s(item, name) if name in item else None
-
-
-def get_json(item: Mapping[str, Any], name: str) -> Any:
-    return json.loads(get_s(item, name))
 
 
 def to_us(value: datetime) -> int:

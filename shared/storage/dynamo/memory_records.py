@@ -47,10 +47,10 @@ from shared.storage.dynamo.items import (
     Kind,
     action,
     codec,
-    get_json,
-    js,
+    get_s,
     key,
     memory_pk,
+    s,
     stats_key,
     to_us,
 )
@@ -114,12 +114,12 @@ def record_item(r: IndexRecord) -> Item:
     item: Item = {**record_key(r.tenant, r.memory_id), **RECORD.item(r)}
     item |= expiry(r.tenant, r.memory_id, r.expires_us)
     if r.stale:
-        item[STALE] = js(sorted(r.stale))
+        item[STALE] = s(JSON.put(sorted(r.stale)))
     return item
 
 
 def record_from_item(item: Mapping[str, Any]) -> IndexRecord:
-    stale = get_json(item, STALE) if STALE in item else []
+    stale = JSON.get(get_s(item, STALE)) if STALE in item else []
     return IndexRecord(
         **RECORD.fields(item),
         stale=frozenset((str(pk), str(sk)) for pk, sk in stale),
