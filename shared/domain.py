@@ -347,8 +347,8 @@ class DuplicateSign:
 @dataclass(frozen=True)
 class MemoryPosting:
     """One memory containing a term; nutzer, expiry and area ride along so that visibility
-    and expiry filter postings before any memory is loaded. `area` None: a posting written
-    before areas existed (the memory must be loaded to know its area).
+    and expiry filter postings before any memory is loaded. Both adapters always store the
+    area; None only in a posting built without one (the memory must be loaded to know it).
 
     For the near-duplicate check (services/duplicates.py) a posting also carries its
     memory's `sign` and whether the term is one of the memory *text's* terms (`text_term`;

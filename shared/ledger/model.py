@@ -202,7 +202,7 @@ class LedgerTotal:
     ausgaben: Decimal = ZERO
     umbuchungen: Decimal = ZERO
     kategorien: Mapping[str, KategorieSumme] = field(default_factory=dict)
-    # Optimistic concurrency of the stored item (DynamoDB); 0 = not stored yet.
+    # The SQLite row's version (0 = not stored yet); DynamoDB ADDs totals without one.
     version: int = 0
 
     @property

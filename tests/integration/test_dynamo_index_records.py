@@ -13,11 +13,8 @@ from typing import Any
 from shared.domain import CorpusStats, MemoryId, MemoryReplace, NewMemory
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
-from shared.storage.dynamo.memory_items import (
-    memory_posting_item,
-    memory_stats_key,
-    memory_stats_shard,
-)
+from shared.storage.dynamo.items import MEMORY_STATS, stats_key
+from shared.storage.dynamo.memory_items import memory_posting_item
 from shared.storage.dynamo.memory_records import GONE, record_item, record_key, record_of
 from tests.contract.builders import TENANT, at, lt, make_memory, st
 from tests.integration.conftest import TABLE, inject_response
@@ -133,7 +130,7 @@ def test_a_delete_removes_a_record_that_a_replace_moved_after_the_delete_read_it
 def _add(clients: AwsClients, memory_id: Any, documents: int, total: int) -> None:
     clients.dynamodb.update_item(
         TableName=TABLE,
-        Key=memory_stats_key(TENANT, memory_stats_shard(memory_id)),
+        Key=stats_key(TENANT, MEMORY_STATS, memory_id),
         UpdateExpression="ADD documents :d, total_len :t",
         ExpressionAttributeValues={":d": {"N": str(documents)}, ":t": {"N": str(total)}},
     )

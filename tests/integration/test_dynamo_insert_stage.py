@@ -24,8 +24,7 @@ from shared.services.memory_os import remember
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.calls import ITEM_MAX_BYTES
-from shared.storage.dynamo.items import memory_key
-from shared.storage.dynamo.memory_items import memory_stats_shard
+from shared.storage.dynamo.items import memory_key, stats_shard
 from shared.storage.dynamo.memory_records import record_key
 from shared.validation.memory_requests import parse_remember
 from tests.contract.builders import TENANT, at, embedding, lt, make_memory
@@ -76,7 +75,7 @@ def test_an_insert_writes_its_items_with_their_records_beside_the_postings(
     stored = pooled.get_memories(PRINCIPAL.tenant, wanted, at(0))
     assert len(stored) == count
     postings = sum(len(m.terms) for m in stored.values())
-    shards = {memory_stats_shard(mid) for mid in wanted}
+    shards = {stats_shard(mid) for mid in wanted}
     chunks = math.ceil(postings / 25)
     assert sorted(sorted(stage) for stage in stages[:2]) == [["Query"], ["UpdateItem"]]
     assert stages[2] == Counter({"UpdateItem": 1})
@@ -198,7 +197,7 @@ def test_a_transaction_applied_but_answered_with_an_error_is_undone(
 ) -> None:
     # Given two memories in one stats shard, whose transaction is applied but answered
     # with an error (its outcome unknown to the writer)
-    ids = [i for i in (lt(n) for n in range(1, 40)) if memory_stats_shard(i) == 0][:2]
+    ids = [i for i in (lt(n) for n in range(1, 40)) if stats_shard(i) == 0][:2]
     lost = {"calls": 0}
 
     def lose_first_answer(**_: Any) -> None:
@@ -245,4 +244,4 @@ def test_unprocessed_postings_are_written_in_a_further_stage(
 
 
 def _shards(ids: list[MemoryId]) -> set[int]:
-    return {memory_stats_shard(i) for i in ids}
+    return {stats_shard(i) for i in ids}

@@ -44,8 +44,8 @@ from shared.services.memory_os import recall_context, search_memory
 from shared.services.ratings import rate_memories
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage, RoundTrips
-from shared.storage.dynamo.items import STATS_SHARDS
-from shared.storage.dynamo.memory_items import EXPIRY_SHARDS, memory_stats_shard
+from shared.storage.dynamo.items import STATS_SHARDS, stats_shard
+from shared.storage.dynamo.memory_items import EXPIRY_SHARDS
 from shared.validation.memory_requests import parse_recall_context, parse_search
 from shared.validation.requests import (
     parse_fetch,
@@ -147,7 +147,7 @@ def test_insert_of_100_memories_takes_at_most_4_waves(
     stored = storage.get_memories(PRINCIPAL.tenant, wanted, NOW)
     postings = sum(len(m.terms) for m in stored.values())
     assert postings > 100  # the service indexes every memory
-    shards = {memory_stats_shard(mid) for mid in wanted}
+    shards = {stats_shard(mid) for mid in wanted}
     terms = {t for e in memory_entries(100) for t in term_set(e["memory"])}
     assert sorted(stages[:2], key=sorted) == [
         Counter({"Query": len(terms) + 1}),
@@ -477,7 +477,7 @@ def indexed_memories(count: int, typ: MemoryType = MemoryType.LONGTERM) -> list[
 
 
 def shard_count(ids: list[MemoryId]) -> int:
-    return len({memory_stats_shard(memory_id) for memory_id in ids})
+    return len({stats_shard(memory_id) for memory_id in ids})
 
 
 @pytest.mark.parametrize("change", [EmbeddingChange.KEEP, EmbeddingChange.SET])

@@ -134,7 +134,6 @@ MEMORY_LONG = {
     "embedding_profil_hash": {"S": "abc123"},
     "ersetzt_durch": {"S": "longterm_43"},
     "gueltig_us": {"N": "1796026542123456"},
-    "kind": {"S": "memory"},
     "kurzbeschreibung": {"S": "Kurz ä"},
     "last_call_us": {"N": "1796026542123456"},
     "memory": {"S": "Der Text"},
@@ -170,7 +169,6 @@ MEMORY_SHORT = {
     "exp_sk": {"N": "1796169600500001"},
     "expires_at": {"N": "1796169601"},
     "expires_us": {"N": "1796169600500001"},
-    "kind": {"S": "memory"},
     "kurzbeschreibung": {"S": "k"},
     "memory": {"S": "m"},
     "memory_id": {"S": "shortterm_7"},
@@ -210,7 +208,6 @@ MEMORY_POSTING = {
 RATING_ITEMS = (
     {
         "expires_at": {"N": "1764633601"},
-        "kind": {"S": "rating_guard"},
         "memory_id": {"S": "shortterm_7"},
         "pk": {"S": "T#acme#RATING#99"},
         "sk": {"S": "RATING"},
@@ -220,7 +217,6 @@ RATING_ITEMS = (
         "datum_us": {"N": "1796026542123456"},
         "expires_at": {"N": "1764633601"},
         "insert_id": {"N": "99"},
-        "kind": {"S": "rating"},
         "memory_id": {"S": "shortterm_7"},
         "nutzer": {"S": "u2"},
         "pk": {"S": "T#acme#MEM#shortterm_7"},
@@ -237,7 +233,6 @@ BRAIN_ITEM = {
     "doc_len": {"N": "4"},
     "entry_id": {"N": "12"},
     "inhalt": {"S": "Inhalt"},
-    "kind": {"S": "brain"},
     "nutzer": {"S": "u"},
     "pk": {"S": "T#acme#BRAIN#12"},
     "ref_pk": {"S": "T#acme#BREF#kunde#K%231"},
@@ -281,7 +276,6 @@ LEDGER_ITEM = {
     "gegenpartei": {"S": "G"},
     "id": {"N": "5"},
     "kategorie": {"S": "k"},
-    "kind": {"S": "ledger"},
     "konto": {"S": "K"},
     "nutzer": {"S": "u"},
     "path": {"S": "users/u/x"},
@@ -329,6 +323,18 @@ def test_a_brain_entry_and_its_posting_keep_their_layout_and_read_back() -> None
     assert items.posting_from_item(POSTING) == Posting(12, 3, 4, "kunde", "K#1")
 
 
+def test_stats_shards_of_entries_and_memories_share_one_layout() -> None:
+    # shard = crc32 of the owner's ID mod 8, brain entries in STATS, memories in MSTATS
+    assert items.stats_key("tenant-a", items.BRAIN_STATS, 12) == {
+        "pk": {"S": "T#tenant-a#STATS"},
+        "sk": {"S": "STATS#5"},
+    }
+    assert items.stats_key("tenant-a", items.MEMORY_STATS, MemoryId(MemoryType.SHORTTERM, 7)) == {
+        "pk": {"S": "T#tenant-a#MSTATS"},
+        "sk": {"S": "STATS#0"},
+    }
+
+
 def test_a_ledger_record_keeps_its_layout_and_reads_back() -> None:
     assert ledger_items.record_item(LEDGER, ledger_items.record_key(LEDGER)) == LEDGER_ITEM
     assert ledger_items.record_from_item(LEDGER_ITEM) == LEDGER
@@ -336,7 +342,7 @@ def test_a_ledger_record_keeps_its_layout_and_reads_back() -> None:
 
 def test_a_replace_rewrites_every_attribute_but_identity_creation_scores_and_version() -> None:
     kept = {"tenant", "memory_id", "created_us", "score_count", "score_sum", "last_call_us"}
-    own = {"kind", "pk", "sk", "write_id", "version", "embedding_key"}
+    own = {"pk", "sk", "write_id", "version", "embedding_key"}
     every = set(MEMORY_LONG) | set(MEMORY_SHORT)
     assert set(memory_items.REPLACED_ATTRIBUTES) == every - kept - own
 
@@ -356,7 +362,6 @@ RECORD = memory_records.IndexRecord(
 RECORD_ITEM = {
     "pk": {"S": "T#tenant-a#MEM#shortterm_7"},
     "sk": {"S": "IDX"},
-    "kind": {"S": "memory_index"},
     "tenant": {"S": "tenant-a"},
     "memory_id": {"S": "shortterm_7"},
     "area": {"S": "users/anna"},

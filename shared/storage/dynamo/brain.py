@@ -43,6 +43,7 @@ from shared.storage.dynamo.calls import (
 )
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
+    BRAIN_STATS,
     JSON,
     PK,
     REF_INDEX,
@@ -63,8 +64,7 @@ from shared.storage.dynamo.items import (
     query,
     stats_from_items,
     stats_key,
-    stats_pk,
-    stats_shard_of,
+    stats_query,
     term_pk,
     to_us,
 )
@@ -272,7 +272,7 @@ class BrainIndex:
     def lookup_terms(self, tenant: str, terms: Sequence[str]) -> TermLookup:
         wanted = list(dict.fromkeys(terms))
         queries = [query(term_pk(tenant, t), ConsistentRead=True) for t in wanted]
-        queries.append(query(stats_pk(tenant), ConsistentRead=True))
+        queries.append(stats_query(tenant, BRAIN_STATS))
         pages = self._calls.query_many(queries)
         postings: dict[str, list[Posting]] = {}
         for term, items in zip(wanted, pages, strict=False):
@@ -281,7 +281,7 @@ class BrainIndex:
         return TermLookup(postings, stats_from_items(pages[-1]))
 
     def stats(self, tenant: str) -> CorpusStats:
-        (items,) = self._calls.query_many([query(stats_pk(tenant), ConsistentRead=True)])
+        (items,) = self._calls.query_many([stats_query(tenant, BRAIN_STATS)])
         return stats_from_items(items)
 
 
@@ -295,7 +295,7 @@ def _count(step: _Step) -> Count[int]:
     change; the entry as sent keeps `previous`'s created_at and names every term of
     `previous` it drops with tf 0 (a mark: its posting may still exist)."""
     entry, previous = step.entry, step.previous
-    shard = stats_key(entry.tenant, stats_shard_of(entry.id))
+    shard = stats_key(entry.tenant, BRAIN_STATS, entry.id)
     if previous is None:
         step.written = entry
         put = action("Put", Attr(PK).not_exists(), all_old=True, Item=brain_item(entry))

@@ -58,12 +58,14 @@ def error_code(exc: BaseException) -> str:
     return type(exc).__name__
 
 
-def cancel_reasons(exc: BaseException) -> list[dict[str, Any]] | None:
+def cancel_reasons(exc: BaseException, actions: int = 0) -> list[dict[str, Any]] | None:
     """The CancellationReasons of a cancelled TransactWriteItems (in the order of its
-    actions; `Code` "None" for the ones that did not fail); None for any other error."""
+    actions, at least `actions` of them; `Code` "None" for the ones that did not fail);
+    None for any other error."""
     if error_code(exc) != "TransactionCanceledException":
         return None
-    return list(getattr(exc, "response", {}).get("CancellationReasons", []))
+    reasons = list(getattr(exc, "response", {}).get("CancellationReasons", []))
+    return reasons + [{"Code": "None"}] * (actions - len(reasons))
 
 
 def item_key(item: Mapping[str, Any]) -> tuple[str, str]:

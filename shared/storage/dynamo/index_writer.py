@@ -33,6 +33,8 @@ from typing import Any, Final
 
 from shared.storage.dynamo.calls import (
     AWS_ERRORS,
+    CONDITION_FAILED,
+    TRANSACTION_CONFLICT,
     BatchWrite,
     TableCalls,
     cancel_reasons,
@@ -47,8 +49,6 @@ _log = logging.getLogger(__name__)
 # A transaction holds at most 100 actions (one is the stats shard) and 4 MB.
 _ACTIONS_MAX: Final = 99
 _BYTES_MAX: Final = 3_000_000
-_CONDITION_FAILED: Final = "ConditionalCheckFailed"
-_TRANSACTION_CONFLICT: Final = "TransactionConflict"
 
 
 class Outcome(Enum):
@@ -133,18 +133,17 @@ def _transact[Owner: Hashable](
         try:
             calls.transact(items)
         except AWS_ERRORS as exc:
-            reasons = cancel_reasons(exc)
+            reasons = cancel_reasons(exc, len(items))
             if reasons is None:
                 _log.warning("index transaction: %s", error_code(exc))
                 break
-            codes = [str(reason.get("Code", "None")) for reason in reasons]
-            codes += ["None"] * (len(items) - len(codes))
+            codes = [str(reason.get("Code")) for reason in reasons]
             refused = _refused(pending, codes, reasons)
             done.update({pending[i].owner: counted for i, counted in refused.items()})
             if refused:
                 pending = [c for i, c in enumerate(pending) if i not in refused]
                 continue
-            if _TRANSACTION_CONFLICT not in codes:
+            if TRANSACTION_CONFLICT not in codes:
                 _log.warning("index transaction cancelled: %s", codes)
                 break
             continue
@@ -166,8 +165,8 @@ def _refused[Owner: Hashable](
         failed: dict[int, Item | None] = {}
         for offset in range(len(c.actions)):
             at = position + offset
-            if codes[at] == _CONDITION_FAILED:
-                stored = reasons[at].get("Item") if at < len(reasons) else None
+            if codes[at] == CONDITION_FAILED:
+                stored = reasons[at].get("Item")
                 failed[offset] = dict(stored) if stored else None
         position += len(c.actions)
         if failed:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -62,18 +63,15 @@ EXP_PK: Final = "exp_pk"
 EXP_SK: Final = "exp_sk"
 TTL_ATTRIBUTE: Final = "expires_at"
 
-SK_COUNTER: Final = "COUNTER"
-SK_TAG: Final = "TAG"
 SK_MEMORY: Final = "MEM"
-SK_RATING_GUARD: Final = "RATING"
-SK_BRAIN: Final = "BRAIN"
 RATING_SK_PREFIX: Final = "R#"
-POSTING_SK_PREFIX: Final = "P#"
-STATS_SK_PREFIX: Final = "STATS#"
 
-# The brain stats are spread over a few items so that parallel entry transactions of one
-# tenant rarely touch the same item (DynamoDB cancels concurrent transactions on one item).
+# The corpus stats (brain entries: `STATS`, memories: `MSTATS`) are spread over a few items
+# so that parallel transactions of one tenant rarely touch the same item (DynamoDB cancels
+# concurrent transactions on one item).
 STATS_SHARDS: Final = 8
+BRAIN_STATS: Final = "STATS"
+MEMORY_STATS: Final = "MSTATS"
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
@@ -95,10 +93,6 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def js(value: Any) -> dict[str, str]:
-    return s(_dumps(value))
-
-
 def get_s(item: Mapping[str, Any], name: str) -> str:
     return str(item[name]["S"])
 
@@ -109,10 +103,6 @@ def get_n(item: Mapping[str, Any], name: str) -> int:
 
 def opt_s(item: Mapping[str, Any], name: str) -> str | None:
     return get_s(item, name) if name in item else None
-
-
-def get_json(item: Mapping[str, Any], name: str) -> Any:
-    return json.loads(get_s(item, name))
 
 
 def to_us(value: datetime) -> int:
@@ -128,6 +118,11 @@ def from_us(value: int) -> datetime:
 def ttl_seconds(expires_us: int) -> int:
     """The TTL value: epoch seconds, rounded up so that TTL never deletes before expiry."""
     return math.ceil(expires_us / 1_000_000)
+
+
+def ttl(expires_us: int | None) -> Item:
+    """The TTL attribute of an item that expires at `expires_us` (None: none)."""
+    return {} if expires_us is None else {TTL_ATTRIBUTE: n(ttl_seconds(expires_us))}
 
 
 # --- the codec: derived from the domain dataclasses -------------------------------------
@@ -312,19 +307,16 @@ def query(
     attribute: str = PK,
     index: str | None = None,
     begins: str | None = None,
-    between: tuple[str, str] | None = None,
     sort: ConditionBase | None = None,
     filter: ConditionBase | None = None,
     **extra: Any,
 ) -> Item:
     """The Query of one partition (`attribute` = `pk`; of GSI `index` if given), its sort
-    keys optionally starting with `begins`, within `between` or meeting `sort`, the
-    items `filter`ed server-side; `extra` as given."""
+    keys optionally starting with `begins` or meeting `sort`, the items `filter`ed
+    server-side; `extra` as given."""
     condition: ConditionBase = Key(attribute).eq(pk)
     if begins is not None:
         condition &= Key(SK).begins_with(begins)
-    if between is not None:
-        condition &= Key(SK).between(*between)
     if sort is not None:
         condition &= sort
     found = {**expression(key=condition, filter=filter), **extra}
@@ -340,11 +332,11 @@ def padded(number: int) -> str:
 
 
 def counter_key(tenant: str, counter: CounterName) -> Item:
-    return key(f"{tenant_prefix(tenant)}#COUNTER#{CounterName(counter).value}", SK_COUNTER)
+    return key(f"{tenant_prefix(tenant)}#COUNTER#{CounterName(counter).value}", "COUNTER")
 
 
 def tag_key(tenant: str, name_key: str) -> Item:
-    return key(f"{tenant_prefix(tenant)}#TAG#{part(name_key)}", SK_TAG)
+    return key(f"{tenant_prefix(tenant)}#TAG#{part(name_key)}", "TAG")
 
 
 def memory_pk(tenant: str, memory_id: MemoryId) -> str:
@@ -360,11 +352,11 @@ def rating_key(tenant: str, memory_id: MemoryId, insert_id: int) -> Item:
 
 
 def rating_guard_key(tenant: str, insert_id: int) -> Item:
-    return key(f"{tenant_prefix(tenant)}#RATING#{insert_id}", SK_RATING_GUARD)
+    return key(f"{tenant_prefix(tenant)}#RATING#{insert_id}", "RATING")
 
 
 def brain_key(tenant: str, entry_id: int) -> Item:
-    return key(f"{tenant_prefix(tenant)}#BRAIN#{entry_id}", SK_BRAIN)
+    return key(f"{tenant_prefix(tenant)}#BRAIN#{entry_id}", "BRAIN")
 
 
 def term_pk(tenant: str, term: str) -> str:
@@ -372,19 +364,22 @@ def term_pk(tenant: str, term: str) -> str:
 
 
 def posting_key(tenant: str, term: str, entry_id: int) -> Item:
-    return key(term_pk(tenant, term), POSTING_SK_PREFIX + padded(entry_id))
+    return key(term_pk(tenant, term), "P#" + padded(entry_id))
 
 
-def stats_pk(tenant: str) -> str:
-    return f"{tenant_prefix(tenant)}#STATS"
+def stats_shard(owner: object) -> int:
+    """The shard that counts `owner` (a brain entry or memory ID)."""
+    return zlib.crc32(str(owner).encode()) % STATS_SHARDS
 
 
-def stats_key(tenant: str, shard: int) -> Item:
-    return key(stats_pk(tenant), f"{STATS_SK_PREFIX}{shard}")
+def stats_key(tenant: str, stats: str, owner: object) -> Item:
+    """The shard of `stats` (`BRAIN_STATS`, `MEMORY_STATS`) that counts `owner`."""
+    return key(f"{tenant_prefix(tenant)}#{stats}", f"STATS#{stats_shard(owner)}")
 
 
-def stats_shard_of(entry_id: int) -> int:
-    return entry_id % STATS_SHARDS
+def stats_query(tenant: str, stats: str) -> Item:
+    """The consistent Query of every shard of `stats`."""
+    return query(f"{tenant_prefix(tenant)}#{stats}", ConsistentRead=True)
 
 
 def scope_ref_pk(tenant: str, scope: str, scope_vk: str) -> str:
@@ -424,18 +419,16 @@ def rating_items(rating: Rating, expires_us: int | None) -> tuple[Item, Item]:
     """(guard, record): the guard makes insert_ID unique per tenant; the record lives in
     the memory's partition so that its ratings are one consistent Query. Ratings of a
     short-term memory carry its TTL, so that the TTL backstop removes them with it."""
-    guard: Item = {
+    guard = {
         **rating_guard_key(rating.tenant, rating.insert_id),
-        "kind": s("rating_guard"),
         "memory_id": s(str(rating.memory_id)),
+        **ttl(expires_us),
     }
-    record: Item = {
+    record = {
         **rating_key(rating.tenant, rating.memory_id, rating.insert_id),
-        "kind": s("rating"),
         **RATING.item(rating),
+        **ttl(expires_us),
     }
-    if expires_us is not None:
-        guard[TTL_ATTRIBUTE] = record[TTL_ATTRIBUTE] = n(ttl_seconds(expires_us))
     return guard, record
 
 
@@ -453,7 +446,6 @@ def brain_item(e: BrainEntry) -> Item:
     vk_typ = VkTyp(e.vk_typ).value
     return {
         **brain_key(e.tenant, e.id),
-        "kind": s("brain"),
         **BRAIN.item(e),
         REF_PK: s(brain_ref_pk(e.tenant, vk_typ, e.vk_referenz_id)),
         REF_SK: n(e.id),

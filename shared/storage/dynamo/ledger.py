@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Final
 
-from boto3.dynamodb.conditions import Attr
+from boto3.dynamodb.conditions import Attr, Key
 
 from shared.domain import EntryFailure, EntryFailureCode
 from shared.ledger.model import (
@@ -129,12 +129,11 @@ class LedgerTable:
     def _classify(
         self, exc: BaseException, record: LedgerRecord, count: int, at: Mapping[str, int]
     ) -> Result | str:
-        reasons = cancel_reasons(exc)
+        reasons = cancel_reasons(exc, count)
         if reasons is None:
             _log.warning("ledger record %s: %s", record.id, error_code(exc))
             return EntryFailure(EntryFailureCode.STORAGE, error_code(exc))
-        codes = [str(reason.get("Code", "None")) for reason in reasons]
-        codes += ["None"] * (count - len(codes))
+        codes = [str(reason.get("Code")) for reason in reasons]
 
         def failed(part: str) -> bool:
             return part in at and codes[at[part]] == CONDITION_FAILED
@@ -215,4 +214,5 @@ class LedgerTable:
 
 def _range_query(pk: str, low: str, high: str, *, newest_first: bool = False) -> Item:
     """A consistent Query of one partition, sort keys in [low, high]."""
-    return query(pk, between=(low, high), ScanIndexForward=not newest_first, ConsistentRead=True)
+    between = Key(SK).between(low, high)
+    return query(pk, sort=between, ScanIndexForward=not newest_first, ConsistentRead=True)

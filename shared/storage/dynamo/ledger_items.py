@@ -37,7 +37,6 @@ from shared.storage.dynamo.items import (
 # Bookings of one area, month and currency spread their totals over this many items, so
 # that concurrent writers rarely contend for one item; a totals Query reads all shards.
 TOTAL_SHARDS: Final = 4
-SK_LEDGER_ID: Final = "LID"
 _FOLLOWER_SUFFIX: Final = {LedgerSatz.STORNO: "#S", LedgerSatz.ZAHLUNG: "#Z"}
 
 
@@ -64,7 +63,7 @@ def follower_key(original: LedgerRecord, satz: LedgerSatz) -> Item:
 
 
 def id_key(tenant: str, record_id: int) -> Item:
-    return key(f"{tenant_prefix(tenant)}#LID#{padded(record_id)}", SK_LEDGER_ID)
+    return key(f"{tenant_prefix(tenant)}#LID#{padded(record_id)}", "LID")
 
 
 def schluessel_key(tenant: str, schluessel: str) -> Item:
@@ -105,7 +104,7 @@ RECORD: Final = codec(LedgerRecord, betrag=AMOUNT, wirkung=AMOUNT, created_at="c
 
 
 def record_item(record: LedgerRecord, item_key: Item) -> Item:
-    return {**item_key, "kind": {"S": "ledger"}, **RECORD.item(record)}
+    return {**item_key, **RECORD.item(record)}
 
 
 def record_from_item(item: Mapping[str, Any]) -> LedgerRecord:
@@ -134,8 +133,7 @@ def total_update(record: LedgerRecord) -> Item:
         _COUNT + record.kategorie: Decimal(step),
         _SUM + record.kategorie: record.wirkung,
     }
-    fixed = {"kind": "ledger_total", "area": record.area, "monat": record.monat}
-    fixed["waehrung"] = record.waehrung
+    fixed = {"area": record.area, "monat": record.monat, "waehrung": record.waehrung}
     return action("Update", Key=total_key(record), **expression(add=added, put=fixed))
 
 

@@ -28,6 +28,7 @@ from shared.storage.dynamo.items import (
     AREA_INDEX,
     AREA_PK,
     AREA_SK,
+    MEMORY_STATS,
     REF_INDEX,
     REF_PK,
     TYP_INDEX,
@@ -36,6 +37,7 @@ from shared.storage.dynamo.items import (
     query,
     scope_ref_pk,
     stats_from_items,
+    stats_query,
     to_us,
     unexpired,
 )
@@ -45,7 +47,6 @@ from shared.storage.dynamo.memory_items import (
     memory_area_pk,
     memory_from_item,
     memory_posting_from_item,
-    memory_stats_pk,
     memory_typ_pk,
 )
 from shared.storage.dynamo.posting_pages import as_page, page_task, posting_query, read_step
@@ -154,7 +155,7 @@ class MemoryIndexReads:
         )
         hinted = None if member is None else self._hints.get(tenant, member)
         first = searched_areas(areas, hinted, path)
-        extra = [query(memory_stats_pk(tenant), ConsistentRead=True)]
+        extra = [stats_query(tenant, MEMORY_STATS)]
         if member is not None:
             extra.append(membership_query(tenant, member))
         stages = [self._stage(tenant, first, ask, extra)]
@@ -221,7 +222,7 @@ class MemoryIndexReads:
         )
 
     def stats(self, tenant: str) -> CorpusStats:
-        (items,) = self._calls.query_many([query(memory_stats_pk(tenant), ConsistentRead=True)])
+        (items,) = self._calls.query_many([stats_query(tenant, MEMORY_STATS)])
         return stats_from_items(items)
 
     def recent(

@@ -2,7 +2,7 @@
 
     memory         T#<t>#MEM#<typ>_<n>          MEM
     memory posting T#<t>#MPOST#<area>#<term>    <rank, 5 digits>#<typ>_<n, 20 digits>
-    memory stats   T#<t>#MSTATS                 STATS#<0..7>
+    memory stats   T#<t>#MSTATS                 STATS#<0..7>   (items.stats_key)
 
 (rank = IMPACT_MAX - impact: ascending sort key = descending impact.)
 
@@ -43,7 +43,6 @@ from shared.storage.dynamo.items import (
     REF_PK,
     REF_SK,
     SK,
-    STATS_SK_PREFIX,
     TTL_ATTRIBUTE,
     TYP_PK,
     TYP_SK,
@@ -62,11 +61,9 @@ from shared.storage.dynamo.items import (
     scope_ref_pk,
     tenant_prefix,
     to_us,
-    ttl_seconds,
+    ttl,
 )
 
-# Memory corpus stats: like the brain stats, spread over a few items of one partition.
-MEMORY_STATS_SHARDS: Final = 8
 # Partitions of the by_expiry GSI. Only ever increase it: the sweep queries 0..N-1, so
 # items keyed with a smaller N stay reachable.
 EXPIRY_SHARDS: Final = 16
@@ -107,18 +104,6 @@ def memory_posting_key(
     )
 
 
-def memory_stats_pk(tenant: str) -> str:
-    return f"{tenant_prefix(tenant)}#MSTATS"
-
-
-def memory_stats_key(tenant: str, shard: int) -> Item:
-    return key(memory_stats_pk(tenant), f"{STATS_SK_PREFIX}{shard}")
-
-
-def memory_stats_shard(memory_id: MemoryId) -> int:
-    return zlib.crc32(str(memory_id).encode()) % MEMORY_STATS_SHARDS
-
-
 def expiry_pk(shard: int) -> str:
     return f"EXP#{shard}"
 
@@ -126,6 +111,15 @@ def expiry_pk(shard: int) -> str:
 def expiry_shard(tenant: str, memory_id: MemoryId) -> int:
     """Spreads the expiring memories of all tenants over the GSI partitions."""
     return zlib.crc32(f"{tenant}\x00{memory_id}".encode()) % EXPIRY_SHARDS
+
+
+def expiry(tenant: str, memory_id: MemoryId, expires_us: int | None) -> Item:
+    """The expiry attributes of a memory's item and index record: the TTL and, short-term
+    only, the by_expiry GSI keys."""
+    if expires_us is None or memory_id.typ is not MemoryType.SHORTTERM:
+        return ttl(expires_us)
+    exp = {EXP_PK: s(expiry_pk(expiry_shard(tenant, memory_id))), EXP_SK: n(expires_us)}
+    return ttl(expires_us) | exp
 
 
 # --- memory items -----------------------------------------------------------------------
@@ -171,7 +165,6 @@ def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
     typ = MemoryType(m.id.typ)
     item: Item = {
         **memory_key(m.tenant, m.id),
-        "kind": s("memory"),
         **MEMORY.item(m),
         "write_id": s(write_id),
         TYP_PK: s(memory_typ_pk(m.tenant, typ, m.area)),
@@ -179,12 +172,7 @@ def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
         AREA_PK: s(memory_area_pk(m.tenant, m.area)),
         AREA_SK: s(area_sk(MemoryPosition(m.created_at, m.id))),
     }
-    if m.expires_at is not None:
-        expires = to_us(m.expires_at)
-        item[TTL_ATTRIBUTE] = n(ttl_seconds(expires))
-        if typ is MemoryType.SHORTTERM:
-            item[EXP_PK] = s(expiry_pk(expiry_shard(m.tenant, m.id)))
-            item[EXP_SK] = n(expires)
+    item |= expiry(m.tenant, m.id, None if m.expires_at is None else to_us(m.expires_at))
     if embedding_key is not None:
         item["embedding_key"] = s(embedding_key)
     if typ is MemoryType.LONGTERM:
@@ -214,13 +202,11 @@ def memory_posting_item(
     sign = memory_sign(m) if sign is None else sign
     text = term in term_set(m.memory) if text is None else text
     posting = MemoryPosting(m.id, tf, m.doc_len, m.nutzer, m.expires_at, m.area, text, sign)
-    item: Item = {
+    return {
         **memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id),
         **MEMORY_POSTING.item(posting),
+        **ttl(None if m.expires_at is None else to_us(m.expires_at)),
     }
-    if m.expires_at is not None:
-        item[TTL_ATTRIBUTE] = n(ttl_seconds(to_us(m.expires_at)))
-    return item
 
 
 def memory_posting_from_item(item: Mapping[str, Any]) -> MemoryPosting:

@@ -37,35 +37,24 @@ from typing import Any, Final
 from boto3.dynamodb.conditions import Attr, ConditionBase
 from boto3.dynamodb.types import TypeDeserializer
 
-from shared.domain import Memory, MemoryId, MemoryType
+from shared.domain import Memory, MemoryId
 from shared.storage.dynamo.index_writer import Count
 from shared.storage.dynamo.items import (
-    EXP_PK,
-    EXP_SK,
     JSON,
+    MEMORY_STATS,
     PK,
-    TTL_ATTRIBUTE,
     Item,
     Kind,
     action,
     codec,
-    get_json,
-    js,
+    get_s,
     key,
     memory_pk,
-    n,
     s,
+    stats_key,
     to_us,
-    ttl_seconds,
 )
-from shared.storage.dynamo.memory_items import (
-    expiry_pk,
-    expiry_shard,
-    key_id,
-    memory_posting_key,
-    memory_stats_key,
-    memory_stats_shard,
-)
+from shared.storage.dynamo.memory_items import expiry, key_id, memory_posting_key
 
 SK_INDEX: Final = "IDX"
 STALE: Final = "stale"
@@ -122,19 +111,15 @@ RECORD: Final = codec(IndexRecord, terms=_TERMS, stale=None, gone=None)
 
 
 def record_item(r: IndexRecord) -> Item:
-    item: Item = {**record_key(r.tenant, r.memory_id), "kind": s("memory_index"), **RECORD.item(r)}
-    if r.expires_us is not None:
-        item[TTL_ATTRIBUTE] = n(ttl_seconds(r.expires_us))
-        if r.memory_id.typ is MemoryType.SHORTTERM:
-            item[EXP_PK] = s(expiry_pk(expiry_shard(r.tenant, r.memory_id)))
-            item[EXP_SK] = n(r.expires_us)
+    item: Item = {**record_key(r.tenant, r.memory_id), **RECORD.item(r)}
+    item |= expiry(r.tenant, r.memory_id, r.expires_us)
     if r.stale:
-        item[STALE] = js(sorted(r.stale))
+        item[STALE] = s(JSON.put(sorted(r.stale)))
     return item
 
 
 def record_from_item(item: Mapping[str, Any]) -> IndexRecord:
-    stale = get_json(item, STALE) if STALE in item else []
+    stale = JSON.get(get_s(item, STALE)) if STALE in item else []
     return IndexRecord(
         **RECORD.fields(item),
         stale=frozenset((str(pk), str(sk)) for pk, sk in stale),
@@ -153,7 +138,7 @@ def counts_snapshot(m: Memory) -> ConditionBase:
 
 
 def memory_shard(tenant: str, memory_id: MemoryId) -> Item:
-    return memory_stats_key(tenant, memory_stats_shard(memory_id))
+    return stats_key(tenant, MEMORY_STATS, memory_id)
 
 
 def count_put[Owner: Hashable](

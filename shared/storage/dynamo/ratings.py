@@ -225,16 +225,15 @@ class RatingWriter:
     ) -> EntryFailure | tuple[list[int], _Base | None, bool]:
         """A failed transaction: a final failure of the whole batch, or (positions in the
         batch whose guard or record exists, the aggregate as stored now, conflict?)."""
-        reasons = cancel_reasons(exc)
+        reasons = cancel_reasons(exc, 2 * len(batch) + 1)
         if reasons is None:
             _log.warning("rating %s: %s", batch[0].insert_id, error_code(exc))
             return EntryFailure(EntryFailureCode.STORAGE, error_code(exc))
-        codes = [str(reason.get("Code", "None")) for reason in reasons]
-        codes += ["None"] * (2 * len(batch) + 1 - len(codes))
+        codes = [str(reason.get("Code")) for reason in reasons]
         existing = sorted({i // 2 for i, code in enumerate(codes[:-1]) if code == CONDITION_FAILED})
         stored: _Base | None = None
         if codes[-1] == CONDITION_FAILED:
-            item = reasons[-1].get("Item") if reasons else None  # ALL_OLD: none if gone
+            item = reasons[-1].get("Item")  # ALL_OLD: none if gone
             rating = batch[0]
             if item is None or not is_live(item, now_us):
                 return EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {rating.memory_id}")
