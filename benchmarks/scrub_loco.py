@@ -1,4 +1,4 @@
-"""Leave-one-corpus-out (LOCO) estimate of the learned scorer (`shared.scrubbing.scorer`).
+"""Leave-one-corpus-out (LOCO) estimate of the learned scorer (`benchmarks.scrub_scorer`).
 
     PYTHONPATH=. .venv/bin/python benchmarks/scrub_loco.py [--sets a,b] [--write] [--rules]
 
@@ -16,7 +16,7 @@ figures each set had before anyone tuned on it, see docs/performance.md).
 Leaks: the provider rows and the lexicon (`context_lexicon.word_class`), `value_shape.shape`,
 `checks.STOPWORDS`/`is_placeholder` and `value_forms.public_form` that features use were
 written while looking at some of these sets; the figures are optimistic by that much.
-`--write` trains on all sets and writes `shared/scrubbing/scorer_weights.py`.
+`--write` trains on all sets and writes `benchmarks/scrub_scorer_weights.py`.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import scrub_scorer as scorer  # noqa: E402
 from benchmarks.scrub import evaluate, load  # noqa: E402
-from shared.scrubbing import scorer  # noqa: E402
 from shared.scrubbing.normalize import view  # noqa: E402
 from shared.scrubbing.scrubber import assemble, find_spans, provider_hits, redact  # noqa: E402
 
@@ -43,7 +43,7 @@ SETS = (
     "scrub_eval_heldout6", "scrub_eval_heldout7", "scrub_eval_heldout8", "scrub_blind",
     "scrub_holdout", "scrub_corpus",
 )  # fmt: skip
-WEIGHTS_FILE = ROOT / "shared" / "scrubbing" / "scorer_weights.py"
+WEIGHTS_FILE = ROOT / "benchmarks" / "scrub_scorer_weights.py"
 FP_COST = 3.0
 
 

@@ -19,9 +19,12 @@ Every shape feature is also crossed with whether a cue is near (`C|`) or not (`N
 the model can weigh a shape differently in a credential context and bare.
 
 The model is a small gradient-boosted tree ensemble (150 trees of depth 4 over the binary
-features), plain data in `scorer_weights.py`, trained offline with numpy by
+features), plain data in `scrub_scorer_weights.py`, trained offline with numpy by
 `benchmarks/scrub_loco.py --write` and estimated there leave-one-corpus-out; inference is pure
 Python (set lookups, one `exp`). Pure functions, linear in the text's length.
+
+An experiment, not the scrubber: it lost to the rules on recall and speed (docs/security.md),
+so it lives in benchmarks/ beside its instrument and nothing in shared/ imports it.
 """
 
 from __future__ import annotations
