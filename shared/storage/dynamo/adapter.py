@@ -320,12 +320,6 @@ class DynamoStorage:
         ref = opt_s(response.get("Item", {}), "embedding_key")
         return None if ref is None else self._vectors.get(ref)
 
-    def find_memories_by_scope(
-        self, tenant: str, scope: str, scope_vk: str, now: datetime, limit: int
-    ) -> list[Memory]:
-        found = self._index.by_scopes(tenant, [(scope, scope_vk)], now, limit)
-        return found.get((scope, scope_vk), [])
-
 
 if TYPE_CHECKING:
 
