@@ -39,10 +39,13 @@ from typing import Final, NamedTuple
 
 from shared.scrubbing import context_tier
 from shared.scrubbing.checks import MARKER_PREFIX
-from shared.scrubbing.normalize import view
+from shared.scrubbing.normalize import View, view
 from shared.scrubbing.patterns import PATTERNS, SecretPattern
 
-__all__ = ["Check", "Span", "TextScan", "find_spans", "marker", "redact", "row_hits"]
+__all__ = [
+    "Check", "Span", "TextScan", "assemble", "find_spans", "marker", "provider_hits", "redact",
+    "row_hits",
+]  # fmt: skip
 
 
 _MARKER = re.compile(re.escape(MARKER_PREFIX) + r"[a-z0-9_]{1,40}\]")
@@ -253,11 +256,13 @@ Check = Callable[[], None]
 """Called between the rows of one text (the caller's time budget: it raises to stop)."""
 
 
-def _raw_hits(text: str, check: Check | None) -> list[tuple[int, int, int, str]]:
+def _raw_hits(
+    text: str, check: Check | None, rows: Sequence[SecretPattern] = PATTERNS
+) -> list[tuple[int, int, int, str]]:
     scan = TextScan(text)
     hits: list[tuple[int, int, int, str]] = []
     covered: list[tuple[int, int]] = []
-    for priority, row in enumerate(PATTERNS):
+    for priority, row in enumerate(rows):
         if check is not None:
             check()
         if row.needles and not scan.has_any(row.needles):
@@ -266,6 +271,16 @@ def _raw_hits(text: str, check: Check | None) -> list[tuple[int, int, int, str]]
             covered = sorted((h[0], h[1]) for h in hits)
         hits.extend((s, e, priority, row.kind) for s, e in row_hits(row, scan, covered))
     return hits
+
+
+PROVIDER_ROWS: Final = next(i for i, p in enumerate(PATTERNS) if p.kind == "jwt") + 1
+"""The table's first rows - private keys, provider tokens, JWTs: shapes that are secrets
+wherever they stand (high precision); the rows after them depend on context."""
+
+
+def provider_hits(text: str) -> list[tuple[int, int, int, str]]:
+    """Hits (start, end, priority, kind) of the provider rows alone on a view's text."""
+    return _raw_hits(text, None, PATTERNS[:PROVIDER_ROWS])
 
 
 def _inside(covered: Sequence[tuple[int, int]], start: int, end: int) -> bool:
@@ -342,6 +357,12 @@ def find_spans(
     hits = _raw_hits(seen.text, check)
     covered = sorted((h[0], h[1]) for h in hits)
     hits += [(s, e, _TIER, k) for s, e, k in context_tier.find(seen.text, covered, model)]
+    return assemble(text, seen, hits)
+
+
+def assemble(text: str, seen: View, hits: list[tuple[int, int, int, str]]) -> list[Span]:
+    """The disjoint spans of `text` from hits (start, end, priority, kind) on its view `seen`:
+    markers left alone, offsets mapped back, each hit widened, overlaps merged."""
     hits = _outside_markers(seen.text, hits)
     if not hits:
         return []
