@@ -167,7 +167,7 @@ class Filler:
                 chunk = group[start : start + 500]
                 ids = self.storage.reserve_ids(TENANT, CounterName(typ.value), len(chunk))
                 memories = [
-                    NewMemory(_memory(self.rng, MemoryId(typ, number), nutzer, area), fresh=True)
+                    NewMemory(_memory(self.rng, MemoryId(typ, number), nutzer, area))
                     for number, (nutzer, area) in zip(ids, chunk, strict=True)
                 ]
                 failures = [f for f in self.storage.put_memories(memories) if f is not None]

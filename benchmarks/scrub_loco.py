@@ -3,15 +3,15 @@
     PYTHONPATH=. .venv/bin/python benchmarks/scrub_loco.py [--sets a,b] [--write] [--rules]
 
 Data: every labelled set under tests/data/ (`SETS`), each written by a different author or
-generator. For each set: train the scorer on all the others (numpy logistic regression, L2,
-full-batch Adagrad, fixed seed-free initialisation: deterministic), choose its threshold on
-those training sets (largest recall - 3 x false-positive rate of the candidates' proxy), then
+generator. For each set: train the scorer on all the others (numpy gradient-boosted trees,
+`train`; deterministic), choose its threshold on those training sets (largest recall - 3 x
+false-positive rate of the candidates' proxy), then
 scrub the held-out set with the provider rows of the table (`scrubber.PROVIDER_ROWS`: private
 keys, provider tokens, JWTs) plus the scorer, and score it with `benchmarks/scrub.py`'s
 `evaluate` (recall over secret values, false positives = negative texts changed, content kept).
 Prints per set, mean and worst. `--rules` prints the whole current scrubber on each set too
 (NOT a LOCO figure: its rules were tuned on every set; their LOCO equivalent is the first
-figures each set had before anyone tuned on it, see docs/security.md).
+figures each set had before anyone tuned on it, see docs/performance.md).
 
 Leaks: the provider rows and the lexicon (`context_lexicon.word_class`), `value_shape.shape`,
 `checks.STOPWORDS`/`is_placeholder` and `value_forms.public_form` that features use were
@@ -45,7 +45,6 @@ SETS = (
 )  # fmt: skip
 WEIGHTS_FILE = ROOT / "shared" / "scrubbing" / "scorer_weights.py"
 FP_COST = 3.0
-MIN_COUNT = 2
 
 
 class Prepared:
@@ -75,45 +74,74 @@ class Prepared:
                 self.rows.append((c.features, int(secret >= 0), ti, secret))
 
 
-def train(data: list[Prepared], l2: float = 1e-3, steps: int = 400) -> dict[str, float]:
+DEPTH, TREES, RATE, L2, MIN_HESSIAN, MIN_COUNT = 4, 150, 0.3, 1.0, 1.0, 5
+Model = tuple[float, tuple[str, ...], list[tuple[tuple[int, ...], tuple[float, ...]]]]
+
+
+def train(data: list[Prepared]) -> Model:
+    """Gradient-boosted trees (Newton steps on the log loss) of depth `DEPTH` over the
+    candidates' binary features: each level of a tree splits every node on the feature of
+    largest gain, found for all nodes at once by one `bincount` over the feature matrix.
+    Deterministic: no sampling, ties go to the first feature in sorted order."""
     rows = [r for p in data for r in p.rows]
     counts: dict[str, int] = {}
     for feats, *_ in rows:
         for f in set(feats):
             counts[f] = counts.get(f, 0) + 1
     vocab = sorted(f for f, n in counts.items() if n >= MIN_COUNT)
-    index = {f: i + 1 for i, f in enumerate(vocab)}  # 0 is the bias
-    ri, ci = [], []
+    index = {f: i for i, f in enumerate(vocab)}
+    ri: list[int] = []
+    ci: list[int] = []
     for r, (feats, *_) in enumerate(rows):
-        ri.append(r)
-        ci.append(0)
         for f in set(feats):
             j = index.get(f)
             if j is not None:
                 ri.append(r)
                 ci.append(j)
-    rr, cc = np.array(ri), np.array(ci)
+    rr, cc, width, n = np.array(ri), np.array(ci), len(vocab), len(rows)
     y = np.array([r[1] for r in rows], dtype=float)
-    w = np.zeros(len(vocab) + 1)
-    g2 = np.full_like(w, 1e-8)
-    n = len(rows)
-    for _ in range(steps):
-        z = np.bincount(rr, weights=w[cc], minlength=n)
-        p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
-        grad = np.bincount(cc, weights=(p - y)[rr], minlength=len(w)) / n + l2 * w
-        grad[0] -= l2 * w[0]
-        g2 += grad * grad
-        w -= 0.5 * grad / np.sqrt(g2)
-    weights = {"bias": round(float(w[0]), 4)}
-    weights.update({f: round(float(w[index[f]]), 4) for f in vocab if abs(w[index[f]]) >= 1e-3})
-    return weights
+    base = float(np.log(y.mean() / (1 - y.mean())))
+    z = np.full(n, base)
+    trees: list[tuple[tuple[int, ...], tuple[float, ...]]] = []
+    for _ in range(TREES):
+        p = 1.0 / (1.0 + np.exp(-z))
+        g, h = p - y, p * (1 - p)
+        node = np.zeros(n, dtype=np.int64)
+        split: list[int] = []
+        for d in range(DEPTH):
+            nodes = 1 << d
+            gsum = np.bincount(node, weights=g, minlength=nodes)
+            hsum = np.bincount(node, weights=h, minlength=nodes)
+            key = node[rr] * width + cc
+            gr = np.bincount(key, weights=g[rr], minlength=nodes * width).reshape(nodes, width)
+            hr = np.bincount(key, weights=h[rr], minlength=nodes * width).reshape(nodes, width)
+            gl, hl = gsum[:, None] - gr, hsum[:, None] - hr
+            gain = gr**2 / (hr + L2) + gl**2 / (hl + L2) - (gsum**2 / (hsum + L2))[:, None]
+            gain[(hr < MIN_HESSIAN) | (hl < MIN_HESSIAN)] = -1.0
+            best = gain.argmax(axis=1)
+            chosen = np.where(gain[np.arange(nodes), best] > 0, best, -1)
+            split += [int(j) for j in chosen]
+            present = np.zeros(n, dtype=bool)
+            present[rr[cc == chosen[node[rr]]]] = True
+            node = node * 2 + present
+        leaves = 1 << DEPTH
+        gsum = np.bincount(node, weights=g, minlength=leaves)
+        hsum = np.bincount(node, weights=h, minlength=leaves)
+        values = -gsum / (hsum + L2) * RATE
+        z += values[node]
+        trees.append((tuple(split), tuple(round(float(v), 4) for v in values)))
+    used = sorted({j for t, _ in trees for j in t if j >= 0})
+    renumber = {j: k for k, j in enumerate(used)}
+    names = tuple(vocab[j] for j in used)
+    packed = [(tuple(renumber.get(j, -1) for j in t), v) for t, v in trees]
+    return round(base, 4), names, packed
 
 
-def threshold(data: list[Prepared], weights: dict[str, float], cost: float = FP_COST) -> float:
+def threshold(data: list[Prepared], model: scorer.Trees, cost: float = FP_COST) -> float:
     """The threshold with the best recall - cost x FP rate on the candidates of `data`."""
     best, best_t = -1e9, 0.5
     scored = [
-        (p.name, ti, si, lab, scorer.score(f, weights))
+        (p.name, ti, si, lab, scorer.score(f, model))
         for p in data
         for f, lab, ti, si in p.rows
     ]  # fmt: skip
@@ -129,14 +157,14 @@ def threshold(data: list[Prepared], weights: dict[str, float], cost: float = FP_
     return round(best_t, 3)
 
 
-def measure(p: Prepared, weights: dict[str, float], t: float) -> dict[str, Any]:
+def measure(p: Prepared, model: scorer.Trees, t: float) -> dict[str, Any]:
     outs = {}
     for e, (seen, hits, cands) in zip(p.entries, p.texts, strict=True):
         covered = [(h[0], h[1]) for h in hits]
         learned = [
             (c.start, c.end, 10_000, c.kind)
             for c in cands
-            if scorer.score(c.features, weights) > t
+            if scorer.score(c.features, model) > t
             and not any(a < c.end and c.start < b for a, b in covered)
         ]
         outs[e["text"]] = redact(e["text"], assemble(e["text"], seen, hits + learned))
@@ -165,19 +193,48 @@ def summary(label: str, results: list[dict[str, Any]]) -> None:
     )
 
 
-def write(weights: dict[str, float], t: float) -> None:
+def _packed(items: list[str], indent: str = "    ") -> str:
     lines: list[str] = []
-    for k, v in sorted(weights.items()):  # packed: the file stays short
-        item = f"{k!r}: {v},"
+    for item in items:  # packed: the file stays short
         if lines and len(lines[-1]) + len(item) < 96:
             lines[-1] += " " + item
         else:
-            lines.append("    " + item)
-    body = "".join(f"{x}\n" for x in lines)
+            lines.append(indent + item)
+    return "".join(f"{x}\n" for x in lines)
+
+
+_MODEL = """MODEL = (
+    BASE,
+    NAMES,
+    [
+        (
+            SPLITS[i * INNER : (i + 1) * INNER],
+            LEAVES[i * LEAVES_PER_TREE : (i + 1) * LEAVES_PER_TREE],
+        )
+        for i in range(len(LEAVES) // LEAVES_PER_TREE)
+    ],
+)
+"""
+
+
+def write(model: Model, t: float) -> None:
+    base, names, trees = model
+    splits = [f"{j}," for sp, _ in trees for j in sp]
+    leaves = [f"{v}," for _, lv in trees for v in lv]
     WEIGHTS_FILE.write_text(
-        '"""Weights of the learned scorer (`scorer`): generated by `benchmarks/scrub_loco.py'
-        ' --write`\n(logistic regression on every labelled set); do not edit by hand."""\n\n'
-        f"THRESHOLD = {t}\n# fmt: off\nWEIGHTS: dict[str, float] = {{\n{body}}}\n# fmt: on\n",
+        '"""The learned scorer\'s trees (`scorer.Trees`): generated by `benchmarks/scrub_loco.py'
+        " --write`\n(boosted trees on every labelled set); do not edit by hand.\nFlat: tree i is"
+        " `SPLITS[i * INNER : (i + 1) * INNER]` and its leaves the same slice of `LEAVES`."
+        '"""\n\n'
+        f"THRESHOLD = {t}\nBASE = {base}\nINNER, LEAVES_PER_TREE = {len(trees[0][0])}, "
+        f"{len(trees[0][1])}\n# fmt: off\nNAMES: tuple[str, ...] = (\n"
+        + _packed([f"{n!r}," for n in names])
+        + ")\nSPLITS: tuple[int, ...] = (\n"
+        + _packed(splits)
+        + ")\nLEAVES: tuple[float, ...] = (\n"
+        + _packed(leaves)
+        + ")\n# fmt: on\n"
+        + _MODEL,
         encoding="utf-8",
     )
 
@@ -191,17 +248,17 @@ def main() -> None:
     args = parser.parse_args()
     data = [Prepared(n) for n in args.sets.split(",")]
     if args.write:
-        weights = train(data)
-        t = threshold(data, weights, args.fp_cost)
-        write(weights, t)
-        print(f"wrote {WEIGHTS_FILE.relative_to(ROOT)}: {len(weights)} weights, threshold {t}")
+        model = train(data)
+        t = threshold(data, model, args.fp_cost)
+        write(model, t)
+        print(f"wrote {WEIGHTS_FILE.relative_to(ROOT)}: {len(model[2])} trees, threshold {t}")
         return
     ours, theirs = [], []
     for p in data:
         rest = [q for q in data if q is not p]
-        weights = train(rest)
-        t = threshold(rest, weights, args.fp_cost)
-        r = measure(p, weights, t)
+        model = train(rest)
+        t = threshold(rest, model, args.fp_cost)
+        r = measure(p, model, t)
         ours.append(r)
         print(line(p.name, r) + f"  t={t}", flush=True)
         if args.rules:

@@ -184,17 +184,10 @@ class MemoryPosition:
 
 @dataclass(frozen=True)
 class NewMemory:
-    """A memory to create, with its embedding already encoded (little-endian float32).
-
-    `fresh`: its ID was just handed out for this write (the counter, or the call record of
-    a send that was not taken over from a cut-off one), so no stored memory can hold it and
-    an adapter may write it without an existence check. False (the default) keeps the check:
-    a duplicate ID then fails its entry and never overwrites.
-    """
+    """A memory to create, with its embedding already encoded (little-endian float32)."""
 
     memory: Memory
     embedding: bytes | None = None
-    fresh: bool = False
 
 
 class EmbeddingChange(StrEnum):

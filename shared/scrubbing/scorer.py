@@ -1,4 +1,4 @@
-"""The learned scorer: a logistic model over generic features of candidate values.
+"""The learned scorer: boosted trees over generic features of candidate values.
 
 Candidates are the whitespace-delimited tokens of a text, cut at `;`, `,`, `&` and at the
 first `=`/`:` of a `key=value` token (never at `://`), stripped of quotes and brackets, at
@@ -18,16 +18,17 @@ Features are generic, none names a corpus, template, brand or person (`features`
 Every shape feature is also crossed with whether a cue is near (`C|`) or not (`N|`), so that
 the model can weigh a shape differently in a credential context and bare.
 
-Weights are plain data (`scorer_weights.py`), trained offline with numpy by
-`benchmarks/scrub_loco.py --write` and estimated there leave-one-corpus-out; inference is
-pure Python (dict lookups, one `exp`). Pure functions, linear in the text's length.
+The model is a small gradient-boosted tree ensemble (150 trees of depth 4 over the binary
+features), plain data in `scorer_weights.py`, trained offline with numpy by
+`benchmarks/scrub_loco.py --write` and estimated there leave-one-corpus-out; inference is pure
+Python (set lookups, one `exp`). Pure functions, linear in the text's length.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from shared.scrubbing.checks import STOPWORDS, is_placeholder
@@ -35,7 +36,7 @@ from shared.scrubbing.context_lexicon import COPULA, KIND, word_class
 from shared.scrubbing.value_forms import public_form
 from shared.scrubbing.value_shape import shape
 
-__all__ = ["Candidate", "candidates", "find", "score"]
+__all__ = ["Candidate", "Trees", "candidates", "find", "score"]
 
 _MIN_LEN: Final = 3
 _MAX_LEN: Final = 512
@@ -225,12 +226,10 @@ def candidates(text: str) -> list[Candidate]:
                 wi += 1
             feats: list[str] = []
             cue_before = None
-            for d in range(0 if key else 1, _WINDOW + 1):
+            for d in range(1, _WINDOW + 1):
                 j = wi - d
                 if j < 0:
                     break
-                if d == 0:
-                    continue
                 if cues[j]:
                     cue_before = cues[j]
                     feats.append(f"cue={cues[j]}")
@@ -304,16 +303,30 @@ def candidates(text: str) -> list[Candidate]:
     return out
 
 
-def score(features: Sequence[str], weights: Mapping[str, float]) -> float:
+Trees = tuple[float, Sequence[str], Sequence[tuple[Sequence[int], Sequence[float]]]]
+"""A boosted tree ensemble: base log-odds, the feature names its splits test, and per tree
+the split of each inner node (heap order, an index into the names; -1: no split, go left)
+and the leaf values; a present feature goes right."""
+
+
+def score(features: Sequence[str], model: Trees) -> float:
     """Probability that the candidate is a secret."""
-    z = weights.get("bias", 0.0) + sum(weights.get(f, 0.0) for f in features)
+    base, names, trees = model
+    present = set(features)
+    z = base
+    for splits, leaves in trees:
+        i = 0
+        for d in range(len(leaves).bit_length() - 1):
+            j = splits[(1 << d) - 1 + i]
+            i = 2 * i + (1 if j >= 0 and names[j] in present else 0)
+        z += leaves[i]
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def find(
     text: str,
     covered: Sequence[tuple[int, int]],
-    weights: Mapping[str, float],
+    model: Trees,
     threshold: float,
 ) -> list[tuple[int, int, str]]:
     """(start, end, kind) of each candidate scoring above `threshold` outside `covered`."""
@@ -321,6 +334,6 @@ def find(
     for c in candidates(text):
         if any(a < c.end and c.start < b for a, b in covered):
             continue
-        if score(c.features, weights) > threshold:
+        if score(c.features, model) > threshold:
             found.append((c.start, c.end, c.kind))
     return found

@@ -43,8 +43,8 @@ from shared.scrubbing.normalize import View, view
 from shared.scrubbing.patterns import PATTERNS, SecretPattern
 
 __all__ = [
-    "Check", "Span", "TextScan", "assemble", "find_spans", "marker", "provider_hits", "redact",
-    "row_hits",
+    "Check", "Span", "TextScan", "assemble", "detect", "find_spans", "marker", "provider_hits",
+    "redact", "row_hits",
 ]  # fmt: skip
 
 
@@ -354,10 +354,17 @@ def find_spans(
     `check` runs before each row (a time budget that raises stops the scan). After the
     table, the context tier (`context_tier`, its weights or `model`'s) looks at the rest."""
     seen = view(text)
-    hits = _raw_hits(seen.text, check)
+    return assemble(text, seen, detect(seen.text, check, model))
+
+
+def detect(
+    text: str, check: Check | None = None, model: context_tier.Model | None = None
+) -> list[tuple[int, int, int, str]]:
+    """Every hit (start, end, priority, kind) of the table and the context tier on a view's
+    text, unmerged (priority: the row's index; the tier's hits come after every row)."""
+    hits = _raw_hits(text, check)
     covered = sorted((h[0], h[1]) for h in hits)
-    hits += [(s, e, _TIER, k) for s, e, k in context_tier.find(seen.text, covered, model)]
-    return assemble(text, seen, hits)
+    return hits + [(s, e, _TIER, k) for s, e, k in context_tier.find(text, covered, model)]
 
 
 def assemble(text: str, seen: View, hits: list[tuple[int, int, int, str]]) -> list[Span]:

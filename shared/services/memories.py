@@ -220,7 +220,7 @@ class InsertWrite:
         for index, entry in accepted:
             memory = self._memory(ctx, entry, ids[index], stored_tags, now)
             embedding = embeddings[index]
-            new_memories.append(NewMemory(memory, embedding, fresh=not resumed))
+            new_memories.append(NewMemory(memory, embedding))
         new_memories = with_server_embeddings(ctx, new_memories, self.postings.embedded)
         checked = [
             (index, new)
@@ -406,7 +406,7 @@ def stored_before(
     """{index: memory} of the entries an earlier send of this write stored already (their
     IDs were reserved for exactly these entries). Their writes are completed first
     (`complete_memories`): a crash may have cut them off after the item, before its
-    postings, stats or embedding (`embeddings`: bytes per index)."""
+    postings or embedding (`embeddings`: bytes per index)."""
     if not ids:
         return {}
     found = ctx.storage.get_memories(tenant, [MemoryId(typ, n) for n in ids.values()], now)
@@ -417,8 +417,7 @@ def stored_before(
     }
     if already:
         ctx.storage.complete_memories(
-            tenant,
-            {memory.id: (embeddings or {}).get(index) for index, memory in already.items()},
+            [(memory, (embeddings or {}).get(index)) for index, memory in already.items()]
         )
     return already
 

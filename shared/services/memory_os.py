@@ -186,9 +186,7 @@ class RememberWrite:
             memory = before[0]
             marked = self.replaced.mark({0: memory.id}, now)
         else:
-            (new,) = with_server_embeddings(
-                ctx, [NewMemory(memory, fresh=not resumed)], self.postings.embedded
-            )
+            (new,) = with_server_embeddings(ctx, [NewMemory(memory)], self.postings.embedded)
             merged = self._merged(ctx, new, now)
             if merged is not None:
                 stamped: Refs = {0: (str(merged.id), stamp(merged.updated_at))}

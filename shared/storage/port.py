@@ -114,12 +114,12 @@ class StoragePort(LedgerPort, Protocol):
         every task ended."""
         ...
 
-    def complete_memories(self, tenant: str, embeddings: Mapping[MemoryId, bytes | None]) -> int:
-        """Finish the writes of stored memories that a crash may have cut off (a resend of
-        the same write found their items): whatever `put_memories` writes besides the item
-        (postings, stats, the embedding — `embeddings` gives its bytes) is re-applied where
-        missing, never twice. Returns how many memories were incomplete. An adapter whose
-        put is one transaction per memory has nothing to complete (0).
+    def complete_memories(self, memories: Sequence[tuple[Memory, bytes | None]]) -> None:
+        """Finish the writes of stored memories (as read) that a crash may have cut off (a
+        resend of the same write found their items): whatever `put_memories` writes beside
+        the item and its stats (postings, the embedding — its bytes given with the memory)
+        is written again, idempotently; nothing is counted twice. An adapter whose put is
+        one transaction per memory has nothing to complete.
         """
         ...
 
@@ -136,8 +136,7 @@ class StoragePort(LedgerPort, Protocol):
         search postings (`memory.terms`), updating the tenant's memory corpus stats.
 
         None per stored item; an EntryFailure leaves nothing of that item behind. An ID
-        that is already stored fails its entry and is never overwritten; `NewMemory.fresh`
-        (the ID comes straight from the counter) lets an adapter skip that check.
+        that is already stored fails its entry and is never overwritten.
         """
         ...
 

@@ -93,21 +93,21 @@ def test_put_memories_writes_postings_and_stats(storage: StoragePort) -> None:
     assert (got.terms, got.doc_len) == ({"vertrag": 2, "kund": 1}, 3)
 
 
-def test_fresh_memories_are_stored_like_any_other_and_never_overwritten(
+def test_reserved_memories_are_stored_and_a_duplicate_id_never_overwrites(
     storage: StoragePort,
 ) -> None:
     # Given two IDs just reserved from the counter
     first, second = (lt(n) for n in storage.reserve_ids(TENANT, CounterName.LONGTERM, 2))
-    # When they are stored as fresh, one with an embedding, with a second (not fresh) entry
-    # for the first ID in the same batch
+    # When they are stored, one with an embedding, with a second entry for the first ID in
+    # the same batch
     results = storage.put_memories(
         [
-            NewMemory(indexed(first, {"frisch": 2}, 2), embedding(1.0, 2.0), fresh=True),
-            NewMemory(indexed(second, {"frisch": 1}, 1, nutzer="anna"), fresh=True),
+            NewMemory(indexed(first, {"frisch": 2}, 2), embedding(1.0, 2.0)),
+            NewMemory(indexed(second, {"frisch": 1}, 1, nutzer="anna")),
             NewMemory(indexed(first, {"doppelt": 1}, 1)),
         ]
     )
-    # Then both fresh ones are stored, indexed and counted; the duplicate fails
+    # Then the first two are stored, indexed and counted; the duplicate fails
     assert results[:2] == [None, None]
     assert_failure(results[2], EntryFailureCode.STORAGE)
     assert [p.entry_id for p in postings(storage, TENANT, "frisch", "doppelt")["frisch"]] == [
@@ -117,7 +117,7 @@ def test_fresh_memories_are_stored_like_any_other_and_never_overwritten(
     assert postings(storage, TENANT, "doppelt") == {}
     assert storage.memory_stats(TENANT) == CorpusStats(2, 3)
     assert storage.get_embedding(TENANT, first) == embedding(1.0, 2.0)
-    # And a later (not fresh) write of a stored ID fails and overwrites nothing
+    # And a later write of a stored ID fails and overwrites nothing
     assert_failure(
         storage.put_memories([NewMemory(indexed(second, {"neu": 1}, 1))])[0],
         EntryFailureCode.STORAGE,

@@ -1,11 +1,12 @@
-"""A Lambda that dies mid memory-write on DynamoDB (moto): before the items (fresh IDs: they
-ride in the postings' BatchWriteItem), then, on the resend (reused IDs: conditional
-PutItems), after the items and before their postings and stats. The next send
-finds the items and completes the writes (`complete_memories`) instead of trusting them;
-a delete resent after dying mid-batch answers what the first call would have answered.
+"""A Lambda that dies mid memory-write on DynamoDB: before the items (at the transaction
+that stores them with their index records and stats), then, on the resend, after them,
+its postings and vector lost. The next send finds the items and completes the writes
+(`complete_memories`) instead of trusting them; a delete resent after dying mid-batch
+answers what the first call would have answered.
 
 The death is a botocore `before-call` hook: from the named operation on, every AWS call of
-the process fails, as for a Lambda stopped at its timeout."""
+the process fails, as for a Lambda stopped at its timeout; `lost` fails only the named
+operations (the calls that ran beside the transaction when it died)."""
 
 from __future__ import annotations
 
@@ -40,18 +41,22 @@ class _Killed(BaseException):
 
 
 class Death:
-    """From the `nth` call of `operation` on, every call of the process fails."""
+    """From the `nth` call of `operation` on, every call of the process fails (none: only
+    the `lost` operations fail)."""
 
-    def __init__(self, operation: str, nth: int = 1) -> None:
+    def __init__(
+        self, operation: str | None = None, nth: int = 1, *, lost: tuple[str, ...] = ()
+    ) -> None:
         self.operation = operation
         self.nth = nth
+        self.lost = lost
         self.dead = False
         self.sent: list[str] = []
 
     def __call__(self, model: Any, **_: Any) -> None:
         if model.name == self.operation and self.sent.count(self.operation) + 1 == self.nth:
             self.dead = True
-        if self.dead:
+        if self.dead or model.name in self.lost:
             raise _Killed
         self.sent.append(model.name)
 
@@ -114,25 +119,27 @@ def test_a_resend_completes_memory_writes_cut_off_after_their_items(
 ) -> None:
     ctx = context(storage)
     ids = [MemoryId(MemoryType.LONGTERM, n) for n in (1, 2, 3)]
-    # Given an insert whose Lambda dies at its BatchWriteItem (the items of its fresh IDs
-    # go there with the postings): only the embedding was written
-    death = Death("BatchWriteItem").attach(clients)
+    # Given an insert whose Lambda dies at the transaction of its items (postings and the
+    # embedding beside it may have landed): nothing is stored, nothing counted
+    death = Death("TransactWriteItems").attach(clients)
     with pytest.raises(_Killed):
         call_tool(ctx, PRINCIPAL, INSERT, insert_args())
     death.detach(clients)
-    assert "PutItem" in death.sent and "PutVectors" in death.sent
+    assert "PutItem" in death.sent
     assert storage.get_memories(PRINCIPAL.tenant, ids, ctx.clock()) == {}
+    assert storage.memory_stats(PRINCIPAL.tenant).documents == 0
     # And its resend (after the dead call's in-progress record expired), whose IDs are the
-    # first send's again (not fresh: one conditional PutItem each), dies at the postings:
-    # items and the embedding were written, postings and stats not
+    # first send's again, dies after its transaction, the postings and the vector beside
+    # it lost: items, records and stats were written, postings and the embedding not
     mark_expires(ctx)
-    death = Death("BatchWriteItem").attach(clients)
+    death = Death(lost=("BatchWriteItem", "PutVectors")).attach(clients)
     with pytest.raises(_Killed):
         call_tool(ctx, PRINCIPAL, INSERT, insert_args())
     death.detach(clients)
-    assert death.sent.count("PutItem") >= 3 and "PutVectors" in death.sent
+    assert "TransactWriteItems" in death.sent
     assert set(storage.get_memories(PRINCIPAL.tenant, ids, ctx.clock())) == set(ids)
-    assert storage.memory_stats(PRINCIPAL.tenant).documents == 0
+    assert storage.memory_stats(PRINCIPAL.tenant).documents == 3
+    assert storage.get_embedding(PRINCIPAL.tenant, ids[1]) is None
     assert found_by_search(ctx, "Vormittag") == []
     # When the call is sent a third time
     mark_expires(ctx)
@@ -147,8 +154,10 @@ def test_a_resend_completes_memory_writes_cut_off_after_their_items(
     stats = storage.memory_stats(PRINCIPAL.tenant)
     assert stats.documents == 3
     assert storage.get_embedding(PRINCIPAL.tenant, ids[1]) is not None
-    assert storage.complete_memories(PRINCIPAL.tenant, dict.fromkeys(ids)) == 0
+    stored = storage.get_memories(PRINCIPAL.tenant, ids, ctx.clock())
+    storage.complete_memories([(m, None) for m in stored.values()])
     assert storage.memory_stats(PRINCIPAL.tenant) == stats
+    assert found_by_search(ctx, "Vormittag") == sorted(str(i) for i in ids)
     with capsys.disabled():
         print(
             f"\nresend completing 3 cut-off memory writes: {sum(completion.values())} calls, "

@@ -130,9 +130,12 @@ def test_failed_put_vectors_fails_its_entries_and_leaves_no_item(
 def test_failed_item_put_deletes_the_vector_written_for_it(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
-    # Given DynamoDB refuses the item of longterm_2 (not a duplicate: a service error)
+    # Given DynamoDB refuses the transaction of longterm_2's item (not a duplicate: a
+    # service error; longterm_1 is counted in another stats shard)
     failed = inject_failure(
-        clients.dynamodb, "dynamodb.PutItem", lambda r: b"longterm_2" in r["body"]
+        clients.dynamodb,
+        "dynamodb.TransactWriteItems",
+        lambda r: b"longterm_2" in r["body"] and b'"Put"' in r["body"],
     )
     # When two memories with embeddings are stored
     results = storage.put_memories(

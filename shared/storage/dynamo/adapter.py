@@ -60,7 +60,6 @@ if TYPE_CHECKING:
     from shared.storage.dynamo.memories import MemoryWriter
     from shared.storage.dynamo.memory_delete import MemoryDeleter
     from shared.storage.dynamo.memory_index import MemoryIndexReads
-    from shared.storage.dynamo.memory_repair import MemoryRepair
     from shared.storage.dynamo.memory_replace import MemoryReplacer
     from shared.storage.dynamo.memory_supersede import MemorySuperseder
     from shared.storage.dynamo.projects import ProjectRecords
@@ -194,12 +193,6 @@ class DynamoStorage:
         # threads racing on a first use may build two, which only leaves gaps.
         return CallRecords(self._calls, IdLeases(self._calls))
 
-    @cached_property
-    def _repair(self) -> MemoryRepair:
-        from shared.storage.dynamo.memory_repair import MemoryRepair
-
-        return MemoryRepair(self._calls, self._vectors)
-
     @property
     def table_name(self) -> str:
         return self._table
@@ -221,7 +214,7 @@ class DynamoStorage:
     finish_call = _Served(lambda s: s._call_records.finish)
     drop_call = _Served(lambda s: s._call_records.drop)
     side_by_side = _Served(lambda s: s._round_trips.side_by_side)
-    complete_memories = _Served(lambda s: s._repair.complete)
+    complete_memories = _Served(lambda s: s._writer.complete)
     put_memories = _Served(lambda s: s._writer.put)
     replace_memories = _Served(lambda s: s._replacer.replace)
     supersede_memories = _Served(lambda s: s._superseder.supersede)

@@ -3,7 +3,7 @@
 
 Invariants (the same as a memory's, memory_records.py: one mechanism):
 - An entry and its stats shard change together: per stats shard one TransactWriteItems
-  (`Counting`), a create conditioned `attribute_not_exists`, a replace on the stored
+  (`write_index`), a create conditioned `attribute_not_exists`, a replace on the stored
   version being `previous` (sent again against what is stored, so the last writer wins
   and the delta is exact).
 - **The entry names every posting it may have.** A replace's entry keeps every term of
@@ -141,7 +141,7 @@ class BrainIndex:
 
     def _round(self, steps: list[_Step], results: list[EntryFailure | None]) -> None:
         """One write per chain: per stats shard one transaction (the entries' conditioned
-        Puts with the shard's ADD, `Counting`) beside the postings diff; a refused replace
+        Puts with the shard's ADD, `write_index`) beside the postings diff; a refused replace
         is sent again against the version its condition met, with the diff from it."""
         pending = steps
         for attempt in range(self._max_retries + 1):

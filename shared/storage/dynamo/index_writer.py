@@ -6,7 +6,7 @@ An owner gives its old version (what its item or record says is indexed; none on
 and its new one (none on delete); from the two it makes a `Count` (its conditioned
 actions, the stats change) and the postings requests (deletes of old keys the new version
 lacks, puts of the new one's). `write_index` runs one stage of them: per stats shard one
-TransactWriteItems (`Counting`) beside the BatchWriteItem of the postings.
+TransactWriteItems beside the BatchWriteItem of the postings.
 
 Invariants:
 - **Counted == stored.** A stats shard (memory `MSTATS`, brain `STATS`) changes only in the
@@ -86,50 +86,26 @@ class Counted:
     also_refused: Mapping[int, Item | None] = field(default_factory=dict)
 
 
-@dataclass
-class Counting[Owner: Hashable]:
-    """Count changes grouped per stats shard into transactions; `tasks()` run in the
-    caller's stage, `finish()` maps the task results to one `Counted` per owner."""
-
-    calls: TableCalls
-    counts: Sequence[Count[Owner]]
-    # One more TransactItem per transaction, made from its counts (a delete's call-record
-    # marks, reservations.mark_action): if its condition fails, nothing of it applies.
-    extra: Callable[[Sequence[Count[Owner]]], Item | None] | None = None
-    _groups: list[list[Count[Owner]]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        by_shard: dict[tuple[str, str], list[Count[Owner]]] = {}
-        for c in self.counts:
-            by_shard.setdefault(item_key(c.shard), []).append(c)
-        most = _ACTIONS_MAX - (self.extra is not None)
-        for group in by_shard.values():
-            chunk: list[Count[Owner]] = []
-            size = actions = 0
-            for c in group:
-                weight = len(json.dumps(c.actions))
-                full = actions + len(c.actions) > most or size + weight > _BYTES_MAX
-                if chunk and full:
-                    self._groups.append(chunk)
-                    chunk, size, actions = [], 0, 0
-                chunk.append(c)
-                size += weight
-                actions += len(c.actions)
-            if chunk:
-                self._groups.append(chunk)
-
-    def tasks(self) -> list[Callable[[], dict[Owner, Counted]]]:
-        return [partial(_transact, self.calls, group, self.extra) for group in self._groups]
-
-    def finish(self, outcomes: Sequence[dict[Owner, Counted]]) -> dict[Owner, Counted]:
-        merged: dict[Owner, Counted] = {}
-        for outcome in outcomes:
-            merged.update(outcome)
-        return merged
-
-    def run(self) -> dict[Owner, Counted]:
-        """Alone, as one stage."""
-        return self.finish(self.calls.round_trips.run(self.tasks()))
+def _groups[Owner: Hashable](counts: Sequence[Count[Owner]], most: int) -> list[list[Count[Owner]]]:
+    """The counts grouped per stats shard into transactions (≤ `most` actions, ≤ 3 MB)."""
+    by_shard: dict[tuple[str, str], list[Count[Owner]]] = {}
+    for c in counts:
+        by_shard.setdefault(item_key(c.shard), []).append(c)
+    groups: list[list[Count[Owner]]] = []
+    for group in by_shard.values():
+        chunk: list[Count[Owner]] = []
+        size = actions = 0
+        for c in group:
+            weight = len(json.dumps(c.actions))
+            if chunk and (actions + len(c.actions) > most or size + weight > _BYTES_MAX):
+                groups.append(chunk)
+                chunk, size, actions = [], 0, 0
+            chunk.append(c)
+            size += weight
+            actions += len(c.actions)
+        if chunk:
+            groups.append(chunk)
+    return groups
 
 
 def _transact[Owner: Hashable](
@@ -207,12 +183,14 @@ def write_index[Owner: Hashable](
     extra: Callable[[Sequence[Count[Owner]]], Item | None] | None = None,
     beside: Sequence[Callable[[], Any]] = (),
 ) -> tuple[dict[Owner, Counted], set[Owner], list[Any]]:
-    """One stage: the counts' transactions ‖ the postings requests ‖ `beside` (vectors).
+    """One stage: the counts' transactions (per stats shard; `extra`: one more TransactItem
+    per transaction made from its counts — a delete's call-record marks — whose failed
+    condition applies nothing of it) ‖ the postings requests ‖ `beside` (vectors).
     (outcome per owner, owners whose postings still failed after the retries, the results
     of `beside`)."""
-    counting = Counting(calls, counts, extra)
+    groups = _groups(counts, _ACTIONS_MAX - (extra is not None))
+    transactions = [partial(_transact, calls, group, extra) for group in groups]
     write = BatchWrite(calls, postings)
-    done, counted, written = run_groups(
-        calls.round_trips, [beside, counting.tasks(), write.tasks()]
-    )
-    return counting.finish(counted), write.finish(written), done
+    done, counted, written = run_groups(calls.round_trips, [beside, transactions, write.tasks()])
+    outcomes = {owner: c for outcome in counted for owner, c in outcome.items()}
+    return outcomes, write.finish(written), done

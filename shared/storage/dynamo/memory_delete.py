@@ -5,7 +5,7 @@ A delete of a batch is one loop over its memories' partitions (docs/dynamodb.md,
 1. one consistent Query per memory partition: the memory item, all its rating records and
    its index record (memory_records.py). The delete tool runs it as its authorization
    read (`read`, beside the call's claim) and passes the partitions in (`DeleteRead`);
-2. one stage, side by side: per stats shard one TransactWriteItems (`Counting`) — per
+2. one stage, side by side: per stats shard one TransactWriteItems (`write_index`) — per
    memory the item's Delete on the version read (every rating and replace moves it), its
    index record made a tombstone on the record as read (or checked absent), the stats
    decrement of what the record counted, and the call record's marks (`CallMarks`:

@@ -20,8 +20,8 @@ Invariants:
   postings of both are gone (memory_delete.py). So
   wherever a crash cut a write off, the record still says what is counted and which
   postings may be left, and the resend finishes from there.
-- A memory item without a record is not counted (an insert cut off before its record):
-  the resend completes it (memory_repair.py), any replace records it.
+- A memory item has its record from its first write on: the insert puts both in one
+  transaction with the stats (memories.py).
 - Records never take part in searches or listings; the delete's partition Query reads
   them with the item and the ratings. Records of short-term memories carry the memory's
   `by_expiry` keys, so the expiry sweep also finds the tombstone a cut-off sweep left
@@ -30,7 +30,6 @@ Invariants:
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -68,16 +67,9 @@ from shared.storage.dynamo.memory_items import (
     memory_stats_shard,
 )
 
-_log = logging.getLogger(__name__)
-
 SK_INDEX: Final = "IDX"
 STALE: Final = "stale"
 GONE: Final = "gone"
-# A transaction holds at most 100 actions (one is the stats shard) and 4 MB.
-_ACTIONS_MAX: Final = 99
-_BYTES_MAX: Final = 3_000_000
-_CONDITION_FAILED: Final = "ConditionalCheckFailed"
-_TRANSACTION_CONFLICT: Final = "TransactionConflict"
 
 KeyId = tuple[str, str]
 PLAIN: Final = TypeDeserializer()  # attribute values as plain values for conditions

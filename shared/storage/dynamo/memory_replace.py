@@ -2,7 +2,7 @@
 
 The caller's snapshot (`MemoryReplace.previous`, what it read) is the old version: every
 write below is conditioned on it. Per batch one stage, side by side:
-1. per stats shard one TransactWriteItems (`Counting`): per memory the item's Update of the
+1. per stats shard one TransactWriteItems (`write_index`): per memory the item's Update of the
    replaced attributes (condition: the version and `embedding_key` read, not expired;
    created time, scores, last_call and write_id untouched, the version bumped) and its
    index record's Update conditioned on counting exactly the snapshot (its area, doc_len

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING
 
-from shared.domain import CounterName, MemoryId
+from shared.domain import CounterName, Memory
 from shared.storage.sqlite.base import dump
 from shared.storage.sqlite.brain import BrainStore
 from shared.storage.sqlite.calls import CallStore, reserve_in
@@ -46,10 +46,9 @@ class SqliteStorage(
         )
         return int(rows[0][0]) if rows else 0
 
-    def complete_memories(self, tenant: str, embeddings: Mapping[MemoryId, bytes | None]) -> int:
+    def complete_memories(self, memories: Sequence[tuple[Memory, bytes | None]]) -> None:
         """Nothing to complete: a memory's row, postings, stats and embedding are written
         in one transaction (memories.py)."""
-        return 0
 
     def ensure_tags(self, tenant: str, names: Sequence[str]) -> dict[str, str]:
         keys = list(dict.fromkeys(name.casefold() for name in names))
