@@ -290,13 +290,6 @@ class StoragePort(LedgerPort, Protocol):
         """
         ...
 
-    def find_memories_by_scope(
-        self, tenant: str, scope: str, scope_vk: str, now: datetime, limit: int
-    ) -> list[Memory]:
-        """Long-term memories with exactly this scope/scope_vk, not expired at `now`,
-        newest first, at most `limit`."""
-        ...
-
     def find_memories_by_scopes(
         self,
         tenant: str,
@@ -305,15 +298,13 @@ class StoragePort(LedgerPort, Protocol):
         limit: int,
         areas: Sequence[str] | None = None,
     ) -> dict[tuple[str, str], list[Memory]]:
-        """`find_memories_by_scope` for several (scope, scope_vk) pairs at once.
-
-        Per distinct pair: the long-term memories with exactly that scope/scope_vk, not
-        expired at `now`, newest first, at most `limit` each. With `areas`, only memories
-        in those areas count, and the filter comes before the limit (memories the caller
-        may not see never push visible ones out). Pairs without memories may be
-        absent from the result; duplicate pairs are looked up once; no pairs give {}.
-        One round trip on adapters that can parallelise (DynamoDB: one Query per pair,
-        side by side).
+        """Per distinct (scope, scope_vk) pair: the long-term memories with exactly that
+        scope/scope_vk, not expired at `now`, newest first, at most `limit` each. With
+        `areas`, only memories in those areas count, and the filter comes before the limit
+        (memories the caller may not see never push visible ones out). Pairs without
+        memories may be absent from the result; duplicate pairs are looked up once; no
+        pairs give {}. One round trip on adapters that can parallelise (DynamoDB: one Query
+        per pair, side by side).
         """
         ...
 

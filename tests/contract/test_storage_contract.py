@@ -15,6 +15,7 @@ import pytest
 from shared.domain import (
     CounterName,
     EntryFailureCode,
+    Memory,
     NewMemory,
 )
 from shared.storage.port import StoragePort
@@ -31,6 +32,14 @@ from tests.contract.builders import (
     st,
 )
 from tests.contract.storage_checks import assert_failure, assert_utc
+
+
+def in_scope(
+    storage: StoragePort, pair: tuple[str, str], now: datetime, limit: int
+) -> list[Memory]:
+    """The memories of one (scope, scope_vk) pair: a lookup of that pair alone."""
+    return storage.find_memories_by_scopes(TENANT, [pair], now, limit).get(pair, [])
+
 
 # --- counters ---------------------------------------------------------------------------
 
@@ -242,7 +251,7 @@ def test_memories_are_isolated_per_tenant(storage: StoragePort) -> None:
     assert storage.get_embedding(TENANT, lt(1)) == embedding(1.0)
     assert storage.get_embedding(OTHER_TENANT, lt(1)) == embedding(2.0)
     assert storage.get_embedding(TENANT, lt(2)) is None
-    found = storage.find_memories_by_scope(TENANT, "kunde", "K-1", now=T0, limit=10)
+    found = in_scope(storage, ("kunde", "K-1"), T0, 10)
     assert [(m.tenant, m.id) for m in found] == [(TENANT, lt(1))]
     # And a rating in tenant A of B-only memory is not found and does not touch B
     result = storage.record_ratings([make_rating(1, lt(2), 5)], now=T0)[0]
@@ -260,12 +269,12 @@ def test_expired_memory_is_absent_and_cannot_be_rated(storage: StoragePort) -> N
     ]
     # When read just before the expiry, it is there
     assert set(storage.get_memories(TENANT, [lt(1), lt(2)], now=at(9))) == {lt(1), lt(2)}
-    found = storage.find_memories_by_scope(TENANT, "kunde", "K-1", now=at(9), limit=10)
+    found = in_scope(storage, ("kunde", "K-1"), at(9), 10)
     assert [m.id for m in found] == [lt(2), lt(1)]
     # Then at the expiry instant and later it is absent from reads
     for now in (expiry, at(days=1)):
         assert set(storage.get_memories(TENANT, [lt(1), lt(2)], now=now)) == {lt(2)}
-        found = storage.find_memories_by_scope(TENANT, "kunde", "K-1", now=now, limit=10)
+        found = in_scope(storage, ("kunde", "K-1"), now, 10)
         assert [m.id for m in found] == [lt(2)]
     # And rating it at the expiry gives NOT_FOUND and writes nothing
     result = storage.record_ratings([make_rating(1, lt(1), 8)], now=expiry)[0]
@@ -274,7 +283,7 @@ def test_expired_memory_is_absent_and_cannot_be_rated(storage: StoragePort) -> N
     assert storage.get_memories(TENANT, [lt(1)], now=at(9))[lt(1)].score_count == 0
 
 
-def test_find_memories_by_scope_filters_orders_and_limits(storage: StoragePort) -> None:
+def test_find_memories_by_scopes_filters_orders_and_limits(storage: StoragePort) -> None:
     # Given long-term memories in one scope (created in ID order), plus distractors
     assert (
         storage.put_memories(
@@ -290,11 +299,11 @@ def test_find_memories_by_scope_filters_orders_and_limits(storage: StoragePort) 
         == [None] * 6
     )
     # When the scope kunde/K-1 is queried
-    found = storage.find_memories_by_scope(TENANT, "kunde", "K-1", now=T0, limit=10)
+    found = in_scope(storage, ("kunde", "K-1"), T0, 10)
     # Then only its long-term memories come back, newest first
     assert [m.id for m in found] == [lt(6), lt(2), lt(1)]
     assert found[0] == make_memory(lt(6), created_at=at(6), updated_at=at(6))
     # And the limit keeps the newest
-    limited = storage.find_memories_by_scope(TENANT, "kunde", "K-1", now=T0, limit=2)
+    limited = in_scope(storage, ("kunde", "K-1"), T0, 2)
     assert [m.id for m in limited] == [lt(6), lt(2)]
-    assert storage.find_memories_by_scope(TENANT, "kunde", "K-9", now=T0, limit=10) == []
+    assert in_scope(storage, ("kunde", "K-9"), T0, 10) == []

@@ -170,10 +170,9 @@ def test_replace_updates_fields_index_and_version(storage: StoragePort) -> None:
     }
     assert storage.memory_stats(TENANT) == CorpusStats(1, 3)
     # And the scope index follows too
-    assert [m.id for m in storage.find_memories_by_scope(TENANT, "projekt", "P-9", NOW, 5)] == [
-        lt(1)
-    ]
-    assert storage.find_memories_by_scope(TENANT, "kunde", "K-1", NOW, 5) == []
+    found = storage.find_memories_by_scopes(TENANT, [("projekt", "P-9"), ("kunde", "K-1")], NOW, 5)
+    assert [m.id for m in found[("projekt", "P-9")]] == [lt(1)]
+    assert found.get(("kunde", "K-1"), []) == []
 
 
 def test_replace_with_a_stale_version_is_a_conflict_and_writes_nothing(

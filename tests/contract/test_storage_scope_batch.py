@@ -184,7 +184,7 @@ def test_key_components_cannot_be_confused(storage: StoragePort) -> None:
     assert found == {("a#b", "c"): [lt(1)], ("a", "b#c"): [lt(2)], ("a%23b", "c"): [lt(3)]}
 
 
-def test_the_batch_equals_the_single_pair_method(storage: StoragePort) -> None:
+def test_the_batch_equals_each_pair_looked_up_alone(storage: StoragePort) -> None:
     # Given memories about three entities, some expiring, and a short-term distractor
     three_scopes(storage)
     store(
@@ -196,12 +196,12 @@ def test_the_batch_equals_the_single_pair_method(storage: StoragePort) -> None:
     pairs = [K1, K2, P1, NONE]
     for now in (NOW, at(10)):
         for limit in (1, 2, 3, 10):
-            # When the batch and the single-pair method look up the same pairs
+            # When the batch looks up the pairs together, and each pair alone
             found = storage.find_memories_by_scopes(TENANT, pairs, now, limit)
             # Then both return the same memories per pair
-            for scope, scope_vk in pairs:
-                single = storage.find_memories_by_scope(TENANT, scope, scope_vk, now, limit)
-                assert found.get((scope, scope_vk), []) == single, (scope, scope_vk, now, limit)
+            for pair in pairs:
+                alone = storage.find_memories_by_scopes(TENANT, [pair], now, limit)
+                assert found.get(pair, []) == alone.get(pair, []), (pair, now, limit)
 
 
 def test_an_areas_filter_comes_before_the_limit(storage: StoragePort) -> None:

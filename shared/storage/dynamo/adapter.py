@@ -28,8 +28,6 @@ from functools import cached_property, partial
 from typing import TYPE_CHECKING, Self, overload
 
 from shared.logs import silence_payload_loggers
-from shared.search.postings import POSTINGS_PER_AREA_TERM
-from shared.search.topk import WordQuery
 from shared.storage.dynamo.calls import (
     Backoff,
     TableCalls,
@@ -55,8 +53,6 @@ if TYPE_CHECKING:
         Memory,
         MemoryId,
     )
-    from shared.search.lookup import MemoryTermLookup
-    from shared.search.vectors import VectorQuery
     from shared.storage.aws_clients import AwsClients
     from shared.storage.dynamo.brain import BrainIndex
     from shared.storage.dynamo.embeddings import EmbeddingVectors
@@ -217,6 +213,7 @@ class DynamoStorage:
     reserve_call_ids = _Served(lambda s: s._call_records.reserve_ids)
     finish_call = _Served(lambda s: s._call_records.finish)
     drop_call = _Served(lambda s: s._call_records.drop)
+    side_by_side = _Served(lambda s: s._round_trips.side_by_side)
     complete_memories = _Served(lambda s: s._writer.complete)
     put_memories = _Served(lambda s: s._writer.put)
     replace_memories = _Served(lambda s: s._replacer.replace)
@@ -228,8 +225,10 @@ class DynamoStorage:
     list_memories = _Served(lambda s: s._index.by_areas)
     find_memories_by_scopes = _Served(lambda s: s._index.by_scopes)
     record_ratings = _Served(lambda s: s._ratings.record)
+    lookup_memory_terms = _Served(lambda s: s._index.lookup)
     memory_stats = _Served(lambda s: s._index.stats)
     search_vectors = _Served(lambda s: s._vectors.search)
+    profile_dimensions = _Served(lambda s: s._vectors.profile_dimensions)
     get_ratings = _Served(lambda s: s._ratings.list)
     put_brain_entries = _Served(lambda s: s._brain.put)
     get_brain_entries = _Served(lambda s: s._brain.get)
@@ -283,33 +282,11 @@ class DynamoStorage:
         """No owner: a Lambda never knows that another one died; the marks expire."""
         return 0
 
-    def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
-        return self._round_trips.side_by_side(tasks)
-
     def deferring(self) -> AbstractContextManager[None]:
         """A replace's cleanup beside the call record's completion (calls.py)."""
         return deferring(self._round_trips)
 
     # --- memories: reads of one request, and argument lists adapted ----------------------
-
-    def lookup_memory_terms(
-        self,
-        tenant: str,
-        terms: Sequence[str],
-        areas: Sequence[str],
-        member: str | None = None,
-        *,
-        path: str | None = None,
-        per_area_term: int = POSTINGS_PER_AREA_TERM,
-        recent: int = 0,
-        now: datetime | None = None,
-        vector: VectorQuery | None = None,
-        words: WordQuery | None = None,
-    ) -> MemoryTermLookup:
-        now_us = None if now is None else to_us(now)
-        return self._index.lookup(
-            tenant, terms, areas, member, path, per_area_term, recent, now_us, vector, words
-        )
 
     def get_memories(
         self, tenant: str, ids: Sequence[MemoryId], now: datetime
@@ -335,18 +312,6 @@ class DynamoStorage:
         )
         ref = opt_s(response.get("Item", {}), "embedding_key")
         return None if ref is None else self._vectors.get(ref)
-
-    def profile_dimensions(self, tenant: str, profiles: Sequence[str]) -> dict[str, int]:
-        """The bucket's index per profile (S3 Vectors indexes are per profile and dimension,
-        shared by the tenants of a bucket)."""
-        del tenant
-        return self._vectors.profile_dimensions(profiles)
-
-    def find_memories_by_scope(
-        self, tenant: str, scope: str, scope_vk: str, now: datetime, limit: int
-    ) -> list[Memory]:
-        found = self._index.by_scopes(tenant, [(scope, scope_vk)], now, limit)
-        return found.get((scope, scope_vk), [])
 
 
 if TYPE_CHECKING:

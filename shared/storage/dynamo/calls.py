@@ -14,6 +14,7 @@ their failures and never raise.
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import random
@@ -221,7 +222,7 @@ class TableCalls:
     ) -> list[list[Item]]:
         """Run independent queries side by side; a query whose page ended before `limit`
         (or before its end, without a limit) continues in a further stage."""
-        pages = QueryPages(self, queries, limit)
+        pages = QueryPages(self, queries, [limit] * len(queries))
         return pages.finish(self.round_trips.run(pages.tasks()))
 
     def _query_page(
@@ -243,21 +244,19 @@ Page = tuple[list[Item], Mapping[str, Any] | None]
 class QueryPages:
     """A `query_many` whose first stage runs side by side with other calls: run `tasks()`
     in the caller's stage, then `finish(pages)` continues the unfinished queries (further
-    stages) and returns the items per query."""
+    stages) and returns the items per query (at most its limit, None: all)."""
 
     def __init__(
         self,
         calls: TableCalls,
         queries: Sequence[Mapping[str, Any]],
-        limit: int | None = None,
-        *,
-        limits: Sequence[int | None] | None = None,
+        limits: Sequence[int | None],
     ) -> None:
+        if len(limits) != len(queries):
+            raise ValueError("query_many: one limit per query")
         self._calls = calls
         self._queries = queries
-        self._bounds = list(limits) if limits is not None else [limit] * len(queries)
-        if len(self._bounds) != len(queries):
-            raise ValueError("query_many: one limit per query")
+        self._bounds = list(limits)
         self._results: list[list[Item]] = [[] for _ in queries]
 
     def tasks(self) -> list[Callable[[], Page]]:
@@ -316,13 +315,8 @@ def run_groups(
     round_trips: RoundTrips, groups: Sequence[Sequence[Callable[[], Any]]]
 ) -> list[list[Any]]:
     """Run several groups of independent tasks as one stage; results per group."""
-    results = round_trips.run([task for group in groups for task in group])
-    split: list[list[Any]] = []
-    start = 0
-    for group in groups:
-        split.append(results[start : start + len(group)])
-        start += len(group)
-    return split
+    results = iter(round_trips.run([task for group in groups for task in group]))
+    return [list(itertools.islice(results, len(group))) for group in groups]
 
 
 def run_chains[K: Hashable, W, R](

@@ -102,15 +102,11 @@ class EmbeddingVectors:
         # a profile's dimension is fixed, so a warm process asks S3 Vectors once per profile.
         self._fixed: dict[str, int] = {}
 
-    def _seen(self, profil_hash: str | None, dimension: int) -> None:
-        """An index of (profile, dimension) exists: the process knows the profile's dimension
-        without a ListIndexes (the first one it meets stays, as the profile rule says)."""
-        if profil_hash:
-            self._fixed.setdefault(profil_hash, dimension)
-
-    def profile_dimensions(self, profiles: Sequence[str]) -> dict[str, int]:
+    def profile_dimensions(self, tenant: str, profiles: Sequence[str]) -> dict[str, int]:
         """Each profile's dimension: its index in the bucket (one ListIndexes per profile
-        not seen before; the smallest should there be several)."""
+        not seen before; the smallest should there be several). Indexes are per profile
+        and dimension, shared by the tenants of a bucket: `tenant` plays no part."""
+        del tenant
         found: dict[str, int] = {}
         for profil_hash in dict.fromkeys(profiles):
             if profil_hash not in self._fixed:
@@ -169,7 +165,8 @@ class EmbeddingVectors:
         except AWS_ERRORS as exc:
             _log.warning("put_vectors %s (%d vectors): %s", index, len(vectors), exc)
             return f"embeddings ({index}): {error_code(exc)}"
-        self._seen(writes[0].memory.embedding_profil_hash, dimension)
+        if profil_hash := writes[0].memory.embedding_profil_hash:  # its index exists now
+            self._fixed.setdefault(profil_hash, dimension)  # the first dimension met stays
         return None
 
     def _create_index(self, index: str, dimension: int) -> None:

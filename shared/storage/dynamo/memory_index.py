@@ -21,6 +21,7 @@ from shared.domain import (
     searched_areas,
 )
 from shared.search.lookup import MemoryTermLookup
+from shared.search.postings import POSTINGS_PER_AREA_TERM
 from shared.search.topk import Page, WordQuery, run
 from shared.search.vectors import VectorHit, VectorQuery, VectorRanking
 from shared.storage.dynamo.calls import QueryPages, TableCalls, run_groups
@@ -127,11 +128,12 @@ class MemoryIndexReads:
         tenant: str,
         terms: Sequence[str],
         areas: Sequence[str],
-        member: str | None,
-        path: str | None,
-        per_area_term: int,
-        recent: int,
-        now_us: int | None,
+        member: str | None = None,
+        *,
+        path: str | None = None,
+        per_area_term: int = POSTINGS_PER_AREA_TERM,
+        recent: int = 0,
+        now: datetime | None = None,
         vector: VectorQuery | None = None,
         words: WordQuery | None = None,
     ) -> MemoryTermLookup:
@@ -149,8 +151,8 @@ class MemoryIndexReads:
             per_area_term,
             [] if words is None else list(words.terms),
             0 if words is None else words.budget.first_page,
-            recent if now_us is not None else 0,
-            now_us or 0,
+            recent if now is not None else 0,
+            0 if now is None else to_us(now),
             vector,
         )
         hinted = None if member is None else self._hints.get(tenant, member)
@@ -203,7 +205,7 @@ class MemoryIndexReads:
         queries += [_recent_query(tenant, MemoryType.SHORTTERM, a, ask.now_us) for a in recent]
         queries += extra
         limits = [ask.per_area_term] * len(heads) + [ask.recent] * len(recent)
-        reads = QueryPages(self._calls, queries, limits=[*limits, *[None] * len(extra)])
+        reads = QueryPages(self._calls, queries, [*limits, *[None] * len(extra)])
         searches = []
         if ask.vector is not None:
             over = replace(ask.vector, areas=frozenset(areas))

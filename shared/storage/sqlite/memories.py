@@ -331,15 +331,6 @@ class MemoryStore(MemoryIndex):
         )
         return bytes(rows[0][0]) if rows else None
 
-    def find_memories_by_scope(
-        self, tenant: str, scope: str, scope_vk: str, now: datetime, limit: int
-    ) -> list[Memory]:
-        if limit <= 0:
-            return []
-        return self._memories_in_scope(
-            self._conn(), tenant, (scope, scope_vk), to_micros(now), limit
-        )
-
     def find_memories_by_scopes(
         self,
         tenant: str,
