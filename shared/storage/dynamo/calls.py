@@ -46,6 +46,7 @@ BATCH_WRITE_MAX: Final = 25
 ITEM_MAX_BYTES: Final = 400 * 1024
 AWS_ERRORS: Final = (ClientError, BotoCoreError)
 CONDITION_FAILED: Final = "ConditionalCheckFailed"  # a cancellation reason's code
+CONDITION_FAILED_ERROR: Final = "ConditionalCheckFailedException"  # a single write's error code
 TRANSACTION_CONFLICT: Final = "TransactionConflict"
 
 

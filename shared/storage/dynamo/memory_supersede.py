@@ -23,12 +23,11 @@ from typing import Final
 from boto3.dynamodb.conditions import Attr
 
 from shared.domain import EntryFailure, EntryFailureCode, Supersession
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
+from shared.storage.dynamo.calls import AWS_ERRORS, CONDITION_FAILED_ERROR, TableCalls, error_code
 from shared.storage.dynamo.items import PK, expression, is_live, memory_key, opt_s, to_us, unexpired
 
 _log = logging.getLogger(__name__)
 
-_CONDITION_FAILED: Final = "ConditionalCheckFailedException"
 _BUMP: Final = {"version": 1}  # a concurrent replace that read the memory before: CONFLICT
 
 
@@ -62,7 +61,7 @@ class MemorySuperseder:
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
         except AWS_ERRORS as exc:
-            if error_code(exc) != _CONDITION_FAILED:
+            if error_code(exc) != CONDITION_FAILED_ERROR:
                 _log.warning("supersede_memories: %s: %s", mark.memory_id, error_code(exc))
                 return EntryFailure(EntryFailureCode.STORAGE, error_code(exc))
             current = getattr(exc, "response", {}).get("Item")

@@ -40,6 +40,7 @@ from shared.calls import (
 from shared.domain import CounterName, MemoryId
 from shared.storage.dynamo.calls import (
     AWS_ERRORS,
+    CONDITION_FAILED_ERROR,
     TableCalls,
     error_code,
     take_deferred,
@@ -61,7 +62,6 @@ from shared.storage.dynamo.items import (
 )
 from shared.validation.rules import MAX_BATCH
 
-_CONDITION_FAILED: Final = "ConditionalCheckFailedException"
 _MAX_RACES: Final = 5
 MARKED: Final = "marked"
 LEASE_KEEP: Final = MAX_BATCH  # a warm lease holds a call's most IDs per counter
@@ -142,7 +142,7 @@ class CallRecords:
         try:
             getattr(self._calls.client, verb)(TableName=self._calls.table, **request, **built)
         except ClientError as exc:
-            if error_code(exc) != _CONDITION_FAILED:
+            if error_code(exc) != CONDITION_FAILED_ERROR:
                 raise
             return exc
         return None
