@@ -232,8 +232,9 @@ def part(value: str) -> str:
     return value.replace("%", "%25").replace("#", "%23")
 
 
-def tenant_prefix(tenant: str) -> str:
-    return f"T#{part(tenant)}"
+def tenant_prefix(tenant: str, *parts: object) -> str:
+    """`T#<tenant>[#<part>...]`, every component escaped (`part`)."""
+    return "#".join(["T", *(part(str(value)) for value in (tenant, *parts))])
 
 
 def key(pk: str, sk: str) -> Item:
