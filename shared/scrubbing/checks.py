@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final
 
-from shared.scrubbing.value_forms import names_its_field, public_form
+from shared.scrubbing.value_forms import filler, filler_run, names_its_field, public_form
 from shared.scrubbing.value_position import (
     crosses_line,
     inside_path,
@@ -75,7 +75,7 @@ def is_placeholder(value: str) -> bool:
     low = v.lower()
     if _TEMPLATE.match(v) or "…" in v or "..." in v or "xxxx" in low or "****" in v:
         return True
-    if _PLACEHOLDER_SUFFIX.search(low) or public_form(v):
+    if _PLACEHOLDER_SUFFIX.search(low) or public_form(v) or filler_run(v):
         return True
     segments = _SEGMENTS.split(low)
     if any(seg in _PLACEHOLDER_WORDS for seg in segments):
@@ -178,7 +178,8 @@ def _inside_colon_chain(match: re.Match[str]) -> bool:
 
 
 def generic_value(value: str, match: re.Match[str]) -> bool:
-    """Value after a secret-ish key: random-looking, and the key is not a digest or id."""
+    """Value after a secret-ish key: random-looking, no typed filler (`value_forms.filler`: an
+    alphabet stretch), and the key is not a digest or id."""
     key = key_before(match)
     if _NON_SECRET_KEY.search(key.lower()) or _inside_colon_chain(match):
         return False
@@ -186,7 +187,7 @@ def generic_value(value: str, match: re.Match[str]) -> bool:
         before = match.string[max(0, match.start("key") - 20) : match.start("key")]
         if _NON_SECRET_KEY_WORD.search(before.lower()):
             return False
-    return looks_random(value) or bool(UUID.fullmatch(value))
+    return (looks_random(value) or bool(UUID.fullmatch(value))) and not filler(value)
 
 
 def token_body(value: str, _match: re.Match[str]) -> bool:

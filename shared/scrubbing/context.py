@@ -59,8 +59,11 @@ QUALIFIER: Final = (
 # --- separators ----------------------------------------------------------------------------
 
 STRONG_SEP: Final = (
-    rf"[\"']?(?:{_OSP}(?::=|=>|->|→|=|:)|\s{{0,7}}+\s[–—])(?:(?<=[–—])\s{{1,8}}+|{_OSP})"
+    rf"[\"']?(?:{_OSP}(?::{{1,3}}=|\?=|!==?|=>|={{1,3}}|->|→|:)|\s{{0,7}}+\s[–—])"
+    rf"(?:(?<=[–—])\s{{1,8}}+|{_OSP})"
 )
+"""`:`, `=`, `=>`, `->`, a dash, the assignments of Go and make (`:=`, `?=`, `::=`,
+`:::=`: `SNYK_TOKEN ?= "…"`) and a comparison in code (`if (api_key != "…")`, `===`)."""
 STRONG_WORD_SEP: Final = (
     rf"{_SP}(?:lautet|lautete|lauten|heißt|heisst|hei(?:ß|ss)t)"
     rf"(?:{_SP}(?:jetzt|nun|neu|ab{_SP}sofort|aktuell))?{_COLON_OR_SPACE}"
@@ -100,6 +103,24 @@ PHRASE_VALUE: Final = r"(?P<v>[A-Za-zÄÖÜäöüß0-9][^\n.;,\"]{3,200}?)(?=\s{
 
 _BLOCK_SCALAR: Final = r"(?:[|>][+-]?[ \t]{0,8}+\n[ \t]{1,16}+)?"
 """YAML's block scalar after a key's colon (`password: |`): the value is on the next line."""
+_CODE_SUFFIX_STOP: Final = (
+    r"(?:reset|hint|min|max|field|label|prompt|confirm|confirmation|required|enabled|disabled"
+    r"|regex|pattern|rules?|strength|manager|errors?|message|msg|changed?|help|text|title"
+    r"|placeholder|visible|toggle|icon|input|form|mode|hash|hashed|salt|history|age|last"
+    r"|updated|set|key|file|path|url|id|name|type|length|len|policy|expiry|expires|env|var|ref)"
+)
+PW_CODE_KEY: Final = (
+    rf"(?P<key>(?:passwor[dt]|passwd|passphrase|(?<![{_LETTER}])(?:pass|pwd))"
+    rf"(?:_(?!{_CODE_SUFFIX_STOP}(?![a-z0-9]))[a-z0-9]{{1,24}}+){{1,2}}+)(?![{_LETTER}_])"
+)
+PW_CODE: Final = (
+    rf"{PW_CODE_KEY}{_OSP}(?::{{1,3}}=|\?=|=>|=|:){_OSP}@?"
+    r"(?:\"(?P<v1>[^\"\n]{1,200}+)\"|'(?P<v2>[^'\n]{1,200}+)'|`(?P<v5>[^`\n]{1,200}+)`)"
+)
+"""A code identifier that goes on after its password word (`my_password_super_secure = "X"`,
+`db_pass_prod: 'X'`) with a quoted value: `PW_KEY` takes only capitals after the word
+(`MYSQL_ROOT_PASSWORD`), since `password_reset` and `password_min_length` name settings; here a
+suffix that names a setting (`_CODE_SUFFIX_STOP`) ends the key, and the value must be quoted."""
 PW_STRONG: Final = rf"{PW_KEY}{QUALIFIER}(?:{STRONG_SEP}|{STRONG_WORD_SEP}){_BLOCK_SCALAR}{VALUE}"
 PW_WEAK: Final = rf"{PW_KEY}{QUALIFIER}{WEAK_SEP}{VALUE}"
 PW_CHANGED: Final = rf"{PW_KEY}{QUALIFIER}{CHANGED_TO_SEP}{VALUE}"

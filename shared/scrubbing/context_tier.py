@@ -64,6 +64,7 @@ from shared.scrubbing.context_lexicon import (
     lexicon_class,
     word_class,
 )
+from shared.scrubbing.value_forms import filler
 from shared.scrubbing.value_shape import DATE, DECLARED_TYPE, TIME, VERSION
 from shared.scrubbing.value_shape import shape as value_shape
 
@@ -211,6 +212,8 @@ def _value_ok(value: str) -> bool:
         return False
     if _REFERENCE.search(value) or NOT_VALUE.search(value) or is_placeholder(value):
         return False
+    if filler(value):
+        return False  # `demo_abcdefghijklmnop…`: typed, not drawn (`value_forms.filler`)
     if DATE.fullmatch(value) or TIME.fullmatch(value) or VERSION.fullmatch(value):
         return False  # `gültig bis 17.09.2026`, `um 14:30`, `Version 2.4.1`
     if PATH.fullmatch(value):

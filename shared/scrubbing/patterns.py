@@ -348,6 +348,8 @@ PATTERNS: tuple[SecretPattern, ...] = (
     # --- context rules: passwords, PINs, phrases, generic secrets (anchored at their keys) ---
     row("password", c.PW_STRONG, "Das WLAN-Passwort lautet ⟦Sommer2024!⟧.", _PW,
         check=checks.password_value, flags=_I, anchored=True),
+    row("password", c.PW_CODE, "my_password_super_secure = \"⟦Kx9#mP2q{a6}⟧\"", ("pass", "pwd"),
+        check=checks.password_value, flags=_I, anchored=True),
     row("password", c.PW_WEAK, "the password is ⟦hunter2024⟧, don't share it", _PW,
         check=checks.password_like, flags=_I, anchored=True),
     row("password", c.PW_CHANGED, "Passwort geändert auf ⟦Winter#2025⟧", _PW,

@@ -14,7 +14,8 @@
    text (`TextScan`).
 3. A hit is the span of the row's value group (or of the whole match); an unquoted value loses
    trailing sentence punctuation, must be followed by what the row's `follow` allows, and is
-   kept only if the row's validator accepts it.
+   kept only if the row's validator accepts it and it holds no run of 16 of one character
+   (`value_forms.filler_run`: `glc_1111…`, `…-####…`) - for every row alike.
 4. Whole span: a hit is widened over the credential characters that continue it (a value cut
    at a `/`, `+`, `=`, `-` or `.` is a piece of a credential, never the whole), and over the
    next line when a long hit ends its line and that line is nothing but its continuation.
@@ -41,6 +42,7 @@ from shared.scrubbing import context_tier
 from shared.scrubbing.checks import MARKER_PREFIX
 from shared.scrubbing.normalize import View, view
 from shared.scrubbing.patterns import PATTERNS, SecretPattern
+from shared.scrubbing.value_forms import filler_run
 
 __all__ = [
     "Check", "Span", "TextScan", "assemble", "detect", "find_spans", "marker", "provider_hits",
@@ -248,6 +250,8 @@ def row_hits(
         if row.follow is not None and not row.follow.match(text, end):
             continue
         if row.validator is not None and not row.validator(text[start:end], match):
+            continue
+        if filler_run(text[start:end]):
             continue
         yield start, end
 

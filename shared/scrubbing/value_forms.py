@@ -1,5 +1,6 @@
 """Forms a value can have that make it no secret, whatever credential word stands before it:
-public key formats published as such, and a field's own name standing in as its value.
+public key formats published as such, a field's own name standing in as its value, and filler
+(a long run of one character or a stretch of the alphabet: `glc_1111…`, `AIzaSyabcdefghij…`).
 Pure functions of the value (and, for `names_its_field`, of its key).
 """
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["FIELD_WORDS", "names_its_field", "public_form"]
+__all__ = ["FIELD_WORDS", "filler", "filler_run", "names_its_field", "public_form"]
 
 _PUBLIC_FORM = re.compile(
     r"(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d{3}|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)"
@@ -40,3 +41,46 @@ def names_its_field(value: str, key: str) -> bool:
     if low not in FIELD_WORDS:
         return False
     return not key or value.isupper() or key.lower().rstrip("\"' :=").endswith(low)
+
+
+_SAME_RUN = re.compile(r"(.)\1{15}")
+_ORDER: Final = {c: i for i, c in enumerate("0123456789abcdefghijklmnopqrstuvwxyz")}
+_ASCENDING: Final = 14
+"""An ascending stretch this long (`abcdefghijklmn`, `0123456789abcd`) is typed, not drawn:
+a random value of base62 has one with odds of about 62**-13 per position."""
+
+
+def filler_run(value: str) -> bool:
+    """16 or more of one character making up 30 % of the value or more (`glc_1111…=`,
+    `0000…TUVWXYZ`, `xoxp-…-####…`): filler in every row's value, a provider's prefix before it
+    or not. A shorter share is a format's padding (a Twitter bearer token opens with 21 `A`)."""
+    found = _SAME_RUN.search(value) if len(value) >= 16 else None
+    if found is None:
+        return False
+    char = found.group(1)
+    end = found.end()
+    while end < len(value) and value[end] == char:
+        end += 1
+    return (end - found.start()) * 10 >= len(value) * 3
+
+
+def filler(value: str) -> bool:
+    """The value holds filler a person typed into a documentation or test value: a long run of
+    one character (`filler_run`) or an ascending stretch of the
+    alphabet (`ABCDEFGHIJKLMNOP…`, `AIzaSyabcdefghijklmnopqrstuvwxyz1234567`). No generated
+    credential has either; a password typed by a person may (`123456789a`), so the stretch is
+    long (`_ASCENDING`) and digits alone never reach it. For values after a secret word
+    (`checks.generic_value`); a provider-prefixed token with an alphabet stretch (gitleaks'
+    own `sk-ant-api03-abc123xyz-…klmnopqrstuvwx…`) is still removed: the prefix outweighs."""
+    if len(value) < 16:
+        return False
+    if filler_run(value):
+        return True
+    run, last = 0, -2
+    for char in value.lower():
+        rank = _ORDER.get(char, -5)
+        run = run + 1 if rank == last + 1 else 1
+        if run >= _ASCENDING:
+            return True
+        last = rank
+    return False

@@ -19,7 +19,9 @@ seed 83471, by the judge7 track; makers in `heldout7_values`/`heldout7_content`)
 makers in `heldout8_values`/`heldout8_content`) and `tests/data/scrub_eval_heldout9.jsonl`
 (ninth held-out set, seed 47093, by the judge9 track; makers in
 `heldout9_values`/`heldout9_content`): different seeds
-and different templates. Each line: `text`,
+and different templates. `tests/data/scrub_public.jsonl` (the public set, module `public`) is
+not generated: it is the fixtures of public secret scanners, labelled and wrapped (see there).
+Each line: `text`,
 `secrets` ([{kind, value}], kind = the value maker), `keep` (content values that must
 survive), `group` (the template group), `lang`.
 `--check` rebuilds in memory and fails if a committed file differs.
@@ -64,6 +66,7 @@ from tests.data.scrub_eval import (
     heldout9_templates,
     heldout9_values,
     heldout_templates,
+    public,
     secrets_r2,
     values,
 )
@@ -104,6 +107,7 @@ MAKERS = (
     heldout9_values,
     heldout9_content,
 )
+PUBLIC = HERE / "scrub_public.jsonl"
 REPEATS = 4
 _SLOT = re.compile(r"\{([skf]):(\w+)\}")
 
@@ -160,8 +164,10 @@ def build(module: ModuleType, seed: int) -> list[dict[str, object]]:
 
 def main() -> None:
     check = "--check" in sys.argv
-    for name, (module, seed, path) in SPLITS.items():
-        lines = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in build(module, seed))
+    built = {name: (build(module, seed), path) for name, (module, seed, path) in SPLITS.items()}
+    built["public"] = (public.build(), PUBLIC)
+    for name, (entries, path) in built.items():
+        lines = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
         if check:
             if path.read_text(encoding="utf-8") != lines:
                 raise SystemExit(f"{path.name} is not what the generator builds")
