@@ -30,7 +30,7 @@ from decimal import Decimal
 from enum import Enum
 from functools import partial
 from types import NoneType, UnionType
-from typing import Any, Final, get_args, get_origin, get_type_hints
+from typing import Any, Final, cast, get_args, get_origin, get_type_hints
 
 from boto3.dynamodb.conditions import Attr, ConditionBase, ConditionExpressionBuilder, Key
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
@@ -170,10 +170,11 @@ _BY_TYPE: Final[Mapping[Any, Kind]] = {
 
 
 @dataclass(frozen=True)
-class Codec:
-    """One item type: per stored attribute, the field of the domain object it holds and
+class Codec[T]:
+    """One item type: its domain class and, per stored attribute, the field it holds and
     its kind. Key and index attributes are not fields: the writers add them."""
 
+    cls: type[T]
     attributes: Mapping[str, tuple[str, Kind]]
 
     def item(self, obj: Any) -> Item:
@@ -193,6 +194,10 @@ class Codec:
             if name in item
         }
 
+    def read(self, item: Mapping[str, Any], **extra: Any) -> T:
+        """The domain object stored in `item`; `extra`: its fields the codec leaves out."""
+        return self.cls(**self.fields(item), **extra)
+
 
 def _kind_of(hint: Any) -> Kind:
     """A field type's kind: `X | None` as X; lists and dicts JSON; an Enum its value."""
@@ -204,13 +209,13 @@ def _kind_of(hint: Any) -> Kind:
     return _BY_TYPE[hint]
 
 
-def codec(cls: type, **fields: str | Kind | tuple[str, Kind] | None) -> Codec:
+def codec[T](cls: type[T], **fields: str | Kind | tuple[str, Kind] | None) -> Codec[T]:
     """The codec of dataclass `cls`: each field stored under its name, with the kind of
     its type, unless `fields` gives it another attribute name, a kind, both, or None
     (not stored): `codec(Rating, datum="datum_us")`."""
     hints = get_type_hints(cls)
     attributes: dict[str, tuple[str, Kind]] = {}
-    for field in dataclasses.fields(cls):
+    for field in dataclasses.fields(cast(Any, cls)):  # a dataclass: the codec reads its fields
         spec = fields.get(field.name, field.name)
         if isinstance(spec, str):
             spec = (spec, _kind_of(hints[field.name]))
@@ -218,7 +223,7 @@ def codec(cls: type, **fields: str | Kind | tuple[str, Kind] | None) -> Codec:
             spec = (field.name, spec)
         if spec is not None:
             attributes[spec[0]] = (field.name, spec[1])
-    return Codec(attributes)
+    return Codec(cls, attributes)
 
 
 # --- keys -------------------------------------------------------------------------------
@@ -418,10 +423,6 @@ def rating_items(rating: Rating, expires_us: int | None) -> tuple[Item, Item]:
     guard = {**rating_guard_key(rating.tenant, rating.insert_id), "memory_id": memory_id}
     record = {**key(memory_pk(rating.tenant, rating.memory_id), sk), **RATING.item(rating)}
     return guard | ttl(expires_us), record | ttl(expires_us)
-
-
-def rating_from_item(item: Mapping[str, Any]) -> Rating:
-    return Rating(**RATING.fields(item))
 
 
 # --- brain entries, postings, stats -------------------------------------------------------

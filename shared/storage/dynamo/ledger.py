@@ -119,10 +119,6 @@ def record_item(record: LedgerRecord, at: Item) -> Item:
     return {**at, **RECORD.item(record)}
 
 
-def record_from_item(item: Mapping[str, Any]) -> LedgerRecord:
-    return LedgerRecord(**RECORD.fields(item))
-
-
 def _total_update(record: LedgerRecord) -> Item:
     """The Update of the record's total shard: its effect `ADD`ed (a storno counts -1 and
     its negated effect), so concurrent bookings never conflict on a version."""
@@ -267,7 +263,7 @@ class LedgerTable:
             keys.append(key(pk, sk))
             if not sk.endswith(tuple(_FOLLOWER.values())):  # a booking: its followers too
                 keys += [key(pk, sk + suffix) for suffix in _FOLLOWER.values()]
-        records = [record_from_item(item) for item in self._calls.batch_get(keys)]
+        records = [RECORD.read(item) for item in self._calls.batch_get(keys)]
         views = attach_followers(records)
         wanted = set(ids)
         return {
@@ -292,7 +288,7 @@ class LedgerTable:
         ]
         pages = self._calls.query_many(queries, limit) if queries else []
         return {
-            area: attach_followers(record_from_item(item) for item in items)
+            area: attach_followers(RECORD.read(item) for item in items)
             for area, items in zip(wanted, pages, strict=True)
         }
 
@@ -314,7 +310,7 @@ class LedgerTable:
             for area in dict.fromkeys(areas)
         ]
         pages = self._calls.query_many(queries, limit)
-        records = [record_from_item(item) for page in pages for item in page]
+        records = [RECORD.read(item) for page in pages for item in page]
         records.sort(key=lambda r: (r.faellig_am or date.max, r.id))
         return [LedgerView(record) for record in records[:limit]]
 

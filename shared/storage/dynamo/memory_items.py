@@ -183,7 +183,7 @@ def stored_memory_id(item: Mapping[str, Any]) -> MemoryId:
 
 
 def memory_from_item(item: Mapping[str, Any]) -> Memory:
-    return Memory(**MEMORY.fields(item), embedding_key=opt_s(item, "embedding_key"))
+    return MEMORY.read(item, embedding_key=opt_s(item, "embedding_key"))
 
 
 # --- memory postings and stats ----------------------------------------------------------

@@ -37,6 +37,7 @@ from shared.storage.dynamo.calls import (
 )
 from shared.storage.dynamo.items import (
     PK,
+    RATING,
     RATING_SK_PREFIX,
     Item,
     action,
@@ -46,7 +47,6 @@ from shared.storage.dynamo.items import (
     memory_pk,
     opt_us,
     query,
-    rating_from_item,
     rating_items,
     to_us,
     unexpired,
@@ -223,4 +223,4 @@ class RatingWriter:
         partition = memory_pk(tenant, memory_id)
         ratings = query(partition, begins=RATING_SK_PREFIX, ConsistentRead=True)
         (items,) = self._calls.query_many([ratings])
-        return [rating_from_item(item) for item in items]
+        return [RATING.read(item) for item in items]
