@@ -106,13 +106,9 @@ def _due_key(record: LedgerRecord) -> Item:
     return key(tenant_prefix(record.tenant, "LDUE", record.area), sk)
 
 
-def total_pk(tenant: str, area: str) -> str:
-    return tenant_prefix(tenant, "LTOTAL", area)
-
-
 def _total_key(record: LedgerRecord) -> Item:
     sk = f"{record.monat}#{part(record.waehrung)}#{record.id % TOTAL_SHARDS}"
-    return key(total_pk(record.tenant, record.area), sk)
+    return key(tenant_prefix(record.tenant, "LTOTAL", record.area), sk)
 
 
 def record_item(record: LedgerRecord, at: Item) -> Item:
@@ -150,17 +146,9 @@ def _total_from_item(item: Mapping[str, Any]) -> LedgerTotal:
         for name, count in stored.items()
         if name.startswith(_COUNT)
     }
-    return LedgerTotal(
-        area=stored["area"],
-        monat=stored["monat"],
-        waehrung=stored["waehrung"],
-        anzahl=int(stored["anzahl"]),
-        saldo=amount("saldo"),
-        einnahmen=amount("einnahmen"),
-        ausgaben=amount("ausgaben"),
-        umbuchungen=amount("umbuchungen"),
-        kategorien=kategorien,
-    )
+    fields: dict[str, Any] = {name: stored[name] for name in ("area", "monat", "waehrung")}
+    fields |= {name: amount(name) for name in ("saldo", *_BY_ART.values())}
+    return LedgerTotal(**fields, anzahl=int(stored["anzahl"]), kategorien=kategorien)
 
 
 class LedgerTable:
@@ -264,11 +252,8 @@ class LedgerTable:
             if not sk.endswith(tuple(_FOLLOWER.values())):  # a booking: its followers too
                 keys += [key(pk, sk + suffix) for suffix in _FOLLOWER.values()]
         records = [RECORD.read(item) for item in self._calls.batch_get(keys)]
-        views = attach_followers(records)
-        wanted = set(ids)
-        return {
-            v.record.id: v for v in views if v.record.id in wanted and v.record.tenant == tenant
-        }
+        wanted = set(ids)  # the records were read by the tenant's keys
+        return {v.record.id: v for v in attach_followers(records) if v.record.id in wanted}
 
     def find(
         self,
@@ -282,10 +267,7 @@ class LedgerTable:
         low = f"E#{von.isoformat()}#" if von is not None else "E#"
         high = f"E#{bis.isoformat()}$" if bis is not None else "E$"
         wanted = list(dict.fromkeys(areas))
-        queries = [
-            _range_query(tenant_prefix(tenant, "LEDGER", area), low, high, newest_first=True)
-            for area in wanted
-        ]
+        queries = [_range_query(tenant, "LEDGER", area, low, high, newest=True) for area in wanted]
         pages = self._calls.query_many(queries, limit) if queries else []
         return {
             area: attach_followers(RECORD.read(item) for item in items)
@@ -297,7 +279,7 @@ class LedgerTable:
     ) -> list[LedgerTotal]:
         low = von_monat or "0"
         high = f"{bis_monat}$" if bis_monat else "9999$"
-        queries = [_range_query(total_pk(tenant, area), low, high) for area in dict.fromkeys(areas)]
+        queries = [_range_query(tenant, "LTOTAL", area, low, high) for area in dict.fromkeys(areas)]
         pages = self._calls.query_many(queries)
         return merge_totals(_total_from_item(item) for page in pages for item in page)
 
@@ -305,17 +287,17 @@ class LedgerTable:
         self, tenant: str, areas: Sequence[str], faellig_bis: date, limit: int
     ) -> list[LedgerView]:
         high = f"{faellig_bis.isoformat()}$"
-        queries = [
-            _range_query(tenant_prefix(tenant, "LDUE", area), "0", high)
-            for area in dict.fromkeys(areas)
-        ]
+        queries = [_range_query(tenant, "LDUE", area, "0", high) for area in dict.fromkeys(areas)]
         pages = self._calls.query_many(queries, limit)
         records = [RECORD.read(item) for page in pages for item in page]
         records.sort(key=lambda r: (r.faellig_am or date.max, r.id))
         return [LedgerView(record) for record in records[:limit]]
 
 
-def _range_query(pk: str, low: str, high: str, *, newest_first: bool = False) -> Item:
-    """A consistent Query of one partition, sort keys in [low, high]."""
+def _range_query(
+    tenant: str, kind: str, area: str, low: str, high: str, *, newest: bool = False
+) -> Item:
+    """A consistent Query of an area's `kind` partition, sort keys in [low, high]."""
+    pk = tenant_prefix(tenant, kind, area)
     between = Key(SK).between(low, high)
-    return query(pk, sort=between, ScanIndexForward=not newest_first, ConsistentRead=True)
+    return query(pk, sort=between, ScanIndexForward=not newest, ConsistentRead=True)
