@@ -243,6 +243,11 @@ def key(pk: str, sk: str) -> Item:
     return {PK: s(pk), SK: s(sk)}
 
 
+def own_key(tenant: str, kind: str, name: object) -> Item:
+    """The key of an item of its own partition: `T#<tenant>#<kind>#<name>` / `<kind>`."""
+    return key(tenant_prefix(tenant, kind, name), kind)
+
+
 def expression(
     condition: ConditionBase | None = None,
     *,
@@ -335,15 +340,15 @@ def padded(number: int) -> str:
 
 
 def counter_key(tenant: str, counter: CounterName) -> Item:
-    return key(f"{tenant_prefix(tenant)}#COUNTER#{CounterName(counter).value}", "COUNTER")
+    return own_key(tenant, "COUNTER", CounterName(counter).value)
 
 
 def tag_key(tenant: str, name_key: str) -> Item:
-    return key(f"{tenant_prefix(tenant)}#TAG#{part(name_key)}", "TAG")
+    return own_key(tenant, "TAG", name_key)
 
 
 def memory_pk(tenant: str, memory_id: MemoryId) -> str:
-    return f"{tenant_prefix(tenant)}#MEM#{memory_id}"
+    return tenant_prefix(tenant, "MEM", memory_id)
 
 
 def memory_key(tenant: str, memory_id: MemoryId) -> Item:
@@ -351,15 +356,15 @@ def memory_key(tenant: str, memory_id: MemoryId) -> Item:
 
 
 def rating_guard_key(tenant: str, insert_id: int) -> Item:
-    return key(f"{tenant_prefix(tenant)}#RATING#{insert_id}", "RATING")
+    return own_key(tenant, "RATING", insert_id)
 
 
 def brain_key(tenant: str, entry_id: int) -> Item:
-    return key(f"{tenant_prefix(tenant)}#BRAIN#{entry_id}", "BRAIN")
+    return own_key(tenant, "BRAIN", entry_id)
 
 
 def term_pk(tenant: str, term: str) -> str:
-    return f"{tenant_prefix(tenant)}#TERM#{part(term)}"
+    return tenant_prefix(tenant, "TERM", term)
 
 
 def posting_key(tenant: str, term: str, entry_id: int) -> Item:
@@ -373,27 +378,27 @@ def stats_shard(owner: object) -> int:
 
 def stats_key(tenant: str, stats: str, owner: object) -> Item:
     """The shard of `stats` (`BRAIN_STATS`, `MEMORY_STATS`) that counts `owner`."""
-    return key(f"{tenant_prefix(tenant)}#{stats}", f"STATS#{stats_shard(owner)}")
+    return key(tenant_prefix(tenant, stats), f"STATS#{stats_shard(owner)}")
 
 
 def stats_query(tenant: str, stats: str) -> Item:
     """The consistent Query of every shard of `stats`."""
-    return query(f"{tenant_prefix(tenant)}#{stats}", ConsistentRead=True)
+    return query(tenant_prefix(tenant, stats), ConsistentRead=True)
 
 
 def scope_ref_pk(tenant: str, scope: str, scope_vk: str) -> str:
     """by_reference partition of the long-term memories about one entity."""
-    return f"{tenant_prefix(tenant)}#SCOPE#{part(scope)}#{part(scope_vk)}"
+    return tenant_prefix(tenant, "SCOPE", scope, scope_vk)
 
 
 def brain_ref_pk(tenant: str, vk_typ: str, vk_referenz_id: str) -> str:
     """by_reference partition of the brain entries about one entity."""
-    return f"{tenant_prefix(tenant)}#BREF#{part(vk_typ)}#{part(vk_referenz_id)}"
+    return tenant_prefix(tenant, "BREF", vk_typ, vk_referenz_id)
 
 
 def brain_typ_pk(tenant: str, vk_typ: str) -> str:
     """by_vk_typ partition of the brain entries of one vk_typ."""
-    return f"{tenant_prefix(tenant)}#BTYP#{part(vk_typ)}"
+    return tenant_prefix(tenant, "BTYP", vk_typ)
 
 
 # --- memories (the item itself: memory_items.py) ------------------------------------

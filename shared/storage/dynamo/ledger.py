@@ -58,6 +58,7 @@ from shared.storage.dynamo.items import (
     get_s,
     key,
     n,
+    own_key,
     padded,
     part,
     plain,
@@ -93,11 +94,6 @@ def record_key(record: LedgerRecord, follower: LedgerSatz | None = None) -> Item
     suffix = _FOLLOWER.get(follower or record.satz, "")
     sk = f"E#{pos_datum.isoformat()}#{padded(pos_id)}{suffix}"
     return key(tenant_prefix(record.tenant, "LEDGER", record.area), sk)
-
-
-def _own_key(tenant: str, kind: str, name: object) -> Item:
-    """The item `T#<t>#<kind>#<name>` / `<kind>` (a record's ID item, an idempotency key)."""
-    return key(tenant_prefix(tenant, kind, name), kind)
 
 
 def _due_key(record: LedgerRecord) -> Item:
@@ -185,7 +181,7 @@ class LedgerTable:
         record, original = write.record, write.original
         new = Attr(PK).not_exists()
         rkey = record_key(record)
-        at_id = _own_key(record.tenant, "LID", padded(record.id))
+        at_id = own_key(record.tenant, "LID", padded(record.id))
         pointer = {**at_id, "entry_pk": rkey[PK], "entry_sk": rkey[SK]}
         items = [
             action("Put", new, Item=pointer),
@@ -200,7 +196,7 @@ class LedgerTable:
         at: dict[str, int] = {}  # where the optional parts sit in the TransactItems
         if record.schluessel is not None:
             at["key"] = len(items)
-            taken = {**_own_key(record.tenant, "LKEY", record.schluessel), "id": n(record.id)}
+            taken = {**own_key(record.tenant, "LKEY", record.schluessel), "id": n(record.id)}
             items.append(action("Put", new, all_old=True, Item=taken))
         if record.satz is LedgerSatz.ZAHLUNG and original is not None:
             at["check"] = len(items)
@@ -243,7 +239,7 @@ class LedgerTable:
     def get(self, tenant: str, ids: Sequence[int]) -> dict[int, LedgerView]:
         if not ids:
             return {}
-        pointers = [_own_key(tenant, "LID", padded(i)) for i in dict.fromkeys(ids)]
+        pointers = [own_key(tenant, "LID", padded(i)) for i in dict.fromkeys(ids)]
         pointers = self._calls.batch_get(pointers)
         keys: list[Item] = []
         for pointer in pointers:
