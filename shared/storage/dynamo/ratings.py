@@ -68,7 +68,8 @@ def _gone(memory_id: MemoryId) -> EntryFailure:
 def _plus(base: Memory, rating: Rating) -> tuple[Memory, RatingOutcome]:
     """The aggregate `base` (as this call knows it) with `rating` added, and its outcome."""
     last = rating.datum if base.last_call is None else max(base.last_call, rating.datum)
-    count, total = base.score_count + 1, base.score_sum + Decimal(rating.score)
+    count = base.score_count + 1
+    total = base.score_sum + Decimal(rating.score)
     outcome = RatingOutcome(rating.insert_id, rating.memory_id, count, total / count, last)
     return replace(base, score_count=count, score_sum=total, last_call=last), outcome
 
