@@ -239,7 +239,7 @@ class BrainIndex:
     ) -> dict[tuple[str, str], list[BrainEntry]]:
         """Per distinct (vk_typ, vk_referenz_id) one Query of its by_reference partition
         `BREF#<vk_typ>#<ref>`, all side by side in one stage, newest ID first, `Limit`
-        each (a page that ended early continues in a further stage, only for that pair)."""
+        each (a page that ended early continues in its task, only for that pair)."""
         pairs = list(dict.fromkeys((str(vk_typ), ref) for vk_typ, ref in references))
         if not pairs or limit <= 0:
             return {}

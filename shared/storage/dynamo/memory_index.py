@@ -24,7 +24,7 @@ from shared.search.lookup import MemoryTermLookup
 from shared.search.postings import POSTINGS_PER_AREA_TERM
 from shared.search.topk import Page, WordQuery, run
 from shared.search.vectors import VectorHit, VectorQuery, VectorRanking
-from shared.storage.dynamo.calls import QueryPages, TableCalls, run_groups
+from shared.storage.dynamo.calls import TableCalls, run_groups
 from shared.storage.dynamo.items import (
     AREA_INDEX,
     AREA_PK,
@@ -196,7 +196,7 @@ class MemoryIndexReads:
         self, tenant: str, areas: Sequence[str], ask: _Ask, extra: Sequence[Item] = ()
     ) -> _Stage:
         """One stage over `areas`: the Queries of the list heads, the recent memories and
-        `extra` (continued pages as further stages), the first page of each word list and
+        `extra` (pages continued in their tasks), the first page of each word list and
         the QueryVectors over the areas, side by side."""
         heads = [(area, term) for area in areas for term in ask.terms]
         lists = [(area, term) for area in areas for term in ask.words]
@@ -205,16 +205,13 @@ class MemoryIndexReads:
         queries += [_recent_query(tenant, MemoryType.SHORTTERM, a, ask.now_us) for a in recent]
         queries += extra
         limits = [ask.per_area_term] * len(heads) + [ask.recent] * len(recent)
-        reads = QueryPages(self._calls, queries, [*limits, *[None] * len(extra)])
+        reads = self._calls.query_tasks(queries, [*limits, *[None] * len(extra)])
         searches = []
         if ask.vector is not None:
             over = replace(ask.vector, areas=frozenset(areas))
             searches.append(partial(VectorRanking.of, self._search, over))
         firsts = [page_task(self._calls, tenant, key, None, ask.first_page) for key in lists]
-        read, rankings, raw_pages = run_groups(
-            self._calls.round_trips, [reads.tasks(), searches, firsts]
-        )
-        found = reads.finish(read)
+        found, rankings, raw_pages = run_groups(self._calls.round_trips, [reads, searches, firsts])
         return _Stage(
             dict(zip(heads, found, strict=False)),
             dict(zip(lists, map(as_page, raw_pages), strict=True)),
@@ -232,7 +229,7 @@ class MemoryIndexReads:
     ) -> list[Memory]:
         """Per area one Query of its by_vk_typ partition `MTYP#<typ>#<area>`, newest number
         first, side by side; expired memories are filtered server-side, and a page that
-        filtered some out continues (a further stage) until `limit` live memories are
+        filtered some out continues (in its task) until `limit` live memories are
         found or the partition ends. Merged, the newest `limit`."""
         wanted = list(dict.fromkeys(areas))
         if limit <= 0 or not wanted:
@@ -251,7 +248,7 @@ class MemoryIndexReads:
         """Per distinct area one Query of its by_area partition (newest first, strictly
         before `before`), all side by side in one stage; merged, the newest `limit`.
         Expired memories are filtered server-side; an area whose page filtered some out
-        continues (a further stage) until `limit` live memories or the partition end."""
+        continues (in its task) until `limit` live memories or the partition end."""
         wanted = list(dict.fromkeys(areas))
         if not wanted or limit <= 0:
             return []
@@ -277,7 +274,7 @@ class MemoryIndexReads:
         """Per distinct (scope, scope_vk) one Query of its by_reference partition
         `SCOPE#<scope>#<scope_vk>`, all side by side in one stage, newest number first.
         Expired memories (and with `areas` those outside them) are filtered server-side;
-        only a pair whose page filtered some out continues (a further stage) until `limit`
+        only a pair whose page filtered some out continues (in its task) until `limit`
         live memories or the partition end."""
         pairs = list(dict.fromkeys(scopes))
         if not pairs or limit <= 0 or (areas is not None and not areas):
