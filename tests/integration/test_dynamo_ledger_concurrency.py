@@ -24,7 +24,8 @@ from shared.ledger.model import AlreadyAppended, LedgerTotal, totals_of
 from shared.services.context import ServiceContext
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage, RoundTrips
-from shared.storage.dynamo.ledger import TOTAL_SHARDS, total_pk
+from shared.storage.dynamo.items import tenant_prefix
+from shared.storage.dynamo.ledger import TOTAL_SHARDS
 from shared.tools.dispatch import call_tool
 from tests.contract.builders import TENANT
 from tests.contract.ledger_builders import ANNA, AREA, booking, booking_entry, ledger_args, new
@@ -157,7 +158,7 @@ def test_calls_per_booking_and_per_monthly_sum_query(
 def _totals_partition_query() -> dict[str, Any]:
     return {
         "KeyConditionExpression": "pk = :pk",
-        "ExpressionAttributeValues": {":pk": {"S": total_pk(TENANT, AREA)}},
+        "ExpressionAttributeValues": {":pk": {"S": tenant_prefix(TENANT, "LTOTAL", AREA)}},
     }
 
 

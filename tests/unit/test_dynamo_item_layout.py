@@ -313,7 +313,7 @@ def test_a_memory_posting_keeps_its_layout_and_reads_back() -> None:
 
 def test_a_rating_keeps_its_layout_and_reads_back() -> None:
     assert items.rating_items(RATING, 1764633600500001) == RATING_ITEMS
-    assert items.rating_from_item(RATING_ITEMS[1]) == RATING
+    assert items.RATING.read(RATING_ITEMS[1]) == RATING
 
 
 def test_a_brain_entry_and_its_posting_keep_their_layout_and_read_back() -> None:
@@ -337,7 +337,7 @@ def test_stats_shards_of_entries_and_memories_share_one_layout() -> None:
 
 def test_a_ledger_record_keeps_its_layout_and_reads_back() -> None:
     assert ledger.record_item(LEDGER, ledger.record_key(LEDGER)) == LEDGER_ITEM
-    assert ledger.record_from_item(LEDGER_ITEM) == LEDGER
+    assert ledger.RECORD.read(LEDGER_ITEM) == LEDGER
 
 
 def test_a_replace_rewrites_every_attribute_but_identity_creation_scores_and_version() -> None:

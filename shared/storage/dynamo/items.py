@@ -30,7 +30,7 @@ from decimal import Decimal
 from enum import Enum
 from functools import partial
 from types import NoneType, UnionType
-from typing import Any, Final, get_args, get_origin, get_type_hints
+from typing import Any, Final, cast, get_args, get_origin, get_type_hints
 
 from boto3.dynamodb.conditions import Attr, ConditionBase, ConditionExpressionBuilder, Key
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
@@ -170,10 +170,11 @@ _BY_TYPE: Final[Mapping[Any, Kind]] = {
 
 
 @dataclass(frozen=True)
-class Codec:
-    """One item type: per stored attribute, the field of the domain object it holds and
+class Codec[T]:
+    """One item type: its domain class and, per stored attribute, the field it holds and
     its kind. Key and index attributes are not fields: the writers add them."""
 
+    cls: type[T]
     attributes: Mapping[str, tuple[str, Kind]]
 
     def item(self, obj: Any) -> Item:
@@ -193,6 +194,10 @@ class Codec:
             if name in item
         }
 
+    def read(self, item: Mapping[str, Any], **extra: Any) -> T:
+        """The domain object stored in `item`; `extra`: its fields the codec leaves out."""
+        return self.cls(**self.fields(item), **extra)
+
 
 def _kind_of(hint: Any) -> Kind:
     """A field type's kind: `X | None` as X; lists and dicts JSON; an Enum its value."""
@@ -204,13 +209,13 @@ def _kind_of(hint: Any) -> Kind:
     return _BY_TYPE[hint]
 
 
-def codec(cls: type, **fields: str | Kind | tuple[str, Kind] | None) -> Codec:
+def codec[T](cls: type[T], **fields: str | Kind | tuple[str, Kind] | None) -> Codec[T]:
     """The codec of dataclass `cls`: each field stored under its name, with the kind of
     its type, unless `fields` gives it another attribute name, a kind, both, or None
     (not stored): `codec(Rating, datum="datum_us")`."""
     hints = get_type_hints(cls)
     attributes: dict[str, tuple[str, Kind]] = {}
-    for field in dataclasses.fields(cls):
+    for field in dataclasses.fields(cast(Any, cls)):  # a dataclass: the codec reads its fields
         spec = fields.get(field.name, field.name)
         if isinstance(spec, str):
             spec = (spec, _kind_of(hints[field.name]))
@@ -218,7 +223,7 @@ def codec(cls: type, **fields: str | Kind | tuple[str, Kind] | None) -> Codec:
             spec = (field.name, spec)
         if spec is not None:
             attributes[spec[0]] = (field.name, spec[1])
-    return Codec(attributes)
+    return Codec(cls, attributes)
 
 
 # --- keys -------------------------------------------------------------------------------
@@ -236,6 +241,11 @@ def tenant_prefix(tenant: str, *parts: object) -> str:
 
 def key(pk: str, sk: str) -> Item:
     return {PK: s(pk), SK: s(sk)}
+
+
+def own_key(tenant: str, kind: str, name: object) -> Item:
+    """The key of an item of its own partition: `T#<tenant>#<kind>#<name>` / `<kind>`."""
+    return key(tenant_prefix(tenant, kind, name), kind)
 
 
 def expression(
@@ -330,15 +340,15 @@ def padded(number: int) -> str:
 
 
 def counter_key(tenant: str, counter: CounterName) -> Item:
-    return key(f"{tenant_prefix(tenant)}#COUNTER#{CounterName(counter).value}", "COUNTER")
+    return own_key(tenant, "COUNTER", CounterName(counter).value)
 
 
 def tag_key(tenant: str, name_key: str) -> Item:
-    return key(f"{tenant_prefix(tenant)}#TAG#{part(name_key)}", "TAG")
+    return own_key(tenant, "TAG", name_key)
 
 
 def memory_pk(tenant: str, memory_id: MemoryId) -> str:
-    return f"{tenant_prefix(tenant)}#MEM#{memory_id}"
+    return tenant_prefix(tenant, "MEM", memory_id)
 
 
 def memory_key(tenant: str, memory_id: MemoryId) -> Item:
@@ -346,15 +356,15 @@ def memory_key(tenant: str, memory_id: MemoryId) -> Item:
 
 
 def rating_guard_key(tenant: str, insert_id: int) -> Item:
-    return key(f"{tenant_prefix(tenant)}#RATING#{insert_id}", "RATING")
+    return own_key(tenant, "RATING", insert_id)
 
 
 def brain_key(tenant: str, entry_id: int) -> Item:
-    return key(f"{tenant_prefix(tenant)}#BRAIN#{entry_id}", "BRAIN")
+    return own_key(tenant, "BRAIN", entry_id)
 
 
 def term_pk(tenant: str, term: str) -> str:
-    return f"{tenant_prefix(tenant)}#TERM#{part(term)}"
+    return tenant_prefix(tenant, "TERM", term)
 
 
 def posting_key(tenant: str, term: str, entry_id: int) -> Item:
@@ -368,27 +378,27 @@ def stats_shard(owner: object) -> int:
 
 def stats_key(tenant: str, stats: str, owner: object) -> Item:
     """The shard of `stats` (`BRAIN_STATS`, `MEMORY_STATS`) that counts `owner`."""
-    return key(f"{tenant_prefix(tenant)}#{stats}", f"STATS#{stats_shard(owner)}")
+    return key(tenant_prefix(tenant, stats), f"STATS#{stats_shard(owner)}")
 
 
 def stats_query(tenant: str, stats: str) -> Item:
     """The consistent Query of every shard of `stats`."""
-    return query(f"{tenant_prefix(tenant)}#{stats}", ConsistentRead=True)
+    return query(tenant_prefix(tenant, stats), ConsistentRead=True)
 
 
 def scope_ref_pk(tenant: str, scope: str, scope_vk: str) -> str:
     """by_reference partition of the long-term memories about one entity."""
-    return f"{tenant_prefix(tenant)}#SCOPE#{part(scope)}#{part(scope_vk)}"
+    return tenant_prefix(tenant, "SCOPE", scope, scope_vk)
 
 
 def brain_ref_pk(tenant: str, vk_typ: str, vk_referenz_id: str) -> str:
     """by_reference partition of the brain entries about one entity."""
-    return f"{tenant_prefix(tenant)}#BREF#{part(vk_typ)}#{part(vk_referenz_id)}"
+    return tenant_prefix(tenant, "BREF", vk_typ, vk_referenz_id)
 
 
 def brain_typ_pk(tenant: str, vk_typ: str) -> str:
     """by_vk_typ partition of the brain entries of one vk_typ."""
-    return f"{tenant_prefix(tenant)}#BTYP#{part(vk_typ)}"
+    return tenant_prefix(tenant, "BTYP", vk_typ)
 
 
 # --- memories (the item itself: memory_items.py) ------------------------------------
@@ -418,10 +428,6 @@ def rating_items(rating: Rating, expires_us: int | None) -> tuple[Item, Item]:
     guard = {**rating_guard_key(rating.tenant, rating.insert_id), "memory_id": memory_id}
     record = {**key(memory_pk(rating.tenant, rating.memory_id), sk), **RATING.item(rating)}
     return guard | ttl(expires_us), record | ttl(expires_us)
-
-
-def rating_from_item(item: Mapping[str, Any]) -> Rating:
-    return Rating(**RATING.fields(item))
 
 
 # --- brain entries, postings, stats -------------------------------------------------------

@@ -58,6 +58,7 @@ from shared.storage.dynamo.items import (
     get_s,
     key,
     n,
+    own_key,
     padded,
     part,
     plain,
@@ -95,32 +96,19 @@ def record_key(record: LedgerRecord, follower: LedgerSatz | None = None) -> Item
     return key(tenant_prefix(record.tenant, "LEDGER", record.area), sk)
 
 
-def _own_key(tenant: str, kind: str, name: object) -> Item:
-    """The item `T#<t>#<kind>#<name>` / `<kind>` (a record's ID item, an idempotency key)."""
-    return key(tenant_prefix(tenant, kind, name), kind)
-
-
 def _due_key(record: LedgerRecord) -> Item:
     assert record.faellig_am is not None
     sk = f"{record.faellig_am.isoformat()}#{padded(record.id)}"
     return key(tenant_prefix(record.tenant, "LDUE", record.area), sk)
 
 
-def total_pk(tenant: str, area: str) -> str:
-    return tenant_prefix(tenant, "LTOTAL", area)
-
-
 def _total_key(record: LedgerRecord) -> Item:
     sk = f"{record.monat}#{part(record.waehrung)}#{record.id % TOTAL_SHARDS}"
-    return key(total_pk(record.tenant, record.area), sk)
+    return key(tenant_prefix(record.tenant, "LTOTAL", record.area), sk)
 
 
 def record_item(record: LedgerRecord, at: Item) -> Item:
     return {**at, **RECORD.item(record)}
-
-
-def record_from_item(item: Mapping[str, Any]) -> LedgerRecord:
-    return LedgerRecord(**RECORD.fields(item))
 
 
 def _total_update(record: LedgerRecord) -> Item:
@@ -154,17 +142,9 @@ def _total_from_item(item: Mapping[str, Any]) -> LedgerTotal:
         for name, count in stored.items()
         if name.startswith(_COUNT)
     }
-    return LedgerTotal(
-        area=stored["area"],
-        monat=stored["monat"],
-        waehrung=stored["waehrung"],
-        anzahl=int(stored["anzahl"]),
-        saldo=amount("saldo"),
-        einnahmen=amount("einnahmen"),
-        ausgaben=amount("ausgaben"),
-        umbuchungen=amount("umbuchungen"),
-        kategorien=kategorien,
-    )
+    fields: dict[str, Any] = {name: stored[name] for name in ("area", "monat", "waehrung")}
+    fields |= {name: amount(name) for name in ("saldo", *_BY_ART.values())}
+    return LedgerTotal(**fields, anzahl=int(stored["anzahl"]), kategorien=kategorien)
 
 
 class LedgerTable:
@@ -201,7 +181,7 @@ class LedgerTable:
         record, original = write.record, write.original
         new = Attr(PK).not_exists()
         rkey = record_key(record)
-        at_id = _own_key(record.tenant, "LID", padded(record.id))
+        at_id = own_key(record.tenant, "LID", padded(record.id))
         pointer = {**at_id, "entry_pk": rkey[PK], "entry_sk": rkey[SK]}
         items = [
             action("Put", new, Item=pointer),
@@ -216,7 +196,7 @@ class LedgerTable:
         at: dict[str, int] = {}  # where the optional parts sit in the TransactItems
         if record.schluessel is not None:
             at["key"] = len(items)
-            taken = {**_own_key(record.tenant, "LKEY", record.schluessel), "id": n(record.id)}
+            taken = {**own_key(record.tenant, "LKEY", record.schluessel), "id": n(record.id)}
             items.append(action("Put", new, all_old=True, Item=taken))
         if record.satz is LedgerSatz.ZAHLUNG and original is not None:
             at["check"] = len(items)
@@ -259,7 +239,7 @@ class LedgerTable:
     def get(self, tenant: str, ids: Sequence[int]) -> dict[int, LedgerView]:
         if not ids:
             return {}
-        pointers = [_own_key(tenant, "LID", padded(i)) for i in dict.fromkeys(ids)]
+        pointers = [own_key(tenant, "LID", padded(i)) for i in dict.fromkeys(ids)]
         pointers = self._calls.batch_get(pointers)
         keys: list[Item] = []
         for pointer in pointers:
@@ -267,12 +247,9 @@ class LedgerTable:
             keys.append(key(pk, sk))
             if not sk.endswith(tuple(_FOLLOWER.values())):  # a booking: its followers too
                 keys += [key(pk, sk + suffix) for suffix in _FOLLOWER.values()]
-        records = [record_from_item(item) for item in self._calls.batch_get(keys)]
-        views = attach_followers(records)
-        wanted = set(ids)
-        return {
-            v.record.id: v for v in views if v.record.id in wanted and v.record.tenant == tenant
-        }
+        records = [RECORD.read(item) for item in self._calls.batch_get(keys)]
+        wanted = set(ids)  # the records were read by the tenant's keys
+        return {v.record.id: v for v in attach_followers(records) if v.record.id in wanted}
 
     def find(
         self,
@@ -286,13 +263,10 @@ class LedgerTable:
         low = f"E#{von.isoformat()}#" if von is not None else "E#"
         high = f"E#{bis.isoformat()}$" if bis is not None else "E$"
         wanted = list(dict.fromkeys(areas))
-        queries = [
-            _range_query(tenant_prefix(tenant, "LEDGER", area), low, high, newest_first=True)
-            for area in wanted
-        ]
+        queries = [_range_query(tenant, "LEDGER", area, low, high, newest=True) for area in wanted]
         pages = self._calls.query_many(queries, limit) if queries else []
         return {
-            area: attach_followers(record_from_item(item) for item in items)
+            area: attach_followers(RECORD.read(item) for item in items)
             for area, items in zip(wanted, pages, strict=True)
         }
 
@@ -301,7 +275,7 @@ class LedgerTable:
     ) -> list[LedgerTotal]:
         low = von_monat or "0"
         high = f"{bis_monat}$" if bis_monat else "9999$"
-        queries = [_range_query(total_pk(tenant, area), low, high) for area in dict.fromkeys(areas)]
+        queries = [_range_query(tenant, "LTOTAL", area, low, high) for area in dict.fromkeys(areas)]
         pages = self._calls.query_many(queries)
         return merge_totals(_total_from_item(item) for page in pages for item in page)
 
@@ -309,17 +283,17 @@ class LedgerTable:
         self, tenant: str, areas: Sequence[str], faellig_bis: date, limit: int
     ) -> list[LedgerView]:
         high = f"{faellig_bis.isoformat()}$"
-        queries = [
-            _range_query(tenant_prefix(tenant, "LDUE", area), "0", high)
-            for area in dict.fromkeys(areas)
-        ]
+        queries = [_range_query(tenant, "LDUE", area, "0", high) for area in dict.fromkeys(areas)]
         pages = self._calls.query_many(queries, limit)
-        records = [record_from_item(item) for page in pages for item in page]
+        records = [RECORD.read(item) for page in pages for item in page]
         records.sort(key=lambda r: (r.faellig_am or date.max, r.id))
         return [LedgerView(record) for record in records[:limit]]
 
 
-def _range_query(pk: str, low: str, high: str, *, newest_first: bool = False) -> Item:
-    """A consistent Query of one partition, sort keys in [low, high]."""
+def _range_query(
+    tenant: str, kind: str, area: str, low: str, high: str, *, newest: bool = False
+) -> Item:
+    """A consistent Query of an area's `kind` partition, sort keys in [low, high]."""
+    pk = tenant_prefix(tenant, kind, area)
     between = Key(SK).between(low, high)
-    return query(pk, sort=between, ScanIndexForward=not newest_first, ConsistentRead=True)
+    return query(pk, sort=between, ScanIndexForward=not newest, ConsistentRead=True)

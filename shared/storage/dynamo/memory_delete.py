@@ -53,6 +53,7 @@ from shared.storage.dynamo.items import (
     EXP_PK,
     EXP_SK,
     PK,
+    RATING,
     RATING_SK_PREFIX,
     SK,
     SK_MEMORY,
@@ -67,7 +68,6 @@ from shared.storage.dynamo.items import (
     memory_pk,
     opt_s,
     query,
-    rating_from_item,
     rating_guard_key,
     rating_items,
     to_us,
@@ -285,7 +285,7 @@ class MemoryDeleter:
             if item is None:
                 continue
             for record in partition.ratings:
-                guard, _ = rating_items(rating_from_item(record), None)
+                guard, _ = rating_items(RATING.read(record), None)
                 if TTL_ATTRIBUTE in record:
                     guard[TTL_ATTRIBUTE] = record[TTL_ATTRIBUTE]
                 requests += [(ref, {"PutRequest": {"Item": i}}) for i in (record, guard)]

@@ -57,7 +57,6 @@ from shared.storage.dynamo.items import (
     opt_us,
     padded,
     parse_memory_id,
-    part,
     s,
     scope_ref_pk,
     tenant_prefix,
@@ -74,12 +73,12 @@ EXPIRY_SHARDS: Final = 16
 
 def memory_typ_pk(tenant: str, typ: MemoryType, area: str) -> str:
     """by_vk_typ partition of one area's memories of one type (the brain's is BTYP)."""
-    return f"{tenant_prefix(tenant)}#MTYP#{MemoryType(typ).value}#{part(area)}"
+    return tenant_prefix(tenant, "MTYP", MemoryType(typ).value, area)
 
 
 def memory_area_pk(tenant: str, area: str) -> str:
     """by_area partition of one area's memories (`users/42`, `teams/x`, `projects/y`)."""
-    return f"{tenant_prefix(tenant)}#AREA#{part(area)}"
+    return tenant_prefix(tenant, "AREA", area)
 
 
 def area_sk(position: MemoryPosition) -> str:
@@ -91,7 +90,7 @@ def area_sk(position: MemoryPosition) -> str:
 
 def memory_posting_pk(tenant: str, area: str, term: str) -> str:
     """The posting list of one term in one area."""
-    return f"{tenant_prefix(tenant)}#MPOST#{part(area)}#{part(term)}"
+    return tenant_prefix(tenant, "MPOST", area, term)
 
 
 def memory_posting_key(
@@ -99,10 +98,8 @@ def memory_posting_key(
 ) -> Item:
     """Sorted by descending impact, then by ID (typ, number)."""
     rank = IMPACT_MAX - posting_impact(tf, doc_len)
-    typ = MemoryType(memory_id.typ).value
-    return key(
-        memory_posting_pk(tenant, area, term), f"{rank:05d}#{typ}_{padded(memory_id.number)}"
-    )
+    sk = f"{rank:05d}#{MemoryType(memory_id.typ).value}_{padded(memory_id.number)}"
+    return key(memory_posting_pk(tenant, area, term), sk)
 
 
 def expiry_pk(shard: int) -> str:
@@ -115,8 +112,7 @@ def expiry(tenant: str, memory_id: MemoryId, expires_us: int | None) -> Item:
     if expires_us is None or memory_id.typ is not MemoryType.SHORTTERM:
         return ttl(expires_us)
     shard = zlib.crc32(f"{tenant}\x00{memory_id}".encode()) % EXPIRY_SHARDS  # all tenants'
-    exp = {EXP_PK: s(expiry_pk(shard)), EXP_SK: n(expires_us)}
-    return ttl(expires_us) | exp
+    return ttl(expires_us) | {EXP_PK: s(expiry_pk(shard)), EXP_SK: n(expires_us)}
 
 
 # --- memory items -----------------------------------------------------------------------
@@ -136,17 +132,10 @@ MEMORY: Final = codec(
 # and embedding_key the replace sets itself.
 _KEPT: Final = {"tenant", "memory_id", "created_us", "score_count", "score_sum", "last_call_us"}
 _SET_BY_REPLACE: Final = {"version", "embedding_key"}
+_INDEX: Final = (TTL_ATTRIBUTE, REF_PK, REF_SK, TYP_PK, TYP_SK, EXP_PK, EXP_SK, AREA_PK, AREA_SK)
 REPLACED_ATTRIBUTES: Final[tuple[str, ...]] = (
     *(name for name in MEMORY.attributes if name not in _KEPT | _SET_BY_REPLACE),
-    TTL_ATTRIBUTE,
-    REF_PK,
-    REF_SK,
-    TYP_PK,
-    TYP_SK,
-    EXP_PK,
-    EXP_SK,
-    AREA_PK,
-    AREA_SK,
+    *_INDEX,
 )
 MEMORY_POSTING: Final = codec(
     MemoryPosting,
@@ -183,7 +172,7 @@ def stored_memory_id(item: Mapping[str, Any]) -> MemoryId:
 
 
 def memory_from_item(item: Mapping[str, Any]) -> Memory:
-    return Memory(**MEMORY.fields(item), embedding_key=opt_s(item, "embedding_key"))
+    return MEMORY.read(item, embedding_key=opt_s(item, "embedding_key"))
 
 
 # --- memory postings and stats ----------------------------------------------------------

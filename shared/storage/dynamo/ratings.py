@@ -37,6 +37,7 @@ from shared.storage.dynamo.calls import (
 )
 from shared.storage.dynamo.items import (
     PK,
+    RATING,
     RATING_SK_PREFIX,
     Item,
     action,
@@ -46,7 +47,6 @@ from shared.storage.dynamo.items import (
     memory_pk,
     opt_us,
     query,
-    rating_from_item,
     rating_items,
     to_us,
     unexpired,
@@ -68,7 +68,8 @@ def _gone(memory_id: MemoryId) -> EntryFailure:
 def _plus(base: Memory, rating: Rating) -> tuple[Memory, RatingOutcome]:
     """The aggregate `base` (as this call knows it) with `rating` added, and its outcome."""
     last = rating.datum if base.last_call is None else max(base.last_call, rating.datum)
-    count, total = base.score_count + 1, base.score_sum + Decimal(rating.score)
+    count = base.score_count + 1
+    total = base.score_sum + Decimal(rating.score)
     outcome = RatingOutcome(rating.insert_id, rating.memory_id, count, total / count, last)
     return replace(base, score_count=count, score_sum=total, last_call=last), outcome
 
@@ -223,4 +224,4 @@ class RatingWriter:
         partition = memory_pk(tenant, memory_id)
         ratings = query(partition, begins=RATING_SK_PREFIX, ConsistentRead=True)
         (items,) = self._calls.query_many([ratings])
-        return [rating_from_item(item) for item in items]
+        return [RATING.read(item) for item in items]
