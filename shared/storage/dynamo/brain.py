@@ -91,7 +91,7 @@ class BrainIndex:
         results, applied = self._round({i: writes[i] for i in first.values()})
         stored = {_key(entry): entry for entry in applied.values()}
         later = [i for i in range(len(writes)) if i not in results]
-        again = [
+        again = [  # a create stays one; a replace is from what the round stored
             BrainWrite(w.entry, w.previous and stored.get(_key(w.entry), w.previous))
             for w in (writes[i] for i in later)
         ]
@@ -208,7 +208,9 @@ class BrainIndex:
         if vk_referenz_id is not None:
             pair = (str(vk_typ), vk_referenz_id)
             return self.find_by_references(tenant, [pair], limit).get(pair, [])
-        return self._newest(tenant, TYP_INDEX, TYP_PK, [brain_typ_pk(tenant, vk_typ)], limit)[0]
+        return self._newest(tenant, TYP_INDEX, TYP_PK, [brain_typ_pk(tenant, str(vk_typ))], limit)[
+            0
+        ]
 
     def find_by_references(
         self, tenant: str, references: Sequence[tuple[str, str]], limit: int

@@ -1,15 +1,27 @@
 """The memory index reads: postings per area and term, the sharded memory stats, recent
-memories, listings by area and by scope (the writers: memory_records.py)."""
+memories, listings by area and by scope (the writers: memory_records.py); and the newest-
+first GSI reads brain entries share (`newest_pages`).
+
+Pages of the (area, term) posting lists for the safe top-k word ranking (`topk.py`): a
+page is one consistent Query of a list partition (`MPOST#<area>#<term>`, ascending sort
+key = descending impact) with `Limit` = the page size, continued from the previous page's
+`LastEvaluatedKey`: never more than one call per list and step, so a step's pages of all
+lists run side by side as one round trip (the first step inside the lookup's stage, with the
+stats, memberships and vectors). A list's length (its document frequency) is known when a
+page reaches its end; otherwise a Select=COUNT Query of what follows the cursor runs beside
+that list's next page (a list beyond ~1 MB of postings counts in further calls; at most
+`COUNT_CALLS` per list and step, then the count waits for the next step).
+"""
 
 from __future__ import annotations
 
-import logging
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from functools import partial, reduce
 from itertools import chain
+from typing import Any, Final
 
 from boto3.dynamodb.conditions import Attr, ConditionBase, Key
 
@@ -23,7 +35,7 @@ from shared.domain import (
 )
 from shared.search.lookup import MemoryTermLookup
 from shared.search.postings import POSTINGS_PER_AREA_TERM
-from shared.search.topk import Page, WordQuery, run
+from shared.search.topk import Page, PageRequest, WordQuery, run
 from shared.search.vectors import VectorHit, VectorQuery, VectorRanking
 from shared.storage.dynamo.calls import QueryPages, TableCalls, run_groups
 from shared.storage.dynamo.items import (
@@ -49,14 +61,15 @@ from shared.storage.dynamo.memory_items import (
     memory_area_pk,
     memory_from_item,
     memory_posting_from_item,
+    memory_posting_pk,
     memory_typ_pk,
 )
-from shared.storage.dynamo.posting_pages import as_page, page_task, posting_query, read_step
 from shared.storage.dynamo.projects import membership_query, projects_from_items
 
-_log = logging.getLogger(__name__)
-
 ListKey = tuple[str, str]  # (area, term)
+COUNT_CALLS: Final = 4
+
+RawPage = tuple[list[Item], Mapping[str, Any] | None]
 
 
 def newest_pages(
@@ -263,3 +276,57 @@ class MemoryIndexReads:
             if live:
                 found[pair] = live[:limit]
         return found
+
+
+def posting_query(tenant: str, area: str, term: str) -> Item:
+    """The (area, term) list, highest impact first (ascending sort key), consistent."""
+    return query(memory_posting_pk(tenant, area, term), ConsistentRead=True)
+
+
+def page_task(
+    calls: TableCalls, tenant: str, key: tuple[str, str], cursor: object | None, size: int
+) -> Callable[[], RawPage]:
+    start = None if cursor is None else dict(cursor)  # type: ignore[call-overload]
+    return partial(calls._query_page, posting_query(tenant, *key), start, size)
+
+
+def as_page(raw: RawPage, remaining: int | None = None) -> Page:
+    items, last_key = raw
+    postings = [memory_posting_from_item(item) for item in items]
+    return Page(postings, None if last_key is None else dict(last_key), remaining)
+
+
+def _count_after(
+    calls: TableCalls, tenant: str, key: tuple[str, str], cursor: object | None
+) -> int | None:
+    """How many postings follow `cursor` in the list; None when that takes more calls."""
+    query: dict[str, Any] = {
+        "TableName": calls.table,
+        **posting_query(tenant, *key),
+        "Select": "COUNT",
+    }
+    start = None if cursor is None else dict(cursor)  # type: ignore[call-overload]
+    total = 0
+    for _ in range(COUNT_CALLS):
+        if start is not None:
+            query["ExclusiveStartKey"] = start
+        response = calls.client.query(**query)
+        total += int(response.get("Count", 0))
+        start = response.get("LastEvaluatedKey")
+        if start is None:
+            return total
+    return None
+
+
+def read_step(calls: TableCalls, tenant: str, requests: Sequence[PageRequest]) -> list[Page]:
+    """One step: every request's page (and count, when asked) side by side."""
+    tasks: list[Callable[[], Any]] = [
+        page_task(calls, tenant, r.key, r.cursor, r.size) for r in requests
+    ]
+    counted = [i for i, r in enumerate(requests) if r.count]
+    tasks += [
+        partial(_count_after, calls, tenant, requests[i].key, requests[i].cursor) for i in counted
+    ]
+    results = calls.round_trips.run(tasks)
+    counts = dict(zip(counted, results[len(requests) :], strict=True))
+    return [as_page(results[i], counts.get(i)) for i in range(len(requests))]
