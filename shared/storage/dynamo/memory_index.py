@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from functools import partial, reduce
-from itertools import chain
+from itertools import chain, islice
 from typing import Any, Final
 
 from boto3.dynamodb.conditions import Attr, ConditionBase, Key
@@ -299,21 +299,16 @@ def as_page(raw: RawPage, remaining: int | None = None) -> Page:
 def _count_after(
     calls: TableCalls, tenant: str, key: tuple[str, str], cursor: object | None
 ) -> int | None:
-    """How many postings follow `cursor` in the list; None when that takes more calls."""
-    query: dict[str, Any] = {
-        "TableName": calls.table,
-        **posting_query(tenant, *key),
-        "Select": "COUNT",
-    }
-    start = None if cursor is None else dict(cursor)  # type: ignore[call-overload]
+    """How many postings follow `cursor` in the list (Select=COUNT pages of boto3's Query
+    paginator); None when that takes more than `COUNT_CALLS` calls."""
+    start: dict[str, Any] = {} if cursor is None else {"ExclusiveStartKey": cursor}
+    pages = calls.client.get_paginator("query").paginate(
+        TableName=calls.table, Select="COUNT", **posting_query(tenant, *key), **start
+    )
     total = 0
-    for _ in range(COUNT_CALLS):
-        if start is not None:
-            query["ExclusiveStartKey"] = start
-        response = calls.client.query(**query)
-        total += int(response.get("Count", 0))
-        start = response.get("LastEvaluatedKey")
-        if start is None:
+    for page in islice(pages, COUNT_CALLS):
+        total += page["Count"]
+        if "LastEvaluatedKey" not in page:
             return total
     return None
 
