@@ -1,4 +1,5 @@
-"""Batched calls: unprocessed keys/items are retried, full pages are continued."""
+"""Batched calls: unprocessed keys/items are retried, full pages are continued (each in
+its own task of the stage)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def first_call_unprocessed(
     return seen
 
 
-def test_unprocessed_keys_are_fetched_in_a_further_stage(
+def test_unprocessed_keys_are_fetched_again_after_a_backoff(
     storage: DynamoStorage, clients: AwsClients, sleeps: Sleeps
 ) -> None:
     # Given three memories, and a BatchGetItem that first leaves every key unprocessed
@@ -43,15 +44,14 @@ def test_unprocessed_keys_are_fetched_in_a_further_stage(
     seen = first_call_unprocessed(clients, "BatchGetItem", "UnprocessedKeys")
     # When they are read
     found = storage.get_memories(TENANT, [lt(1), lt(2), lt(3)], now=T0)
-    # Then all come back, after one backoff and a second BatchGetItem stage
+    # Then all come back, after one backoff and a second BatchGetItem of the same task
     assert set(found) == {lt(1), lt(2), lt(3)}
     assert len(sleeps.delays) == 1
     assert len(seen) == 2
-    assert seen[0] is not None and seen[1] is not None
-    assert seen[0].stage != seen[1].stage
+    assert seen[0] is not None and seen[0] == seen[1]
 
 
-def test_unprocessed_items_are_written_in_a_further_stage(
+def test_unprocessed_items_are_written_again_after_a_backoff(
     storage: DynamoStorage, clients: AwsClients, sleeps: Sleeps
 ) -> None:
     # Given a BatchWriteItem that first leaves every posting unprocessed
@@ -88,14 +88,14 @@ def test_full_query_pages_are_continued_only_for_their_partition(
     assert sorted(p.entry_id for p in lookup.postings["vertrag"]) == [1, 2, 3]
     assert [p.entry_id for p in lookup.postings["muster"]] == [4]
     assert (lookup.stats.documents, lookup.stats.total_len) == (4, 7)
-    # And the first stage queried all partitions; later stages only unfinished ones: each
-    # partition once per item and once more (DynamoDB answers a full page with a
+    # And one stage queried all partitions side by side, each task continuing only its own
+    # partition: once per item and once more (DynamoDB answers a full page with a
     # LastEvaluatedKey even when nothing follows): "vertrag" 3 + 1, "muster" 1 + 1, the
     # stats (shards 1-4) 4 + 1
-    stages = recorder.stages()
-    assert stages[0] == Counter({"Query": 3})
-    assert [stage["Query"] for stage in stages] == [3, 3, 2, 2, 1]
-    assert all(set(stage) == {"Query"} for stage in stages)
+    assert recorder.stages() == [Counter({"Query": 11})]
+    per_task = Counter(call.stage.task for call in recorder.calls if call.stage is not None)
+    assert sorted(per_task.values()) == [2, 4, 5]
+    assert recorder.sequential_round_trips() == 5
 
 
 def test_limited_queries_stop_at_the_limit(storage: DynamoStorage, recorder: CallRecorder) -> None:

@@ -5,8 +5,8 @@ BatchWriteItem chunks and PutVectors.
 Measured on the production pool behind the simulated network (`pooled`, conftest): the
 calls and waves of inserts of 1, 10 and 100 memories and of `remember`. On DynamoDB Local:
 that every item goes through its transaction, that a failed chunk or a transaction whose
-answer was lost leaves nothing of its memories behind, an unprocessed chunk is written in
-a further stage (failures injected with botocore hooks).
+answer was lost leaves nothing of its memories behind, an unprocessed chunk is written
+again after a backoff (failures injected with botocore hooks).
 """
 
 from __future__ import annotations
@@ -227,7 +227,7 @@ def test_a_transaction_applied_but_answered_with_an_error_is_undone(
     assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
 
 
-def test_unprocessed_postings_are_written_in_a_further_stage(
+def test_unprocessed_postings_are_written_after_a_backoff(
     storage: DynamoStorage, clients: AwsClients, sleeps: Sleeps
 ) -> None:
     # Given a BatchWriteItem that first leaves every item unprocessed
@@ -235,7 +235,7 @@ def test_unprocessed_postings_are_written_in_a_further_stage(
     seen = first_call_unprocessed(clients, "BatchWriteItem", "UnprocessedItems")
     # When two memories are stored
     results = storage.put_memories([new_memory(i, terms={"rueckruf": 1}, doc_len=1) for i in ids])
-    # Then both are stored after one backoff, the postings in a further stage
+    # Then both are stored after one backoff, the postings on the retry
     assert results == [None, None]
     assert len(seen) == 2 and len(sleeps.delays) == 1
     assert set(storage.get_memories(TENANT, ids, at(0))) == set(ids)

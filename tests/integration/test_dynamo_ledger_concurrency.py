@@ -24,7 +24,7 @@ from shared.ledger.model import AlreadyAppended, LedgerTotal, totals_of
 from shared.services.context import ServiceContext
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage, RoundTrips
-from shared.storage.dynamo.ledger_items import TOTAL_SHARDS, total_pk
+from shared.storage.dynamo.ledger import TOTAL_SHARDS, total_pk
 from shared.tools.dispatch import call_tool
 from tests.contract.builders import TENANT
 from tests.contract.ledger_builders import ANNA, AREA, booking, booking_entry, ledger_args, new

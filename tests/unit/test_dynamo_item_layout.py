@@ -23,7 +23,7 @@ from shared.domain import (
     VkTyp,
 )
 from shared.ledger.model import LedgerArt, LedgerRecord, LedgerSatz, LedgerStatus
-from shared.storage.dynamo import items, ledger_items, memory_items, memory_records
+from shared.storage.dynamo import items, ledger, memory_items, memory_records
 
 T = datetime(2026, 11, 30, 8, 15, 42, 123456, tzinfo=UTC)
 LONG = Memory(
@@ -336,8 +336,8 @@ def test_stats_shards_of_entries_and_memories_share_one_layout() -> None:
 
 
 def test_a_ledger_record_keeps_its_layout_and_reads_back() -> None:
-    assert ledger_items.record_item(LEDGER, ledger_items.record_key(LEDGER)) == LEDGER_ITEM
-    assert ledger_items.record_from_item(LEDGER_ITEM) == LEDGER
+    assert ledger.record_item(LEDGER, ledger.record_key(LEDGER)) == LEDGER_ITEM
+    assert ledger.record_from_item(LEDGER_ITEM) == LEDGER
 
 
 def test_a_replace_rewrites_every_attribute_but_identity_creation_scores_and_version() -> None:

@@ -269,9 +269,9 @@ class DynamoStorage:
         response = self._dynamodb.update_item(
             TableName=self._table,
             Key=tag_key(tenant, key),
-            UpdateExpression="SET #kind = :kind, #key = :key, #name = if_not_exists(#name, :name)",
-            ExpressionAttributeNames={"#kind": "kind", "#key": "name_key", "#name": "name"},
-            ExpressionAttributeValues={":kind": s("tag"), ":key": s(key), ":name": s(name)},
+            UpdateExpression="SET #key = :key, #name = if_not_exists(#name, :name)",
+            ExpressionAttributeNames={"#key": "name_key", "#name": "name"},
+            ExpressionAttributeValues={":key": s(key), ":name": s(name)},
             ReturnValues="ALL_NEW",
         )
         return get_s(response["Attributes"], "name")

@@ -1,9 +1,10 @@
 """Low-level DynamoDB calls shared by the adapter: batched reads and writes split into
 parallel chunks, retries of unprocessed keys/items with jittered backoff, query paging.
 
-Every helper that issues several independent calls issues them as one `RoundTrips` stage;
-a retry of what came back unprocessed is a further stage, after a backoff sleep (one loop
-for reads and writes: `until_processed`).
+Every helper that issues several independent calls issues them as one `RoundTrips` stage,
+one task per chunk or query; a chunk's unprocessed keys/items are retried, after a backoff,
+and a query's next page is read, within its own task (`_until_processed`, `_query`): a
+task that needs a further call never waits for the others of its stage.
 
 Deferred cleanup (`defer`): work no answer depends on (a replace's stale posting keys
 cleared from its index record, the replaced vector deleted). Inside `deferring()` — the
@@ -150,20 +151,38 @@ class TableCalls:
         item = response.get("Item")
         return dict(item) if item is not None else None
 
-    # --- batched reads ------------------------------------------------------------------
+    # --- batched reads and writes: a task per chunk, its unprocessed part retried in it --
+
+    def _until_processed[T](
+        self, send: Callable[[list[Item]], tuple[list[T], list[Item]]], pending: list[Item]
+    ) -> tuple[list[T], list[Item]]:
+        """`send` of one chunk, then of what came back unprocessed after a backoff, up to
+        `max_attempts` calls: what the calls returned, and what stayed unprocessed."""
+        done: list[T] = []
+        for attempt in range(1, self.max_attempts + 1):
+            if attempt > 1:
+                self.backoff.wait(attempt - 1)
+            outcome, pending = send(pending)
+            done += outcome
+            if not pending:
+                break
+        return done, pending
 
     def batch_get(self, keys: Sequence[Item]) -> list[Item]:
-        """Consistent BatchGetItem of any number of keys: chunks of 100 in one stage,
-        unprocessed keys retried (further stages) up to `max_attempts` times."""
+        """Consistent BatchGetItem of any number of keys: chunks of 100 in one stage."""
         unique = list({item_key(k): k for k in keys}.values())
-        pages, left = self.until_processed(
-            self._batch_get_chunk, BATCH_GET_MAX, chunks(unique, BATCH_GET_MAX)
+        pages = self.round_trips.run(
+            [partial(self._get_chunk, c) for c in chunks(unique, BATCH_GET_MAX)]
         )
-        if left:
-            raise StorageUnavailable(f"BatchGetItem: {len(left)} keys stayed unprocessed")
         return [item for page in pages for item in page]
 
-    def _batch_get_chunk(self, keys: list[Item]) -> tuple[list[Item], list[Item]]:
+    def _get_chunk(self, keys: list[Item]) -> list[Item]:
+        items, left = self._until_processed(self._get_keys, keys)
+        if left:
+            raise StorageUnavailable(f"BatchGetItem: {len(left)} keys stayed unprocessed")
+        return items
+
+    def _get_keys(self, keys: list[Item]) -> tuple[list[Item], list[Item]]:
         response: dict[str, Any] = dict(
             self.client.batch_get_item(
                 RequestItems={self.table: {"Keys": keys, "ConsistentRead": True}}
@@ -173,16 +192,26 @@ class TableCalls:
         left = response.get("UnprocessedKeys", {}).get(self.table, {}).get("Keys", [])
         return items, [dict(k) for k in left]
 
-    # --- batched writes -----------------------------------------------------------------
-
     def batch_write[Owner: Hashable](self, requests: Sequence[tuple[Owner, Item]]) -> set[Owner]:
-        """BatchWriteItem of (owner, WriteRequest) pairs: chunks of 25 in one stage,
-        unprocessed items retried (further stages). Returns the owners of the requests
-        that finally failed. Keys must be unique across `requests`."""
-        write = BatchWrite(self, requests)
-        return write.finish(self.round_trips.run(write.tasks()))
+        """BatchWriteItem of (owner, WriteRequest) pairs as one stage (`write_tasks`): the
+        owners of the requests that finally failed."""
+        return set[Owner]().union(*self.round_trips.run(self.write_tasks(requests)))
 
-    def _batch_write_chunk(self, requests: list[Item]) -> tuple[list[Item], list[Item]]:
+    def write_tasks[Owner: Hashable](
+        self, requests: Sequence[tuple[Owner, Item]]
+    ) -> list[Callable[[], set[Owner]]]:
+        """The tasks of a `batch_write` (for a caller's stage): one per chunk of 25, each
+        the owners of its requests that failed. Keys must be unique across `requests`."""
+        if len({_write_target(request) for _, request in requests}) < len(requests):
+            raise ValueError("two writes of one item in a batch")
+        return [partial(self._write_chunk, c) for c in chunks(requests, BATCH_WRITE_MAX)]
+
+    def _write_chunk[Owner: Hashable](self, requests: list[tuple[Owner, Item]]) -> set[Owner]:
+        owners = {_write_target(request): owner for owner, request in requests}
+        failed, left = self._until_processed(self._write_requests, [r for _, r in requests])
+        return {owners[_write_target(request)] for request in [*failed, *left]}
+
+    def _write_requests(self, requests: list[Item]) -> tuple[list[Item], list[Item]]:
         """(the requests that failed, the ones left unprocessed)."""
         try:
             request_items: dict[str, Any] = {self.table: requests}
@@ -192,39 +221,29 @@ class TableCalls:
             return requests, []
         return [], [dict(r) for r in response.get("UnprocessedItems", {}).get(self.table, [])]
 
-    def until_processed[T](
-        self,
-        send: Callable[[list[Item]], tuple[T, list[Item]]],
-        size: int,
-        pending: list[list[Item]],
-        sent: Sequence[tuple[T, list[Item]]] | None = None,
-    ) -> tuple[list[T], list[Item]]:
-        """`pending` chunks (of `size`) sent as one stage (`sent`: their outcomes, when a
-        caller's stage sent them), then what came back unprocessed, after a backoff, up to
-        `max_attempts` stages: the outcomes, and what stayed unprocessed."""
-        done: list[T] = []
-        for attempt in range(1, self.max_attempts + 1):
-            if sent is None:
-                sent = self.round_trips.run([partial(send, c) for c in pending])
-            left: list[Item] = []
-            for outcome, unprocessed in sent:
-                done.append(outcome)
-                left += unprocessed
-            pending, sent = chunks(left, size), None
-            if not pending or attempt == self.max_attempts:
-                break
-            self.backoff.wait(attempt)
-        return done, [item for chunk in pending for item in chunk]
-
     # --- queries ------------------------------------------------------------------------
 
     def query_many(
         self, queries: Sequence[Mapping[str, Any]], limit: int | None = None
     ) -> list[list[Item]]:
-        """Run independent queries side by side; a query whose page ended before `limit`
-        (or before its end, without a limit) continues in a further stage."""
-        pages = QueryPages(self, queries, [limit] * len(queries))
-        return pages.finish(self.round_trips.run(pages.tasks()))
+        """Independent queries side by side (`query_tasks`), each at most `limit` items."""
+        return self.round_trips.run(self.query_tasks(queries, [limit] * len(queries)))
+
+    def query_tasks(
+        self, queries: Sequence[Mapping[str, Any]], limits: Sequence[int | None]
+    ) -> list[Callable[[], list[Item]]]:
+        """The tasks of a `query_many` (for a caller's stage), one per query: its pages,
+        continued while one ended before its limit (None: before the query's end)."""
+        return [partial(self._query, q, n) for q, n in zip(queries, limits, strict=True)]
+
+    def _query(self, query: Mapping[str, Any], limit: int | None) -> list[Item]:
+        items, start = self._query_page(query, None, limit)
+        while start is not None and (limit is None or len(items) < limit):
+            page, start = self._query_page(
+                query, start, None if limit is None else limit - len(items)
+            )
+            items += page
+        return items
 
     def _query_page(
         self, query: Mapping[str, Any], start: Mapping[str, Any] | None, limit: int | None
@@ -237,79 +256,6 @@ class TableCalls:
         response = self.client.query(**kwargs)
         items = [dict(i) for i in response.get("Items", [])]
         return items, response.get("LastEvaluatedKey")
-
-
-Page = tuple[list[Item], Mapping[str, Any] | None]
-
-
-class QueryPages:
-    """A `query_many` whose first stage runs side by side with other calls: run `tasks()`
-    in the caller's stage, then `finish(pages)` continues the unfinished queries (further
-    stages) and returns the items per query (at most its limit, None: all)."""
-
-    def __init__(
-        self,
-        calls: TableCalls,
-        queries: Sequence[Mapping[str, Any]],
-        limits: Sequence[int | None],
-    ) -> None:
-        if len(limits) != len(queries):
-            raise ValueError("query_many: one limit per query")
-        self._calls = calls
-        self._queries = queries
-        self._bounds = list(limits)
-        self._results: list[list[Item]] = [[] for _ in queries]
-
-    def tasks(self) -> list[Callable[[], Page]]:
-        return self._tasks(dict.fromkeys(range(len(self._queries))))
-
-    def _tasks(self, cursors: Mapping[int, Mapping[str, Any] | None]) -> list[Callable[[], Page]]:
-        return [
-            partial(
-                self._calls._query_page,
-                self._queries[i],
-                cursors[i],
-                _remaining(self._results[i], self._bounds[i]),
-            )
-            for i in cursors
-        ]
-
-    def finish(self, pages: Sequence[Page]) -> list[list[Item]]:
-        order = list(range(len(self._queries)))
-        while True:
-            cursors: dict[int, Mapping[str, Any] | None] = {}
-            for i, (items, last_key) in zip(order, pages, strict=True):
-                self._results[i] += items
-                if last_key is not None and _remaining(self._results[i], self._bounds[i]) != 0:
-                    cursors[i] = last_key
-            if not cursors:
-                return self._results
-            order = list(cursors)
-            pages = self._calls.round_trips.run(self._tasks(cursors))
-
-
-class BatchWrite[Owner: Hashable]:
-    """A `batch_write` whose first stage runs side by side with other calls: run `tasks()`
-    in the caller's stage, then `finish(outcomes)` retries what came back unprocessed
-    (further stages, with backoff) and returns the owners whose requests finally failed."""
-
-    def __init__(self, calls: TableCalls, requests: Sequence[tuple[Owner, Item]]) -> None:
-        self._calls = calls
-        self._owners: dict[tuple[str, str], Owner] = {}
-        for owner, request in requests:
-            target = _write_target(request)
-            if target in self._owners:
-                raise ValueError(f"two writes of one item in a batch: {target}")
-            self._owners[target] = owner
-        self._chunks = chunks([request for _, request in requests], BATCH_WRITE_MAX)
-
-    def tasks(self) -> list[Callable[[], tuple[list[Item], list[Item]]]]:
-        return [partial(self._calls._batch_write_chunk, c) for c in self._chunks]
-
-    def finish(self, outcomes: Sequence[tuple[list[Item], list[Item]]]) -> set[Owner]:
-        send = self._calls._batch_write_chunk
-        failed, left = self._calls.until_processed(send, BATCH_WRITE_MAX, self._chunks, outcomes)
-        return {self._owners[_write_target(r)] for r in [*left, *(r for f in failed for r in f)]}
 
 
 def run_groups(
@@ -338,10 +284,6 @@ def run_chains[K: Hashable, W, R](
     for indices, chain_results in zip(chains.values(), outcomes, strict=True):
         results.update(zip(indices, chain_results, strict=True))
     return [results[index] for index in range(len(writes))]
-
-
-def _remaining(found: list[Item], limit: int | None) -> int | None:
-    return None if limit is None else max(limit - len(found), 0)
 
 
 def _write_target(request: Mapping[str, Any]) -> tuple[str, str]:

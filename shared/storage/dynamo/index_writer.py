@@ -35,7 +35,6 @@ from shared.storage.dynamo.calls import (
     AWS_ERRORS,
     CONDITION_FAILED,
     TRANSACTION_CONFLICT,
-    BatchWrite,
     TableCalls,
     cancel_reasons,
     error_code,
@@ -189,7 +188,7 @@ def write_index[Owner: Hashable](
     of `beside`)."""
     groups = _groups(counts, _ACTIONS_MAX - (extra is not None))
     transactions = [partial(_transact, calls, group, extra) for group in groups]
-    write = BatchWrite(calls, postings)
-    done, counted, written = run_groups(calls.round_trips, [beside, transactions, write.tasks()])
+    writes = calls.write_tasks(postings)
+    done, counted, written = run_groups(calls.round_trips, [beside, transactions, writes])
     outcomes = {owner: c for outcome in counted for owner, c in outcome.items()}
-    return outcomes, write.finish(written), done
+    return outcomes, set[Owner]().union(*written), done

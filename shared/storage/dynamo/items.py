@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from enum import Enum
+from functools import partial
 from types import NoneType, UnionType
 from typing import Any, Final, get_args, get_origin, get_type_hints
 
@@ -89,10 +90,6 @@ def n(value: int) -> dict[str, str]:
     return {"N": str(value)}
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
 def get_s(item: Mapping[str, Any], name: str) -> str:
     return str(item[name]["S"])
 
@@ -111,8 +108,8 @@ def to_us(value: datetime) -> int:
     return (value - _EPOCH) // _MICROSECOND
 
 
-def from_us(value: int) -> datetime:
-    return _EPOCH + timedelta(microseconds=value)
+def opt_us(value: datetime | None) -> int | None:
+    return None if value is None else to_us(value)
 
 
 def ttl_seconds(expires_us: int) -> int:
@@ -158,13 +155,13 @@ def parse_memory_id(text: str) -> MemoryId:
     return memory_id
 
 
-JSON: Final = Kind(_dumps, json.loads)
+JSON: Final = Kind(partial(json.dumps, ensure_ascii=False, separators=(",", ":")), json.loads)
 _BY_TYPE: Final[Mapping[Any, Kind]] = {
     str: Kind(str, str),
     int: Kind(int, int),
     bool: Kind(bool, bool),
     Decimal: Kind(Decimal, Decimal),
-    datetime: Kind(to_us, lambda value: from_us(int(value))),
+    datetime: Kind(to_us, lambda value: _EPOCH + timedelta(microseconds=int(value))),
     date: Kind(date.isoformat, date.fromisoformat),
     MemoryId: Kind(str, parse_memory_id),
     list: JSON,
@@ -232,8 +229,9 @@ def part(value: str) -> str:
     return value.replace("%", "%25").replace("#", "%23")
 
 
-def tenant_prefix(tenant: str) -> str:
-    return f"T#{part(tenant)}"
+def tenant_prefix(tenant: str, *parts: object) -> str:
+    """`T#<tenant>[#<part>...]`, every component escaped (`part`)."""
+    return "#".join(["T", *(part(str(value)) for value in (tenant, *parts))])
 
 
 def key(pk: str, sk: str) -> Item:
@@ -347,10 +345,6 @@ def memory_key(tenant: str, memory_id: MemoryId) -> Item:
     return key(memory_pk(tenant, memory_id), SK_MEMORY)
 
 
-def rating_key(tenant: str, memory_id: MemoryId, insert_id: int) -> Item:
-    return key(memory_pk(tenant, memory_id), RATING_SK_PREFIX + padded(insert_id))
-
-
 def rating_guard_key(tenant: str, insert_id: int) -> Item:
     return key(f"{tenant_prefix(tenant)}#RATING#{insert_id}", "RATING")
 
@@ -419,17 +413,11 @@ def rating_items(rating: Rating, expires_us: int | None) -> tuple[Item, Item]:
     """(guard, record): the guard makes insert_ID unique per tenant; the record lives in
     the memory's partition so that its ratings are one consistent Query. Ratings of a
     short-term memory carry its TTL, so that the TTL backstop removes them with it."""
-    guard = {
-        **rating_guard_key(rating.tenant, rating.insert_id),
-        "memory_id": s(str(rating.memory_id)),
-        **ttl(expires_us),
-    }
-    record = {
-        **rating_key(rating.tenant, rating.memory_id, rating.insert_id),
-        **RATING.item(rating),
-        **ttl(expires_us),
-    }
-    return guard, record
+    sk = RATING_SK_PREFIX + padded(rating.insert_id)
+    memory_id = s(str(rating.memory_id))
+    guard = {**rating_guard_key(rating.tenant, rating.insert_id), "memory_id": memory_id}
+    record = {**key(memory_pk(rating.tenant, rating.memory_id), sk), **RATING.item(rating)}
+    return guard | ttl(expires_us), record | ttl(expires_us)
 
 
 def rating_from_item(item: Mapping[str, Any]) -> Rating:

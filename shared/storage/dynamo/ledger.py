@@ -1,13 +1,15 @@
-"""The ledger on DynamoDB (docs/dynamodb.md, "Ledger"): one TransactWriteItems per record,
-running totals added atomically (`ADD`, no version: concurrent bookings never refuse each
-other).
+"""The ledger on DynamoDB (docs/dynamodb.md, "Ledger"): its items and one TransactWriteItems
+per record, running totals added atomically (`ADD`, no version: concurrent bookings never
+refuse each other).
 
-Invariants: the ID item, the record (a storno or zahlung claims its original once), its
-effect on the total shard and the open-reminder copy are written together or not at all;
-nothing is read before a booking. Only a `TransactionConflict` is retried (fresh
+Invariants: the ID item, the record (a storno or zahlung claims its original once: it sits
+at the original's position, `#S` / `#Z`, and `attribute_not_exists` on that key allows one
+of each), its effect on the total shard and the open-reminder copy are written together or
+not at all; nothing is read before a booking. Only a `TransactionConflict` is retried (fresh
 ClientRequestToken, at most `max_retries` times). Appends of one total shard in a batch are
 a chain in order; chains run side by side. Totals are read per area, never summed from
-records.
+records. Record attributes are declared once (`RECORD`, items.py's codec): amounts are
+decimal strings (DynamoDB normalises numbers: the scale the client sent is kept).
 """
 
 from __future__ import annotations
@@ -15,13 +17,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import date
-from typing import Final
+from decimal import Decimal
+from typing import Any, Final
 
 from boto3.dynamodb.conditions import Attr, Key
 
 from shared.domain import EntryFailure, EntryFailureCode
 from shared.ledger.model import (
     AlreadyAppended,
+    KategorieSumme,
+    LedgerArt,
     LedgerRecord,
     LedgerSatz,
     LedgerTotal,
@@ -30,6 +35,7 @@ from shared.ledger.model import (
     attach_followers,
     merge_totals,
 )
+from shared.ledger.money import MINOR_UNITS
 from shared.storage.dynamo.calls import (
     AWS_ERRORS,
     CONDITION_FAILED,
@@ -40,30 +46,125 @@ from shared.storage.dynamo.calls import (
     item_key,
     run_chains,
 )
-from shared.storage.dynamo.items import PK, SK, Item, action, get_n, get_s, key, n, query
-from shared.storage.dynamo.ledger_items import (
-    due_key,
-    due_pk,
-    follower_key,
-    id_key,
-    record_from_item,
-    record_item,
-    record_key,
-    record_pk,
-    schluessel_key,
-    total_from_item,
-    total_key,
-    total_pk,
-    total_update,
+from shared.storage.dynamo.items import (
+    PK,
+    SK,
+    Item,
+    Kind,
+    action,
+    codec,
+    expression,
+    get_n,
+    get_s,
+    key,
+    n,
+    padded,
+    part,
+    plain,
+    query,
+    tenant_prefix,
 )
 
 _log = logging.getLogger(__name__)
 
-_ID, _RECORD = 0, 1
+# Bookings of one area, month and currency spread their totals over this many items, so
+# that concurrent writers rarely contend for one item; a totals Query reads all shards.
+TOTAL_SHARDS: Final = 4
+_FOLLOWER: Final = {LedgerSatz.STORNO: "#S", LedgerSatz.ZAHLUNG: "#Z"}
+AMOUNT: Final = Kind(str, Decimal)
+RECORD: Final = codec(LedgerRecord, betrag=AMOUNT, wirkung=AMOUNT, created_at="created_us")
+_BY_ART: Final = {
+    LedgerArt.EINNAHME: "einnahmen",
+    LedgerArt.AUSGABE: "ausgaben",
+    LedgerArt.UMBUCHUNG: "umbuchungen",
+}
+_COUNT, _SUM = "kn:", "ks:"  # a category's count and sum: top-level numbers ADD can reach
+_ID, _RECORD = 0, 1  # the first two actions of a booking's transaction
 _RETRY: Final = "retry"  # another transaction held one of the items: send it again
 
 ShardKey = tuple[str, str]
 Result = EntryFailure | AlreadyAppended | None
+
+
+def record_key(record: LedgerRecord, follower: LedgerSatz | None = None) -> Item:
+    """Where `record` sits (a storno or zahlung: at its original's position), or where
+    its `follower` (storno, zahlung) sits or would sit."""
+    pos_datum, pos_id = record.position
+    suffix = _FOLLOWER.get(follower or record.satz, "")
+    sk = f"E#{pos_datum.isoformat()}#{padded(pos_id)}{suffix}"
+    return key(tenant_prefix(record.tenant, "LEDGER", record.area), sk)
+
+
+def _own_key(tenant: str, kind: str, name: object) -> Item:
+    """The item `T#<t>#<kind>#<name>` / `<kind>` (a record's ID item, an idempotency key)."""
+    return key(tenant_prefix(tenant, kind, name), kind)
+
+
+def _due_key(record: LedgerRecord) -> Item:
+    assert record.faellig_am is not None
+    sk = f"{record.faellig_am.isoformat()}#{padded(record.id)}"
+    return key(tenant_prefix(record.tenant, "LDUE", record.area), sk)
+
+
+def total_pk(tenant: str, area: str) -> str:
+    return tenant_prefix(tenant, "LTOTAL", area)
+
+
+def _total_key(record: LedgerRecord) -> Item:
+    sk = f"{record.monat}#{part(record.waehrung)}#{record.id % TOTAL_SHARDS}"
+    return key(total_pk(record.tenant, record.area), sk)
+
+
+def record_item(record: LedgerRecord, at: Item) -> Item:
+    return {**at, **RECORD.item(record)}
+
+
+def record_from_item(item: Mapping[str, Any]) -> LedgerRecord:
+    return LedgerRecord(**RECORD.fields(item))
+
+
+def _total_update(record: LedgerRecord) -> Item:
+    """The Update of the record's total shard: its effect `ADD`ed (a storno counts -1 and
+    its negated effect), so concurrent bookings never conflict on a version."""
+    step = Decimal(-1 if record.satz is LedgerSatz.STORNO else 1)
+    added = {
+        "anzahl": step,
+        "saldo": record.wirkung,
+        _BY_ART[record.art]: record.wirkung,
+        _COUNT + record.kategorie: step,
+        _SUM + record.kategorie: record.wirkung,
+    }
+    fixed = {"area": record.area, "monat": record.monat, "waehrung": record.waehrung}
+    return action("Update", Key=_total_key(record), **expression(add=added, put=fixed))
+
+
+def _total_from_item(item: Mapping[str, Any]) -> LedgerTotal:
+    """A total shard as stored; sums at the currency's minor units (DynamoDB normalises
+    numbers: a sum of 1.25 and 1.75 reads back as 3)."""
+    stored = plain(item)
+    digits = MINOR_UNITS.get(stored["waehrung"])
+    unit = None if digits is None else Decimal(1).scaleb(-digits)
+
+    def amount(name: str) -> Decimal:
+        value = Decimal(stored.get(name, 0))
+        return value if unit is None else value.quantize(unit)
+
+    kategorien = {
+        name[len(_COUNT) :]: KategorieSumme(int(count), amount(_SUM + name[len(_COUNT) :]))
+        for name, count in stored.items()
+        if name.startswith(_COUNT)
+    }
+    return LedgerTotal(
+        area=stored["area"],
+        monat=stored["monat"],
+        waehrung=stored["waehrung"],
+        anzahl=int(stored["anzahl"]),
+        saldo=amount("saldo"),
+        einnahmen=amount("einnahmen"),
+        ausgaben=amount("ausgaben"),
+        umbuchungen=amount("umbuchungen"),
+        kategorien=kategorien,
+    )
 
 
 class LedgerTable:
@@ -78,7 +179,7 @@ class LedgerTable:
             return (
                 index
                 if write.record.satz is LedgerSatz.ZAHLUNG
-                else item_key(total_key(write.record))
+                else item_key(_total_key(write.record))
             )
 
         def chain(_shard: ShardKey | int, writes: list[LedgerWrite]) -> list[Result]:
@@ -100,25 +201,26 @@ class LedgerTable:
         record, original = write.record, write.original
         new = Attr(PK).not_exists()
         rkey = record_key(record)
-        pointer = {**id_key(record.tenant, record.id), "entry_pk": rkey[PK], "entry_sk": rkey[SK]}
+        at_id = _own_key(record.tenant, "LID", padded(record.id))
+        pointer = {**at_id, "entry_pk": rkey[PK], "entry_sk": rkey[SK]}
         items = [
             action("Put", new, Item=pointer),
             action("Put", new, Item=record_item(record, rkey)),
         ]
         if record.satz is not LedgerSatz.ZAHLUNG:
-            items.append(total_update(record))
+            items.append(_total_update(record))
         if record.is_reminder:
-            items.append(action("Put", Item=record_item(record, due_key(record))))
+            items.append(action("Put", Item=record_item(record, _due_key(record))))
         if original is not None and original.is_reminder:
-            items.append(action("Delete", Key=due_key(original)))
+            items.append(action("Delete", Key=_due_key(original)))
         at: dict[str, int] = {}  # where the optional parts sit in the TransactItems
         if record.schluessel is not None:
             at["key"] = len(items)
-            taken = {**schluessel_key(record.tenant, record.schluessel), "id": n(record.id)}
+            taken = {**_own_key(record.tenant, "LKEY", record.schluessel), "id": n(record.id)}
             items.append(action("Put", new, all_old=True, Item=taken))
         if record.satz is LedgerSatz.ZAHLUNG and original is not None:
             at["check"] = len(items)
-            no_storno = follower_key(original, LedgerSatz.STORNO)
+            no_storno = record_key(original, LedgerSatz.STORNO)
             items.append(action("ConditionCheck", new, Key=no_storno))
         try:
             self._calls.transact(items)
@@ -157,13 +259,14 @@ class LedgerTable:
     def get(self, tenant: str, ids: Sequence[int]) -> dict[int, LedgerView]:
         if not ids:
             return {}
-        pointers = self._calls.batch_get([id_key(tenant, i) for i in dict.fromkeys(ids)])
+        pointers = [_own_key(tenant, "LID", padded(i)) for i in dict.fromkeys(ids)]
+        pointers = self._calls.batch_get(pointers)
         keys: list[Item] = []
         for pointer in pointers:
             pk, sk = get_s(pointer, "entry_pk"), get_s(pointer, "entry_sk")
             keys.append(key(pk, sk))
-            if not sk.endswith(("#S", "#Z")):  # a booking: its followers too
-                keys += [key(pk, sk + "#S"), key(pk, sk + "#Z")]
+            if not sk.endswith(tuple(_FOLLOWER.values())):  # a booking: its followers too
+                keys += [key(pk, sk + suffix) for suffix in _FOLLOWER.values()]
         records = [record_from_item(item) for item in self._calls.batch_get(keys)]
         views = attach_followers(records)
         wanted = set(ids)
@@ -184,7 +287,8 @@ class LedgerTable:
         high = f"E#{bis.isoformat()}$" if bis is not None else "E$"
         wanted = list(dict.fromkeys(areas))
         queries = [
-            _range_query(record_pk(tenant, area), low, high, newest_first=True) for area in wanted
+            _range_query(tenant_prefix(tenant, "LEDGER", area), low, high, newest_first=True)
+            for area in wanted
         ]
         pages = self._calls.query_many(queries, limit) if queries else []
         return {
@@ -199,13 +303,16 @@ class LedgerTable:
         high = f"{bis_monat}$" if bis_monat else "9999$"
         queries = [_range_query(total_pk(tenant, area), low, high) for area in dict.fromkeys(areas)]
         pages = self._calls.query_many(queries)
-        return merge_totals(total_from_item(item) for page in pages for item in page)
+        return merge_totals(_total_from_item(item) for page in pages for item in page)
 
     def reminders(
         self, tenant: str, areas: Sequence[str], faellig_bis: date, limit: int
     ) -> list[LedgerView]:
         high = f"{faellig_bis.isoformat()}$"
-        queries = [_range_query(due_pk(tenant, area), "0", high) for area in dict.fromkeys(areas)]
+        queries = [
+            _range_query(tenant_prefix(tenant, "LDUE", area), "0", high)
+            for area in dict.fromkeys(areas)
+        ]
         pages = self._calls.query_many(queries, limit)
         records = [record_from_item(item) for page in pages for item in page]
         records.sort(key=lambda r: (r.faellig_am or date.max, r.id))

@@ -45,7 +45,7 @@ from boto3.dynamodb.conditions import Attr, ConditionBase, Key
 
 from shared.calls import CallMarks
 from shared.domain import DeleteRead, ExpiredMemory, MemoryId
-from shared.storage.dynamo.calls import BatchWrite, TableCalls, defer
+from shared.storage.dynamo.calls import TableCalls, defer
 from shared.storage.dynamo.embeddings import EmbeddingVectors
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
@@ -246,7 +246,7 @@ class MemoryDeleter:
         self._restore({ref: p for ref, p in removed.items() if ref not in deleted})
         objects = [k for item in deleted.values() if (k := opt_s(item, "embedding_key"))]
         drops = [(ref, {"DeleteRequest": {"Key": record_key(*ref)}}) for ref in tombstones - left]
-        tasks = BatchWrite(self._calls, sorted(drops, key=str)).tasks()
+        tasks = self._calls.write_tasks(sorted(drops, key=str))
         defer(
             self._calls.round_trips,
             [*tasks, *([partial(self._objects.delete, objects)] if objects else [])],

@@ -37,7 +37,7 @@ from shared.search.lookup import MemoryTermLookup
 from shared.search.postings import POSTINGS_PER_AREA_TERM
 from shared.search.topk import Page, PageRequest, WordQuery, run
 from shared.search.vectors import VectorHit, VectorQuery, VectorRanking
-from shared.storage.dynamo.calls import QueryPages, TableCalls, run_groups
+from shared.storage.dynamo.calls import TableCalls, run_groups
 from shared.storage.dynamo.items import (
     AREA_INDEX,
     AREA_PK,
@@ -84,7 +84,7 @@ def newest_pages(
     """Per partition `pk` of GSI `index` (memories and brain entries alike) its items
     newest first, sort keys meeting `sort`, items `filter`ed server-side, at most `limit`
     each; all side by side in one stage, a page that ended early (1 MB, or filtered)
-    continues in a further stage, only for that partition."""
+    continues in its task, only for that partition."""
     queries = [
         query(
             pk, attribute=attribute, index=index, sort=sort, filter=filter, ScanIndexForward=False
@@ -154,7 +154,7 @@ class MemoryIndexReads:
 
         def stage(over: Sequence[str], extra: Sequence[Item] = ()) -> list[list[Item]]:
             """One stage over areas `over`, side by side: the Queries of the list heads,
-            of the recent memories and `extra` (continued pages as further stages; their
+            of the recent memories and `extra` (pages continued in their tasks; their
             items returned), the first page of each word list, the QueryVectors."""
             keys = [(a, t) for a in over for t in heads] + [(a, None) for a in over if recent]
             queries = [
@@ -162,7 +162,7 @@ class MemoryIndexReads:
                 for a, t in keys
             ]
             limits = [recent if t is None else per_area_term for _, t in keys]
-            reads = QueryPages(self._calls, [*queries, *extra], [*limits, *[None] * len(extra)])
+            reads = self._calls.query_tasks([*queries, *extra], [*limits, *[None] * len(extra)])
             searches = []
             if vector is not None:
                 over_areas = replace(vector, areas=frozenset(over))
@@ -170,10 +170,9 @@ class MemoryIndexReads:
             lists = [(a, t) for a in over for t in tops]
             size = 0 if words is None else words.budget.first_page
             firsts = [page_task(self._calls, tenant, key, None, size) for key in lists]
-            found, ranked, raw_pages = run_groups(
-                self._calls.round_trips, [reads.tasks(), searches, firsts]
+            items, ranked, raw_pages = run_groups(
+                self._calls.round_trips, [reads, searches, firsts]
             )
-            items = reads.finish(found)
             read.update(zip(keys, items, strict=False))
             pages.update(zip(lists, map(as_page, raw_pages), strict=True))
             rankings.extend(ranked)
@@ -217,7 +216,7 @@ class MemoryIndexReads:
     ) -> list[Memory]:
         """Per area one Query of its by_vk_typ partition `MTYP#<typ>#<area>`, newest number
         first, side by side; expired memories are filtered server-side, and a page that
-        filtered some out continues (a further stage) until `limit` live memories are
+        filtered some out continues (in its task) until `limit` live memories are
         found or the partition ends. Merged, the newest `limit`."""
         pks = [memory_typ_pk(tenant, typ, area) for area in dict.fromkeys(areas)]
         live = unexpired(to_us(now))
@@ -235,7 +234,7 @@ class MemoryIndexReads:
         """Per distinct area one Query of its by_area partition (newest first, strictly
         before `before`), all side by side in one stage; merged, the newest `limit`.
         Expired memories are filtered server-side; an area whose page filtered some out
-        continues (a further stage) until `limit` live memories or the partition end."""
+        continues (in its task) until `limit` live memories or the partition end."""
         sort = None if before is None else Key(AREA_SK).lt(area_sk(before))
         pks = [memory_area_pk(tenant, area) for area in dict.fromkeys(areas)]
         live = unexpired(to_us(now))
@@ -255,7 +254,7 @@ class MemoryIndexReads:
         """Per distinct (scope, scope_vk) one Query of its by_reference partition
         `SCOPE#<scope>#<scope_vk>`, all side by side in one stage, newest number first.
         Expired memories (and with `areas` those outside them) are filtered server-side;
-        only a pair whose page filtered some out continues (a further stage) until `limit`
+        only a pair whose page filtered some out continues (in its task) until `limit`
         live memories or the partition end."""
         pairs = list(dict.fromkeys(scopes))
         if areas is not None and not areas:

@@ -54,6 +54,7 @@ from shared.storage.dynamo.items import (
     memory_key,
     n,
     opt_s,
+    opt_us,
     padded,
     parse_memory_id,
     part,
@@ -108,17 +109,13 @@ def expiry_pk(shard: int) -> str:
     return f"EXP#{shard}"
 
 
-def expiry_shard(tenant: str, memory_id: MemoryId) -> int:
-    """Spreads the expiring memories of all tenants over the GSI partitions."""
-    return zlib.crc32(f"{tenant}\x00{memory_id}".encode()) % EXPIRY_SHARDS
-
-
 def expiry(tenant: str, memory_id: MemoryId, expires_us: int | None) -> Item:
     """The expiry attributes of a memory's item and index record: the TTL and, short-term
     only, the by_expiry GSI keys."""
     if expires_us is None or memory_id.typ is not MemoryType.SHORTTERM:
         return ttl(expires_us)
-    exp = {EXP_PK: s(expiry_pk(expiry_shard(tenant, memory_id))), EXP_SK: n(expires_us)}
+    shard = zlib.crc32(f"{tenant}\x00{memory_id}".encode()) % EXPIRY_SHARDS  # all tenants'
+    exp = {EXP_PK: s(expiry_pk(shard)), EXP_SK: n(expires_us)}
     return ttl(expires_us) | exp
 
 
@@ -172,7 +169,7 @@ def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
         AREA_PK: s(memory_area_pk(m.tenant, m.area)),
         AREA_SK: s(area_sk(MemoryPosition(m.created_at, m.id))),
     }
-    item |= expiry(m.tenant, m.id, None if m.expires_at is None else to_us(m.expires_at))
+    item |= expiry(m.tenant, m.id, opt_us(m.expires_at))
     if embedding_key is not None:
         item["embedding_key"] = s(embedding_key)
     if typ is MemoryType.LONGTERM:
@@ -205,7 +202,7 @@ def memory_posting_item(
     return {
         **memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id),
         **MEMORY_POSTING.item(posting),
-        **ttl(None if m.expires_at is None else to_us(m.expires_at)),
+        **ttl(opt_us(m.expires_at)),
     }
 
 

@@ -72,8 +72,8 @@ def _member_puts(tenant: str, name: str, members: Sequence[str]) -> list[Item]:
     puts: list[Item] = []
     for nutzer in members:
         member, membership = _member_keys(tenant, name, nutzer)
-        member |= attributes({"kind": "project_member", "nutzer": nutzer})
-        membership |= attributes({"kind": "project_membership", "project": name})
+        member |= attributes({"nutzer": nutzer})
+        membership |= attributes({"project": name})
         puts += [action("Put", Item=member), action("Put", Item=membership)]
     return puts
 
@@ -102,7 +102,6 @@ class ProjectRecords:
         first, *rest = chunks(members, _MEMBERS_PER_TRANSACTION)
         item = {
             **key(project_pk(project.tenant, project.name), SK_PROJECT),
-            **attributes({"kind": "project"}),
             **PROJECT.item(project),
         }
         put = action("Put", Attr(PK).not_exists(), Item=item)

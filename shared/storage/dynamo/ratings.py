@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from datetime import datetime
 from decimal import Decimal
 from typing import Final
@@ -41,10 +41,10 @@ from shared.storage.dynamo.items import (
     Item,
     action,
     expression,
-    from_us,
     is_live,
     memory_key,
     memory_pk,
+    opt_us,
     query,
     rating_from_item,
     rating_items,
@@ -61,27 +61,16 @@ MemoryRef = tuple[str, MemoryId]
 Result = RatingOutcome | EntryFailure
 
 
-@dataclass(frozen=True)
-class _Base:
-    """The aggregate a group of ratings is added to, as this call knows it."""
+def _gone(memory_id: MemoryId) -> EntryFailure:
+    return EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {memory_id}")
 
-    count: int
-    total: Decimal
-    last_us: int | None
-    expires_us: int | None
 
-    @classmethod
-    def of(cls, memory: Memory) -> _Base:
-        return cls(
-            memory.score_count,
-            Decimal(memory.score_sum),
-            None if memory.last_call is None else to_us(memory.last_call),
-            None if memory.expires_at is None else to_us(memory.expires_at),
-        )
-
-    def plus(self, rating: Rating) -> _Base:
-        last = max(self.last_us or 0, to_us(rating.datum))
-        return _Base(self.count + 1, self.total + Decimal(rating.score), last, self.expires_us)
+def _plus(base: Memory, rating: Rating) -> tuple[Memory, RatingOutcome]:
+    """The aggregate `base` (as this call knows it) with `rating` added, and its outcome."""
+    last = rating.datum if base.last_call is None else max(base.last_call, rating.datum)
+    count, total = base.score_count + 1, base.score_sum + Decimal(rating.score)
+    outcome = RatingOutcome(rating.insert_id, rating.memory_id, count, total / count, last)
+    return replace(base, score_count=count, score_sum=total, last_call=last), outcome
 
 
 class RatingWriter:
@@ -99,50 +88,40 @@ class RatingWriter:
         for rating in ratings:  # reject naive datetimes before anything is written
             to_us(rating.datum)
         refs = list(dict.fromkeys((rating.tenant, rating.memory_id) for rating in ratings))
-        snapshots: dict[MemoryRef, Memory | None] = {
+        bases: dict[MemoryRef, Memory | EntryFailure] = {
             ref: memory
             for ref in refs
             if (memory := (known or {}).get(ref[1])) is not None and memory.tenant == ref[0]
         }
-        unreadable = self._read_missing(refs, snapshots)
+        if missing := [ref for ref in refs if ref not in bases]:
+            bases |= self._read(missing)
 
         def chain(ref: MemoryRef, group: list[Rating]) -> list[Result]:
-            if ref in unreadable:
-                return [EntryFailure(EntryFailureCode.STORAGE, "memory unreadable")] * len(group)
-            return self._chain(group, snapshots.get(ref), now_us)
+            return self._chain(group, bases[ref], now_us)
 
         def memory_of(_index: int, rating: Rating) -> MemoryRef:
             return rating.tenant, rating.memory_id
 
         return run_chains(self._calls.round_trips, ratings, memory_of, chain)
 
-    def _read_missing(
-        self, refs: list[MemoryRef], snapshots: dict[MemoryRef, Memory | None]
-    ) -> set[MemoryRef]:
-        """Fill `snapshots` for the memories the caller did not know (one BatchGet stage);
-        returns the refs that could not be read."""
-        missing = [ref for ref in refs if ref not in snapshots]
-        if not missing:
-            return set()
+    def _read(self, refs: list[MemoryRef]) -> dict[MemoryRef, Memory | EntryFailure]:
+        """The memories the caller did not know (one BatchGet stage), or why not."""
         try:
-            items = self._calls.batch_get([memory_key(tenant, mid) for tenant, mid in missing])
+            items = self._calls.batch_get([memory_key(tenant, mid) for tenant, mid in refs])
         except (*AWS_ERRORS, StorageUnavailable):
-            _log.exception("record_ratings: reading %d memories failed", len(missing))
-            return set(missing)
+            _log.exception("record_ratings: reading %d memories failed", len(refs))
+            unreadable = EntryFailure(EntryFailureCode.STORAGE, "memory unreadable")
+            return dict.fromkeys(refs, unreadable)
         found = {(m.tenant, m.id): m for m in map(memory_from_item, items)}
-        for ref in missing:
-            snapshots[ref] = found.get(ref)
-        return set()
+        return {ref: found.get(ref) or _gone(ref[1]) for ref in refs}
 
-    def _chain(self, ratings: list[Rating], snapshot: Memory | None, now_us: int) -> list[Result]:
+    def _chain(
+        self, ratings: list[Rating], base: Memory | EntryFailure, now_us: int
+    ) -> list[Result]:
         """One memory's ratings, in order, in transactions of at most 49 (a repeated
         insert_ID starts a new one: one transaction cannot hold one guard twice)."""
-        if snapshot is None or (
-            snapshot.expires_at is not None and to_us(snapshot.expires_at) <= now_us
-        ):
-            gone = EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {ratings[0].memory_id}")
-            return [gone] * len(ratings)
-        base = _Base.of(snapshot)
+        if isinstance(base, EntryFailure):  # an expired one: refused by the transaction
+            return [base] * len(ratings)
         groups: list[list[Rating]] = [[]]
         for rating in ratings:
             if len(groups[-1]) == RATINGS_PER_TRANSACTION or any(
@@ -156,7 +135,9 @@ class RatingWriter:
             results += done
         return results
 
-    def _group(self, ratings: list[Rating], base: _Base, now_us: int) -> tuple[list[Result], _Base]:
+    def _group(
+        self, ratings: list[Rating], base: Memory, now_us: int
+    ) -> tuple[list[Result], Memory]:
         """Write one group: its results in order, and the base for the next group. Each
         refused pass drops a rating whose insert_ID is taken, learns the stored aggregate
         (`ALL_OLD`) or counts a conflict (backoff, at most `max_retries`)."""
@@ -165,6 +146,8 @@ class RatingWriter:
         failure = EntryFailure(EntryFailureCode.STORAGE, "rating not written")
         conflicts = 0
         for _pass in range(len(ratings) + self._max_retries + 2):
+            if not pending:
+                break
             batch = [ratings[i] for i in pending]
             try:
                 self._calls.transact(self._actions(batch, base, now_us))
@@ -186,34 +169,27 @@ class RatingWriter:
                     break
                 if conflict:
                     self._calls.backoff.wait(conflicts)
-                if pending:
-                    continue
+                continue
             for i in pending:
-                base = base.plus(ratings[i])
-                last_call = from_us(base.last_us or 0)
-                average = base.total / base.count
-                results[i] = RatingOutcome(
-                    ratings[i].insert_id, ratings[i].memory_id, base.count, average, last_call
-                )
+                base, results[i] = _plus(base, ratings[i])
             pending = []
-            break
         results.update(dict.fromkeys(pending, failure))
         return [results[i] for i in range(len(ratings))], base
 
-    def _actions(self, batch: list[Rating], base: _Base, now_us: int) -> list[Item]:
+    def _actions(self, batch: list[Rating], base: Memory, now_us: int) -> list[Item]:
         """The group's transaction; `last_call_us` moves to the newest datum only if it is
         newer than the known one, conditioned on the stored one being older."""
         actions = [
             action("Put", Attr(PK).not_exists(), Item=item)
             for rating in batch
-            for item in rating_items(rating, base.expires_us)
+            for item in rating_items(rating, opt_us(base.expires_at))
         ]
         total = sum((Decimal(r.score) for r in batch), Decimal(0))
         added = {"score_count": len(batch), "score_sum": total, "version": len(batch)}
         condition = Attr(PK).exists() & unexpired(now_us)
         newest = max(to_us(rating.datum) for rating in batch)
         moved: dict[str, int] = {}
-        if base.last_us is None or newest > base.last_us:
+        if (known := opt_us(base.last_call)) is None or newest > known:
             condition &= Attr("last_call_us").not_exists() | Attr("last_call_us").lt(newest)
             moved["last_call_us"] = newest
         update = expression(condition, add=added, put=moved)
@@ -222,7 +198,7 @@ class RatingWriter:
 
     def _cancelled(
         self, exc: BaseException, batch: list[Rating], now_us: int
-    ) -> EntryFailure | tuple[list[int], _Base | None, bool]:
+    ) -> EntryFailure | tuple[list[int], Memory | None, bool]:
         """A failed transaction: a final failure of the whole batch, or (positions in the
         batch whose guard or record exists, the aggregate as stored now, conflict?)."""
         reasons = cancel_reasons(exc, 2 * len(batch) + 1)
@@ -231,13 +207,12 @@ class RatingWriter:
             return EntryFailure(EntryFailureCode.STORAGE, error_code(exc))
         codes = [str(reason.get("Code")) for reason in reasons]
         existing = sorted({i // 2 for i, code in enumerate(codes[:-1]) if code == CONDITION_FAILED})
-        stored: _Base | None = None
+        stored: Memory | None = None
         if codes[-1] == CONDITION_FAILED:
             item = reasons[-1].get("Item")  # ALL_OLD: none if gone
-            rating = batch[0]
             if item is None or not is_live(item, now_us):
-                return EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {rating.memory_id}")
-            stored = _Base.of(memory_from_item(item))  # a newer last_call_us is stored
+                return _gone(batch[0].memory_id)
+            stored = memory_from_item(item)  # a newer last_call_us is stored
         conflict = TRANSACTION_CONFLICT in codes
         if not existing and stored is None and not conflict:
             _log.warning("rating %s: transaction cancelled: %s", batch[0].insert_id, codes)
