@@ -13,6 +13,9 @@ accepts the token only if
 * the token has the shape of a password (letters and a digit or a symbol, 8 to 64 characters)
   and of no identifier (no host name, e-mail address, ticket or order number, path, date).
 
+`ANSWER` and `answered_secret` take the answer to a question that asks for a password or a PIN
+(`Hast du das neue Kennwort?⏎⏎Ja: X`, `»welche Geheimzahl …?« – »60520, wie immer«`).
+
 Invariants: nothing is removed without the credential word before it and a password-shaped
 value; linear (`REFERENT` is bounded and anchored at its needles; the look-back is one bounded
 search). Pure functions, safe in any thread.
@@ -25,7 +28,7 @@ from typing import Final
 
 from shared.scrubbing.checks import password_bare
 
-__all__ = ["REFERENT", "REFERENT_ANCHORS", "referent_password"]
+__all__ = ["ANSWER", "REFERENT", "REFERENT_ANCHORS", "answered_secret", "referent_password"]
 
 REFERENT: Final = (
     r"(?<![A-Za-zÄÖÜäöüß])(?P<key>one|value|wert|neue|that|es|it)(?![A-Za-zÄÖÜäöüß])"
@@ -64,3 +67,33 @@ def referent_password(value: str, match: re.Match[str]) -> bool:
     if not CREDENTIAL_BEFORE.search(match.string, max(0, start - _REACH), start):
         return False
     return password_bare(v, match)
+
+
+ANSWER: Final = (
+    r"\?[«»“”\"']?[ \t]{0,8}+(?:[–—-][ \t]{0,8}+[»„\"']?|(?:\r?\n[ \t>]{0,8}+){1,3}+"
+    r"(?:(?:ja|yes|klar|sure|hier|here)[ \t]{0,4}+[:,][ \t]{0,8}+)?)"
+    r"(?P<v>[^\s\"'`<>„“”«»,]{4,64}+)(?=[«»“”\"']?(?:,|[ \t]{0,8}+(?:\r?\n|$)))"
+)
+"""The answer to a question that asks for a secret: a value alone on one of the three lines
+after the question (`Hast du das neue Kennwort?⏎⏎Ja: X⏎Gruß`), or after a dash on its line
+(`»welche Geheimzahl hat das Diensthandy?« – »60520, wie immer«`)."""
+_QUESTION_WORD: Final = re.compile(
+    r"passw|kennw|passphrase|zugangsdaten|\bpin\b|geheimzahl|\b(?:tür|tor|tresor)?code\b",
+    re.IGNORECASE,
+)
+_PIN_WORD: Final = re.compile(r"\bpin\b|geheimzahl|code\b", re.IGNORECASE)
+
+
+def answered_secret(value: str, match: re.Match[str]) -> bool:
+    """The value answers a question (the text from the line's start up to the `?`) that names
+    a password or a PIN: a password's shape, or four to eight digits after a PIN word."""
+    text, mark = match.string, match.start()
+    line_start = text.rfind("\n", 0, mark) + 1
+    question = text[max(line_start, mark - 200) : mark]
+    if not _QUESTION_WORD.search(question):
+        return False
+    if value.isdigit():
+        return 4 <= len(value) <= 8 and bool(_PIN_WORD.search(question))
+    if _IDENTIFIER.fullmatch(value):
+        return False
+    return password_bare(value, match)

@@ -1,4 +1,5 @@
-"""A password given in a later sentence by a word that refers back to it, and three layouts
+"""A password given in a later sentence by a word that refers back to it or as the answer to a
+question that asks for it, and three layouts
 of round 10 (texts written fresh for these tests, not from any corpus): a list of recovery codes
 ending in a conjunction, a type after a field's colon, base64 of a file.
 """
@@ -20,6 +21,8 @@ SECRETS = [
     ("Passwort vom Router: im Safe, aktueller Wert {}", "Haus#Garten71"),
     ("Login for the kiosk was reset. That's {} until Friday.", "kP3zV9wQx2"),
     ("Zugangsdaten vom Drucker: wir fanden es, es lautet jetzt {}.", "Mond+Stern84"),
+    ("Hast du das WLAN-Kennwort vom Lager?\n\nJa: {}\nGruß", "Ast7#Kiefer"),
+    ("»Welche PIN hat die Tankkarte?« – »{}, wie immer«", "70431"),
     ("Backup-Codes des Kontos: 7fq2k-9xm1p, 3hz8w-1tb6c und 0pl4v-6rn2s.", "0pl4v-6rn2s"),
 ]
 CONTENT = [
@@ -27,6 +30,8 @@ CONTENT = [
     "Passwort-Reset erledigt. Der Server ist db07.intern, das Ticket SUP-4471.",
     "The password is in the vault; it is 2026-04-01 when it expires.",
     "Kennwort geändert. Es ist jetzt erledigt.",
+    "Wie lautet das Passwort? – Steht im Tresor, frag Lea.",
+    "Was ist die Ticketnummer für den Passwort-Reset?\nSUP-4471\n",
     "class SignupIn(BaseModel):\n    email: str\n    password: SecretStr\n",
     'Anhang im Webhook: "file": "'
     + base64.b64encode(b"%PDF-1.7\n" + bytes(range(40, 120))).decode()
