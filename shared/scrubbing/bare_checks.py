@@ -2,12 +2,15 @@
 
 Invariants: such a value is a secret only by its shape (length, alphabet, entropy), its
 guards (a digest, a public key, a URL or path, a crypt hash, an identifier's shape such as
-a Twilio-style SID) and a credential word near it (`credential_context`); without one it is
-an identifier - content, and it stays (CONTRACT §8). Pure functions, safe in any thread.
+a Twilio-style SID, base64 of a file: `JVBERi0…` is a PDF) and a credential word near it
+(`credential_context`); without one it is an identifier - content, and it stays (CONTRACT §8).
+Pure functions, safe in any thread.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from typing import Final
 
@@ -78,9 +81,31 @@ _CRYPT_HEAD = re.compile(
 )
 
 
+_FILE_MAGIC: Final = (
+    b"%PDF-", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b", b"RIFF",
+    b"OggS", b"ID3", b"<?xml", b"<svg", b"\xd0\xcf\x11\xe0", b"7z\xbc\xaf",
+)  # fmt: skip
+"""The first bytes of file formats: base64 that starts with one is an attachment (a PDF, an
+image, an archive) pasted into the text, not a credential."""
+
+
+def _encodes_a_file(value: str) -> bool:
+    """The base64 value opens with a file format's magic bytes (`JVBERi0…` is `%PDF-…`)."""
+    head = value[:12]
+    try:
+        raw = base64.b64decode(
+            head + "=" * (-len(head) % 4), altchars=b"-_" if "-" in head or "_" in head else None
+        )
+    except (binascii.Error, ValueError):
+        return False
+    return raw.startswith(_FILE_MAGIC)
+
+
 def _bare_guarded(value: str, match: re.Match[str]) -> bool:
     """Context that makes a random-looking value public or an identifier, not a secret."""
     text, start, end = match.string, match.start("v"), match.end("v")
+    if _encodes_a_file(value):
+        return True
     before = text[max(0, start - 48) : start].lower()
     if _PUBLIC_PREFIX.search(before) or _DIGEST_CONTEXT.search(before):
         return True

@@ -26,6 +26,7 @@ from typing import Final
 from shared.scrubbing.value_forms import filler, filler_run, names_its_field, public_form
 from shared.scrubbing.value_position import (
     crosses_line,
+    declares_a_type,
     inside_path,
     prose_after_prompt,
     variable_before,
@@ -262,6 +263,8 @@ def password_value(value: str, match: re.Match[str]) -> bool:
         return False
     if variable_before(match) or prose_after_prompt(value, match) or inside_path(match):
         return False  # psql `:'new_password'`; `Password:⏎Login succeeded`: the next line
+    if declares_a_type(v, match):
+        return False  # `password: SecretStr` in a class body: declared, not given
     if _NEXT_LINE_KEY.match(v) and crosses_line(value, match):
         return False  # `password=` empty, the next line `host=db01` is not its value
     if (

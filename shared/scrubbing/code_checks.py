@@ -41,10 +41,13 @@ def session_value(value: str, _match: re.Match[str]) -> bool:
     return any(looks_random(part) for part in plain.split("."))
 
 
+_CODE_LIST = re.compile(r"\s*[,;]\s*|\n|\s+(?:und|and|oder|or|sowie)\s+")
+
+
 def recovery_codes(value: str, _match: re.Match[str]) -> bool:
     """A list of recovery or backup codes: each code has a digit or is dash-grouped, at least
     one has a digit, and no code is a year or a date."""
-    codes = [c for c in re.split(r"\s*[,;]\s*|\n", value) if c]
+    codes = [c for c in _CODE_LIST.split(value) if c]
     with_digit = 0
     for code in codes:
         if not _CODE.fullmatch(code):

@@ -315,15 +315,18 @@ _ONE_CODE: Final = (
     r"(?:[A-Za-z0-9]{3,10}+(?:-[A-Za-z0-9]{3,10}+){1,4}+|\d{3,10}+(?: \d{3,10}+){0,3}+"
     r"|(?=[A-Za-z]{0,15}+\d)[A-Za-z0-9]{4,16}+)"
 )
+_LIST_WORD: Final = r"(?:und|and|oder|or|sowie)"
 RECOVERY_CODES: Final = (
     r"(?<![A-Za-z])(?P<key>(?:recovery|backup|wiederherstellungs|notfall|sicherungs|2fa|mfa"
     r"|totp)[-\s]?codes?)(?![A-Za-z])"
     rf"{QUALIFIER}(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|sind|are|lautet|lauten){_COLON_OR_SPACE}"
     rf"|{_OSP}[,(–-][^\n:=]{{1,40}}+:[ \t]{{0,8}}+\r?\n)"
-    rf"(?P<v>{_ONE_CODE}(?:(?:{_OSP}[,;]{_OSP}|\n){_ONE_CODE}){{0,15}}+)(?![\w-])"
+    rf"(?P<v>{_ONE_CODE}(?:(?:{_OSP}[,;]{_OSP}|\n|{_SP}{_LIST_WORD}{_SP}){_ONE_CODE}){{0,15}}+)"
+    r"(?![\w-])"
 )
 """One-time recovery codes after their name: `Backup-Codes für 2FA: 2670 1046, LF1L-OPS0-…`,
-or as a list under a heading line that names them (`Recovery codes, keep them safe:⏎…`)."""
+or as a list under a heading line that names them (`Recovery codes, keep them safe:⏎…`); the
+list may end in a conjunction (`…, mjn01-1id7b und gausc-c6muz`)."""
 RECOVERY_ANCHORS: Final = (
     "recovery", "backup", "wiederherstellungs", "notfall", "sicherungs", "2fa", "mfa", "totp",
 )  # fmt: skip

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from shared.scrubbing import bare_checks, checks, code_checks
+from shared.scrubbing import bare_checks, checks, code_checks, prose_checks
 from shared.scrubbing import context as c
 from shared.scrubbing import record_checks as r
 from shared.scrubbing.model import SecretPattern, row
@@ -362,6 +362,13 @@ PATTERNS: tuple[SecretPattern, ...] = (
         check=checks.password_bare, flags=_I, anchored=True),
     row("password", c.PW_WITH, "Login mit dem Passwort ⟦Kx9#mP2q⟧ hat geklappt.", _PW,
         check=checks.password_like, flags=_I, window=(48, 240)),
+    row("password", prose_checks.REFERENT,
+        "Das Passwort wurde rotiert. Die neue lautet ⟦Kx9#mP2q{a6}⟧, bitte nicht weitergeben.",
+        prose_checks.REFERENT_ANCHORS, check=prose_checks.referent_password, flags=_I,
+        anchored=True),
+    row("password", prose_checks.ANSWER,
+        "Hast du das neue Kennwort für den Drucker?\n\nJa: ⟦Dachs{d3}*SONNE⟧\nGruß", ("?",),
+        check=prose_checks.answered_secret, flags=_I, anchored=True),
     row("password", c.PW_INVERTED, "⟦Hamburg#77⟧ ist das neue Passwort", ("pass", "kennwort"),
         check=checks.password_like, flags=_I, window=(120, 12)),
     row("password", c.CREDENTIAL_PAIR, "Zugangsdaten: admin / ⟦Sommer2024!⟧", c.PAIR_ANCHORS,

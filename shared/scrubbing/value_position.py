@@ -1,10 +1,12 @@
 """Where a password row's value stands in its text: the facts `checks.password_value` needs
 beyond the value itself (a psql variable's colon before it, a line break between the key and
-the next line's prose). Pure functions of the match."""
+the next line's prose, a type after a field's colon). Pure functions of the match."""
 
 from __future__ import annotations
 
 import re
+
+from shared.scrubbing.value_shape import DECLARED_TYPE
 
 
 def value_group(match: re.Match[str]) -> str | None:
@@ -65,3 +67,13 @@ def crosses_line(value: str, match: re.Match[str]) -> bool:
     whole = match.group(0)
     at = whole.rfind(value)
     return at >= 0 and "\n" in match.string[match.end("key") : match.start() + at]
+
+
+def declares_a_type(value: str, match: re.Match[str]) -> bool:
+    """An unquoted type after the key's colon (`password: SecretStr`, `token: str | None`): a
+    field declared in a class or schema, no value given. `Passwort: Str1ng!` is no type."""
+    name = value_group(match)
+    if name != "v" or not DECLARED_TYPE.fullmatch(value.lower()):
+        return False
+    head = match.string[max(0, match.start(name) - 8) : match.start(name)]
+    return head.rstrip().endswith(":")
