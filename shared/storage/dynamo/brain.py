@@ -37,22 +37,22 @@ from shared.domain import (
 from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, defer, error_code
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
-    BRAIN,
     BRAIN_STATS,
     JSON,
     PK,
-    POSTING,
     REF_INDEX,
     REF_PK,
     TYP_INDEX,
     TYP_PK,
     Item,
     action,
+    brain_from_item,
     brain_item,
     brain_key,
     brain_ref_pk,
     brain_typ_pk,
     expression,
+    posting_from_item,
     posting_item,
     posting_key,
     query,
@@ -139,7 +139,7 @@ class BrainIndex:
                 elif outcome.item is None:
                     results[i] = EntryFailure(EntryFailureCode.NOT_FOUND, detail)
                 else:
-                    retry[i] = BRAIN.read(outcome.item)
+                    retry[i] = brain_from_item(outcome.item)
                     continue
                 failed.append(sent[i])
             pending = retry
@@ -164,7 +164,7 @@ class BrainIndex:
         if not entries:
             return
         found = self._calls.batch_get([brain_key(*_key(e)) for e in entries])
-        stored = {_key(e): e for e in map(BRAIN.read, found)}
+        stored = {_key(e): e for e in map(brain_from_item, found)}
         requests: list[tuple[int, Item]] = []
         for number, entry in enumerate(entries):
             now = stored.get(_key(entry))
@@ -191,7 +191,7 @@ class BrainIndex:
 
     def get(self, tenant: str, ids: Sequence[int]) -> dict[int, BrainEntry]:
         keys = [brain_key(tenant, int(i)) for i in dict.fromkeys(ids)]
-        entries = (BRAIN.read(item) for item in self._calls.batch_get(keys))
+        entries = (brain_from_item(item) for item in self._calls.batch_get(keys))
         return {e.id: e for e in entries if e.tenant == tenant}
 
     def _newest(
@@ -199,7 +199,7 @@ class BrainIndex:
     ) -> list[list[BrainEntry]]:
         """Per partition of GSI `index` the tenant's newest `limit` entries (`newest_pages`)."""
         pages = newest_pages(self._calls, index, attribute, pks, limit)
-        entries = [[e for e in map(BRAIN.read, page) if e.tenant == tenant] for page in pages]
+        entries = [[e for e in map(brain_from_item, page) if e.tenant == tenant] for page in pages]
         return [_newest_ids(found, limit) for found in entries]
 
     def find_by_reference(
@@ -234,7 +234,7 @@ class BrainIndex:
         postings: dict[str, list[Posting]] = {}
         for term, items in zip(wanted, pages, strict=False):
             if items:
-                postings[term] = [POSTING.read(item) for item in items]
+                postings[term] = [posting_from_item(item) for item in items]
         return TermLookup(postings, stats_from_items(pages[-1]))
 
     def stats(self, tenant: str) -> CorpusStats:
