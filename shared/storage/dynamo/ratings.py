@@ -96,14 +96,12 @@ class RatingWriter:
         }
         if missing := [ref for ref in refs if ref not in bases]:
             bases |= self._read(missing)
-
-        def chain(ref: MemoryRef, group: list[Rating]) -> list[Result]:
-            return self._chain(group, bases[ref], now_us)
-
-        def memory_of(_index: int, rating: Rating) -> MemoryRef:
-            return rating.tenant, rating.memory_id
-
-        return run_chains(self._calls.round_trips, ratings, memory_of, chain)
+        return run_chains(
+            self._calls.round_trips,
+            ratings,
+            lambda _index, rating: (rating.tenant, rating.memory_id),
+            lambda ref, group: self._chain(group, bases[ref], now_us),
+        )
 
     def _read(self, refs: list[MemoryRef]) -> dict[MemoryRef, Memory | EntryFailure]:
         """The memories the caller did not know (one BatchGet stage), or why not."""
