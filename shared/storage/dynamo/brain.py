@@ -30,7 +30,6 @@ from shared.domain import (
     CorpusStats,
     EntryFailure,
     EntryFailureCode,
-    Posting,
     TermLookup,
     VkTyp,
 )
@@ -40,10 +39,6 @@ from shared.storage.dynamo.items import (
     BRAIN_STATS,
     JSON,
     PK,
-    REF_INDEX,
-    REF_PK,
-    TYP_INDEX,
-    TYP_PK,
     Item,
     action,
     brain_from_item,
@@ -62,7 +57,7 @@ from shared.storage.dynamo.items import (
     term_pk,
     to_us,
 )
-from shared.storage.dynamo.memory_index import newest_pages
+from shared.storage.dynamo.memory_index import REF, TYP, merged, newest
 
 _log = logging.getLogger(__name__)
 
@@ -194,47 +189,37 @@ class BrainIndex:
         entries = (brain_from_item(item) for item in self._calls.batch_get(keys))
         return {e.id: e for e in entries if e.tenant == tenant}
 
-    def _newest(
-        self, tenant: str, index: str, attribute: str, pks: Sequence[str], limit: int
-    ) -> list[list[BrainEntry]]:
-        """Per partition of GSI `index` the tenant's newest `limit` entries (`newest_pages`)."""
-        pages = newest_pages(self._calls, index, attribute, pks, limit)
-        entries = [[e for e in map(brain_from_item, page) if e.tenant == tenant] for page in pages]
-        return [_newest_ids(found, limit) for found in entries]
-
     def find_by_reference(
         self, tenant: str, vk_typ: str, vk_referenz_id: str | None, limit: int
     ) -> list[BrainEntry]:
-        if vk_referenz_id is not None:
-            pair = (str(vk_typ), vk_referenz_id)
-            return self.find_by_references(tenant, [pair], limit).get(pair, [])
-        return self._newest(tenant, TYP_INDEX, TYP_PK, [brain_typ_pk(tenant, str(vk_typ))], limit)[
-            0
-        ]
+        """The by_reference partition of (vk_typ, vk_referenz_id), without an ID its vk_typ's
+        by_vk_typ partition `BTYP#<vk_typ>` (`newest`)."""
+        if vk_referenz_id is None:
+            pk, gsi = brain_typ_pk(tenant, str(vk_typ)), TYP
+        else:
+            pk, gsi = brain_ref_pk(tenant, str(vk_typ), vk_referenz_id), REF
+        return newest(self._calls, brain_from_item, gsi, [pk], limit)[0]
 
     def find_by_references(
         self, tenant: str, references: Sequence[tuple[str, str]], limit: int
     ) -> dict[tuple[str, str], list[BrainEntry]]:
         """Per distinct (vk_typ, vk_referenz_id) its by_reference partition
-        `BREF#<vk_typ>#<ref>`, newest ID first (`_newest`)."""
+        `BREF#<vk_typ>#<ref>` (`newest`)."""
         pairs = list(dict.fromkeys((str(vk_typ), ref) for vk_typ, ref in references))
         pks = [brain_ref_pk(tenant, *pair) for pair in pairs]
-        found = zip(pairs, self._newest(tenant, REF_INDEX, REF_PK, pks, limit), strict=True)
+        found = zip(pairs, newest(self._calls, brain_from_item, REF, pks, limit), strict=True)
         return {pair: entries for pair, entries in found if entries}
 
     def list(self, tenant: str, limit: int) -> list[BrainEntry]:
         pks = [brain_typ_pk(tenant, typ.value) for typ in VkTyp]
-        pages = self._newest(tenant, TYP_INDEX, TYP_PK, pks, limit)
-        return _newest_ids([e for page in pages for e in page], limit)
+        return merged(newest(self._calls, brain_from_item, TYP, pks, limit), lambda e: e.id, limit)
 
     def lookup_terms(self, tenant: str, terms: Sequence[str]) -> TermLookup:
         wanted = list(dict.fromkeys(terms))
         queries = [query(term_pk(tenant, t), ConsistentRead=True) for t in wanted]
         pages = self._calls.query_many([*queries, stats_query(tenant, BRAIN_STATS)])
-        postings: dict[str, list[Posting]] = {}
-        for term, items in zip(wanted, pages, strict=False):
-            if items:
-                postings[term] = [posting_from_item(item) for item in items]
+        found = zip(wanted, pages, strict=False)
+        postings = {term: list(map(posting_from_item, items)) for term, items in found if items}
         return TermLookup(postings, stats_from_items(pages[-1]))
 
     def stats(self, tenant: str) -> CorpusStats:
@@ -243,10 +228,6 @@ class BrainIndex:
 
 def _key(entry: BrainEntry) -> EntryKey:
     return entry.tenant, entry.id
-
-
-def _newest_ids(entries: Sequence[BrainEntry], limit: int) -> list[BrainEntry]:
-    return sorted(entries, key=lambda e: e.id, reverse=True)[:limit]
 
 
 def _version(entry: BrainEntry, previous: BrainEntry | None) -> BrainEntry:

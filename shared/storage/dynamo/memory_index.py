@@ -1,6 +1,7 @@
 """The memory index reads: postings per area and term, the sharded memory stats, recent
 memories, listings by area and by scope (the writers: memory_records.py); and the newest-
-first GSI reads brain entries share (`newest_pages`).
+first GSI reads brain entries share (`newest`). Every partition read starts with the
+escaped tenant (items.py), so what it holds is the tenant's, of the kind its key names.
 
 Pages of the (area, term) posting lists for the safe top-k word ranking (`topk.py`): a
 page is one consistent Query of a list partition (`MPOST#<area>#<term>`, ascending sort
@@ -16,12 +17,12 @@ that list's next page (a list beyond ~1 MB of postings counts in further calls; 
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from functools import partial, reduce
 from itertools import chain, islice
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from boto3.dynamodb.conditions import Attr, ConditionBase, Key
 
@@ -69,45 +70,45 @@ from shared.storage.dynamo.projects import membership_query, projects_from_items
 ListKey = tuple[str, str]  # (area, term)
 COUNT_CALLS: Final = 4
 
-RawPage = tuple[list[Item], Mapping[str, Any] | None]
 
-
-def newest_pages(
+def newest[T](
     calls: TableCalls,
-    index: str,
-    attribute: str,
+    read: Callable[[Item], T],
+    gsi: tuple[str, str],
     pks: Sequence[str],
     limit: int,
     sort: ConditionBase | None = None,
     filter: ConditionBase | None = None,
-) -> list[list[Item]]:
-    """Per partition `pk` of GSI `index` (memories and brain entries alike) its items
-    newest first, sort keys meeting `sort`, items `filter`ed server-side, at most `limit`
-    each; all side by side in one stage, a page that ended early (1 MB, or filtered)
-    continues in its task, only for that partition."""
-    queries = [
-        query(
-            pk, attribute=attribute, index=index, sort=sort, filter=filter, ScanIndexForward=False
-        )
-        for pk in pks
-    ]
-    return calls.query_many(queries, limit) if limit > 0 else [[] for _ in pks]
+) -> list[list[T]]:
+    """Per partition `pk` of the GSI (index, partition key attribute; memories and brain
+    entries alike) its items newest first (`read`), sort keys meeting `sort`, items
+    `filter`ed server-side, at most `limit` each; all side by side in one stage, a page
+    that ended early (1 MB, or filtered) continues in its task, only for that partition."""
+    queries = [_newest_query(gsi, pk, sort, filter) for pk in pks]
+    pages = calls.query_many(queries, limit) if limit > 0 else [[] for _ in pks]
+    return [list(map(read, page)) for page in pages]
 
 
-def _recent_query(tenant: str, area: str, now_us: int) -> Item:
-    """One area's short-term memories in by_vk_typ, newest number first, live only."""
-    pk = memory_typ_pk(tenant, MemoryType.SHORTTERM, area)
-    live = unexpired(now_us)
-    return query(pk, attribute=TYP_PK, index=TYP_INDEX, filter=live, ScanIndexForward=False)
+def _newest_query(
+    gsi: tuple[str, str], pk: str, sort: ConditionBase | None, filter: ConditionBase | None
+) -> Item:
+    index, attribute = gsi
+    return query(
+        pk, attribute=attribute, index=index, sort=sort, filter=filter, ScanIndexForward=False
+    )
 
 
-def _newest(
-    tenant: str, typ: MemoryType, pages: Sequence[Sequence[Item]], limit: int
-) -> list[Memory]:
-    memories = [memory_from_item(item) for items in pages for item in items]
-    live = [m for m in memories if m.tenant == tenant and m.id.typ is typ]
-    live.sort(key=lambda m: m.id.number, reverse=True)
-    return live[:limit]
+def merged[T](pages: Iterable[Iterable[T]], order: Callable[[T], Any], limit: int) -> list[T]:
+    """The newest `limit` of several partitions' pages (`order` descending)."""
+    return sorted(chain(*pages), key=order, reverse=True)[:limit]
+
+
+def _by_number(memory: Memory) -> int:
+    return memory.id.number
+
+
+TYP: Final = (TYP_INDEX, TYP_PK)  # (GSI, its partition key attribute)
+REF: Final = (REF_INDEX, REF_PK)
 
 
 class MemoryIndexReads:
@@ -147,7 +148,8 @@ class MemoryIndexReads:
         heads = sorted(set(terms)) if words is None else []
         tops = [] if words is None else list(words.terms)
         recent = recent if now is not None else 0
-        now_us = 0 if now is None else to_us(now)
+        live = unexpired(0 if now is None else to_us(now))
+        recent_pk = partial(memory_typ_pk, tenant, MemoryType.SHORTTERM)
         read: dict[tuple[str, str | None], list[Item]] = {}  # (area, term; None: recent)
         pages: dict[ListKey, Page] = {}
         rankings: list[VectorRanking] = []
@@ -158,7 +160,9 @@ class MemoryIndexReads:
             items returned), the first page of each word list, the QueryVectors."""
             keys = [(a, t) for a in over for t in heads] + [(a, None) for a in over if recent]
             queries = [
-                _recent_query(tenant, a, now_us) if t is None else posting_query(tenant, a, t)
+                _newest_query(TYP, recent_pk(a), None, live)
+                if t is None
+                else posting_query(tenant, a, t)
                 for a, t in keys
             ]
             limits = [recent if t is None else per_area_term for _, t in keys]
@@ -169,12 +173,12 @@ class MemoryIndexReads:
                 searches.append(partial(VectorRanking.of, self._search, over_areas))
             lists = [(a, t) for a in over for t in tops]
             size = 0 if words is None else words.budget.first_page
-            firsts = [page_task(self._calls, tenant, key, None, size) for key in lists]
-            items, ranked, raw_pages = run_groups(
+            firsts = [partial(_page, self._calls, tenant, key, None, size) for key in lists]
+            items, ranked, first_pages = run_groups(
                 self._calls.round_trips, [reads, searches, firsts]
             )
             read.update(zip(keys, items, strict=False))
-            pages.update(zip(lists, map(as_page, raw_pages), strict=True))
+            pages.update(zip(lists, first_pages, strict=True))
             rankings.extend(ranked)
             return items[len(keys) :]
 
@@ -196,17 +200,19 @@ class MemoryIndexReads:
         for (area, term), items in read.items():
             if area in final and term is not None and items:
                 postings.setdefault(term, []).extend(map(memory_posting_from_item, items))
-        latest = [items for (area, t), items in read.items() if area in final and t is None]
-        merged = partial(VectorRanking.merged, limit=vector.limit) if vector else None
-        vectors = reduce(merged, rankings) if merged is not None and rankings else None
+        latest = [
+            map(memory_from_item, i) for (a, t), i in read.items() if a in final and t is None
+        ]
+        join = partial(VectorRanking.merged, limit=vector.limit) if vector else None
+        vectors = reduce(join, rankings) if join is not None and rankings else None
         stats = stats_from_items(stats_items)
         ranking = None
         if words is not None:  # the top k from the first pages, then steps while asked
             lists = [(area, term) for area in final for term in words.terms]
             step = partial(read_step, self._calls, tenant)
             ranking = run(words, lists, stats, step, [pages[key] for key in lists])
-        newest = _newest(tenant, MemoryType.SHORTTERM, latest, recent)
-        return MemoryTermLookup(postings, stats, projects, newest, vectors, ranking)
+        newest_ones = merged(latest, _by_number, recent)
+        return MemoryTermLookup(postings, stats, projects, newest_ones, vectors, ranking)
 
     def stats(self, tenant: str) -> CorpusStats:
         return stats_from_items(self._calls.query_many([stats_query(tenant, MEMORY_STATS)])[0])
@@ -214,14 +220,12 @@ class MemoryIndexReads:
     def recent(
         self, tenant: str, typ: MemoryType, areas: Sequence[str], now: datetime, limit: int
     ) -> list[Memory]:
-        """Per area one Query of its by_vk_typ partition `MTYP#<typ>#<area>`, newest number
-        first, side by side; expired memories are filtered server-side, and a page that
-        filtered some out continues (in its task) until `limit` live memories are
-        found or the partition ends. Merged, the newest `limit`."""
+        """Per area its by_vk_typ partition `MTYP#<typ>#<area>`, live only (`newest`);
+        merged, the newest `limit`."""
         pks = [memory_typ_pk(tenant, typ, area) for area in dict.fromkeys(areas)]
         live = unexpired(to_us(now))
-        pages = newest_pages(self._calls, TYP_INDEX, TYP_PK, pks, limit, filter=live)
-        return _newest(tenant, typ, pages, limit)
+        pages = newest(self._calls, memory_from_item, TYP, pks, limit, filter=live)
+        return merged(pages, _by_number, limit)
 
     def by_areas(
         self,
@@ -231,17 +235,13 @@ class MemoryIndexReads:
         now: datetime,
         limit: int,
     ) -> list[Memory]:
-        """Per distinct area one Query of its by_area partition (newest first, strictly
-        before `before`), all side by side in one stage; merged, the newest `limit`.
-        Expired memories are filtered server-side; an area whose page filtered some out
-        continues (in its task) until `limit` live memories or the partition end."""
+        """Per distinct area its by_area partition strictly before `before`, live only
+        (`newest`); merged, the newest `limit`."""
         sort = None if before is None else Key(AREA_SK).lt(area_sk(before))
         pks = [memory_area_pk(tenant, area) for area in dict.fromkeys(areas)]
         live = unexpired(to_us(now))
-        pages = newest_pages(self._calls, AREA_INDEX, AREA_PK, pks, limit, sort, live)
-        memories = [m for m in map(memory_from_item, chain(*pages)) if m.tenant == tenant]
-        memories.sort(key=lambda m: MemoryPosition(m.created_at, m.id), reverse=True)
-        return memories[:limit]
+        pages = newest(self._calls, memory_from_item, (AREA_INDEX, AREA_PK), pks, limit, sort, live)
+        return merged(pages, lambda m: MemoryPosition(m.created_at, m.id), limit)
 
     def by_scopes(
         self,
@@ -251,11 +251,8 @@ class MemoryIndexReads:
         limit: int,
         areas: Sequence[str] | None = None,
     ) -> dict[tuple[str, str], list[Memory]]:
-        """Per distinct (scope, scope_vk) one Query of its by_reference partition
-        `SCOPE#<scope>#<scope_vk>`, all side by side in one stage, newest number first.
-        Expired memories (and with `areas` those outside them) are filtered server-side;
-        only a pair whose page filtered some out continues (in its task) until `limit`
-        live memories or the partition end."""
+        """Per distinct (scope, scope_vk) its by_reference partition `SCOPE#<scope>#<scope_vk>`
+        (long-term memories only), live and with `areas` inside them (`newest`)."""
         pairs = list(dict.fromkeys(scopes))
         if areas is not None and not areas:
             return {}
@@ -267,14 +264,8 @@ class MemoryIndexReads:
                 [Attr("area").is_in(wanted[at : at + 100]) for at in range(0, len(wanted), 100)],
             )
         pks = [scope_ref_pk(tenant, *pair) for pair in pairs]
-        pages = newest_pages(self._calls, REF_INDEX, REF_PK, pks, limit, filter=wanted_items)
-        found: dict[tuple[str, str], list[Memory]] = {}
-        for pair, items in zip(pairs, pages, strict=True):
-            memories = [memory_from_item(item) for item in items]
-            live = [m for m in memories if m.tenant == tenant and m.id.typ is MemoryType.LONGTERM]
-            if live:
-                found[pair] = live[:limit]
-        return found
+        pages = newest(self._calls, memory_from_item, REF, pks, limit, filter=wanted_items)
+        return {pair: found for pair, found in zip(pairs, pages, strict=True) if found}
 
 
 def posting_query(tenant: str, area: str, term: str) -> Item:
@@ -282,22 +273,14 @@ def posting_query(tenant: str, area: str, term: str) -> Item:
     return query(memory_posting_pk(tenant, area, term), ConsistentRead=True)
 
 
-def page_task(
-    calls: TableCalls, tenant: str, key: tuple[str, str], cursor: object | None, size: int
-) -> Callable[[], RawPage]:
-    start = None if cursor is None else dict(cursor)  # type: ignore[call-overload]
-    return partial(calls._query_page, posting_query(tenant, *key), start, size)
+def _page(calls: TableCalls, tenant: str, key: ListKey, cursor: object | None, size: int) -> Page:
+    """One consistent Query page of list `key` after `cursor`: at most `size` postings."""
+    start = cast(Mapping[str, Any] | None, cursor)
+    items, last_key = calls._query_page(posting_query(tenant, *key), start, size)
+    return Page([memory_posting_from_item(item) for item in items], last_key)
 
 
-def as_page(raw: RawPage, remaining: int | None = None) -> Page:
-    items, last_key = raw
-    postings = [memory_posting_from_item(item) for item in items]
-    return Page(postings, None if last_key is None else dict(last_key), remaining)
-
-
-def _count_after(
-    calls: TableCalls, tenant: str, key: tuple[str, str], cursor: object | None
-) -> int | None:
+def _count_after(calls: TableCalls, tenant: str, key: ListKey, cursor: object | None) -> int | None:
     """How many postings follow `cursor` in the list (Select=COUNT pages of boto3's Query
     paginator); None when that takes more than `COUNT_CALLS` calls."""
     start: dict[str, Any] = {} if cursor is None else {"ExclusiveStartKey": cursor}
@@ -314,13 +297,11 @@ def _count_after(
 
 def read_step(calls: TableCalls, tenant: str, requests: Sequence[PageRequest]) -> list[Page]:
     """One step: every request's page (and count, when asked) side by side."""
-    tasks: list[Callable[[], Any]] = [
-        page_task(calls, tenant, r.key, r.cursor, r.size) for r in requests
+    reads = [partial(_page, calls, tenant, r.key, r.cursor, r.size) for r in requests]
+    counts = [partial(_count_after, calls, tenant, r.key, r.cursor) for r in requests if r.count]
+    pages, counted = run_groups(calls.round_trips, [reads, counts])
+    remaining = iter(counted)
+    return [
+        replace(page, remaining=next(remaining)) if r.count else page
+        for page, r in zip(pages, requests, strict=True)
     ]
-    counted = [i for i, r in enumerate(requests) if r.count]
-    tasks += [
-        partial(_count_after, calls, tenant, requests[i].key, requests[i].cursor) for i in counted
-    ]
-    results = calls.round_trips.run(tasks)
-    counts = dict(zip(counted, results[len(requests) :], strict=True))
-    return [as_page(results[i], counts.get(i)) for i in range(len(requests))]
