@@ -1,18 +1,18 @@
 """Brain entries and their search index: postings per term, sharded corpus stats
-(docs/dynamodb.md, "Brain entries and the search index").
+(docs/dynamodb.md, "Brain entries and the search index"; the memories' mechanism,
+`write_index`).
 
-Invariants (the same as a memory's, memory_records.py: one mechanism, `write_index`):
-- An entry and its stats shard change together: per stats shard one TransactWriteItems,
-  a create conditioned `attribute_not_exists`, a replace on the stored version being
-  `previous` (sent again against what is stored, so the last writer wins and the delta
-  is exact). Writes of one ID in one batch apply in order, one per round.
-- **The entry names every posting it may have.** A replace's entry keeps every term of
-  `previous` it drops with tf 0 (a mark), so its postings diff (deletes of the dropped
-  terms, puts of all its terms) runs beside the transaction; the marks are removed,
-  deferred beside the call's answer, once the diff is complete. Postings that still fail
-  report STORAGE and keep the marks: the resend (or any next upsert, `previous` = the
-  stored entry) deletes them. A write that does not apply has its postings made the
-  stored entry's again (best effort; a posting whose entry lacks the term is no hit).
+Invariants:
+- An entry and its stats shard change together (per shard one TransactWriteItems): a
+  create conditioned absent, a replace on the stored version being `previous`, sent again
+  against what is stored (the last writer wins, the delta is exact). Writes of one ID in
+  one batch apply in order, one per round.
+- **The entry names every posting it may have**: a replace keeps each term of `previous`
+  it drops with tf 0 (a mark), so its postings diff runs beside the transaction; the
+  marks are cleared (deferred) once the diff is complete, and kept when postings still
+  fail (STORAGE): the resend or any next upsert deletes them. A write that does not apply
+  has its postings made the stored entry's again (best effort; a posting whose entry
+  lacks the term is no hit).
 """
 
 from __future__ import annotations
@@ -61,7 +61,6 @@ from shared.storage.dynamo.memory_index import REF, TYP, merged, newest
 
 _log = logging.getLogger(__name__)
 
-EntryKey = tuple[str, int]  # (tenant, entry ID)
 _UNINDEXED = "search index not updated; send the entry again"
 
 
@@ -75,15 +74,10 @@ class BrainIndex:
     def put(self, writes: Sequence[BrainWrite]) -> list[EntryFailure | None]:
         """The first write of each entry ID as one round, the later ones (a replace from
         what the round wrote) as the next `put`, in order."""
-        for write in writes:  # programming errors surface before anything is written
-            if write.previous is not None:
-                to_us(write.previous.created_at)
-                to_us(write.previous.updated_at)
-            brain_item(write.entry)
-        first: dict[EntryKey, int] = {}
-        for index, write in enumerate(writes):
-            first.setdefault(_key(write.entry), index)
-        results, applied = self._round({i: writes[i] for i in first.values()})
+        for w in writes:  # programming errors surface before anything is written
+            _count(0, _version(w.entry, w.previous), w.previous)
+        first = {_key(w.entry): i for i, w in reversed(list(enumerate(writes)))}  # ID's first
+        results, applied = self._round({i: writes[i] for i in sorted(first.values())})
         stored = {_key(entry): entry for entry in applied.values()}
         later = [i for i in range(len(writes)) if i not in results]
         again = [  # a create stays one; a replace is from what the round stored
@@ -226,7 +220,7 @@ class BrainIndex:
         return self.lookup_terms(tenant, []).stats
 
 
-def _key(entry: BrainEntry) -> EntryKey:
+def _key(entry: BrainEntry) -> tuple[str, int]:  # (tenant, entry ID)
     return entry.tenant, entry.id
 
 

@@ -188,10 +188,8 @@ class EmbeddingVectors:
             if error_code(exc) == _NOT_FOUND:
                 return None
             raise
-        for vector in response.get("vectors", []):
-            if vector.get("key") == key:
-                return encode(vector.get("data", {}).get("float32", []))
-        return None
+        found = [v for v in response.get("vectors", []) if v.get("key") == key]
+        return encode(found[0].get("data", {}).get("float32", [])) if found else None
 
     def search(self, query: VectorQuery) -> list[VectorHit]:
         """One QueryVectors on the query's index, filtered to the tenant, the areas, the

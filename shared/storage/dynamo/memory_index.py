@@ -167,10 +167,8 @@ class MemoryIndexReads:
             ]
             limits = [recent if t is None else per_area_term for _, t in keys]
             reads = self._calls.query_tasks([*queries, *extra], [*limits, *[None] * len(extra)])
-            searches = []
-            if vector is not None:
-                over_areas = replace(vector, areas=frozenset(over))
-                searches.append(partial(VectorRanking.of, self._search, over_areas))
+            ask = None if vector is None else replace(vector, areas=frozenset(over))
+            searches = [partial(VectorRanking.of, self._search, ask)] if ask is not None else []
             lists = [(a, t) for a in over for t in tops]
             size = 0 if words is None else words.budget.first_page
             firsts = [partial(_page, self._calls, tenant, key, None, size) for key in lists]
