@@ -3,15 +3,12 @@ memories, listings by area and by scope (the writers: memory_records.py); and th
 first GSI reads brain entries share (`newest`). Every partition read starts with the
 escaped tenant (items.py), so what it holds is the tenant's, of the kind its key names.
 
-Pages of the (area, term) posting lists for the safe top-k word ranking (`topk.py`): a
-page is one consistent Query of a list partition (`MPOST#<area>#<term>`, ascending sort
-key = descending impact) with `Limit` = the page size, continued from the previous page's
-`LastEvaluatedKey`: never more than one call per list and step, so a step's pages of all
-lists run side by side as one round trip (the first step inside the lookup's stage, with the
-stats, memberships and vectors). A list's length (its document frequency) is known when a
-page reaches its end; otherwise a Select=COUNT Query of what follows the cursor runs beside
-that list's next page (a list beyond ~1 MB of postings counts in further calls; at most
-`COUNT_CALLS` per list and step, then the count waits for the next step).
+The safe top-k word ranking (`topk.py`) reads an (area, term) list (`MPOST#<area>#<term>`,
+ascending sort key = descending impact) page by page: one consistent Query per list and
+step (`Limit` = the page size, from the previous page's `LastEvaluatedKey`), so a step is
+one round trip (the first inside the lookup's stage). A list's length (its document
+frequency) is known at its end, else counted beside its next page (Select=COUNT of what
+follows the cursor; beyond `COUNT_CALLS` calls per list and step, on in the next step).
 """
 
 from __future__ import annotations
@@ -136,15 +133,13 @@ class MemoryIndexReads:
         vector: VectorQuery | None = None,
         words: WordQuery | None = None,
     ) -> MemoryTermLookup:
-        """Stage 1, side by side: per (area, term) one consistent Query of the list's head
-        (`Limit` = per_area_term; with `words` the first page of the top-k reads), the
-        stats Query, with `member` its membership Query, with `recent` one by_vk_typ Query
-        per area, with `vector` one QueryVectors over the areas. The areas are the given
-        ones plus the member's hinted project areas (`MembershipHints`); stage 2 only for
-        project areas the membership read reveals beyond the hint. Postings of hinted areas
-        the read does not confirm are dropped (vector hits carry no area: the caller checks
-        every hit on the loaded memory). With `words`, further pages of the lists follow
-        (`topk.run`: one stage per step, only while the top k is not certain)."""
+        """Stage 1 over the given areas and the member's hinted project areas
+        (`MembershipHints`), side by side: the (area, term) lists' heads (`per_area_term`;
+        with `words` their first pages), the stats, the membership, the recent memories, the
+        QueryVectors (docs/dynamodb.md, `lookup_memory_terms`). Stage 2 only for project
+        areas the membership read reveals beyond the hint; what was read of hinted areas it
+        does not confirm is dropped (vector hits carry no area: the caller checks each on
+        its memory). With `words`, one stage per further step while the top k is uncertain."""
         heads = sorted(set(terms)) if words is None else []
         tops = [] if words is None else list(words.terms)
         recent = recent if now is not None else 0
@@ -155,9 +150,8 @@ class MemoryIndexReads:
         rankings: list[VectorRanking] = []
 
         def stage(over: Sequence[str], extra: Sequence[Item] = ()) -> list[list[Item]]:
-            """One stage over areas `over`, side by side: the Queries of the list heads,
-            of the recent memories and `extra` (pages continued in their tasks; their
-            items returned), the first page of each word list, the QueryVectors."""
+            """One stage over areas `over` as said above, with the Queries `extra`: their
+            items (pages continued in their tasks)."""
             keys = [(a, t) for a in over for t in heads] + [(a, None) for a in over if recent]
             queries = [
                 _newest_query(TYP, recent_pk(a), None, live)
