@@ -35,7 +35,7 @@ from shared.search.lookup import MemoryTermLookup
 from shared.search.postings import POSTINGS_PER_AREA_TERM
 from shared.search.topk import Page, PageRequest, WordQuery, run
 from shared.search.vectors import VectorHit, VectorQuery, VectorRanking
-from shared.storage.dynamo.calls import TableCalls, run_groups
+from shared.storage.dynamo.calls import TableCalls, chunks, run_groups
 from shared.storage.dynamo.items import (
     AREA_INDEX,
     AREA_PK,
@@ -249,12 +249,9 @@ class MemoryIndexReads:
         if areas is not None and not areas:
             return {}
         wanted_items = unexpired(to_us(now))
-        if areas is not None:
-            wanted = sorted(set(areas))
-            wanted_items &= reduce(  # IN takes at most 100 operands
-                operator.or_,
-                [Attr("area").is_in(wanted[at : at + 100]) for at in range(0, len(wanted), 100)],
-            )
+        if areas is not None:  # IN takes at most 100 operands
+            inside = [Attr("area").is_in(part) for part in chunks(sorted(set(areas)), 100)]
+            wanted_items &= reduce(operator.or_, inside)
         pks = [scope_ref_pk(tenant, *pair) for pair in pairs]
         pages = newest(self._calls, memory_from_item, REF, pks, limit, filter=wanted_items)
         return {pair: found for pair, found in zip(pairs, pages, strict=True) if found}
