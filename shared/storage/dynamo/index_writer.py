@@ -1,8 +1,8 @@
-"""The one index writer of the adapter: an owner (a memory's index record with its item,
-a brain entry) and the stats shard that counts it change together, its postings diff runs
-beside (docs/dynamodb.md, "One index mechanism for entries and memories").
+"""The one index writer of the adapter: an owner (a memory item, a brain entry) and the
+stats shard that counts it change together, its postings diff runs beside (docs/dynamodb.md,
+"One index mechanism for entries and memories").
 
-An owner gives its old version (what its item or record says is indexed; none on insert)
+An owner gives its old version (what its item says is indexed; none on insert)
 and its new one (none on delete); from the two it makes a `Count` (its conditioned
 actions, the stats change) and the postings requests (deletes of old keys the new version
 lacks, puts of the new one's). `write_index` runs one stage of them: per stats shard one
@@ -16,9 +16,10 @@ Invariants:
   its condition met) and the rest is sent again; a conflict with another transaction is
   retried after a backoff; an error leaves the rest `FAILED`.
 - **The owner names every posting it may have** while its diff is not known complete (a
-  memory record's `stale`, a brain entry's tf-0 marks), so the diff can run beside the
+  memory item's `stale`, a brain entry's tf-0 marks), so the diff can run beside the
   transaction, the marks are cleared beside the call's answer, and the repair of any cut
-  is the resend: the same diff from what the owner says is indexed.
+  is the resend: the same diff from what the owner says is indexed (a deleted memory's
+  tombstone names them until they are gone).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from functools import partial
 from typing import Any, Final
@@ -51,22 +52,22 @@ _BYTES_MAX: Final = 3_000_000
 
 
 class Outcome(Enum):
-    DONE = "done"  # the record action and its stats change were applied together
-    REFUSED = "refused"  # its condition failed: nothing of it applied (`current`: the record)
+    DONE = "done"  # the owner's actions and its stats change were applied together
+    REFUSED = "refused"  # its condition failed: nothing of it applied (`item`: the owner's)
     FAILED = "failed"  # not applied, outcome of the attempts known to be unapplied
 
 
 @dataclass(frozen=True)
 class Count[Owner: Hashable]:
-    """One owner's transaction actions (a record's, with a memory item's Update or Delete;
-    a brain entry's Put) with the change of the stats shard that counts it."""
+    """One owner's transaction actions (a memory item's Put, Update or Delete with its
+    tombstone; a brain entry's Put) with the change of the stats shard that counts it."""
 
     owner: Owner
     shard: Item  # the key of the stats shard (memory MSTATS or brain STATS)
     action: Item  # a TransactItem with its condition: the owner's (refused → `Counted.item`)
     documents: int
     total_len: int
-    also: tuple[Item, ...] = ()  # TransactItems that go with `action` (before it)
+    also: tuple[Item, ...] = ()  # unconditioned TransactItems that go with `action`
 
     @property
     def actions(self) -> tuple[Item, ...]:
@@ -78,11 +79,7 @@ class Counted:
     """What became of one owner's count."""
 
     outcome: Outcome
-    # with REFUSED: the item `action` met, if returned (None: absent or not its condition)
-    item: Item | None = None
-    # with REFUSED: per `also` action whose condition failed (by position) the item as
-    # stored (None: absent)
-    also_refused: Mapping[int, Item | None] = field(default_factory=dict)
+    item: Item | None = None  # with REFUSED: the item `action` met (None: absent)
 
 
 def _groups[Owner: Hashable](counts: Sequence[Count[Owner]], most: int) -> list[list[Count[Owner]]]:
@@ -157,19 +154,15 @@ def _transact[Owner: Hashable](
 def _refused[Owner: Hashable](
     pending: Sequence[Count[Owner]], codes: Sequence[str], reasons: Sequence[Mapping[str, Any]]
 ) -> dict[int, Counted]:
-    """Per refused count (by position) what refused it; `codes`/`reasons` per action."""
+    """Per refused count (by position) the item its `action` met; `codes`/`reasons` per
+    action."""
     refused: dict[int, Counted] = {}
     position = 0
     for i, c in enumerate(pending):
-        failed: dict[int, Item | None] = {}
-        for offset in range(len(c.actions)):
-            at = position + offset
-            if codes[at] == CONDITION_FAILED:
-                stored = reasons[at].get("Item")
-                failed[offset] = dict(stored) if stored else None
         position += len(c.actions)
-        if failed:
-            refused[i] = Counted(Outcome.REFUSED, failed.pop(len(c.also), None), failed)
+        if codes[position - 1] == CONDITION_FAILED:
+            stored = reasons[position - 1].get("Item")
+            refused[i] = Counted(Outcome.REFUSED, dict(stored) if stored else None)
     return refused
 
 

@@ -3,31 +3,29 @@
 A delete of a batch is one loop over its memories' partitions (docs/dynamodb.md,
 "Memories: delete and the expiry sweep"):
 1. one consistent Query per memory partition: the memory item, all its rating records and
-   its index record (memory_records.py). The delete tool runs it as its authorization
-   read (`read`, beside the call's claim) and passes the partitions in (`DeleteRead`);
+   a tombstone a cut-off delete left. The delete tool runs it as its authorization read
+   (`read`, beside the call's claim) and passes the partitions in (`DeleteRead`);
 2. one stage, side by side: per stats shard one TransactWriteItems (`write_index`) — per
-   memory the item's Delete on the version read (every rating and replace moves it), its
-   index record made a tombstone on the record as read (or checked absent), the stats
-   decrement of what the record counted, and the call record's marks (`CallMarks`:
-   condition, the send owns the record) — beside the BatchWriteItem deletes of the
-   ratings, guards and every posting the item or the record names. A memory whose
-   transaction is refused (moved since the read) goes back to 1, bounded; what went
-   beside it is put back if it is not deleted in the end (`_restore`);
+   memory the item's Delete on the version read (every rating and replace moves it), the
+   Put of its tombstone (memory_items.py: every posting key the item names), the stats
+   decrement of the item's count, and the call record's marks (`CallMarks`: condition,
+   the send owns the record) — beside the BatchWriteItem deletes of the ratings, guards
+   and every posting the item or a tombstone names. A memory whose transaction is refused
+   (moved since the read) goes back to 1, bounded; what went beside it is put back if it
+   is not deleted in the end (`_restore`);
 3. deferred beside the call's answer (calls.py `defer`): the tombstones dropped where
-   their postings are all gone (BatchWriteItem deletes, unconditioned: nothing makes a
-   tombstone a record again — IDs are never reused, a replace fails on the missing item;
-   one left over goes by TTL), and the deleted items' vectors.
+   their postings are all gone (BatchWriteItem deletes, unconditioned: IDs are never
+   reused; one left over goes by TTL), and the deleted items' vectors.
 
 Invariants:
 - Side data is only removed beside the transaction that removes its item (put back if
   that does not apply), or once the item is gone.
-- **The record names every posting until they are gone**: the tombstone outlives the
-  item and is dropped only after the postings' deletes succeeded. A delete cut off
-  anywhere is finished by the next delete of that ID (the resend, which the marks send
-  here) or, for short-term memories, the next sweep (records carry the `by_expiry`
-  keys): 1 finds a record or ratings without an item and 2-3 run for them.
-- Stats drop exactly once, with the record's change from counted to tombstone (an item
-  always has its record: memories.py).
+- **The tombstone names every posting until they are gone**: it replaces the item in the
+  item's transaction and is dropped only after the postings' deletes succeeded. A delete
+  cut off anywhere is finished by the next delete of that ID (the resend, which the marks
+  send here) or, for short-term memories, the next sweep (tombstones carry the
+  `by_expiry` keys): 1 finds a tombstone or ratings without an item and 2-3 run for them.
+- Stats drop exactly once, in the transaction that deletes the counted item.
 
 The sweep adds a stage 0: the sparse `by_expiry` GSI, one Query per shard
 (`exp_sk <= now`, oldest first, `Limit`), merged oldest first and cut to the limit.
@@ -41,7 +39,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 
-from boto3.dynamodb.conditions import Attr, ConditionBase, Key
+from boto3.dynamodb.conditions import Attr, Key
 
 from shared.calls import CallMarks
 from shared.domain import DeleteRead, ExpiredMemory, MemoryId
@@ -64,6 +62,7 @@ from shared.storage.dynamo.items import (
     get_n,
     get_s,
     is_live,
+    key,
     memory_key,
     memory_pk,
     opt_s,
@@ -74,29 +73,22 @@ from shared.storage.dynamo.items import (
 )
 from shared.storage.dynamo.memory_items import (
     EXPIRY_SHARDS,
+    SK_GONE,
+    KeyId,
     expiry_pk,
     key_id,
     memory_from_item,
+    memory_shard,
+    named_keys,
     posting_diff,
     stored_memory_id,
-    stored_posting_keys,
-)
-from shared.storage.dynamo.memory_records import (
-    GONE,
-    SK_INDEX,
-    IndexRecord,
-    memory_shard,
-    record_from_item,
-    record_key,
+    tombstone_item,
 )
 from shared.storage.dynamo.reservations import mark_action
 
 _log = logging.getLogger(__name__)
 
 Ref = tuple[str, MemoryId]
-
-# A tombstone outlives a cut-off delete's postings at most this long (DynamoDB TTL).
-_TOMBSTONE_S = 86_400
 
 
 @dataclass
@@ -105,7 +97,7 @@ class _Found:
 
     item: Item | None = None
     ratings: list[Item] = field(default_factory=list)
-    record: IndexRecord | None = None
+    tombstone: set[KeyId] | None = None  # the posting keys a tombstone names
 
 
 @dataclass(frozen=True)
@@ -200,7 +192,7 @@ class MemoryDeleter:
         found = dict(known)
         deleted: dict[Ref, Item] = {}
         removed: dict[Ref, _Found] = {}  # side data that went beside a transaction
-        tombstones: set[Ref] = set()  # records that are tombstones now
+        tombstones: set[Ref] = set()  # memories with a tombstone now
         left: set[Ref] = set()  # side deletes that failed: their tombstone stays
         extra = None if marks is None else partial(_marks_of_group, marks)
         pending = list(refs)
@@ -218,12 +210,10 @@ class MemoryDeleter:
                 if p.item is not None and expired_only and is_live(p.item, now_us):
                     continue
                 side += _side_deletes(ref, p)
-                count = _count(ref, p, now_us)
-                if count is not None:
-                    counts.append(count)
-                elif p.record is not None:  # a tombstone a cut-off delete left
+                if p.tombstone is not None:  # a tombstone a cut-off delete left
                     tombstones.add(ref)
                 if p.item is not None:
+                    counts.append(_count(ref, p.item, _named(p), now_us))
                     items[ref] = p.item
                     before = removed.setdefault(ref, _Found(p.item))
                     keys = {key_id(r) for r in before.ratings}
@@ -235,8 +225,7 @@ class MemoryDeleter:
                 outcome, ref = outcomes[c.owner], c.owner
                 if outcome.outcome is Outcome.DONE:
                     tombstones.add(ref)
-                    if ref in items:
-                        deleted[ref] = items[ref]
+                    deleted[ref] = items[ref]
                 elif outcome.outcome is Outcome.REFUSED:
                     pending.append(ref)  # moved since the read: read again
                 else:
@@ -245,7 +234,9 @@ class MemoryDeleter:
             _log.warning("delete: memory %s of %s kept changing; not deleted", memory_id, tenant)
         self._restore({ref: p for ref, p in removed.items() if ref not in deleted})
         objects = [k for item in deleted.values() if (k := opt_s(item, "embedding_key"))]
-        drops = [(ref, {"DeleteRequest": {"Key": record_key(*ref)}}) for ref in tombstones - left]
+        drops = [
+            (ref, {"DeleteRequest": {"Key": _tombstone_key(ref)}}) for ref in tombstones - left
+        ]
         tasks = self._calls.write_tasks(sorted(drops, key=str))
         defer(
             self._calls.round_trips,
@@ -268,8 +259,8 @@ class MemoryDeleter:
                     partition.item = item
                 elif sk.startswith(RATING_SK_PREFIX):
                     partition.ratings.append(item)
-                elif sk == SK_INDEX:
-                    partition.record = record_from_item(item)
+                elif sk == SK_GONE:
+                    partition.tombstone = named_keys(item)
         return found
 
     def _restore(self, removed: Mapping[Ref, _Found]) -> None:
@@ -294,54 +285,33 @@ class MemoryDeleter:
             _log.error("delete: ratings/postings of %s (%s) not put back", memory_id, tenant)
 
 
-def _count(ref: Ref, p: _Found, now_us: int) -> Count[Ref] | None:
-    """The partition's transaction actions: the item's Delete on the version read (if
-    there is an item), the record made a tombstone on the record as read, or checked
-    still absent (or still a tombstone), and the decrement of what the record counted.
-    None when there is nothing to change (no item, no counted record)."""
-    tenant, memory_id = ref
-    r = p.record
-    if p.item is None and (r is None or r.gone):
-        return None
-    documents = total = 0
-    at = record_key(tenant, memory_id)
-    if r is None:
-        record = action("ConditionCheck", Attr(PK).not_exists(), Key=at)
-    elif r.gone:
-        record = action("ConditionCheck", Attr(GONE).exists(), Key=at)
-    else:
-        condition: ConditionBase = Attr("version").eq(r.version) & Attr("write_id").eq(r.write_id)
-        ttl = now_us // 1_000_000 + _TOMBSTONE_S
-        update = expression(
-            condition & Attr(GONE).not_exists(), put={GONE: True, TTL_ATTRIBUTE: ttl}
-        )
-        record = action("Update", all_old=True, Key=at, **update)
-        documents, total = -1, -r.doc_len
-    also: tuple[Item, ...] = ()
-    if p.item is not None:
-        delete = action(
-            "Delete",
-            Attr("version").eq(get_n(p.item, "version")),
-            all_old=True,
-            Key=memory_key(tenant, memory_id),
-        )
-        also = (delete,)
-    return Count(ref, memory_shard(tenant, memory_id), record, documents, total, also)
+def _count(ref: Ref, item: Item, names: set[KeyId], now_us: int) -> Count[Ref]:
+    """The item's Delete on the version read with the Put of its tombstone (naming the
+    posting keys `names`) and the decrement of the item's count."""
+    m = memory_from_item(item)
+    delete = action("Delete", Attr("version").eq(m.version), all_old=True, Key=memory_key(*ref))
+    tombstone = action("Put", Item=tombstone_item(m, names, now_us))
+    return Count(ref, memory_shard(*ref), delete, -1, -m.doc_len, (tombstone,))
+
+
+def _named(p: _Found) -> set[KeyId]:
+    """Every posting key the partition's item or tombstone names."""
+    return (p.tombstone or set()) | (set() if p.item is None else named_keys(p.item))
+
+
+def _tombstone_key(ref: Ref) -> Item:
+    return key(memory_pk(*ref), SK_GONE)
 
 
 def _side_deletes(ref: Ref, partition: _Found) -> list[tuple[Ref, Item]]:
     """The deletes of a memory's rating records, their guards and every posting its item
-    or its index record names (each key once)."""
+    or its tombstone names (each key once)."""
     tenant, _ = ref
     keys = {key_id(r) for r in partition.ratings}
     keys |= {key_id(rating_guard_key(tenant, get_n(r, "insert_id"))) for r in partition.ratings}
-    if partition.record is not None:
-        keys |= partition.record.posting_keys()
-    if partition.item is not None:
-        keys |= {key_id(k) for k in stored_posting_keys(partition.item)}
-    return [(ref, r) for r in posting_diff(keys, None)]
+    return [(ref, r) for r in posting_diff(keys | _named(partition), None)]
 
 
 def _marks_of_group(marks: CallMarks, group: Sequence[Count[Ref]]) -> Item | None:
     """The marks of the memories whose items this transaction deletes."""
-    return mark_action(group[0].owner[0], marks, [c.owner[1] for c in group if c.also])
+    return mark_action(group[0].owner[0], marks, [c.owner[1] for c in group])

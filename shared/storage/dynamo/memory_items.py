@@ -2,6 +2,7 @@
 
     memory         T#<t>#MEM#<typ>_<n>          MEM
     memory posting T#<t>#MPOST#<area>#<term>    <rank, 5 digits>#<typ>_<n, 20 digits>
+    tombstone      T#<t>#MEM#<typ>_<n>          GONE   stale, TTL, short-term: by_expiry keys
     memory stats   T#<t>#MSTATS                 STATS#<0..7>   (items.stats_key)
 
 (rank = IMPACT_MAX - impact: ascending sort key = descending impact.)
@@ -22,6 +23,14 @@ its number: recent_memories per area, newest first), long-term ones in `by_refer
 ones in the sparse `by_expiry` GSI (`exp_pk = EXP#<0..15>` from a hash of tenant and ID,
 `exp_sk = expires_us`: the expiry sweep). The memory stores its analysed `terms` (JSON) and
 `doc_len`.
+
+Invariant: **the item names every posting its memory may have** (`named_keys`): its own
+version's (area, terms, doc_len, ID give the keys) and, while a replace's postings diff is
+not known complete, the old version's keys it dropped (`stale`, memory_replace.py). A
+delete replaces the item by a tombstone naming all of them until they are deleted
+(memory_delete.py); the tombstone is in `by_expiry` as its memory was, so the sweep finds
+it too. A memory counts in the memory stats exactly while its item exists: the stats
+shard (`memory_shard`) changes only in the transaction that puts, replaces or deletes it.
 """
 
 from __future__ import annotations
@@ -39,6 +48,8 @@ from shared.storage.dynamo.items import (
     AREA_SK,
     EXP_PK,
     EXP_SK,
+    JSON,
+    MEMORY_STATS,
     PK,
     REF_PK,
     REF_SK,
@@ -52,6 +63,7 @@ from shared.storage.dynamo.items import (
     get_s,
     key,
     memory_key,
+    memory_pk,
     n,
     opt_s,
     opt_us,
@@ -59,6 +71,7 @@ from shared.storage.dynamo.items import (
     parse_memory_id,
     s,
     scope_ref_pk,
+    stats_key,
     tenant_prefix,
     to_us,
     ttl,
@@ -67,6 +80,11 @@ from shared.storage.dynamo.items import (
 # Partitions of the by_expiry GSI. Only ever increase it: the sweep queries 0..N-1, so
 # items keyed with a smaller N stay reachable.
 EXPIRY_SHARDS: Final = 16
+SK_GONE: Final = "GONE"  # a deleted memory's tombstone, in its partition
+STALE: Final = "stale"
+TOMBSTONE_S: Final = 86_400  # a tombstone outlives a cut-off delete's postings this long (TTL)
+
+KeyId = tuple[str, str]
 
 # --- keys -------------------------------------------------------------------------------
 
@@ -107,7 +125,7 @@ def expiry_pk(shard: int) -> str:
 
 
 def expiry(tenant: str, memory_id: MemoryId, expires_us: int | None) -> Item:
-    """The expiry attributes of a memory's item and index record: the TTL and, short-term
+    """The expiry attributes of a memory's item and tombstone: the TTL and, short-term
     only, the by_expiry GSI keys."""
     if expires_us is None or memory_id.typ is not MemoryType.SHORTTERM:
         return ttl(expires_us)
@@ -218,9 +236,32 @@ def posting_keys(m: Memory) -> list[Item]:
     ]
 
 
-def stored_posting_keys(item: Mapping[str, Any]) -> list[Item]:
-    """The keys of every posting a stored memory item has."""
-    return posting_keys(memory_from_item(item))
+def memory_shard(tenant: str, memory_id: MemoryId) -> Item:
+    return stats_key(tenant, MEMORY_STATS, memory_id)
+
+
+def stale_attribute(keys: Set[KeyId]) -> Item:
+    """Posting keys that may exist beyond what the item's version has (sorted JSON)."""
+    return {STALE: s(JSON.put(sorted(keys)))}
+
+
+def named_keys(item: Mapping[str, Any]) -> set[KeyId]:
+    """Every posting key a stored memory item or tombstone names: its `stale` ones and,
+    for an item, its version's."""
+    stale = JSON.get(get_s(item, STALE)) if STALE in item else []
+    named = {(str(pk), str(sk)) for pk, sk in stale}
+    if get_s(item, SK) == SK_GONE:
+        return named
+    return named | {key_id(k) for k in posting_keys(memory_from_item(item))}
+
+
+def tombstone_item(m: Memory, names: Set[KeyId], now_us: int) -> Item:
+    """What a delete leaves of `m` until the postings `names` are gone (then dropped; TTL
+    a day after `now_us` otherwise), with its by_expiry keys for the sweep."""
+    item: Item = {**key(memory_pk(m.tenant, m.id), SK_GONE), "tenant": s(m.tenant)}
+    item |= {"memory_id": s(str(m.id)), **stale_attribute(names)}
+    item |= expiry(m.tenant, m.id, opt_us(m.expires_at))
+    return item | ttl(now_us + TOMBSTONE_S * 1_000_000)
 
 
 def posting_diff(

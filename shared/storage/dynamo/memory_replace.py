@@ -2,33 +2,31 @@
 
 The caller's snapshot (`MemoryReplace.previous`, what it read) is the old version: every
 write below is conditioned on it. Per batch one stage, side by side:
-1. per stats shard one TransactWriteItems (`write_index`): per memory the item's Update of the
-   replaced attributes (condition: the version and `embedding_key` read, not expired;
-   created time, scores, last_call and write_id untouched, the version bumped) and its
-   index record's Update conditioned on counting exactly the snapshot (its area, doc_len
-   and terms, no `stale`), which records the new version and names as `stale` the old
-   version's posting keys the new one lacks; plus the stats ADD of the length change.
-   Item, record and stats move together or not at all;
+1. per stats shard one TransactWriteItems (`write_index`): per memory the item's Update of
+   the replaced attributes (condition: the version and `embedding_key` read, not expired,
+   and the item indexes exactly the snapshot — its area, doc_len and terms, no `stale`;
+   created time, scores, last_call and write_id untouched, the version bumped), which names
+   as `stale` the old version's posting keys the new one lacks; plus the stats ADD of the
+   length change. Item and stats move together or not at all;
 2. the postings: delete the stale keys, put every posting of the new version;
 3. only with new embeddings, S3 Vectors PutVectors under fresh keys (an item may name its
    fresh vector a moment before it exists; if PutVectors fails, the memory reports STORAGE
    and its resend writes a fresh one).
 Deferred (calls.py `defer`: beside the call record's answer): once the postings are
-complete the record's `stale` is removed, and the replaced vector is deleted.
+complete the item's `stale` is removed, and the replaced vector is deleted.
 
-- Item refused: the memory is missing or expired (NOT_FOUND) or its version moved
-  (CONFLICT: the service reads again); the postings it changed are put back as the stored
-  item has them and its fresh vector is deleted (an undo stage, only then).
-- Record refused (it does not count the snapshot: postings of a failed or cut-off replace
-  still `stale`, a snapshot that is not the stored item): the transaction is sent again
-  conditioned on the record it returned (its version; absent, though the insert writes
-  item and record together), deleting the record's posting keys too and counting from
-  its doc_len.
-- Postings failing after the retries: STORAGE ("send the update again"); the record keeps
+- Item refused, gone or expired (NOT_FOUND) or moved (another version or vector: CONFLICT,
+  the service reads again): the postings it changed are put back as the stored item has
+  them and its fresh vector is deleted (an undo stage, only then).
+- Item refused at the version read (it still names `stale` postings of a failed or cut-off
+  replace, or the snapshot is not what it indexes): the Update is sent again from the
+  item it returned (ALL_OLD), deleting its posting keys and stale ones too and counting
+  from its doc_len.
+- Postings failing after the retries: STORAGE ("send the update again"); the item keeps
   `stale`, so the resend or the next write (replace, reindex, delete) deletes them.
-- Cut off anywhere: before the transaction, the item and record are the old version and
-  the resend runs the same diff; after it, the record names the new postings and the stale
-  ones, and the resend (record refused: `stale`) deletes what is left and clears them.
+- Cut off anywhere: before the transaction, the item is the old version and the resend
+  runs the same diff; after it, the item names the new postings and the stale ones, and
+  the resend (refused for `stale`) deletes what is left and clears them.
 """
 
 from __future__ import annotations
@@ -36,7 +34,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -59,31 +57,26 @@ from shared.storage.dynamo.items import (
     Item,
     action,
     expression,
+    get_n,
     is_live,
     memory_key,
+    opt_s,
+    plain,
     to_us,
     unexpired,
 )
 from shared.storage.dynamo.memory_items import (
     REPLACED_ATTRIBUTES,
+    STALE,
+    KeyId,
     key_id,
     memory_from_item,
     memory_item,
+    memory_shard,
+    named_keys,
     posting_diff,
     posting_keys,
-)
-from shared.storage.dynamo.memory_records import (
-    PLAIN,
-    STALE,
-    IndexRecord,
-    KeyId,
-    count_put,
-    counts_snapshot,
-    memory_shard,
-    record_from_item,
-    record_item,
-    record_key,
-    record_of,
+    stale_attribute,
 )
 
 _log = logging.getLogger(__name__)
@@ -105,13 +98,14 @@ class _Replace:
     def old_keys(self) -> set[KeyId]:
         return {key_id(k) for k in posting_keys(self.change.previous)}
 
-
-class _Snapshot:
-    """The record as the snapshot implies it (first attempt: it counts the old version)."""
-
-
-_SNAPSHOT = _Snapshot()
-Known = IndexRecord | None | _Snapshot  # the record as returned (None: absent)
+    def moved(self, stored: Item | None, now_us: int) -> bool:
+        """The item is not the version read (or gone): its refusal is final."""
+        previous, change = self.change.previous, self.change.embedding_change
+        if stored is None or not is_live(stored, now_us):
+            return True
+        vector = change is not EmbeddingChange.KEEP
+        moved_vector = vector and opt_s(stored, "embedding_key") != previous.embedding_key
+        return get_n(stored, "version") != previous.version or moved_vector
 
 
 class MemoryReplacer:
@@ -163,10 +157,10 @@ class _Run:
             ]
         )
         vectors: list[Callable[[], Any]] = [partial(objects.put_batch, b) for b in batches]
-        known: dict[int, Known] = {p.index: _SNAPSHOT for p in self.plans}
+        known: dict[int, Item | None] = dict.fromkeys(p.index for p in self.plans)
         deleted: dict[int, set[KeyId]] = {p.index: set() for p in self.plans}
-        stale: dict[int, frozenset[KeyId]] = {}  # done: the keys its record names stale
-        recorded: dict[int, frozenset[KeyId]] = {}
+        stale: dict[int, frozenset[KeyId]] = {}  # done: the keys its item names stale
+        named: dict[int, frozenset[KeyId]] = {}
         incomplete: set[int] = set()
         refused: list[tuple[_Replace, Item | None]] = []
         pending = list(self.plans)
@@ -177,8 +171,8 @@ class _Run:
             counts, requests = [], []
             for p in pending:
                 keys = self._stale(p, known[p.index])
-                recorded[p.index] = frozenset(keys)
-                counts.append(self._count(p, known[p.index], recorded[p.index]))
+                named[p.index] = frozenset(keys)
+                counts.append(self._count(p, known[p.index], named[p.index]))
                 new = p.change.memory if attempt == 0 else None  # its puts: once
                 requests += [(p.index, r) for r in posting_diff(keys - deleted[p.index], new)]
                 deleted[p.index] |= keys
@@ -192,14 +186,13 @@ class _Run:
             for p in pending:
                 outcome = outcomes[p.index]
                 if outcome.outcome is Outcome.DONE:
-                    stale[p.index] = recorded[p.index]
+                    stale[p.index] = named[p.index]
                 elif outcome.outcome is Outcome.FAILED:  # applied or not: the resend knows
                     self.results[p.index] = _index_failed(p)
-                elif 0 in outcome.also_refused:
-                    refused.append((p, outcome.also_refused[0]))
+                elif p.moved(outcome.item, self.now_us):
+                    refused.append((p, outcome.item))
                 else:
-                    item = outcome.item
-                    known[p.index] = None if item is None else record_from_item(item)
+                    known[p.index] = outcome.item
                     retry.append(p)
             pending = retry
         for p in pending:
@@ -215,33 +208,20 @@ class _Run:
             elif p.index in incomplete:
                 self.results[p.index] = _index_failed(p)
 
-    def _stale(self, p: _Replace, record: Known) -> set[KeyId]:
-        """The posting keys to delete: every key that may exist beyond the new version's."""
-        possible = set(p.old_keys)
-        if isinstance(record, IndexRecord):
-            possible |= record.posting_keys()
-        return possible - p.new_keys
+    def _stale(self, p: _Replace, stored: Item | None) -> set[KeyId]:
+        """The posting keys to delete: every key that may exist beyond the new version's
+        (the snapshot's; with the item a refusal returned, every key it names)."""
+        return (p.old_keys | (set() if stored is None else named_keys(stored))) - p.new_keys
 
-    def _count(self, p: _Replace, record: Known, stale: frozenset[KeyId]) -> Count[int]:
-        """The item's Update with the record's action and the stats change."""
-        m, previous = p.change.memory, p.change.previous
-        version = previous.version + 1
-        item = self._item_update(p)
-        if isinstance(record, _Snapshot):
-            new = record_of(m, version=version, write_id="")
-            return _snapshot_update(p.index, new, stale, previous, item)
-        write_id = "" if record is None else record.write_id
-        new = replace(record_of(m, version=version, write_id=write_id), stale=stale)
-        documents, total = (1, m.doc_len) if record is None else (0, m.doc_len - record.doc_len)
-        expected = None if record is None else record.version
-        return replace(count_put(p.index, new, documents, total, expected), also=(item,))
-
-    def _item_update(self, p: _Replace) -> Item:
-        """The memory item's conditional Update (a TransactItem)."""
+    def _count(self, p: _Replace, stored: Item | None, stale: frozenset[KeyId]) -> Count[int]:
+        """The item's conditional Update (on the snapshot; after a refusal at the version
+        read, on the item it returned) with the stats change of its length."""
         m, previous = p.change.memory, p.change.previous
         full = memory_item(m, write_id="", embedding_key=None)
-        sets = {name: PLAIN.deserialize(full[name]) for name in REPLACED_ATTRIBUTES if name in full}
-        removes = [name for name in REPLACED_ATTRIBUTES if name not in full]
+        full |= stale_attribute(stale) if stale else {}
+        names = (*REPLACED_ATTRIBUTES, STALE)
+        sets = {name: value for name, value in plain(full).items() if name in names}
+        removes = [name for name in names if name not in full]
         sets["version"] = previous.version + 1
         if p.s3_key is not None:
             sets["embedding_key"] = p.s3_key
@@ -253,8 +233,15 @@ class _Run:
             was = previous.embedding_key
             key = Attr("embedding_key")
             condition &= key.not_exists() if was is None else key.eq(was)
+        if stored is None:  # it indexes exactly the snapshot (nothing stale)
+            indexed = plain(memory_item(previous, write_id="", embedding_key=None))
+            condition &= Attr(STALE).not_exists()
+            for name in ("area", "doc_len", "terms"):
+                condition &= Attr(name).eq(indexed[name])
+        was_len = previous.doc_len if stored is None else get_n(stored, "doc_len")
         update = expression(condition, put=sets, remove=removes)
-        return action("Update", all_old=True, Key=memory_key(m.tenant, m.id), **update)
+        item = action("Update", all_old=True, Key=memory_key(m.tenant, m.id), **update)
+        return Count(p.index, memory_shard(m.tenant, m.id), item, 0, m.doc_len - was_len)
 
     def _undo(
         self, refused: list[tuple[_Replace, Item | None]], deleted: dict[int, set[KeyId]]
@@ -283,7 +270,7 @@ class _Run:
     def _cleanup(
         self, done: list[_Replace], stale: dict[int, frozenset[KeyId]], incomplete: set[int]
     ) -> None:
-        """Deferred: the records' `stale` removed where the postings are complete, the
+        """Deferred: the items' `stale` removed where the postings are complete, the
         replaced vectors deleted (the items no longer name them)."""
         calls = self.replacer._calls
         tasks: list[Callable[[], object]] = [
@@ -302,26 +289,12 @@ class _Run:
         defer(calls.round_trips, tasks)
 
 
-def _snapshot_update(
-    owner: int, new: IndexRecord, stale: frozenset[KeyId], snapshot: Memory, item: Item
-) -> Count[int]:
-    """The record's Update conditioned on counting exactly the snapshot: the stats change
-    is the length's."""
-    fields = record_item(replace(new, stale=stale))
-    names = ("area", "doc_len", "terms", "version", *([STALE] if stale else []))
-    sets = {name: PLAIN.deserialize(fields[name]) for name in names}
-    update = expression(counts_snapshot(snapshot), put=sets)
-    record = action("Update", all_old=True, Key=record_key(new.tenant, new.memory_id), **update)
-    shard = memory_shard(new.tenant, new.memory_id)
-    return Count(owner, shard, record, 0, new.doc_len - snapshot.doc_len, (item,))
-
-
 def _clear_stale(calls: TableCalls, memory: Memory, version: int) -> None:
-    """The record's `stale` removed, if it is still the version this replace recorded."""
+    """The item's `stale` removed, if it is still the version this replace wrote."""
     try:
         calls.client.update_item(
             TableName=calls.table,
-            Key=record_key(memory.tenant, memory.id),
+            Key=memory_key(memory.tenant, memory.id),
             **expression(Attr("version").eq(version), remove=(STALE,)),
         )
     except AWS_ERRORS as exc:  # the next write of the memory deletes them again
