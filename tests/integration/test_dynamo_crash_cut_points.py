@@ -21,7 +21,7 @@ from shared.services.context import ServiceContext
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.items import PK, SK, get_s
-from shared.storage.dynamo.memory_items import SK_GONE, key_id, posting_keys
+from shared.storage.dynamo.memory_items import SK_GONE, posting_keys
 from shared.tools.dispatch import call_tool
 from tests.integration.conftest import TABLE
 from tests.integration.test_dynamo_crash_completion import (
@@ -92,7 +92,7 @@ def assert_index_exact(
 ) -> None:
     stored = storage.get_memories(PRINCIPAL.tenant, ANY_ID, ctx.clock())
     postings, tombstones = index_items(clients)
-    wanted = {key_id(k) for m in stored.values() for k in posting_keys(m)}
+    wanted = {k for m in stored.values() for k in posting_keys(m)}
     assert postings == wanted  # nothing missing, nothing stale
     assert not tombstones & {str(i) for i in stored}  # only of deleted memories
     stats = storage.memory_stats(PRINCIPAL.tenant)

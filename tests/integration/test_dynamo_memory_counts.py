@@ -16,7 +16,6 @@ from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.items import MEMORY_STATS, key, memory_key, memory_pk, stats_key
 from shared.storage.dynamo.memory_items import (
     SK_GONE,
-    key_id,
     memory_item,
     memory_posting_item,
     posting_keys,
@@ -114,7 +113,7 @@ def test_a_delete_removes_what_a_replace_wrote_after_the_delete_read_the_memory(
         if landed:
             return
         landed.append("replace")
-        stale = stale_attribute({key_id(k) for k in posting_keys(read)})
+        stale = stale_attribute(posting_keys(read))
         item = memory_item(newer, write_id="other", embedding_key=None) | stale
         clients.dynamodb.put_item(TableName=TABLE, Item=item)
         _add(clients, lt(1), 0, 2)

@@ -22,7 +22,7 @@ from shared.domain import (
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.items import TTL_ATTRIBUTE, memory_key, rating_guard_key
-from shared.storage.dynamo.memory_items import key_id, memory_posting_key, posting_keys
+from shared.storage.dynamo.memory_items import memory_posting_key, posting_keys
 from tests.contract.builders import TENANT, at, embedding, lt, make_memory, make_rating, st
 from tests.integration.conftest import BUCKET, TABLE, CallRecorder, inject_failure
 
@@ -116,7 +116,7 @@ def test_failed_postings_of_a_replace_report_storage_and_heal_on_the_next_replac
     stored = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
     assert (stored.memory, stored.version, stored.terms) == ("v2", 1, {"neu": 1, "bleibt": 2})
     item = raw_item(clients, memory_key(TENANT, lt(1)))
-    old = {key_id(k) for k in posting_keys(v1)}
+    old = posting_keys(v1)
     assert item is not None and {tuple(k) for k in json.loads(item["stale"]["S"])} == old
     assert storage.memory_stats(TENANT) == CorpusStats(1, 3)
     assert set(found(storage, "alt", "neu")) == {"alt"}

@@ -2,24 +2,22 @@
 
 For the whole batch ONE stage, side by side: per memory-stats shard one TransactWriteItems
 (`write_index`) of each memory's item (Put, conditioned absent) with the shard's ADD; the
-postings of all memories (BatchWriteItem, chunks of 25, idempotent puts); the embeddings
-(S3 Vectors PutVectors, one per index and 500 vectors). Item and stats are stored together
-or not at all, so counted == stored by construction (memory_items.py). Only if something
-failed, one undo stage: a memory whose transaction may have applied is taken out again
-(item Delete conditioned on this write's `write_id` and version, with the decrement:
-refused where it never applied), its postings are deleted — or, for an ID that exists, put
-back as the existing item has them (ALL_OLD of the refused Put) — and its vector is
-deleted. Replace: memory_replace.py.
+postings (BatchWriteItem, chunks of 25, idempotent puts); the embeddings (PutVectors, one
+per index and 500 vectors). Only if something failed, one undo stage: a memory whose
+transaction may have applied is taken out again (Delete conditioned on this write's
+`write_id` and version, with the decrement: refused where it never applied), its postings
+deleted — or, for an ID that exists, put back as the existing item has them (ALL_OLD of
+the refused Put) — and its vector deleted.
 
 Invariants:
+- Item and stats are stored together or not at all: counted == stored (memory_items.py).
 - An item is only ever written conditioned on its absence: a duplicate ID fails its entry
   and never overwrites; botocore's resend of a timed-out transaction carries the same
   `ClientRequestToken` and applies once.
-- A Lambda cut off in the stage leaves either no item (postings or vector may have landed:
-  the resend, with the same reserved IDs and the same entries, writes the same posting
-  keys; the vector's key names the dead write) or item and stats, possibly without
-  postings or vector: the resend finds the item (`ReservedId.reused`) and `complete`
-  re-puts them (the same idempotent puts).
+- A Lambda cut off in the stage leaves either no item (the resend, with the same reserved
+  IDs and entries, writes the same posting keys; the vector's key names the dead write)
+  or item and stats, possibly without postings or vector: the resend finds the item
+  (`ReservedId.reused`) and `complete` re-puts them (the same idempotent puts).
 """
 
 from __future__ import annotations
@@ -38,7 +36,6 @@ from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vect
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import PK, Item, action, memory_key
 from shared.storage.dynamo.memory_items import (
-    key_id,
     memory_from_item,
     memory_item,
     memory_shard,
@@ -146,7 +143,7 @@ class MemoryWriter:
         uncounts = [w.uncount() for w, existing in failed if existing is None]
         requests: list[tuple[int, Item]] = []
         for w, existing in failed:
-            ours = {key_id(k) for k in posting_keys(w.memory)}
+            ours = posting_keys(w.memory)
             requests += [(w.index, r) for r in posting_diff(ours, existing, only=ours)]
         refs = [w.s3_key for w, _ in failed if w.s3_key is not None]
         beside = [partial(self._objects.delete, refs)] if refs else []

@@ -1,34 +1,24 @@
-"""Deleting memories (delete_memories) and the expiry sweep (delete_expired).
-
-A delete of a batch is one loop over its memories' partitions (docs/dynamodb.md,
-"Memories: delete and the expiry sweep"):
-1. one consistent Query per memory partition: the memory item, all its rating records and
-   a tombstone a cut-off delete left. The delete tool runs it as its authorization read
-   (`read`, beside the call's claim) and passes the partitions in (`DeleteRead`);
-2. one stage, side by side: per stats shard one TransactWriteItems (`write_index`) — per
-   memory the item's Delete on the version read (every rating and replace moves it), the
-   Put of its tombstone (memory_items.py: every posting key the item names), the stats
-   decrement of the item's count, and the call record's marks (`CallMarks`: condition,
-   the send owns the record) — beside the BatchWriteItem deletes of the ratings, guards
-   and every posting the item or a tombstone names. A memory whose transaction is refused
-   (moved since the read) goes back to 1, bounded; what went beside it is put back if it
-   is not deleted in the end (`_restore`);
-3. deferred beside the call's answer (calls.py `defer`): the tombstones dropped where
-   their postings are all gone (BatchWriteItem deletes, unconditioned: IDs are never
-   reused; one left over goes by TTL), and the deleted items' vectors.
+"""Deleting memories (delete_memories) and the expiry sweep (delete_expired); the stages
+are in docs/dynamodb.md, "Memories: delete and the expiry sweep":
+1. one consistent Query per memory partition (item, ratings, a tombstone) — the delete
+   tool's authorization read (`read`, beside the claim), passed in as `DeleteRead`;
+2. per stats shard one TransactWriteItems: the item's Delete on the version read, its
+   tombstone's Put, the decrement, the call record's marks — beside the deletes of the
+   ratings, guards and every posting item or tombstone names; refused (moved since the
+   read): back to 1, bounded, and put back if the memory is not deleted in the end;
+3. deferred beside the answer: the tombstones whose postings are gone dropped, vectors.
+The sweep adds a stage 0: one `by_expiry` Query per shard, merged oldest first.
 
 Invariants:
 - Side data is only removed beside the transaction that removes its item (put back if
   that does not apply), or once the item is gone.
-- **The tombstone names every posting until they are gone**: it replaces the item in the
-  item's transaction and is dropped only after the postings' deletes succeeded. A delete
-  cut off anywhere is finished by the next delete of that ID (the resend, which the marks
-  send here) or, for short-term memories, the next sweep (tombstones carry the
-  `by_expiry` keys): 1 finds a tombstone or ratings without an item and 2-3 run for them.
+- **The tombstone names every posting until they are gone** (memory_items.py): it is
+  written in the item's transaction and dropped only after the postings' deletes
+  succeeded. A delete cut off anywhere is finished by the next delete of that ID (the
+  resend, which the marks send here) or, for short-term memories, the next sweep
+  (tombstones carry the `by_expiry` keys): 1 finds a tombstone or ratings without an item
+  and 2-3 run for them.
 - Stats drop exactly once, in the transaction that deletes the counted item.
-
-The sweep adds a stage 0: the sparse `by_expiry` GSI, one Query per shard
-(`exp_sk <= now`, oldest first, `Limit`), merged oldest first and cut to the limit.
 """
 
 from __future__ import annotations
@@ -58,7 +48,6 @@ from shared.storage.dynamo.items import (
     TTL_ATTRIBUTE,
     Item,
     action,
-    expression,
     get_n,
     get_s,
     is_live,
@@ -97,14 +86,8 @@ class _Found:
 
     item: Item | None = None
     ratings: list[Item] = field(default_factory=list)
-    tombstone: set[KeyId] | None = None  # the posting keys a tombstone names
-
-
-@dataclass(frozen=True)
-class _Partitions:
-    """`DeleteRead.detail` of this adapter: the partitions `read_for_delete` read."""
-
-    found: Mapping[Ref, _Found]
+    named: set[KeyId] = field(default_factory=set)  # every posting key item or tombstone names
+    tombstone: bool = False
 
 
 class MemoryDeleter:
@@ -122,7 +105,7 @@ class MemoryDeleter:
             for (_, memory_id), p in found.items()
             if p.item is not None and is_live(p.item, now_us)
         }
-        return DeleteRead(memories, _Partitions(found))
+        return DeleteRead(memories, found)  # detail: the partitions as read
 
     def delete(
         self,
@@ -137,9 +120,9 @@ class MemoryDeleter:
         if not unique:
             return []
         known: dict[Ref, _Found] = {}
-        if read is not None and isinstance(read.detail, _Partitions):
+        if read is not None and isinstance(read.detail, dict):
             for memory_id in read.memories:
-                partition = read.detail.found.get((tenant, memory_id))
+                partition = read.detail.get((tenant, memory_id))
                 if memory_id in unique and partition is not None and partition.item is not None:
                     known[(tenant, memory_id)] = partition
         deleted = self._delete([(tenant, memory_id) for memory_id in unique], now_us, known, marks)
@@ -153,13 +136,10 @@ class MemoryDeleter:
         if limit <= 0:
             return []
         now_us = to_us(now)
+        due = Key(EXP_SK).lte(now_us)
         queries = [
-            {
-                **expression(key=Key(EXP_PK).eq(expiry_pk(shard)) & Key(EXP_SK).lte(now_us)),
-                "IndexName": EXP_INDEX,
-                "ScanIndexForward": True,
-            }
-            for shard in range(EXPIRY_SHARDS)
+            query(expiry_pk(n), attribute=EXP_PK, index=EXP_INDEX, sort=due, ScanIndexForward=True)
+            for n in range(EXPIRY_SHARDS)
         ]
         pages = self._calls.query_many(queries, limit)
         candidates = sorted(
@@ -210,10 +190,10 @@ class MemoryDeleter:
                 if p.item is not None and expired_only and is_live(p.item, now_us):
                     continue
                 side += _side_deletes(ref, p)
-                if p.tombstone is not None:  # a tombstone a cut-off delete left
+                if p.tombstone:  # a cut-off delete left it
                     tombstones.add(ref)
                 if p.item is not None:
-                    counts.append(_count(ref, p.item, _named(p), now_us))
+                    counts.append(_count(ref, p.item, p.named, now_us))
                     items[ref] = p.item
                     before = removed.setdefault(ref, _Found(p.item))
                     keys = {key_id(r) for r in before.ratings}
@@ -259,8 +239,9 @@ class MemoryDeleter:
                     partition.item = item
                 elif sk.startswith(RATING_SK_PREFIX):
                     partition.ratings.append(item)
-                elif sk == SK_GONE:
-                    partition.tombstone = named_keys(item)
+                partition.tombstone |= sk == SK_GONE
+                if sk in (SK_MEMORY, SK_GONE):
+                    partition.named |= named_keys(item)
         return found
 
     def _restore(self, removed: Mapping[Ref, _Found]) -> None:
@@ -294,11 +275,6 @@ def _count(ref: Ref, item: Item, names: set[KeyId], now_us: int) -> Count[Ref]:
     return Count(ref, memory_shard(*ref), delete, -1, -m.doc_len, (tombstone,))
 
 
-def _named(p: _Found) -> set[KeyId]:
-    """Every posting key the partition's item or tombstone names."""
-    return (p.tombstone or set()) | (set() if p.item is None else named_keys(p.item))
-
-
 def _tombstone_key(ref: Ref) -> Item:
     return key(memory_pk(*ref), SK_GONE)
 
@@ -309,7 +285,7 @@ def _side_deletes(ref: Ref, partition: _Found) -> list[tuple[Ref, Item]]:
     tenant, _ = ref
     keys = {key_id(r) for r in partition.ratings}
     keys |= {key_id(rating_guard_key(tenant, get_n(r, "insert_id"))) for r in partition.ratings}
-    return [(ref, r) for r in posting_diff(keys | _named(partition), None)]
+    return [(ref, r) for r in posting_diff(keys | partition.named, None)]
 
 
 def _marks_of_group(marks: CallMarks, group: Sequence[Count[Ref]]) -> Item | None:

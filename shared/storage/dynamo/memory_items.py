@@ -11,7 +11,7 @@ Postings are partitioned by area and term and sorted by descending impact
 (`shared/search/postings.py`): a search reads the head of each (area, term) list of the
 caller's areas and nothing else. A posting's key is a pure function of the stored memory
 (area, term, tf, doc_len, ID), so writers recompute the keys of the postings a stored
-version has (`stored_posting_keys`). Every posting also carries its memory's near-duplicate
+version has (`posting_keys`, `named_keys`). Every posting also carries its memory's near-duplicate
 sign (`dup`, JSON: `shared/search/duplicates.py` `encode_sign`) and whether its term is one of
 the memory text's (`text_term`), so that a write's duplicate check decides from its postings
 read which stored memories it must load (services/duplicates.py); `brain reindex` rewrites
@@ -227,13 +227,13 @@ def posting_puts(m: Memory) -> list[Item]:
     ]
 
 
-def posting_keys(m: Memory) -> list[Item]:
+def posting_keys(m: Memory) -> set[KeyId]:
     """The keys of the postings `posting_puts(m)` writes."""
-    return [
-        memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id)
-        for term, tf in sorted(m.terms.items())
+    return {
+        key_id(memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id))
+        for term, tf in m.terms.items()
         if tf > 0
-    ]
+    }
 
 
 def memory_shard(tenant: str, memory_id: MemoryId) -> Item:
@@ -252,7 +252,7 @@ def named_keys(item: Mapping[str, Any]) -> set[KeyId]:
     named = {(str(pk), str(sk)) for pk, sk in stale}
     if get_s(item, SK) == SK_GONE:
         return named
-    return named | {key_id(k) for k in posting_keys(memory_from_item(item))}
+    return named | posting_keys(memory_from_item(item))
 
 
 def tombstone_item(m: Memory, names: Set[KeyId], now_us: int) -> Item:

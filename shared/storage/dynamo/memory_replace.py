@@ -1,32 +1,26 @@
-"""Replacing memories (replace_memories, for update_brain_memories).
+"""Replacing memories (replace_memories, for update_brain_memories; docs/dynamodb.md,
+"Memories: replace").
 
-The caller's snapshot (`MemoryReplace.previous`, what it read) is the old version: every
-write below is conditioned on it. Per batch one stage, side by side:
-1. per stats shard one TransactWriteItems (`write_index`): per memory the item's Update of
-   the replaced attributes (condition: the version and `embedding_key` read, not expired,
-   and the item indexes exactly the snapshot — its area, doc_len and terms, no `stale`;
-   created time, scores, last_call and write_id untouched, the version bumped), which names
-   as `stale` the old version's posting keys the new one lacks; plus the stats ADD of the
-   length change. Item and stats move together or not at all;
-2. the postings: delete the stale keys, put every posting of the new version;
-3. only with new embeddings, S3 Vectors PutVectors under fresh keys (an item may name its
-   fresh vector a moment before it exists; if PutVectors fails, the memory reports STORAGE
-   and its resend writes a fresh one).
-Deferred (calls.py `defer`: beside the call record's answer): once the postings are
-complete the item's `stale` is removed, and the replaced vector is deleted.
+The caller's snapshot (`MemoryReplace.previous`) is the old version. Per batch one stage,
+side by side: per stats shard one TransactWriteItems (`write_index`) of the items'
+Updates — the replaced attributes, the version bumped, `stale` = the old version's posting
+keys the new one lacks; condition: the version and `embedding_key` read, not expired, and
+the item indexes exactly the snapshot (area, doc_len, terms, no `stale`) — with the stats
+ADD of the length change; the postings diff (stale keys deleted, every new posting put);
+with new embeddings, PutVectors under fresh keys. Deferred (calls.py `defer`): once the
+postings are complete the item's `stale` is removed, and the replaced vector deleted.
 
-- Item refused, gone or expired (NOT_FOUND) or moved (another version or vector: CONFLICT,
-  the service reads again): the postings it changed are put back as the stored item has
-  them and its fresh vector is deleted (an undo stage, only then).
-- Item refused at the version read (it still names `stale` postings of a failed or cut-off
-  replace, or the snapshot is not what it indexes): the Update is sent again from the
-  item it returned (ALL_OLD), deleting its posting keys and stale ones too and counting
-  from its doc_len.
-- Postings failing after the retries: STORAGE ("send the update again"); the item keeps
-  `stale`, so the resend or the next write (replace, reindex, delete) deletes them.
-- Cut off anywhere: before the transaction, the item is the old version and the resend
-  runs the same diff; after it, the item names the new postings and the stale ones, and
-  the resend (refused for `stale`) deletes what is left and clears them.
+Invariants:
+- Item and stats move together or not at all; the item names every posting that may
+  exist (its version's and `stale`), so a cut anywhere is repaired by the resend: before
+  the transaction the item is the old version and the resend runs the same diff; after
+  it, the resend is refused for `stale` and deletes what is left.
+- Refused at the version read (`stale` of a failed or cut-off replace, or a snapshot that
+  is not what the item indexes): sent again from the item it returned (ALL_OLD), deleting
+  every key it names and counting from its doc_len. Refused otherwise: NOT_FOUND (gone or
+  expired) or CONFLICT (moved); its postings are put back as the stored item has them and
+  its fresh vector deleted (an undo stage, only then).
+- Postings failing after the retries: STORAGE; the item keeps `stale` for the next write.
 """
 
 from __future__ import annotations
@@ -69,7 +63,6 @@ from shared.storage.dynamo.memory_items import (
     REPLACED_ATTRIBUTES,
     STALE,
     KeyId,
-    key_id,
     memory_from_item,
     memory_item,
     memory_shard,
@@ -92,11 +85,11 @@ class _Replace:
 
     @property
     def new_keys(self) -> set[KeyId]:
-        return {key_id(k) for k in posting_keys(self.change.memory)}
+        return posting_keys(self.change.memory)
 
     @property
     def old_keys(self) -> set[KeyId]:
-        return {key_id(k) for k in posting_keys(self.change.previous)}
+        return posting_keys(self.change.previous)
 
     def moved(self, stored: Item | None, now_us: int) -> bool:
         """The item is not the version read (or gone): its refusal is final."""
