@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import partial
+from itertools import accumulate
 from typing import Any, Final
 
 from shared.storage.dynamo.calls import (
@@ -123,8 +124,7 @@ def _transact[Owner: Hashable](
         total = sum(c.total_len for c in pending)
         if documents or total:
             items.append(stats_update(pending[0].shard, documents=documents, total_len=total))
-        more = extra(pending) if extra is not None else None
-        if more is not None:
+        if extra is not None and (more := extra(pending)) is not None:
             items.append(more)
         try:
             calls.transact(items)
@@ -134,8 +134,11 @@ def _transact[Owner: Hashable](
                 _log.warning("index transaction: %s", error_code(exc))
                 break
             codes = [str(reason.get("Code")) for reason in reasons]
-            refused = _refused(pending, codes, reasons)
-            done.update({pending[i].owner: counted for i, counted in refused.items()})
+            ends = list(accumulate(len(c.actions) for c in pending))  # `action` last in each
+            refused = {i for i, end in enumerate(ends) if codes[end - 1] == CONDITION_FAILED}
+            for i in refused:  # with the item its `action` met
+                stored = reasons[ends[i] - 1].get("Item")
+                done[pending[i].owner] = Counted(Outcome.REFUSED, dict(stored) if stored else None)
             if refused:
                 pending = [c for i, c in enumerate(pending) if i not in refused]
                 continue
@@ -149,21 +152,6 @@ def _transact[Owner: Hashable](
     for c in pending:
         done[c.owner] = Counted(Outcome.FAILED)
     return done
-
-
-def _refused[Owner: Hashable](
-    pending: Sequence[Count[Owner]], codes: Sequence[str], reasons: Sequence[Mapping[str, Any]]
-) -> dict[int, Counted]:
-    """Per refused count (by position) the item its `action` met; `codes`/`reasons` per
-    action."""
-    refused: dict[int, Counted] = {}
-    position = 0
-    for i, c in enumerate(pending):
-        position += len(c.actions)
-        if codes[position - 1] == CONDITION_FAILED:
-            stored = reasons[position - 1].get("Item")
-            refused[i] = Counted(Outcome.REFUSED, dict(stored) if stored else None)
-    return refused
 
 
 def write_index[Owner: Hashable](

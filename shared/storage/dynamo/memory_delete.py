@@ -119,13 +119,11 @@ class MemoryDeleter:
         unique = list(dict.fromkeys(ids))
         if not unique:
             return []
+        refs = [(tenant, memory_id) for memory_id in unique]
         known: dict[Ref, _Found] = {}
-        if read is not None and isinstance(read.detail, dict):
-            for memory_id in read.memories:
-                partition = read.detail.get((tenant, memory_id))
-                if memory_id in unique and partition is not None and partition.item is not None:
-                    known[(tenant, memory_id)] = partition
-        deleted = self._delete([(tenant, memory_id) for memory_id in unique], now_us, known, marks)
+        if read is not None and isinstance(read.detail, dict):  # the live ones read
+            known = {r: read.detail[r] for r in refs if r in read.detail and r[1] in read.memories}
+        deleted = self._delete(refs, now_us, known, marks)
         return [
             memory_id
             for memory_id in unique

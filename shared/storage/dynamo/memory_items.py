@@ -1,36 +1,27 @@
 """Memory items, memory postings and memory stats: keys and mapping (docs/dynamodb.md).
 
-    memory         T#<t>#MEM#<typ>_<n>          MEM
-    memory posting T#<t>#MPOST#<area>#<term>    <rank, 5 digits>#<typ>_<n, 20 digits>
+    memory         T#<t>#MEM#<typ>_<n>          MEM    GSIs: by_vk_typ, by_area, long-term
+                                                       by_reference, short-term by_expiry
     tombstone      T#<t>#MEM#<typ>_<n>          GONE   stale, TTL, short-term: by_expiry keys
+    memory posting T#<t>#MPOST#<area>#<term>    <rank, 5 digits>#<typ>_<n, 20 digits>
     memory stats   T#<t>#MSTATS                 STATS#<0..7>   (items.stats_key)
 
-(rank = IMPACT_MAX - impact: ascending sort key = descending impact.)
+(rank = IMPACT_MAX - impact: ascending sort key = descending impact, so a search reads the
+head of each (area, term) list of the caller's areas and nothing else.) A posting's key is
+a pure function of the stored memory (area, term, tf, doc_len, ID), so writers recompute
+the keys of a stored version's postings (`posting_keys`). Every posting also carries its
+memory's near-duplicate sign (`dup`) and whether its term is one of the memory text's
+(`text_term`), so that a write's duplicate check decides from its postings read which
+stored memories it must load (services/duplicates.py).
 
-Postings are partitioned by area and term and sorted by descending impact
-(`shared/search/postings.py`): a search reads the head of each (area, term) list of the
-caller's areas and nothing else. A posting's key is a pure function of the stored memory
-(area, term, tf, doc_len, ID), so writers recompute the keys of the postings a stored
-version has (`posting_keys`, `named_keys`). Every posting also carries its memory's near-duplicate
-sign (`dup`, JSON: `shared/search/duplicates.py` `encode_sign`) and whether its term is one of
-the memory text's (`text_term`), so that a write's duplicate check decides from its postings
-read which stored memories it must load (services/duplicates.py); `brain reindex` rewrites
-them with the postings.
-
-A memory item is also in the `by_vk_typ` GSI (`typ_pk = T#<t>#MTYP#<typ>#<area>`, `typ_sk` =
-its number: recent_memories per area, newest first), long-term ones in `by_reference`
-(`SCOPE#...`) and short-term
-ones in the sparse `by_expiry` GSI (`exp_pk = EXP#<0..15>` from a hash of tenant and ID,
-`exp_sk = expires_us`: the expiry sweep). The memory stores its analysed `terms` (JSON) and
-`doc_len`.
-
-Invariant: **the item names every posting its memory may have** (`named_keys`): its own
-version's (area, terms, doc_len, ID give the keys) and, while a replace's postings diff is
-not known complete, the old version's keys it dropped (`stale`, memory_replace.py). A
-delete replaces the item by a tombstone naming all of them until they are deleted
-(memory_delete.py); the tombstone is in `by_expiry` as its memory was, so the sweep finds
-it too. A memory counts in the memory stats exactly while its item exists: the stats
-shard (`memory_shard`) changes only in the transaction that puts, replaces or deletes it.
+Invariants:
+- **The item names every posting its memory may have** (`named_keys`): its own version's
+  and, while a replace's postings diff is not known complete, the old version's keys it
+  dropped (`stale`, memory_replace.py). A delete puts a tombstone naming all of them in
+  the item's place until they are deleted (memory_delete.py); it keeps the memory's
+  `by_expiry` keys, so the sweep finds it too.
+- A memory counts in the memory stats exactly while its item exists: the stats shard
+  (`memory_shard`) changes only in the transaction that puts, replaces or deletes it.
 """
 
 from __future__ import annotations
