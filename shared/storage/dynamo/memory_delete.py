@@ -169,7 +169,7 @@ class MemoryDeleter:
         the others read here); returns the items this call deleted."""
         found = dict(known)
         deleted: dict[Ref, Item] = {}
-        removed: dict[Ref, _Found] = {}  # side data that went beside a transaction
+        removed: dict[Ref, dict[KeyId, Item]] = {}  # ratings deleted beside a transaction
         tombstones: set[Ref] = set()  # memories with a tombstone now
         left: set[Ref] = set()  # side deletes that failed: their tombstone stays
         extra = None if marks is None else partial(_marks_of_group, marks)
@@ -193,9 +193,7 @@ class MemoryDeleter:
                 if p.item is not None:
                     counts.append(_count(ref, p.item, p.named, now_us))
                     items[ref] = p.item
-                    before = removed.setdefault(ref, _Found(p.item))
-                    keys = {key_id(r) for r in before.ratings}
-                    before.ratings += [r for r in p.ratings if key_id(r) not in keys]
+                    removed.setdefault(ref, {}).update({key_id(r): r for r in p.ratings})
             outcomes, failed, _ = write_index(self._calls, counts, side, extra=extra)
             left |= failed
             pending = []
@@ -210,7 +208,7 @@ class MemoryDeleter:
                     _log.error("delete: memory %s of %s not deleted", ref[1], ref[0])
         for tenant, memory_id in pending:
             _log.warning("delete: memory %s of %s kept changing; not deleted", memory_id, tenant)
-        self._restore({ref: p for ref, p in removed.items() if ref not in deleted})
+        self._restore({ref: r for ref, r in removed.items() if ref not in deleted})
         objects = [k for item in deleted.values() if (k := opt_s(item, "embedding_key"))]
         drops = [
             (ref, {"DeleteRequest": {"Key": _tombstone_key(ref)}}) for ref in tombstones - left
@@ -242,7 +240,7 @@ class MemoryDeleter:
                     partition.named |= named_keys(item)
         return found
 
-    def _restore(self, removed: Mapping[Ref, _Found]) -> None:
+    def _restore(self, removed: Mapping[Ref, Mapping[KeyId, Item]]) -> None:
         """Put back what went beside a transaction whose memory was not deleted in the end
         (it kept changing, or the call failed): its ratings and guards as read, and the
         postings as the stored item has them now. A memory gone since is left as is."""
@@ -250,11 +248,11 @@ class MemoryDeleter:
             return
         now = self._read(list(removed))
         requests: list[tuple[Ref, Item]] = []
-        for ref, partition in removed.items():
+        for ref, ratings in removed.items():
             item = now[ref].item
             if item is None:
                 continue
-            for record in partition.ratings:
+            for record in ratings.values():
                 guard, _ = rating_items(RATING.read(record), None)
                 if TTL_ATTRIBUTE in record:
                     guard[TTL_ATTRIBUTE] = record[TTL_ATTRIBUTE]
