@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -77,11 +77,15 @@ _log = logging.getLogger(__name__)
 _INDEX_FAILED = "search index not updated; send the update again"
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Replace:
     index: int
     change: MemoryReplace
     s3_key: str | None  # the fresh object of EmbeddingChange.SET
+    stored: Item | None = None  # the item a refusal at the version read returned
+    deleted: set[KeyId] = field(default_factory=set)  # posting keys deleted so far
+    stale: frozenset[KeyId] = frozenset()  # the keys the last Update names stale
+    done: bool = False  # that Update applied
 
     @property
     def new_keys(self) -> set[KeyId]:
@@ -91,9 +95,9 @@ class _Replace:
     def old_keys(self) -> set[KeyId]:
         return posting_keys(self.change.previous)
 
-    def moved(self, stored: Item | None, now_us: int) -> bool:
-        """The item is not the version read (or gone): its refusal is final."""
-        previous, change = self.change.previous, self.change.embedding_change
+    def moved(self, now_us: int) -> bool:
+        """The stored item is not the version read (or gone): its refusal is final."""
+        previous, change, stored = self.change.previous, self.change.embedding_change, self.stored
         if stored is None or not is_live(stored, now_us):
             return True
         vector = change is not EmbeddingChange.KEEP
@@ -150,12 +154,8 @@ class _Run:
             ]
         )
         vectors: list[Callable[[], Any]] = [partial(objects.put_batch, b) for b in batches]
-        known: dict[int, Item | None] = dict.fromkeys(p.index for p in self.plans)
-        deleted: dict[int, set[KeyId]] = {p.index: set() for p in self.plans}
-        stale: dict[int, frozenset[KeyId]] = {}  # done: the keys its item names stale
-        named: dict[int, frozenset[KeyId]] = {}
         incomplete: set[int] = set()
-        refused: list[tuple[_Replace, Item | None]] = []
+        refused: list[_Replace] = []
         pending = list(self.plans)
         vector_failures: dict[str, str] = {}
         for attempt in range(calls.max_attempts):
@@ -163,55 +163,49 @@ class _Run:
                 break
             counts, requests = [], []
             for p in pending:
-                keys = self._stale(p, known[p.index])
-                named[p.index] = frozenset(keys)
-                counts.append(self._count(p, known[p.index], named[p.index]))
+                # every key that may exist beyond the new version's: the snapshot's, and
+                # those the item a refusal returned names
+                named = set() if p.stored is None else named_keys(p.stored)
+                p.stale = frozenset((p.old_keys | named) - p.new_keys)
+                counts.append(self._count(p))
                 new = p.change.memory if attempt == 0 else None  # its puts: once
-                requests += [(p.index, r) for r in posting_diff(keys - deleted[p.index], new)]
-                deleted[p.index] |= keys
+                requests += [(p.index, r) for r in posting_diff(p.stale - p.deleted, new)]
+                p.deleted |= p.stale
             outcomes, unindexed, stored = write_index(calls, counts, requests, beside=vectors)
             if attempt == 0:
                 pairs = zip(batches, stored, strict=True)
                 vector_failures = {v.ref: f for b, f in pairs for v in b if f}
             vectors = []
             incomplete |= unindexed
-            retry = []
+            retry: list[_Replace] = []
             for p in pending:
                 outcome = outcomes[p.index]
                 if outcome.outcome is Outcome.DONE:
-                    stale[p.index] = named[p.index]
+                    p.done = True
                 elif outcome.outcome is Outcome.FAILED:  # applied or not: the resend knows
                     self.results[p.index] = _index_failed(p)
-                elif p.moved(outcome.item, self.now_us):
-                    refused.append((p, outcome.item))
-                else:
-                    known[p.index] = outcome.item
-                    retry.append(p)
+                else:  # refused: final if the item moved, else sent again from it
+                    p.stored = outcome.item
+                    (refused if p.moved(self.now_us) else retry).append(p)
             pending = retry
         for p in pending:
             self.results[p.index] = _index_failed(p)
-        self._undo(refused, deleted)
-        self._cleanup([p for p in self.plans if p.index in stale], stale, incomplete)
-        for p in self.plans:
-            if p.index not in stale:
-                continue
+        self._undo(refused)
+        done = [p for p in self.plans if p.done]
+        self._cleanup(done, incomplete)
+        for p in done:
             if p.s3_key in vector_failures:
                 failure = vector_failures[p.s3_key]
                 self.results[p.index] = EntryFailure(EntryFailureCode.STORAGE, failure)
             elif p.index in incomplete:
                 self.results[p.index] = _index_failed(p)
 
-    def _stale(self, p: _Replace, stored: Item | None) -> set[KeyId]:
-        """The posting keys to delete: every key that may exist beyond the new version's
-        (the snapshot's; with the item a refusal returned, every key it names)."""
-        return (p.old_keys | (set() if stored is None else named_keys(stored))) - p.new_keys
-
-    def _count(self, p: _Replace, stored: Item | None, stale: frozenset[KeyId]) -> Count[int]:
+    def _count(self, p: _Replace) -> Count[int]:
         """The item's conditional Update (on the snapshot; after a refusal at the version
         read, on the item it returned) with the stats change of its length."""
         m, previous = p.change.memory, p.change.previous
         full = memory_item(m, write_id="", embedding_key=None)
-        full |= stale_attribute(stale) if stale else {}
+        full |= stale_attribute(p.stale) if p.stale else {}
         names = (*REPLACED_ATTRIBUTES, STALE)
         sets = {name: value for name, value in plain(full).items() if name in names}
         removes = [name for name in names if name not in full]
@@ -226,32 +220,30 @@ class _Run:
             was = previous.embedding_key
             key = Attr("embedding_key")
             condition &= key.not_exists() if was is None else key.eq(was)
-        if stored is None:  # it indexes exactly the snapshot (nothing stale)
+        if p.stored is None:  # it indexes exactly the snapshot (nothing stale)
             indexed = plain(memory_item(previous, write_id="", embedding_key=None))
             condition &= Attr(STALE).not_exists()
             for name in ("area", "doc_len", "terms"):
                 condition &= Attr(name).eq(indexed[name])
-        was_len = previous.doc_len if stored is None else get_n(stored, "doc_len")
+        was_len = previous.doc_len if p.stored is None else get_n(p.stored, "doc_len")
         update = expression(condition, put=sets, remove=removes)
         item = action("Update", all_old=True, Key=memory_key(m.tenant, m.id), **update)
         return Count(p.index, memory_shard(m.tenant, m.id), item, 0, m.doc_len - was_len)
 
-    def _undo(
-        self, refused: list[tuple[_Replace, Item | None]], deleted: dict[int, set[KeyId]]
-    ) -> None:
+    def _undo(self, refused: list[_Replace]) -> None:
         """Refused items: NOT_FOUND or CONFLICT; the postings this replace changed are put
         back as the stored item has them, its fresh vector deleted (one stage)."""
         requests: list[tuple[int, Item]] = []
         objects: list[str] = []
-        for p, item in refused:
-            m = p.change.memory
+        for p in refused:
+            m, item = p.change.memory, p.stored
             live = item is not None and is_live(item, self.now_us)
             code = EntryFailureCode.CONFLICT if live else EntryFailureCode.NOT_FOUND
             self.results[p.index] = EntryFailure(code, f"memory {m.id} changed or gone")
             if p.s3_key is not None:
                 objects.append(p.s3_key)
             current = memory_from_item(item) if item is not None and live else None
-            touched = p.new_keys | deleted[p.index]
+            touched = p.new_keys | p.deleted
             undo = posting_diff(p.new_keys, current, only=touched)
             requests += [(p.index, r) for r in undo]
         if not requests and not objects:
@@ -260,16 +252,14 @@ class _Run:
         if write_index(self.replacer._calls, [], requests, beside=tasks)[1]:
             _log.warning("replace_memories: postings of a refused replace not restored")
 
-    def _cleanup(
-        self, done: list[_Replace], stale: dict[int, frozenset[KeyId]], incomplete: set[int]
-    ) -> None:
+    def _cleanup(self, done: list[_Replace], incomplete: set[int]) -> None:
         """Deferred: the items' `stale` removed where the postings are complete, the
         replaced vectors deleted (the items no longer name them)."""
         calls = self.replacer._calls
         tasks: list[Callable[[], object]] = [
             partial(_clear_stale, calls, p.change.memory, p.change.previous.version + 1)
             for p in done
-            if stale[p.index] and p.index not in incomplete
+            if p.stale and p.index not in incomplete
         ]
         replaced = [
             p.change.previous.embedding_key
