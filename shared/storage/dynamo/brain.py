@@ -1,7 +1,7 @@
 """Brain entries and their search index: postings per term, sharded corpus stats
 (docs/dynamodb.md, "Brain entries and the search index").
 
-Invariants (the same as a memory's, memory_items.py: one mechanism, `write_index`):
+Invariants (the same as a memory's, memory_records.py: one mechanism, `write_index`):
 - An entry and its stats shard change together: per stats shard one TransactWriteItems,
   a create conditioned `attribute_not_exists`, a replace on the stored version being
   `previous` (sent again against what is stored, so the last writer wins and the delta

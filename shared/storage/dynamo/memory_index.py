@@ -1,6 +1,6 @@
 """The memory index reads: postings per area and term, the sharded memory stats, recent
-memories, listings by area and by scope (the writers: memories.py, memory_replace.py,
-memory_delete.py); and the newest-first GSI reads brain entries share (`newest_pages`).
+memories, listings by area and by scope (the writers: memory_records.py); and the newest-
+first GSI reads brain entries share (`newest_pages`).
 
 Pages of the (area, term) posting lists for the safe top-k word ranking (`topk.py`): a
 page is one consistent Query of a list partition (`MPOST#<area>#<term>`, ascending sort
