@@ -316,17 +316,22 @@ _ONE_CODE: Final = (
     r"|(?=[A-Za-z]{0,15}+\d)[A-Za-z0-9]{4,16}+)"
 )
 _LIST_WORD: Final = r"(?:und|and|oder|or|sowie)"
+_ITEM: Final = r"(?:(?:\d{1,2}+[.)]|[-*•])[ \t]{1,4}+)?"
+"""A list item's mark before a code: `1. `, `2) `, `- `, `• `."""
 RECOVERY_CODES: Final = (
     r"(?<![A-Za-z])(?P<key>(?:recovery|backup|wiederherstellungs|notfall|sicherungs|2fa|mfa"
     r"|totp)[-\s]?codes?)(?![A-Za-z])"
     rf"{QUALIFIER}(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|sind|are|lautet|lauten){_COLON_OR_SPACE}"
-    rf"|{_OSP}[,(–-][^\n:=]{{1,40}}+:[ \t]{{0,8}}+\r?\n)"
-    rf"(?P<v>{_ONE_CODE}(?:(?:{_OSP}[,;]{_OSP}|\n|{_SP}{_LIST_WORD}{_SP}){_ONE_CODE}){{0,15}}+)"
+    rf"|{_OSP}[,(–-][^\n:=]{{1,40}}+:[ \t]{{0,8}}+\r?\n"
+    r"|[ \t]{0,8}+\r?\n(?=[ \t]{0,8}+(?:\d{1,2}[.)]|[-*•])[ \t]))"
+    rf"(?P<v>{_ITEM}{_ONE_CODE}"
+    rf"(?:(?:{_OSP}[,;]{_OSP}|\n[ \t]{{0,8}}+|{_SP}{_LIST_WORD}{_SP}){_ITEM}{_ONE_CODE}){{0,15}}+)"
     r"(?![\w-])"
 )
 """One-time recovery codes after their name: `Backup-Codes für 2FA: 2670 1046, LF1L-OPS0-…`,
-or as a list under a heading line that names them (`Recovery codes, keep them safe:⏎…`); the
-list may end in a conjunction (`…, mjn01-1id7b und gausc-c6muz`)."""
+or as a list under a heading line that names them (`Recovery codes, keep them safe:⏎…`), its
+items numbered or bulleted (`1. 9424 9875⏎2. …`, then the heading needs no colon); the list
+may end in a conjunction (`…, mjn01-1id7b und gausc-c6muz`)."""
 RECOVERY_ANCHORS: Final = (
     "recovery", "backup", "wiederherstellungs", "notfall", "sicherungs", "2fa", "mfa", "totp",
 )  # fmt: skip

@@ -17,6 +17,7 @@ import re
 from shared.scrubbing import bare_checks, checks, code_checks, prose_checks
 from shared.scrubbing import context as c
 from shared.scrubbing import record_checks as r
+from shared.scrubbing import tool_checks as t
 from shared.scrubbing.model import SecretPattern, row
 
 __all__ = ["PATTERNS", "SecretPattern"]
@@ -145,7 +146,9 @@ PATTERNS: tuple[SecretPattern, ...] = (
         r"[MNO](?<![\w-][MNO])[A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}"
         + _END,
         "Bot-Token ⟦{discord}.{w6}.{w38}⟧", check=checks.discord_value, min_run=59),
-    row("telegram_bot_token", rf"(?<![\w:])\d{{8,10}}:AA[A-Za-z0-9_\-]{{33}}{_END}",
+    # The Bot API's URL carries the token right after `bot` (`api.telegram.org/bot<token>/`).
+    row("telegram_bot_token",
+        rf"(?:(?<![\w:])|(?<=/bot))\d{{8,10}}:AA[A-Za-z0-9_\-]{{33}}{_END}",
         "Telegram bot: ⟦{d10}:AA{w33}⟧", (":aa",), window=(11, 40)),
     row("stripe_live", rf"[sr]k_live_{_nb(8)}[A-Za-z0-9]{{20,247}}{_END}",
         "Stripe ⟦sk_live_{a24}⟧", ("_live_",)),
@@ -305,6 +308,10 @@ PATTERNS: tuple[SecretPattern, ...] = (
     row("password", c.PW_TOOL, "mysql -u root -p'⟦p4ss!{a8}⟧' -h db01",
         ("mysql", "mariadb", "redis-cli", "sshpass", "keydb-cli", "7z", "rar", "zip"),
         check=checks.db_tool_password),
+    row("password", t.TOOL_FLAG, "sqlcmd -S db01 -U sa -P ⟦Hq8x{a8}⟧ -Q 'select 1'",
+        t.TOOL_FLAG_ANCHORS, check=t.tool_flag_password, anchored=True),
+    row("password", t.DIRECTIVE, "redis.conf:\nbind 127.0.0.1\nrequirepass ⟦{a24}⟧\n",
+        t.DIRECTIVE_ANCHORS, check=checks.password_value, window=(24, 240)),
     row("password", c.PW_COMMAND, "htpasswd -b /etc/nginx/.htpasswd admin ⟦Hq8x{a8}⟧",
         c.PW_COMMAND_ANCHORS, check=checks.password_value, anchored=True),
     row("password", c.PW_ECHO_STDIN, "echo '⟦Hq8x{a8}⟧' | docker login -u ci --password-stdin",
@@ -369,6 +376,13 @@ PATTERNS: tuple[SecretPattern, ...] = (
     row("password", prose_checks.ANSWER,
         "Hast du das neue Kennwort für den Drucker?\n\nJa: ⟦Dachs{d3}*SONNE⟧\nGruß", ("?",),
         check=prose_checks.answered_secret, flags=_I, anchored=True),
+    row("password", prose_checks.APPOSITION,
+        "und das Kennwort hat mir Frau Aydin am Telefon diktiert – ⟦Falke*{d2}hafen⟧",
+        prose_checks.STRONG_ANCHORS, check=prose_checks.apposed_password, flags=_I,
+        anchored=True),
+    row("password", prose_checks.COLON_TAIL,
+        "Das Kennwort wurde neu gesetzt. Falls jemand fragt:\n\n    ⟦bl@ub{d2}r{d4}⟧\n",
+        prose_checks.STRONG_ANCHORS, check=prose_checks.colon_tail_password, window=(0, 300)),
     row("password", c.PW_INVERTED, "⟦Hamburg#77⟧ ist das neue Passwort", ("pass", "kennwort"),
         check=checks.password_like, flags=_I, window=(120, 12)),
     row("password", c.CREDENTIAL_PAIR, "Zugangsdaten: admin / ⟦Sommer2024!⟧", c.PAIR_ANCHORS,
@@ -401,6 +415,9 @@ PATTERNS: tuple[SecretPattern, ...] = (
         check=code_checks.symbol_secret, flags=_I, anchored=True, follow=c.RANDOM_FOLLOW),
     row("card_security_code", c.CVC, "Kartenprüfnummer (CVC) der Firmenkarte: ⟦418⟧",
         c.CVC_ANCHORS, check=checks.pin_value, flags=_I, anchored=True),
+    row("totp_secret", code_checks.TOTP_SEED,
+        "TOTP seed for the ops account, in case the phone dies: ⟦{z16}⟧ (issuer Acme)",
+        code_checks.TOTP_ANCHORS, check=code_checks.totp_seed),
     row("recovery_code", c.RECOVERY_CODES, "Backup-Codes für 2FA: ⟦{d4} {d4}, {u4}-{u4}⟧",
         c.RECOVERY_ANCHORS, check=code_checks.recovery_codes, flags=_I, anchored=True),
     row("generic_secret", c.GENERIC_QUOTED,

@@ -16,6 +16,15 @@ accepts the token only if
 `ANSWER` and `answered_secret` take the answer to a question that asks for a password or a PIN
 (`Hast du das neue Kennwort?⏎⏎Ja: X`, `»welche Geheimzahl …?« – »60520, wie immer«`).
 
+A password is also given after the sentence that names it, set apart: after a dash or in a
+parenthesis in the same sentence (`das Kennwort hat sie mir diktiert – X`, `sein Kennwort
+mitgeschickt (X)`: `APPOSITION`), or as the last word of a line that ends in a colon, or alone
+on a line after one, within a few lines after the word (`Falls wieder jemand fragt:⏎⏎    X`,
+`… na gut, für den Notfall: X`: `COLON_TAIL`). Both take only a strong password's shape
+(`strong_shape`: mixed case with a digit, a symbol with letters and digits, or digits inside
+letters; not a word and a number) that no identifier has, and nothing an identifier label
+names (`Build: …`).
+
 Invariants: nothing is removed without the credential word before it and a password-shaped
 value; linear (`REFERENT` is bounded and anchored at its needles; the look-back is one bounded
 search). Pure functions, safe in any thread.
@@ -26,9 +35,14 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from shared.scrubbing.bare_checks import IDENTIFIER_LABEL
 from shared.scrubbing.checks import password_bare
 
-__all__ = ["ANSWER", "REFERENT", "REFERENT_ANCHORS", "answered_secret", "referent_password"]
+__all__ = [
+    "ANSWER", "APPOSITION", "COLON_TAIL", "REFERENT", "REFERENT_ANCHORS", "STRONG_ANCHORS",
+    "answered_secret", "apposed_password", "colon_tail_password", "referent_password",
+    "strong_shape",
+]  # fmt: skip
 
 REFERENT: Final = (
     r"(?<![A-Za-zÄÖÜäöüß])(?P<key>one|value|wert|neue|that|es|it)(?![A-Za-zÄÖÜäöüß])"
@@ -48,12 +62,13 @@ row is tried in few places (`es` and `it` without the space after them stand ins
 other word)."""
 _REACH: Final = 400
 CREDENTIAL_BEFORE: Final = re.compile(
-    r"passw|kennw|passphrase|credential|zugangsdaten|\blogin\b|\bkey\b|token|secret",
+    r"passw|kennw|passphrase|credential|zugangsdaten|\blog(?:ged)?[ -]?in\b|\bkey\b|token"
+    r"|secret",
     re.IGNORECASE,
 )
 _IDENTIFIER: Final = re.compile(
-    r"[\w-]+(?:\.[A-Za-z][\w-]*)+|[^@\s]+@[^@\s]+|[A-Z0-9]+(?:-[A-Z0-9]+)+|[\w./-]*/[\w./-]*"
-    r"|\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|[A-Za-z]+|\d+"
+    r"[\w-]+(?:\.[A-Za-z][\w-]*)+|[^@\s]+@[\w-]+(?:\.[\w-]+)+|[A-Z0-9]+(?:-[A-Z0-9]+)+"
+    r"|[\w./-]*/[\w./-]*|\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|[A-Za-z]+|\d+|[A-Z]+[0-9]+|0x[0-9A-Fa-f]+"
 )
 
 
@@ -97,3 +112,77 @@ def answered_secret(value: str, match: re.Match[str]) -> bool:
     if _IDENTIFIER.fullmatch(value):
         return False
     return password_bare(value, match)
+
+
+STRONG_ANCHORS: Final = ("passw", "kennw", "passphrase")
+"""The words that name a password by themselves (no weak word: `login`, `Zugang`)."""
+_STRONG_WORD: Final = r"(?<![A-Za-zÄÖÜäöüß])(?:passw|kennw|passphrase)[A-Za-zÄÖÜäöüß]{0,12}+"
+APPOSITION: Final = (
+    _STRONG_WORD + r"(?:[^\n.!?–—()\[\]\-]|-(?=\w)){0,80}?"
+    r"(?:[ \t]?[–—][ \t]?|[ \t]-[ \t]{1,4}+)(?P<v>[^\s\"'`()<>\[\]„“”«»–—]{6,64}+)"
+    r"(?=[ \t]*+(?:$|\r?\n|[–—(]|[.,;!?](?:\s|$)))"
+    r"|" + _STRONG_WORD + r"(?:[ \t]{1,4}+[^\s.!?()\[\]]{1,30}+){0,2}?[ \t]{0,2}+"
+    r"\((?P<v2>[^\s()\[\]]{8,64}+)\)"
+)
+"""`… Kennwort hat mir Frau Aydin am Telefon diktiert – X`, `password—X—works`, `sein
+aktuelles Kennwort mitgeschickt (X)`: the value set apart in the sentence that names it."""
+COLON_TAIL: Final = (
+    r"(?<=[A-Za-zÄÖÜäöüß)\]\s]):[ \t]{0,8}+(?:\r?\n[ \t]{0,16}+){0,3}+"
+    r"(?P<v>[^\s\"'`<>()\[\]„“”«»:]{8,64}+)"
+    r"[ \t]{0,8}+(?=\r?\n|$)"
+)
+"""The last word of a line after its colon, or a line's only word after a line that ends in one
+(`Falls wieder jemand fragt:⏎⏎    X`): searched in a window after a password word."""
+_LEADING_MARK: Final = re.compile(r"[A-Za-zÄÖÜäöüß]\d+[A-Za-zÄÖÜäöüß]")
+_WORD_NUMBER: Final = re.compile(r"[A-Za-z][a-z]+[-_.]*\d{1,4}")
+"""A word and a number (`Regulatory--21`, `Room12`): a label's value as often as a password."""
+_STRONG_SYMBOLS: Final = frozenset("!@#$%^&*+=?~§€|")
+_TAIL_REACH: Final = 300
+_TAIL_LINES: Final = 4
+"""At most this many line breaks between the password word and the value (`COLON_TAIL`)."""
+
+
+def strong_shape(value: str) -> bool:
+    """A password's shape that words and identifiers lack: 8+ characters, and mixed case with a
+    digit, a symbol with letters and digits, or digits inside letters (`st3rnschnupp3586`)."""
+    v = value.rstrip(".,;:!?")
+    if len(v) < 8 or _IDENTIFIER.fullmatch(v) or _WORD_NUMBER.fullmatch(v):
+        return False
+    upper = any(map(str.isupper, v))
+    lower = any(map(str.islower, v))
+    digit = any(map(str.isdigit, v))
+    symbol = any(ch in _STRONG_SYMBOLS for ch in v)
+    if upper and lower and (digit or symbol):
+        return True
+    if (upper or lower) and digit and symbol:
+        return True
+    return lower and sum(map(str.isdigit, v)) >= 2 and bool(_LEADING_MARK.search(v))
+
+
+def _labelled(match: re.Match[str], name: str) -> bool:
+    """An identifier label stands right before the value (`Build: …`, `Ticket (…`)."""
+    text, start = match.string, match.start(name)
+    line_start = text.rfind("\n", 0, start) + 1
+    head = text[max(line_start, start - 48) : start].lower()
+    if not head.strip(" \t:(") and line_start > 0:  # alone on its line: the line above
+        above = text.rfind("\n", 0, max(0, line_start - 1))
+        head = text[max(above + 1, line_start - 48) : line_start].lower()
+    return bool(IDENTIFIER_LABEL.search(head.rstrip()))
+
+
+def apposed_password(value: str, match: re.Match[str]) -> bool:
+    """The value set apart after a password word (`APPOSITION`): a strong password's shape
+    and no identifier label before it."""
+    name = "v" if match.start("v") >= 0 else "v2"
+    return strong_shape(value) and not _labelled(match, name) and password_bare(value, match)
+
+
+def colon_tail_password(value: str, match: re.Match[str]) -> bool:
+    """The value after a colon at a line's end or under it (`COLON_TAIL`): a password word in
+    the few lines before it, a strong password's shape, no identifier label before it."""
+    text, start = match.string, match.start("v")
+    head = text[max(0, start - _TAIL_REACH) : start].lower()
+    word = max(head.rfind("passw"), head.rfind("kennw"))
+    if word < 0 or head.count("\n", word) > _TAIL_LINES:
+        return False
+    return strong_shape(value) and not _labelled(match, "v") and password_bare(value, match)
