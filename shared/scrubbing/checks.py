@@ -41,6 +41,7 @@ _FILLER_ONLY = re.compile(r"[xX*•●·._#?\-\s]+|(.)\1+")
 _TEMPLATE = re.compile(
     r"""<[^<>]*>?|\$\{|\$\(|\{\{|\{%|%\(|%[A-Z_]+%|\$[A-Z_][A-Z0-9_]*\}?\)?$|\[|\(|\{
     |(?:op|vault|ssm|secretsmanager|keyvault|env|file)://|arn:aws:secretsmanager:|vault:
+    |\$\d$
     |env:[A-Za-z_][A-Za-z0-9_]*$
     |urn:[a-z0-9][a-z0-9-]{0,31}:|\$[A-Za-z_][\w-]*(?:[.:][\w-]+)+["']?$
     |(?:os\.)?environ\b|process\.env\.|getenv\(|secrets\.
@@ -165,7 +166,8 @@ def key_before(match: re.Match[str], width: int = 40) -> str:
 # Words in front of a bare "key" that make it a database, cache or public key.
 _NON_SECRET_KEY_WORD = re.compile(
     r"(?:public|öffentliche[rns]?|primary|foreign|partition|sort|cache|object|idempotency"
-    r"|routing|hot|s3|license|lizenz|ssh|gpg|pgp|host|kms|composite|unique)[\s_-]*$",
+    r"|routing|hot|s3|license|lizenz|ssh|gpg|pgp|host|kms|composite|unique|bucket|schema"
+    r"|lookup|shard|dedup|row|column|index)[\s_-]*$",
 )
 
 
@@ -464,7 +466,14 @@ def discord_value(value: str, _match: re.Match[str]) -> bool:
     return text is not None and text.isdigit() and 15 <= len(text) <= 21
 
 
+_PORT_QUERY = re.compile(r"\d{1,5}[?#]")
+
+
 def url_password(value: str, _match: re.Match[str]) -> bool:
+    """A URL's password: no placeholder, not its field's name, not a port and a query
+    (`https://host:8443?next=a@b.org`)."""
+    if _PORT_QUERY.match(value):
+        return False
     return bool(value) and not is_placeholder(value) and not names_its_field(value, "")
 
 

@@ -251,3 +251,22 @@ def totp_seed(value: str, match: re.Match[str]) -> bool:
     around = text[max(prev_line, start - _SEED_REACH) : start].lower()
     after = text[match.end("v") : len(text) if line_end < 0 else line_end][:60].lower()
     return bool(_OTP_WORD.search(around) or _OTP_WORD.search(after))
+
+
+_SLACK_BODY = re.compile(r"x(?:ox[a-z](?:\.xox[a-z])?|app)-(?P<b>[A-Za-z0-9-]+)")
+
+
+def slack_value(value: str, match: re.Match[str]) -> bool:
+    """A Slack token's body as Slack issues them: 20+ characters in dash-separated groups, one
+    of them 8+ digits or two of 5+ (the workspace and user ids), no trailing dash before filler
+    (`xoxp-…-####`); `xoxb-12345-abcd234`, `xoxb-my-bot-token` are documentation."""
+    found = _SLACK_BODY.fullmatch(value)
+    if found is None:
+        return False
+    body = found.group("b")
+    if len(body) < 20 or body.endswith("-") or "-" not in body:
+        return False
+    ids = [len(g) for g in body.split("-") if g.isdigit()]
+    if not (any(n >= 8 for n in ids) or sum(n >= 5 for n in ids) >= 2):
+        return False
+    return not is_placeholder(value) and len(set(value[-16:])) > 3
