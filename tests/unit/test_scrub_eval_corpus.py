@@ -107,7 +107,12 @@ def test_quality_gate(split: str) -> None:
     assert kept >= MIN_KEPT, f"{split}: content kept {kept:.4f}"
 
 
-SPENT_FLOORS = {"heldout7": (0.975, 0.0), "heldout8": (0.965, 0.012), "heldout9": (0.99, 0.0)}
+SPENT_FLOORS = {
+    "heldout4": (0.99, 0.0),
+    "heldout7": (0.985, 0.0),
+    "heldout8": (0.975, 0.012),
+    "heldout9": (0.995, 0.0),
+}
 """Held-out sets read as development data since their first measurement (recall, false
 positives): floors under the figures of round 11 (docs/security.md), not the dev gate's."""
 
