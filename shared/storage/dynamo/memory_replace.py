@@ -146,14 +146,12 @@ class _Run:
 
     def run(self) -> None:
         calls, objects = self.replacer._calls, self.replacer._objects
-        batches = objects.batches(
-            [
-                VectorWrite(p.change.memory, p.s3_key, bytes(p.change.embedding))
-                for p in self.plans
-                if p.s3_key is not None and p.change.embedding is not None
-            ]
-        )
-        vectors: list[Callable[[], Any]] = [partial(objects.put_batch, b) for b in batches]
+        puts = [
+            VectorWrite(p.change.memory, p.s3_key, bytes(p.change.embedding))
+            for p in self.plans
+            if p.s3_key is not None and p.change.embedding is not None
+        ]
+        vectors: list[Callable[[], Any]] = [*objects.put_tasks(puts)]
         incomplete: set[int] = set()
         refused: list[_Replace] = []
         pending = list(self.plans)
@@ -173,8 +171,7 @@ class _Run:
                 p.deleted |= p.stale
             outcomes, unindexed, stored = write_index(calls, counts, requests, beside=vectors)
             if attempt == 0:
-                pairs = zip(batches, stored, strict=True)
-                vector_failures = {v.ref: f for b, f in pairs for v in b if f}
+                vector_failures = {ref: f for failed in stored for ref, f in failed.items()}
             vectors = []
             incomplete |= unindexed
             retry: list[_Replace] = []
