@@ -69,6 +69,8 @@ SECRETS = [
     ("mosquitto_pub -h broker -u sensor -P {} -t home/temp -m 21", "Qx4!vN8kLp"),
     ("openssl enc -aes-256-cbc -k {} -in a -out b", "Rk6#tM2wZq"),
     ("hier die Daten: mysql://report:{}@db01.internal:3306/bi", "XwJ!Bbg@ybm@#4?Y&^VRW"),
+    ("~/.pgpass:\n10.20.3.17:5432:analytics:shop_rw:{}", "kqW#jtv#@_TJ&!zM"),
+    ("Name        Benutzer    Kennwort\nRouter      admin       {}\n", "Falke!2291"),
 ]
 CONTENT = [
     "mysql -u root -p shop < dump.sql",
@@ -93,6 +95,8 @@ CONTENT = [
     "snmp-server community public RO",
     "The PIN policy changed in 2024; the one rule is 1234 attempts.",
     "We use KeePassXC as the password manager.",
+    "src/app.py:1234:12:E501:line-too-long",
+    "Service     Port    Passwort-Hinweis\nweb         8080    siehe Tresor",
     'db = sqlite3.connect("shop.db")',
     'client.connect("mqtt.example.com", 1883)',
     "curl -k https://intranet.example/status",
