@@ -470,11 +470,11 @@ _PORT_QUERY = re.compile(r"\d{1,5}[?#]")
 
 
 def url_password(value: str, _match: re.Match[str]) -> bool:
-    """A URL's password: no placeholder, not its field's name, not a port and a query
-    (`https://host:8443?next=a@b.org`)."""
+    """A URL's password: no placeholder, not its field's name (`<user:password>` too), not a
+    port and a query (`https://host:8443?next=a@b.org`)."""
     if _PORT_QUERY.match(value):
         return False
-    return bool(value) and not is_placeholder(value) and not names_its_field(value, "")
+    return bool(value) and not is_placeholder(value) and not names_its_field(value.rstrip(">"), "")
 
 
 _DB_TOOL_LINE = re.compile(

@@ -71,6 +71,7 @@ SECRETS = [
     ("hier die Daten: mysql://report:{}@db01.internal:3306/bi", "XwJ!Bbg@ybm@#4?Y&^VRW"),
     ("~/.pgpass:\n10.20.3.17:5432:analytics:shop_rw:{}", "kqW#jtv#@_TJ&!zM"),
     ("Name        Benutzer    Kennwort\nRouter      admin       {}\n", "Falke!2291"),
+    ("db_pass: {}", "k{{q}a)w$[z]nob(ed[m>-_$#tree}}"),
 ]
 CONTENT = [
     "mysql -u root -p shop < dump.sql",
@@ -96,6 +97,8 @@ CONTENT = [
     "The PIN policy changed in 2024; the one rule is 1234 attempts.",
     "We use KeePassXC as the password manager.",
     "src/app.py:1234:12:E501:line-too-long",
+    "curl -u <user:password> https://api.example.com/endpoint",
+    "<password>X</password> is the element's name in the schema.",
     "Service     Port    Passwort-Hinweis\nweb         8080    siehe Tresor",
     'db = sqlite3.connect("shop.db")',
     'client.connect("mqtt.example.com", 1883)',
