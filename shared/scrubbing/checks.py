@@ -32,6 +32,7 @@ from shared.scrubbing.value_position import (
     prose_after_prompt,
     variable_before,
 )
+from shared.scrubbing.value_shape import DATE
 
 Validator = Callable[[str, "re.Match[str]"], bool]
 
@@ -128,9 +129,9 @@ def decodes_to_prose(value: str) -> bool:
 
 
 def looks_random(value: str) -> bool:
-    """High-entropy token shape: long enough, mixed charset, no UUID, slug or prose."""
+    """High-entropy token shape: long enough, mixed charset, no UUID, date, slug or prose."""
     n = len(value)
-    if n < 16 or n > 4096 or UUID.fullmatch(value):
+    if n < 16 or n > 4096 or UUID.fullmatch(value) or DATE.fullmatch(value):
         return False
     if _HEX.fullmatch(value):
         return n >= 32 and shannon_entropy(value) >= 3.0 and not is_placeholder(value)
@@ -475,26 +476,3 @@ def url_password(value: str, _match: re.Match[str]) -> bool:
     if _PORT_QUERY.match(value):
         return False
     return bool(value) and not is_placeholder(value) and not names_its_field(value.rstrip(">"), "")
-
-
-_DB_TOOL_LINE = re.compile(
-    r"(?:^|[\s;|&(])(?P<tool>mysql|mysqldump|mysqladmin|mariadb|redis-cli|sshpass|keydb-cli"
-    r"|7z|7za|7zr|rar|unrar|zip|unzip)\b"
-)
-
-
-def db_tool_password(value: str, match: re.Match[str]) -> bool:
-    """`-pX` after mysql/mariadb/7z/rar, `-a X`/`-p X`/`--pass X` after redis-cli/sshpass,
-    `-P X` after zip/unzip; the tool on the same line."""
-    text = match.string
-    line_start = max(text.rfind("\n", 0, match.start()) + 1, match.start() - 200)
-    tools = {  # from the character before the line: `(?:^|\s)` sees the line break
-        m.group("tool") for m in _DB_TOOL_LINE.finditer(text, max(0, line_start - 1), match.start())
-    }
-    if text.startswith("-P", match.start()):  # `zip -P X` (for mysql, -P is the port)
-        wanted = {"zip", "unzip"}
-    elif max(match.start("v"), match.start("v4"), match.start("v5")) >= 0:  # `-a X`, `-p 'X'`
-        wanted = {"redis-cli", "sshpass", "keydb-cli"}
-    else:  # `-pX` attached: mysql's password, 7-Zip's and RAR's archive password
-        wanted = {"mysql", "mysqldump", "mysqladmin", "mariadb", "7z", "7za", "7zr", "rar", "unrar"}
-    return bool(tools & wanted) and password_value(value, match)

@@ -97,6 +97,8 @@ CONTENT = [
     "The PIN policy changed in 2024; the one rule is 1234 attempts.",
     "We use KeePassXC as the password manager.",
     "src/app.py:1234:12:E501:line-too-long",
+    'Access log: 10.0.0.5 - - [03/Dec/2026:10:00:00] "GET /login HTTP/1.1" 200',
+    "access_token: 2026-12-03T10:00:00Z (issued), refreshed hourly",
     "curl -u <user:password> https://api.example.com/endpoint",
     "<password>X</password> is the element's name in the schema.",
     "Service     Port    Passwort-Hinweis\nweb         8080    siehe Tresor",
