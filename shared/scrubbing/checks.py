@@ -106,10 +106,12 @@ UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-
 _SLUG = re.compile(r"[a-z0-9]+(?:[-_./][a-z0-9]+)+")
 _WORDY_SLUG_PART = re.compile(r"[a-z]{3,}|v?\d{1,4}")
 _B64_TEXT = re.compile(r"[A-Za-z0-9+/]+={0,2}")
-# A key named like a digest or an identifier holds no secret, whatever its value looks like.
+# A key named like a digest or an identifier holds no secret, whatever its value looks like
+# (Telegram's `api_hash` is its API secret, no digest).
 # (Matched against the lowercased key: case-insensitive alternations are ~4x slower in `re`.)
 _NON_SECRET_KEY = re.compile(
-    r"hash|checksum|prüfsumme|pruefsumme|sha\d*|md5|crc|digest|commit|fingerprint|etag"
+    r"(?<!api[-_])(?<!api)hash|checksum|prüfsumme|pruefsumme|sha\d*|md5|crc|digest|commit"
+    r"|fingerprint|etag"
     r"|uuid|guid|(?:^|[-_. ])ids?$|[a-z]id$|name$|_?names?$|url$|uri$|endpoint|type$|count"
     r"|limit|length|länge|expir|ttl|version|nonce|format|path|file$|ref$|public|pub_?key"
     r"|öffentlich|provider|endpoint|header|type|policy|rotation|arn:|idempoten|page_?token"

@@ -46,7 +46,8 @@ SECRETISH_KEY: Final = (
     r"|authorization"
     r"|geheimnis|(?:(?<![A-Za-z])|(?<=ungs)|(?<=geheim)|(?<=signatur)|(?<=master)|(?<=privat))"
     r"schl(?:ü|ue)ssel|(?<![A-Za-z])(?:2fa|mfa|totp|otp)[-_. ]?(?:seed|secret|key)"
-    r"|zugangsschl(?:ü|ue)ssel|api[-_. ]?secret|sas[-_. ]?key|shared[-_. ]?key|(?<![A-Za-z])key)"
+    r"|zugangsschl(?:ü|ue)ssel|api[-_. ]?secret|api[-_. ]?hash|sas[-_. ]?key|shared[-_. ]?key"
+    r"|(?<![A-Za-z])key)"
     r"[A-Za-z0-9_\-]{0,24}+)"
 )
 QUALIFIER: Final = (

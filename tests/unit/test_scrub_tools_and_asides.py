@@ -72,6 +72,9 @@ SECRETS = [
     ("~/.pgpass:\n10.20.3.17:5432:analytics:shop_rw:{}", "kqW#jtv#@_TJ&!zM"),
     ("Name        Benutzer    Kennwort\nRouter      admin       {}\n", "Falke!2291"),
     ("db_pass: {}", "k{{q}a)w$[z]nob(ed[m>-_$#tree}}"),
+    ("Telegram api_hash {} (api_id 1234567)", "5c9e2b7a1f4d8e3c6b0a9f2e7d1c4b8a"),
+    ("[10:02] Jana: wie war nochmal das wlan pw?\n[10:03] Tom: {}", "HausAmSee_2024"),
+    ("Q: Zugangscode Haustür?\nA: {}", "7731"),
 ]
 CONTENT = [
     "mysql -u root -p shop < dump.sql",
@@ -97,6 +100,9 @@ CONTENT = [
     "The PIN policy changed in 2024; the one rule is 1234 attempts.",
     "We use KeePassXC as the password manager.",
     "src/app.py:1234:12:E501:line-too-long",
+    "Q: Welcher Fehlercode kam?\nA: 0x80070005",
+    "[10:02] Jana: Wer hat das Passwort geändert?\n[10:03] Tom: Markus, gestern.",
+    "file_hash 487d16b94f7240290236c5189af7f476 (sha-1 of the upload)",
     'Access log: 10.0.0.5 - - [03/Dec/2026:10:00:00] "GET /login HTTP/1.1" 200',
     "access_token: 2026-12-03T10:00:00Z (issued), refreshed hourly",
     "curl -u <user:password> https://api.example.com/endpoint",
