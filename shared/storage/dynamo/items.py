@@ -444,17 +444,9 @@ def brain_item(e: BrainEntry) -> Item:
     }
 
 
-def brain_from_item(item: Mapping[str, Any]) -> BrainEntry:
-    return BRAIN.read(item)
-
-
 def posting_item(entry: BrainEntry, term: str, tf: int) -> Item:
     posting = Posting(entry.id, tf, entry.doc_len, VkTyp(entry.vk_typ).value, entry.vk_referenz_id)
     return {**posting_key(entry.tenant, term, entry.id), **POSTING.item(posting)}
-
-
-def posting_from_item(item: Mapping[str, Any]) -> Posting:
-    return POSTING.read(item)
 
 
 def stats_update(shard: Item, *, documents: int, total_len: int) -> Item:
