@@ -182,17 +182,15 @@ class Codec[T]:
                 stored[name] = _SERIALIZER.serialize(kind.put(value))
         return stored
 
-    def fields(self, item: Mapping[str, Any]) -> dict[str, Any]:
-        """The domain fields stored in `item` (absent attributes: left to the defaults)."""
-        return {
+    def read(self, item: Mapping[str, Any], **extra: Any) -> T:
+        """The domain object stored in `item` (absent attributes: left to the defaults);
+        `extra`: its fields the codec leaves out."""
+        stored = {
             field: kind.get(_DESERIALIZER.deserialize(item[name]))
             for name, (field, kind) in self.attributes.items()
             if name in item
         }
-
-    def read(self, item: Mapping[str, Any], **extra: Any) -> T:
-        """The domain object stored in `item`; `extra`: its fields the codec leaves out."""
-        return self.cls(**self.fields(item), **extra)
+        return self.cls(**stored, **extra)
 
 
 def _kind_of(hint: Any) -> Kind:
