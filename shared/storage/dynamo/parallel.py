@@ -1,47 +1,30 @@
-"""Round-trip stages: run independent AWS calls together, and make the stages observable.
+"""Round-trip stages: run independent AWS calls together.
 
 `RoundTrips.run(tasks)` is one sequential round-trip *stage*: the tasks are independent and
 run concurrently (production: a bounded thread pool created once per adapter) or one after
 the other (tests: moto is not thread-safe). A call made outside `run` is a stage of its own.
 
-Each task runs with a context variable naming its stage and its position in the stage
-(`current_stage()`); the pool threads get a copy of the caller's context. A botocore
-`before-call` hook registered by a test can therefore record which calls ran side by side:
-the sequential round trips of an operation are, per stage, the most calls any one task
-made, plus one per call outside any stage.
-
 `run` never nests: a task that calls `run` again executes the inner tasks inline, in
-order, inside its own stage (a pool thread waiting for the pool could deadlock it).
+order, inside its own stage (a pool thread waiting for the pool could deadlock it); a
+context variable marks the running tasks (`in_stage()`), and the pool threads get a copy of
+the caller's context. The tests number the stages in a subclass (tests/integration/stages.py)
+to record which calls ran side by side.
 """
 
 from __future__ import annotations
 
 import contextvars
-import itertools
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
 from functools import partial
 from typing import cast
 
-
-@dataclass(frozen=True)
-class Stage:
-    """Where a call runs: stage `stage` (unique per process), task `task` of that stage."""
-
-    stage: int
-    task: int
+_IN_STAGE = contextvars.ContextVar("brain_round_trip_stage", default=False)
 
 
-_CURRENT: contextvars.ContextVar[Stage | None] = contextvars.ContextVar(
-    "brain_round_trip_stage", default=None
-)
-_STAGE_IDS = itertools.count(1)  # next() on a count is atomic
-
-
-def current_stage() -> Stage | None:
-    """The stage of the running task, or None outside `RoundTrips.run`."""
-    return _CURRENT.get()
+def in_stage() -> bool:
+    """Whether this runs as a task of a `RoundTrips.run` stage."""
+    return _IN_STAGE.get()
 
 
 def _outcome[T](task: Callable[[], T]) -> tuple[T | None, BaseException | None]:
@@ -59,12 +42,12 @@ def _results[T](outcomes: Sequence[tuple[T | None, BaseException | None]]) -> li
     return [cast("T", result) for result, _ in outcomes]  # None only beside an exception
 
 
-def _in_stage[T](stage: Stage, task: Callable[[], T]) -> T:
-    token = _CURRENT.set(stage)
+def _in_stage[T](task: Callable[[], T]) -> T:
+    token = _IN_STAGE.set(True)
     try:
         return task()
     finally:
-        _CURRENT.reset(token)
+        _IN_STAGE.reset(token)
 
 
 def _submit[T](pool: ThreadPoolExecutor, task: Callable[[], T]) -> Future[T]:
@@ -86,7 +69,7 @@ class RoundTrips:
 
     @classmethod
     def serial(cls) -> RoundTrips:
-        """One call at a time, stages still numbered: for moto, which is not thread-safe."""
+        """One call at a time: for moto, which is not thread-safe."""
         return cls(1)
 
     def run[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
@@ -95,10 +78,9 @@ class RoundTrips:
         Every task runs to its end; then the first exception raised by a task (in task
         order) is re-raised. Tasks that must not fail the stage catch their own errors.
         """
-        if _CURRENT.get() is not None:  # nested: inline, part of the enclosing task
+        if in_stage():  # nested: inline, part of the enclosing task
             return [task() for task in tasks]
-        stage_id = next(_STAGE_IDS) if tasks else 0
-        staged = [partial(_in_stage, Stage(stage_id, i), task) for i, task in enumerate(tasks)]
+        staged = [partial(_in_stage, task) for task in tasks]
         if self._pool is None or len(tasks) < 2:
             return _results([_outcome(task) for task in staged])
         futures = [_submit(self._pool, task) for task in staged]
@@ -111,7 +93,7 @@ class RoundTrips:
         the pool as usual. Serially when this runs stages serially (moto) or when called
         from inside a stage. Every task runs to its end; then the first exception (in task
         order) is re-raised."""
-        if self._pool is None or len(tasks) < 2 or _CURRENT.get() is not None:
+        if self._pool is None or len(tasks) < 2 or in_stage():
             return _results([_outcome(task) for task in tasks])
         with ThreadPoolExecutor(len(tasks) - 1, thread_name_prefix="brain-side") as side:
             futures = [_submit(side, partial(_outcome, task)) for task in tasks[1:]]
