@@ -139,19 +139,16 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
     """Create the table (waiting until it is active) and the vector bucket when missing.
 
     Returns what was created (`table:<name>`, `vector-bucket:<name>`); a second call returns
-    []. An existing table is taken as it is (its indexes come from the same definitions).
-    TTL and point-in-time recovery are (re-)applied when they are off, also on an existing
-    table, so that a bootstrap interrupted after `create_table` heals on the next run;
-    emulators that lack those APIs are tolerated with a warning.
+    []. Each is created outright; "exists" (another run, or a concurrent bootstrap, made it)
+    counts as done, and an existing table is taken as it is (its indexes come from the same
+    definitions). TTL and point-in-time recovery are (re-)applied when they are off, also on
+    an existing table, so that a bootstrap interrupted after `create_table` heals on the
+    next run; emulators that lack those APIs are tolerated with a warning.
     """
     dynamodb, vectors = clients.dynamodb, clients.s3vectors
     created: list[str] = []
-    if _created(
-        partial(dynamodb.describe_table, TableName=table_name),
-        partial(dynamodb.create_table, **create_table_kwargs(table_name)),
-        missing="ResourceNotFoundException",
-        taken="ResourceInUseException",
-    ):
+    table = partial(dynamodb.create_table, **create_table_kwargs(table_name))
+    if _created(table, exists="ResourceInUseException"):
         created.append(f"table:{table_name}")
     dynamodb.get_waiter("table_exists").wait(
         TableName=table_name, WaiterConfig={"Delay": 2, "MaxAttempts": 90}
@@ -162,35 +159,22 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
         except (ClientError, BotoCoreError, NotImplementedError) as exc:
             _log.warning("bootstrap: could not enable %s on %s: %s", setting, table_name, exc)
     sse = VECTOR_BUCKET_PROPERTIES["EncryptionConfiguration"]["SseType"]
-    if _created(
-        partial(vectors.get_vector_bucket, vectorBucketName=bucket_name),
-        partial(
-            vectors.create_vector_bucket,
-            vectorBucketName=bucket_name,
-            encryptionConfiguration={"sseType": sse},
-        ),
-        missing="NotFoundException",
-        taken="ConflictException",
-    ):
+    bucket = partial(
+        vectors.create_vector_bucket,
+        vectorBucketName=bucket_name,
+        encryptionConfiguration={"sseType": sse},
+    )
+    if _created(bucket, exists="ConflictException"):
         created.append(f"vector-bucket:{bucket_name}")
     return created
 
 
-def _created(
-    find: Callable[[], object], create: Callable[[], object], *, missing: str, taken: str
-) -> bool:
-    """Whether `create` made the resource: not when `find` finds it (no `missing` error),
-    nor when a concurrent bootstrap created it first (`taken`)."""
-    try:
-        find()
-        return False
-    except ClientError as exc:
-        if error_code(exc) != missing:
-            raise
+def _created(create: Callable[[], object], *, exists: str) -> bool:
+    """Whether `create` made the resource: not when it answers that it exists."""
     try:
         create()
     except ClientError as exc:
-        if error_code(exc) != taken:
+        if error_code(exc) != exists:
             raise
         return False
     return True
