@@ -22,17 +22,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
 from datetime import datetime
 from functools import cached_property, partial
 from typing import TYPE_CHECKING, Self, overload
 
 from shared.logs import silence_payload_loggers
-from shared.storage.dynamo.calls import (
-    Backoff,
-    TableCalls,
-    deferring,
-)
+from shared.storage.dynamo.calls import Backoff, TableCalls
 from shared.storage.dynamo.items import (
     counter_key,
     get_n,
@@ -214,6 +209,7 @@ class DynamoStorage:
     finish_call = _Served(lambda s: s._call_records.finish)
     drop_call = _Served(lambda s: s._call_records.drop)
     side_by_side = _Served(lambda s: s._round_trips.side_by_side)
+    deferring = _Served(lambda s: s._calls.deferring)
     complete_memories = _Served(lambda s: s._writer.complete)
     put_memories = _Served(lambda s: s._writer.put)
     replace_memories = _Served(lambda s: s._replacer.replace)
@@ -281,10 +277,6 @@ class DynamoStorage:
     def release_calls(self) -> int:
         """No owner: a Lambda never knows that another one died; the marks expire."""
         return 0
-
-    def deferring(self) -> AbstractContextManager[None]:
-        """A replace's cleanup beside the call record's completion (calls.py)."""
-        return deferring(self._round_trips)
 
     # --- memories: reads of one request, and argument lists adapted ----------------------
 

@@ -130,6 +130,36 @@ class TableCalls:
             TransactItems=cast(Any, on_table), ClientRequestToken=uuid.uuid4().hex
         )
 
+    # --- deferred cleanup (module docstring) --------------------------------------------
+
+    @contextmanager
+    def deferring(self) -> Iterator[None]:
+        """Deferred cleanup inside waits for `take_deferred`; what is still waiting at the
+        end runs then, as one stage."""
+        token = _DEFERRED.set([])
+        try:
+            yield
+        finally:
+            left = self.take_deferred()
+            _DEFERRED.reset(token)
+            self.round_trips.run(left)
+
+    def defer(self, tasks: Sequence[Callable[[], object]]) -> None:
+        """Cleanup beside the call record's completion, or now outside `deferring`."""
+        waiting = _DEFERRED.get()
+        if waiting is None:
+            self.round_trips.run(tasks)
+        else:
+            waiting.extend(tasks)
+
+    @staticmethod
+    def take_deferred() -> list[Callable[[], object]]:
+        """The cleanup waiting in this call (none outside `deferring`)."""
+        waiting = _DEFERRED.get() or []
+        taken = list(waiting)
+        waiting.clear()
+        return taken
+
     # --- single items -------------------------------------------------------------------
 
     def reserve_ids(self, tenant: str, counter: CounterName, count: int) -> range:
@@ -290,33 +320,3 @@ def _write_target(request: Mapping[str, Any]) -> tuple[str, str]:
     if "PutRequest" in request:
         return item_key(request["PutRequest"]["Item"])
     return item_key(request["DeleteRequest"]["Key"])
-
-
-@contextmanager
-def deferring(round_trips: RoundTrips) -> Iterator[None]:
-    """Deferred cleanup inside waits for `take_deferred` (module docstring); what is
-    still waiting at the end runs then, as one stage."""
-    token = _DEFERRED.set([])
-    try:
-        yield
-    finally:
-        left = take_deferred()
-        _DEFERRED.reset(token)
-        round_trips.run(left)
-
-
-def defer(round_trips: RoundTrips, tasks: Sequence[Callable[[], object]]) -> None:
-    """Cleanup beside the call record's completion, or now outside `deferring`."""
-    waiting = _DEFERRED.get()
-    if waiting is None:
-        round_trips.run(tasks)
-    else:
-        waiting.extend(tasks)
-
-
-def take_deferred() -> list[Callable[[], object]]:
-    """The cleanup waiting in this call (none outside `deferring`)."""
-    waiting = _DEFERRED.get() or []
-    taken = list(waiting)
-    waiting.clear()
-    return taken

@@ -13,7 +13,7 @@ A delete of a batch is one loop over its memories' partitions (docs/dynamodb.md,
    ratings, guards and every posting the item or the record names. A memory whose
    transaction is refused (moved since the read) goes back to 1, bounded; what went
    beside it is put back if it is not deleted in the end (`_restore`);
-3. deferred beside the call's answer (calls.py `defer`): the tombstones dropped where
+3. deferred beside the call's answer (`TableCalls.defer`): the tombstones dropped where
    their postings are all gone (BatchWriteItem deletes, unconditioned: nothing makes a
    tombstone a record again — IDs are never reused, a replace fails on the missing item;
    one left over goes by TTL), and the deleted items' vectors.
@@ -45,7 +45,7 @@ from boto3.dynamodb.conditions import Attr, ConditionBase, Key
 
 from shared.calls import CallMarks
 from shared.domain import DeleteRead, ExpiredMemory, MemoryId
-from shared.storage.dynamo.calls import TableCalls, defer
+from shared.storage.dynamo.calls import TableCalls
 from shared.storage.dynamo.embeddings import EmbeddingVectors
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
@@ -247,10 +247,7 @@ class MemoryDeleter:
         objects = [k for item in deleted.values() if (k := opt_s(item, "embedding_key"))]
         drops = [(ref, {"DeleteRequest": {"Key": record_key(*ref)}}) for ref in tombstones - left]
         tasks = self._calls.write_tasks(sorted(drops, key=str))
-        defer(
-            self._calls.round_trips,
-            [*tasks, *([partial(self._objects.delete, objects)] if objects else [])],
-        )
+        self._calls.defer([*tasks, *([partial(self._objects.delete, objects)] if objects else [])])
         for tenant, memory_id in sorted(left, key=str):
             _log.error("delete: ratings/postings of %s (%s) left behind", memory_id, tenant)
         return deleted

@@ -13,7 +13,7 @@ write below is conditioned on it. Per batch one stage, side by side:
 3. only with new embeddings, S3 Vectors PutVectors under fresh keys (an item may name its
    fresh vector a moment before it exists; if PutVectors fails, the memory reports STORAGE
    and its resend writes a fresh one).
-Deferred (calls.py `defer`: beside the call record's answer): once the postings are
+Deferred (`TableCalls.defer`: beside the call record's answer): once the postings are
 complete the record's `stale` is removed, and the replaced vector is deleted.
 
 - Item refused: the memory is missing or expired (NOT_FOUND) or its version moved
@@ -51,7 +51,7 @@ from shared.domain import (
     MemoryId,
     MemoryReplace,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, defer
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
@@ -299,7 +299,7 @@ class _Run:
         ]
         if replaced:
             tasks.append(partial(self.replacer._objects.delete, replaced))
-        defer(calls.round_trips, tasks)
+        calls.defer(tasks)
 
 
 def _snapshot_update(

@@ -43,7 +43,6 @@ from shared.storage.dynamo.calls import (
     CONDITION_FAILED_ERROR,
     TableCalls,
     error_code,
-    take_deferred,
 )
 from shared.storage.dynamo.items import (
     PK,
@@ -273,7 +272,7 @@ class CallRecords:
 
     def _settle(self, write: Callable[[], ClientError | None]) -> ClientError | None:
         """The record's last write, side by side with the call's deferred cleanup."""
-        tasks: list[Callable[[], object]] = [write, *take_deferred()]
+        tasks: list[Callable[[], object]] = [write, *self._calls.take_deferred()]
         try:
             return cast(ClientError | None, self._calls.round_trips.side_by_side(tasks)[0])
         except AWS_ERRORS as exc:
