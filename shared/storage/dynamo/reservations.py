@@ -1,23 +1,21 @@
 """Call records of the retry layer (shared/calls.py) and ID leases, on DynamoDB (item
-layout and the claim's cases: docs/dynamodb.md, "Retry-safe writes").
+layout, the claim's cases and the lease sizes: docs/dynamodb.md, "Retry-safe writes").
 
 Invariants:
-- A claim is one conditional PutItem (absent or past `until_us`; DynamoDB's TTL deletes
-  late), the old item back on failure: DONE or RUNNING cost nothing more; a takeover
-  (RESUMED) is one UpdateItem conditional on the old token and running mark. Every later
-  write of the record (IDs, marks, answer, drop) is conditional on the send's token.
-- IDs are leased per (tenant, counter) in blocks (`IdLeases`): one counter `ADD` hands a
-  container a range; IDs a claim does not use (it found DONE or RUNNING) go back to the
-  lease. A container that ends leaves gaps (at most `LEASE_KEEP + LEASE_BLOCK` per tenant,
-  counter and container), never an ID handed out twice. A claim that leaves its lease below
-  `LEASE_KEEP` (one whole batch) refills it side by side with its PutItem; only a lease too
-  small for the claim itself costs one round trip before it.
+- A claim is one conditional PutItem (absent or past `until_us`), the old item back on
+  failure; a takeover (RESUMED) is one UpdateItem conditional on the old token and running
+  mark. Every later write of the record (IDs, marks, answer, drop) is conditional on the
+  send's token.
+- IDs are leased per (tenant, counter) in blocks (`IdLeases`): IDs a claim does not use go
+  back to the lease; a container that ends leaves gaps, never an ID handed out twice. Only
+  a lease too small for the claim costs a round trip before its PutItem; a low one is
+  refilled beside it.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import deque
+from collections import defaultdict, deque
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import partial
@@ -90,27 +88,24 @@ class IdLeases:
 
     def __init__(self, calls: TableCalls) -> None:
         self._calls = calls
-        self._free: dict[tuple[str, CounterName], deque[int]] = {}
+        self._free: defaultdict[tuple[str, CounterName], deque[int]] = defaultdict(deque)
         self._lock = threading.Lock()
-
-    def _lease(self, tenant: str, counter: CounterName) -> deque[int]:
-        return self._free.setdefault((tenant, counter), deque())  # call with the lock held
 
     def take(self, tenant: str, counter: CounterName, count: int) -> list[int] | None:
         """`count` IDs from the lease, or None (nothing taken) when it holds fewer."""
         with self._lock:
-            free = self._lease(tenant, counter)
+            free = self._free[tenant, counter]
             return [free.popleft() for _ in range(count)] if len(free) >= count else None
 
     def give_back(self, tenant: str, taken: Mapping[CounterName, Sequence[int]]) -> None:
         """IDs taken but never written anywhere: the lease hands them out again."""
         with self._lock:
             for counter, ids in taken.items():
-                self._lease(tenant, counter).extendleft(sorted(ids, reverse=True))
+                self._free[tenant, counter].extendleft(sorted(ids, reverse=True))
 
     def low(self, tenant: str, counter: CounterName) -> bool:
         with self._lock:
-            return len(self._lease(tenant, counter)) < LEASE_KEEP
+            return len(self._free[tenant, counter]) < LEASE_KEEP
 
     def refill(self, tenant: str, counter: CounterName, at_least: int = 0) -> None:
         """One counter step: a block added to the lease (a claim waiting for it: what it
@@ -118,7 +113,7 @@ class IdLeases:
         block = max(LEASE_BLOCK, at_least + LEASE_KEEP if at_least else 0)
         fresh = self._calls.reserve_ids(tenant, counter, block)
         with self._lock:
-            self._lease(tenant, counter).extend(fresh)
+            self._free[tenant, counter].extend(fresh)
 
 
 class CallRecords:
@@ -207,29 +202,28 @@ class CallRecords:
     def _existing(
         self, claim: CallClaim, old: Item, taken: dict[CounterName, list[int]]
     ) -> CallRecord | None:
-        """What an existing record means for this claim; None: try to create it again."""
+        """What an existing record means for this claim; None: try to create it again. The
+        IDs taken for the new record go back to the lease (a takeover keeps the record's:
+        entries it lacks get theirs from `reserve_ids`)."""
         if "token" not in old:  # gone between the condition and its answer
             return None
+        self._leases.give_back(claim.tenant, taken)
         token, body = get_s(old, "token"), get_s(old, "body")
         known = ids_from_json(get_s(old, "ids"))
         marks = frozenset(old.get(MARKED, {}).get("SS", []))
         if "answer" in old:
-            self._leases.give_back(claim.tenant, taken)
             return CallRecord(CallState.DONE, token, body, known, marks, get_s(old, "answer"))
         running = get_n(old, "running_us")
-        if body != claim.body or running >= to_us(claim.now):
-            self._leases.give_back(claim.tenant, taken)
-            return CallRecord(CallState.RUNNING, token, body, known, marks)
-        merged = merge_ids(known, claim.wants, taken)
-        used = {c: set(m.values()) for c, m in merged.items()}
-        unused = {c: [i for i in ids if i not in used.get(c, set())] for c, ids in taken.items()}
-        self._leases.give_back(claim.tenant, unused)
         took_over = _owned(token) & Attr("running_us").eq(running)
-        update = {"running_us": to_us(claim.running_until), "ids": ids_to_json(merged)}
+        update = {"running_us": to_us(claim.running_until)}
         key = call_key(claim.tenant, claim.key)
-        if self._write("update_item", took_over, put=update, Key=key) is not None:
-            return CallRecord(CallState.RUNNING, token, body, known, marks)  # another took it
-        return CallRecord(CallState.RESUMED, token, body, merged, marks)
+        if (
+            body != claim.body
+            or running >= to_us(claim.now)
+            or self._write("update_item", took_over, put=update, Key=key) is not None
+        ):
+            return CallRecord(CallState.RUNNING, token, body, known, marks)
+        return CallRecord(CallState.RESUMED, token, body, known, marks)
 
     def reserve_ids(
         self, tenant: str, call: str, token: str, wants: Mapping[CounterName, Sequence[int]]
