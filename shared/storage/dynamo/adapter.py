@@ -1,25 +1,15 @@
-"""DynamoDB + S3 Vectors adapter of the storage port (the Lambda backend).
+"""DynamoDB + S3 Vectors adapter of the storage port (the Lambda backend; the data model
+and every access pattern: docs/dynamodb.md).
 
-One table (keys and items: `items.py`, definition: `schema.py`), embeddings in S3 Vectors
-(`embeddings.py`). Batch methods do their I/O in as few sequential round trips as
-possible: independent calls of one step run together as one `RoundTrips` stage (a thread
-pool in production, serial in tests). The data model and every access pattern:
-docs/dynamodb.md.
-
-Composed lazily: each part (memory writes, ratings, brain index, projects, ledger, ...) is
-built, and its module imported, on first use, so a Lambda function loads only the parts
-its tool calls (a memory fetch never imports the ledger). `prime()` builds them all: before
-a SnapStart snapshot, so that no restored environment imports anything on its first call.
-The parts hold no state of their own (the membership hints, which do, are built eagerly):
-two threads racing on a first use may build one twice, harmlessly. A port method a part
-serves as it is (the part takes the port's arguments, times as datetimes) is one `_Served`
-line; the methods here adapt an argument list or are the adapter's own (IDs, tags, reads of
-one request, the retry layer's stages).
+Composed lazily: each part is built, and its module imported, on first use (a memory fetch
+never imports the ledger); `prime()` builds them all, before a SnapStart snapshot. The
+parts hold no state of their own (the membership hints, which do, are built eagerly): two
+threads racing on a first use may build one twice, harmlessly. A port method a part serves
+as it is is one `_Served` line; the methods here are the adapter's own.
 """
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -95,18 +85,15 @@ class DynamoStorage:
         rating_max_retries: int = 8,
         max_attempts: int = 5,
         sleep: Callable[[float], None] = time.sleep,
-        rng: Callable[[], float] = random.random,
     ) -> None:
         # botocore logs every item and object it sends at DEBUG: never let that reach a log.
         silence_payload_loggers()
         self._clients = clients
-        self._dynamodb = clients.dynamodb
-        self._table = table_name
         self._bucket = bucket_name
         self._max_retries = rating_max_retries
         self._round_trips = round_trips if round_trips is not None else RoundTrips.serial()
         self._calls = TableCalls(
-            clients.dynamodb, table_name, self._round_trips, Backoff(sleep, rng), max_attempts
+            clients.dynamodb, table_name, self._round_trips, Backoff(sleep), max_attempts
         )
         self._hints = MembershipHints()
 
@@ -188,10 +175,6 @@ class DynamoStorage:
         # threads racing on a first use may build two, which only leaves gaps.
         return CallRecords(self._calls, IdLeases(self._calls))
 
-    @property
-    def table_name(self) -> str:
-        return self._table
-
     def close(self) -> None:
         self._round_trips.close()
 
@@ -262,8 +245,8 @@ class DynamoStorage:
     def _put_tag(self, tenant: str, key: str, name: str) -> str:
         """The stored spelling of one tag: one UpdateItem that sets the name only where
         there is none (the first writer's spelling stays) and returns the item as stored."""
-        response = self._dynamodb.update_item(
-            TableName=self._table,
+        response = self._calls.client.update_item(
+            TableName=self._calls.table,
             Key=tag_key(tenant, key),
             UpdateExpression="SET #key = :key, #name = if_not_exists(#name, :name)",
             ExpressionAttributeNames={"#key": "name_key", "#name": "name"},
@@ -295,8 +278,8 @@ class DynamoStorage:
         return {m.id: m for m in memories if m.tenant == tenant}
 
     def get_embedding(self, tenant: str, memory_id: MemoryId) -> bytes | None:
-        response = self._dynamodb.get_item(
-            TableName=self._table,
+        response = self._calls.client.get_item(
+            TableName=self._calls.table,
             Key=memory_key(tenant, memory_id),
             ConsistentRead=True,
             ProjectionExpression="#key",
