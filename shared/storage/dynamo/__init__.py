@@ -2,18 +2,6 @@
 
 from shared.storage.dynamo.adapter import DynamoStorage
 from shared.storage.dynamo.parallel import RoundTrips
-from shared.storage.dynamo.schema import (
-    TABLE_PROPERTIES,
-    VECTOR_BUCKET_PROPERTIES,
-    bootstrap,
-    create_table_kwargs,
-)
+from shared.storage.dynamo.schema import bootstrap
 
-__all__ = [
-    "TABLE_PROPERTIES",
-    "VECTOR_BUCKET_PROPERTIES",
-    "DynamoStorage",
-    "RoundTrips",
-    "bootstrap",
-    "create_table_kwargs",
-]
+__all__ = ["DynamoStorage", "RoundTrips", "bootstrap"]
