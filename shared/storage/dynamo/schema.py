@@ -141,8 +141,8 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
     Returns what was created (`table:<name>`, `vector-bucket:<name>`); a second call returns
     []. Each is created outright; "exists" (another run, or a concurrent bootstrap, made it)
     counts as done, and an existing table is taken as it is (its indexes come from the same
-    definitions). TTL and point-in-time recovery are (re-)applied when they are off, also on
-    an existing table, so that a bootstrap interrupted after `create_table` heals on the
+    definitions). TTL (when it is off) and point-in-time recovery are applied on every run,
+    also to an existing table, so that a bootstrap interrupted after `create_table` heals on the
     next run; emulators that lack those APIs are tolerated with a warning.
     """
     dynamodb, vectors = clients.dynamodb, clients.s3vectors
@@ -153,9 +153,14 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
     dynamodb.get_waiter("table_exists").wait(
         TableName=table_name, WaiterConfig={"Delay": 2, "MaxAttempts": 90}
     )
-    for setting, ensure in (("TTL", _ensure_ttl), ("PITR", _ensure_point_in_time_recovery)):
+    pitr = partial(  # enabling it again is fine; TTL is read first (again: an error)
+        dynamodb.update_continuous_backups,
+        TableName=table_name,
+        PointInTimeRecoverySpecification=TABLE_PROPERTIES["PointInTimeRecoverySpecification"],
+    )
+    for setting, ensure in (("TTL", partial(_ensure_ttl, dynamodb, table_name)), ("PITR", pitr)):
         try:
-            ensure(dynamodb, table_name)
+            ensure()
         except (ClientError, BotoCoreError, NotImplementedError) as exc:
             _log.warning("bootstrap: could not enable %s on %s: %s", setting, table_name, exc)
     sse = VECTOR_BUCKET_PROPERTIES["EncryptionConfiguration"]["SseType"]
@@ -185,13 +190,3 @@ def _ensure_ttl(dynamodb: DynamoDBClient, table_name: str) -> None:
     if described.get("TimeToLiveStatus") not in ("ENABLED", "ENABLING"):
         spec: Any = TABLE_PROPERTIES["TimeToLiveSpecification"]
         dynamodb.update_time_to_live(TableName=table_name, TimeToLiveSpecification=spec)
-
-
-def _ensure_point_in_time_recovery(dynamodb: DynamoDBClient, table_name: str) -> None:
-    described = dynamodb.describe_continuous_backups(TableName=table_name)
-    pitr = described["ContinuousBackupsDescription"].get("PointInTimeRecoveryDescription", {})
-    if pitr.get("PointInTimeRecoveryStatus") != "ENABLED":
-        spec: Any = TABLE_PROPERTIES["PointInTimeRecoverySpecification"]
-        dynamodb.update_continuous_backups(
-            TableName=table_name, PointInTimeRecoverySpecification=spec
-        )
