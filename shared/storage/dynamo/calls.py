@@ -1,16 +1,13 @@
-"""Low-level DynamoDB calls shared by the adapter: batched reads and writes split into
-parallel chunks, retries of unprocessed keys/items with jittered backoff, query paging.
+"""Low-level DynamoDB calls shared by the adapter's parts (`TableCalls`): batched reads and
+writes in parallel chunks, unprocessed keys/items retried with jittered backoff, query paging.
 
-Every helper that issues several independent calls issues them as one `RoundTrips` stage,
-one task per chunk or query; a chunk's unprocessed keys/items are retried, after a backoff,
-and a query's next page is read, within its own task (`_until_processed`, `_query`): a
-task that needs a further call never waits for the others of its stage.
+Several independent calls are one `RoundTrips` stage, one task per chunk or query; a
+chunk's retries and a query's next pages run within its own task (`_until_processed`,
+`_query`): a task that needs a further call never waits for the others of its stage.
 
-Deferred cleanup (`defer`): work no answer depends on (a replace's stale posting keys
-cleared from its index record, the replaced vector deleted). Inside `deferring()` — the
-retry layer's call — it waits for the call record's completion and runs beside it
-(`take_deferred`); outside, it runs at once as a stage of its own. Deferred tasks log
-their failures and never raise.
+Deferred cleanup (`defer`): work no answer depends on. Inside `deferring()` — the retry
+layer's call — it runs beside the call record's completion (`take_deferred`); outside, at
+once as a stage of its own. Deferred tasks log their failures and never raise.
 """
 
 from __future__ import annotations
@@ -201,16 +198,11 @@ class TableCalls:
     def batch_get(self, keys: Sequence[Item]) -> list[Item]:
         """Consistent BatchGetItem of any number of keys: chunks of 100 in one stage."""
         unique = list({item_key(k): k for k in keys}.values())
-        pages = self.round_trips.run(
-            [partial(self._get_chunk, c) for c in chunks(unique, BATCH_GET_MAX)]
-        )
-        return [item for page in pages for item in page]
-
-    def _get_chunk(self, keys: list[Item]) -> list[Item]:
-        items, left = self._until_processed(self._get_keys, keys)
-        if left:
-            raise StorageUnavailable(f"BatchGetItem: {len(left)} keys stayed unprocessed")
-        return items
+        get = partial(self._until_processed, self._get_keys)
+        pages = self.round_trips.run([partial(get, c) for c in chunks(unique, BATCH_GET_MAX)])
+        if left := sum(len(unprocessed) for _, unprocessed in pages):
+            raise StorageUnavailable(f"BatchGetItem: {left} keys stayed unprocessed")
+        return [item for items, _ in pages for item in items]
 
     def _get_keys(self, keys: list[Item]) -> tuple[list[Item], list[Item]]:
         response: dict[str, Any] = dict(
