@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor, wait
 from functools import partial
 from typing import cast
 
@@ -42,17 +42,11 @@ def _results[T](outcomes: Sequence[tuple[T | None, BaseException | None]]) -> li
     return [cast("T", result) for result, _ in outcomes]  # None only beside an exception
 
 
-def _in_stage[T](task: Callable[[], T]) -> T:
-    token = _IN_STAGE.set(True)
-    try:
-        return task()
-    finally:
-        _IN_STAGE.reset(token)
-
-
-def _submit[T](pool: ThreadPoolExecutor, task: Callable[[], T]) -> Future[T]:
-    """`task` on `pool` in a copy of the caller's context."""
-    return pool.submit(contextvars.copy_context().run, task)
+def _staged[T](task: Callable[[], T]) -> Callable[[], T]:
+    """`task`, to run in a copy of the caller's context marked as inside a stage."""
+    context = contextvars.copy_context()
+    context.run(_IN_STAGE.set, True)
+    return partial(context.run, task)
 
 
 class RoundTrips:
@@ -80,10 +74,10 @@ class RoundTrips:
         """
         if in_stage():  # nested: inline, part of the enclosing task
             return [task() for task in tasks]
-        staged = [partial(_in_stage, task) for task in tasks]
+        staged = [_staged(task) for task in tasks]
         if self._pool is None or len(tasks) < 2:
             return _results([_outcome(task) for task in staged])
-        futures = [_submit(self._pool, task) for task in staged]
+        futures = [self._pool.submit(task) for task in staged]
         wait(futures)
         return [future.result() for future in futures]
 
@@ -96,7 +90,7 @@ class RoundTrips:
         if self._pool is None or len(tasks) < 2 or in_stage():
             return _results([_outcome(task) for task in tasks])
         with ThreadPoolExecutor(len(tasks) - 1, thread_name_prefix="brain-side") as side:
-            futures = [_submit(side, partial(_outcome, task)) for task in tasks[1:]]
+            futures = [side.submit(contextvars.copy_context().run, _outcome, t) for t in tasks[1:]]
             first = _outcome(tasks[0])
         return _results([first, *(future.result() for future in futures)])
 
