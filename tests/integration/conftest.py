@@ -67,7 +67,7 @@ def sleeps() -> Sleeps:
 
 
 def make_storage(clients: AwsClients, sleeps: Sleeps, **options: Any) -> DynamoStorage:
-    options.setdefault("round_trips", Numbered.serial())
+    options.setdefault("round_trips", Numbered())
     return DynamoStorage(clients, table_name=TABLE, bucket_name=BUCKET, sleep=sleeps, **options)
 
 

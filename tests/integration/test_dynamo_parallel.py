@@ -36,7 +36,7 @@ def test_pool_runs_the_tasks_of_a_stage_concurrently_and_marks_them() -> None:
 
 def test_each_run_is_a_new_stage_and_serial_mode_marks_too() -> None:
     # Given a serial executor
-    round_trips = Numbered.serial()
+    round_trips = Numbered()
     # When two stages run
     first = round_trips.run([current_stage, current_stage])
     second = round_trips.run([current_stage])
@@ -74,7 +74,7 @@ def test_a_failing_task_does_not_stop_the_others_and_is_reraised() -> None:
     def boom() -> int:
         raise RuntimeError("boom")
 
-    for round_trips in (RoundTrips.serial(), RoundTrips(3)):
+    for round_trips in (RoundTrips(), RoundTrips(3)):
         done.clear()
         # When they run as one stage
         with pytest.raises(RuntimeError, match="boom"):

@@ -91,7 +91,7 @@ class DynamoStorage:
         self._clients = clients
         self._bucket = bucket_name
         self._max_retries = rating_max_retries
-        self._round_trips = round_trips if round_trips is not None else RoundTrips.serial()
+        self._round_trips = round_trips if round_trips is not None else RoundTrips()
         self._calls = TableCalls(
             clients.dynamodb, table_name, self._round_trips, Backoff(sleep), max_attempts
         )

@@ -51,7 +51,8 @@ def _staged[T](task: Callable[[], T]) -> Callable[[], T]:
 
 class RoundTrips:
     """Runs the independent calls of one stage: concurrently (max_parallel > 1, on a pool
-    whose threads start with the first parallel stage) or serially."""
+    whose threads start with the first parallel stage) or serially (1: for moto, which is
+    not thread-safe)."""
 
     def __init__(self, max_parallel: int = 1) -> None:
         if max_parallel < 1:
@@ -60,11 +61,6 @@ class RoundTrips:
         self._pool: ThreadPoolExecutor | None = None
         if max_parallel > 1:
             self._pool = ThreadPoolExecutor(max_parallel, thread_name_prefix="brain-aws")
-
-    @classmethod
-    def serial(cls) -> RoundTrips:
-        """One call at a time: for moto, which is not thread-safe."""
-        return cls(1)
 
     def run[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
         """Run `tasks` as one stage; results in task order.
