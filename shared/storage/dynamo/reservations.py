@@ -19,7 +19,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import partial
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from boto3.dynamodb.conditions import Attr, ConditionBase
 from botocore.exceptions import ClientError
@@ -36,12 +36,7 @@ from shared.calls import (
     missing,
 )
 from shared.domain import CounterName, MemoryId
-from shared.storage.dynamo.calls import (
-    AWS_ERRORS,
-    CONDITION_FAILED_ERROR,
-    TableCalls,
-    error_code,
-)
+from shared.storage.dynamo.calls import AWS_ERRORS, CONDITION_FAILED_ERROR, TableCalls, error_code
 from shared.storage.dynamo.items import (
     PK,
     TTL_ATTRIBUTE,
@@ -230,14 +225,14 @@ class CallRecords:
     ) -> dict[CounterName, dict[int, int]]:
         """IDs for wanted entries the claim did not reserve: from the lease, recorded with
         one UpdateItem conditional on the token (rare: claims reserve what they want)."""
+        key = call_key(tenant, call)
         try:
-            item = self._calls.get_item(call_key(tenant, call))
+            item = self._calls.get_item(key)
             if item is None or get_s(item, "token") != token:
                 raise CallRecordsUnavailable("call record taken over or gone")
             known = ids_from_json(get_s(item, "ids"))
             merged = merge_ids(known, wants, self._take(tenant, missing(known, wants)))
             put = {"ids": ids_to_json(merged)}
-            key = call_key(tenant, call)
             if self._write("update_item", _owned(token), put=put, Key=key) is not None:
                 raise CallRecordsUnavailable("call record taken over")
         except AWS_ERRORS as exc:
@@ -249,25 +244,20 @@ class CallRecords:
         False when another send owns the record now."""
         until_us = to_us(expires_at)
         answered = {"answer": answer, "until_us": until_us, TTL_ATTRIBUTE: ttl_seconds(until_us)}
-        write = partial(
-            self._write,
-            "update_item",
-            _owned(token),
-            put=answered,
-            remove=["running_us"],
-            Key=call_key(tenant, key),
-        )
-        return self._settle(write) is None
+        record = call_key(tenant, key)
+        owned = _owned(token)
+        return self._settle("update_item", owned, put=answered, remove=["running_us"], Key=record)
 
     def drop(self, tenant: str, call: str, token: str) -> None:
         """The record deleted (an answer that stored nothing), if this send still owns it."""
-        key = call_key(tenant, call)
-        self._settle(partial(self._write, "delete_item", _owned(token), Key=key))
+        self._settle("delete_item", _owned(token), Key=call_key(tenant, call))
 
-    def _settle(self, write: Callable[[], ClientError | None]) -> ClientError | None:
-        """The record's last write, side by side with the call's deferred cleanup."""
-        tasks: list[Callable[[], object]] = [write, *self._calls.take_deferred()]
+    def _settle(self, verb: str, condition: ConditionBase, **write: Any) -> bool:
+        """The record's last write (`_write`), side by side with the call's deferred
+        cleanup: whether its condition held."""
+        tasks: list[Callable[[], object]] = [partial(self._write, verb, condition, **write)]
+        tasks += self._calls.take_deferred()
         try:
-            return cast(ClientError | None, self._calls.round_trips.side_by_side(tasks)[0])
+            return self._calls.round_trips.side_by_side(tasks)[0] is None
         except AWS_ERRORS as exc:
             raise CallRecordsUnavailable(error_code(exc)) from exc
