@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 _ALL: Final = {"ProjectionType": "ALL"}
+_SWEPT: Final = {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["tenant", "memory_id"]}
 
 
 def _key_schema(hash_key: str, range_key: str) -> list[dict[str, str]]:
@@ -91,12 +92,7 @@ TABLE_PROPERTIES: Final[dict[str, Any]] = {
         # Sparse: short-term memories only, in EXPIRY_SHARDS partitions (EXP#<n>, from
         # a hash of tenant and ID) sorted by expires_us: the expiry sweep across
         # tenants, oldest first. Only what the sweep needs to find the memory.
-        _index(
-            EXP_INDEX,
-            EXP_PK,
-            EXP_SK,
-            {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["tenant", "memory_id"]},
-        ),
+        _index(EXP_INDEX, EXP_PK, EXP_SK, _SWEPT),
         # Every memory in its area partition (AREA#<area>), newest first: sk is
         # created_us (20 digits) # typ # number (20 digits). GET /api/memory reads
         # the readable areas side by side and merges; ALL, so one round trip per page.
@@ -120,11 +116,7 @@ def create_table_kwargs(
     table_name: str, properties: Mapping[str, Any] = TABLE_PROPERTIES
 ) -> dict[str, Any]:
     """CloudFormation table `properties` (by default `TABLE_PROPERTIES`) as `create_table`
-    arguments.
-
-    TTL and point-in-time recovery are no `create_table` arguments: `bootstrap` applies
-    them with `update_time_to_live` / `update_continuous_backups`.
-    """
+    arguments (TTL and point-in-time recovery are none: `bootstrap` applies them)."""
     props = copy.deepcopy(dict(properties))
     taken = ("BillingMode", "AttributeDefinitions", "KeySchema", "GlobalSecondaryIndexes")
     kwargs = {"TableName": table_name, **{k: props[k] for k in taken if props.get(k)}}
