@@ -33,11 +33,7 @@ from shared.storage.dynamo.membership_hints import MembershipHints
 from shared.storage.dynamo.parallel import RoundTrips
 
 if TYPE_CHECKING:
-    from shared.domain import (
-        CounterName,
-        Memory,
-        MemoryId,
-    )
+    from shared.domain import CounterName, Memory, MemoryId
     from shared.storage.aws_clients import AwsClients
     from shared.storage.dynamo.brain import BrainIndex
     from shared.storage.dynamo.embeddings import EmbeddingVectors
