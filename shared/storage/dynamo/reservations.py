@@ -86,11 +86,19 @@ class IdLeases:
         self._free: defaultdict[tuple[str, CounterName], deque[int]] = defaultdict(deque)
         self._lock = threading.Lock()
 
-    def take(self, tenant: str, counter: CounterName, count: int) -> list[int] | None:
-        """`count` IDs from the lease, or None (nothing taken) when it holds fewer."""
-        with self._lock:
-            free = self._free[tenant, counter]
-            return [free.popleft() for _ in range(count)] if len(free) >= count else None
+    def take(self, tenant: str, counts: Mapping[CounterName, int]) -> dict[CounterName, list[int]]:
+        """`counts` IDs per counter from the lease; a lease too small for its count first
+        waits for one counter step (the only round trip before a claim's PutItem)."""
+        taken: dict[CounterName, list[int]] = {}
+        for counter, count in counts.items():
+            if len(self._free[tenant, counter]) < count:
+                self.refill(tenant, counter, at_least=count)
+            with self._lock:
+                free = self._free[tenant, counter]
+                if len(free) < count:
+                    raise CallRecordsUnavailable("ID lease exhausted by concurrent claims")
+                taken[counter] = [free.popleft() for _ in range(count)]
+        return taken
 
     def give_back(self, tenant: str, taken: Mapping[CounterName, Sequence[int]]) -> None:
         """IDs taken but never written anywhere: the lease hands them out again."""
@@ -142,21 +150,9 @@ class CallRecords:
         except AWS_ERRORS as exc:
             raise CallRecordsUnavailable(error_code(exc)) from exc
 
-    def _take(self, tenant: str, counts: Mapping[CounterName, int]) -> dict[CounterName, list[int]]:
-        taken: dict[CounterName, list[int]] = {}
-        for counter, count in counts.items():
-            ids = self._leases.take(tenant, counter, count)
-            if ids is None:  # the lease is too small for this claim: one step before it
-                self._leases.refill(tenant, counter, at_least=count)
-                ids = self._leases.take(tenant, counter, count)
-            if ids is None:
-                raise CallRecordsUnavailable("ID lease exhausted by concurrent claims")
-            taken[counter] = ids
-        return taken
-
     def _claim(self, claim: CallClaim) -> CallRecord:
         tenant, now_us = claim.tenant, to_us(claim.now)
-        taken = self._take(tenant, missing({}, claim.wants))
+        taken = self._leases.take(tenant, missing({}, claim.wants))
         ids = merge_ids({}, claim.wants, taken)
         until_us = to_us(claim.expires_at)
         item = {
@@ -231,7 +227,7 @@ class CallRecords:
             if item is None or get_s(item, "token") != token:
                 raise CallRecordsUnavailable("call record taken over or gone")
             known = ids_from_json(get_s(item, "ids"))
-            merged = merge_ids(known, wants, self._take(tenant, missing(known, wants)))
+            merged = merge_ids(known, wants, self._leases.take(tenant, missing(known, wants)))
             put = {"ids": ids_to_json(merged)}
             if self._write("update_item", _owned(token), put=put, Key=key) is not None:
                 raise CallRecordsUnavailable("call record taken over")
