@@ -21,8 +21,7 @@ HINTS_MAX: Final = 4096
 
 
 class MembershipHints:
-    def __init__(self, capacity: int = HINTS_MAX) -> None:
-        self._capacity = capacity
+    def __init__(self) -> None:
         self._hints: dict[tuple[str, str], frozenset[str]] = {}  # oldest written first
         self._lock = threading.Lock()
 
@@ -33,7 +32,7 @@ class MembershipHints:
         with self._lock:
             self._hints.pop((tenant, nutzer), None)
             self._hints[(tenant, nutzer)] = projects
-            while len(self._hints) > self._capacity:
+            while len(self._hints) > HINTS_MAX:
                 del self._hints[next(iter(self._hints))]
 
     def add(self, tenant: str, project: str, members: frozenset[str]) -> None:
