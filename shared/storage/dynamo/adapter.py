@@ -230,9 +230,7 @@ class DynamoStorage:
         return 0 if item is None else get_n(item, "value")
 
     def ensure_tags(self, tenant: str, names: Sequence[str]) -> dict[str, str]:
-        wanted: dict[str, str] = {}
-        for name in names:  # within one call, the first spelling wins
-            wanted.setdefault(name.casefold(), name)
+        wanted = {name.casefold(): name for name in reversed(names)}  # the first spelling wins
         stored = self._round_trips.run(
             [partial(self._put_tag, tenant, key, name) for key, name in wanted.items()]
         )
@@ -262,8 +260,6 @@ class DynamoStorage:
     def get_memories(
         self, tenant: str, ids: Sequence[MemoryId], now: datetime
     ) -> dict[MemoryId, Memory]:
-        if not ids:
-            return {}
         from shared.storage.dynamo.memory_items import memory_from_item
 
         now_us = to_us(now)
