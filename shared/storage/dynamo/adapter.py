@@ -174,12 +174,6 @@ class DynamoStorage:
     def close(self) -> None:
         self._round_trips.close()
 
-    def __enter__(self) -> DynamoStorage:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
     # --- the port methods a part serves as they are -------------------------------------
 
     reserve_ids = _Served(lambda s: s._calls.reserve_ids)
