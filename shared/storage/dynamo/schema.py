@@ -82,20 +82,15 @@ TABLE_PROPERTIES: Final[dict[str, Any]] = {
     ],
     "KeySchema": _key_schema(PK, SK),
     "GlobalSecondaryIndexes": [
-        # Everything about one entity, newest ID first: brain entries by
-        # (vk_typ, vk_referenz_id) and long-term memories by (scope, scope_vk).
+        # What each holds and why (docs/dynamodb.md, "Global secondary indexes"):
+        # brain entries and long-term memories about one entity, newest ID first;
         _index(REF_INDEX, REF_PK, REF_SK),
-        # Brain entries of one vk_typ (BTYP), newest ID first (and, merged over the
-        # four types, all entries newest first); memories of one type (MTYP), newest
-        # first (recent_memories).
+        # brain entries of one vk_typ, one area's memories of one type, newest first;
         _index(TYP_INDEX, TYP_PK, TYP_SK),
-        # Sparse: short-term memories only, in EXPIRY_SHARDS partitions (EXP#<n>, from
-        # a hash of tenant and ID) sorted by expires_us: the expiry sweep across
-        # tenants, oldest first. Only what the sweep needs to find the memory.
+        # sparse, sharded: short-term memories by expiry across tenants (the sweep only,
+        # projecting only what it needs to find the memory);
         _index(EXP_INDEX, EXP_PK, EXP_SK, _SWEPT),
-        # Every memory in its area partition (AREA#<area>), newest first: sk is
-        # created_us (20 digits) # typ # number (20 digits). GET /api/memory reads
-        # the readable areas side by side and merges; ALL, so one round trip per page.
+        # every memory in its area, in listing order (ALL: one round trip per page).
         _index(AREA_INDEX, AREA_PK, AREA_SK),
     ],
     "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True},
@@ -103,10 +98,8 @@ TABLE_PROPERTIES: Final[dict[str, Any]] = {
     "TimeToLiveSpecification": {"AttributeName": TTL_ATTRIBUTE, "Enabled": True},
 }
 
-# The vector bucket (AWS::S3Vectors::VectorBucket, without VectorBucketName): SSE-KMS (the
-# AWS-managed key unless the template's KmsKeyArn names one). Vector buckets are never
-# public and have no ACLs. Its indexes (one per embedding profile and dimension) are created
-# on first write (`embeddings.py`); the template declares the configured embedder's index.
+# SSE-KMS (the AWS-managed key unless the template's KmsKeyArn names one); its indexes are
+# created on first write (`embeddings.py`; docs/dynamodb.md, "S3 Vectors bucket").
 VECTOR_BUCKET_PROPERTIES: Final[dict[str, Any]] = {
     "EncryptionConfiguration": {"SseType": "aws:kms"},
 }
