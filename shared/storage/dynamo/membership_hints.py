@@ -1,15 +1,12 @@
 """Which project areas a nutzer is expected to read: a speculation aid for searches.
 
-A search must read the postings of every project area whose member the caller is, and the
-project records say which those are — one Query that would have to run *before* the
-posting Queries. Instead, the adapter remembers the projects it last read (or wrote) for
-each (tenant, nutzer) and queries those areas' postings in the same stage as the
-membership Query. Invariant: a hint never grants anything. The membership read of the same
-stage decides; postings of a hinted area that is no longer the nutzer's are dropped, and
-areas the read reveals that the hint lacked are read in a second stage. A stale or
-missing hint costs one stage, never correctness. Bounded: every search that gets a hint
-puts the one its membership read found, so the oldest written is the least recently used,
-evicted first.
+A search must read every project area the caller is a member of; the membership Query that
+says which runs in the same stage as the posting Queries of the areas this adapter last saw
+for (tenant, nutzer). Invariant: a hint never grants anything. The membership read decides:
+postings of a hinted area it does not confirm are dropped, areas it reveals beyond the hint
+are read in a second stage; a stale or missing hint costs one stage, never correctness.
+Bounded: a search puts back the hint its membership read found, so the oldest written is
+the least recently used, evicted first.
 """
 
 from __future__ import annotations
