@@ -264,14 +264,9 @@ class DynamoStorage:
         return {m.id: m for m in memories if m.tenant == tenant}
 
     def get_embedding(self, tenant: str, memory_id: MemoryId) -> bytes | None:
-        response = self._calls.client.get_item(
-            TableName=self._calls.table,
-            Key=memory_key(tenant, memory_id),
-            ConsistentRead=True,
-            ProjectionExpression="#key",
-            ExpressionAttributeNames={"#key": "embedding_key"},
-        )
-        ref = opt_s(response.get("Item", {}), "embedding_key")
+        key = memory_key(tenant, memory_id)
+        item = self._calls.get_item(key, ProjectionExpression="embedding_key")
+        ref = None if item is None else opt_s(item, "embedding_key")
         return None if ref is None else self._vectors.get(ref)
 
 

@@ -173,8 +173,11 @@ class TableCalls:
         last = get_n(response["Attributes"], "value")
         return range(last - count + 1, last + 1)
 
-    def get_item(self, key: Item) -> Item | None:
-        response = self.client.get_item(TableName=self.table, Key=key, ConsistentRead=True)
+    def get_item(self, key: Item, **request: Any) -> Item | None:
+        """Consistent GetItem (`request`: e.g. a ProjectionExpression)."""
+        response = self.client.get_item(
+            TableName=self.table, Key=key, ConsistentRead=True, **request
+        )
         item = response.get("Item")
         return dict(item) if item is not None else None
 
