@@ -17,7 +17,7 @@ from functools import cached_property, partial
 from typing import TYPE_CHECKING, Self, overload
 
 from shared.logs import silence_payload_loggers
-from shared.storage.dynamo.calls import Backoff, TableCalls
+from shared.storage.dynamo.calls import TableCalls
 from shared.storage.dynamo.items import (
     counter_key,
     get_n,
@@ -89,7 +89,7 @@ class DynamoStorage:
         self._max_retries = rating_max_retries
         self._round_trips = round_trips if round_trips is not None else RoundTrips()
         self._calls = TableCalls(
-            clients.dynamodb, table_name, self._round_trips, Backoff(sleep), max_attempts
+            clients.dynamodb, table_name, self._round_trips, max_attempts, sleep
         )
         self._hints = MembershipHints()
 

@@ -115,7 +115,7 @@ class BrainIndex:
             if not pending:
                 break
             if attempt:
-                self._calls.backoff.wait(attempt)
+                self._calls.wait(attempt)
             sent = {i: _version(writes[i].entry, p) for i, p in pending.items()}
             counts = [_count(i, sent[i], p) for i, p in pending.items()]
             requests = [

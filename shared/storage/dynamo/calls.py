@@ -21,7 +21,6 @@ import uuid
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -46,6 +45,7 @@ AWS_ERRORS: Final = (ClientError, BotoCoreError)
 CONDITION_FAILED: Final = "ConditionalCheckFailed"  # a cancellation reason's code
 CONDITION_FAILED_ERROR: Final = "ConditionalCheckFailedException"  # a single write's error code
 TRANSACTION_CONFLICT: Final = "TransactionConflict"
+BACKOFF_BASE, BACKOFF_CAP = 0.025, 1.0  # seconds
 
 
 class StorageUnavailable(RuntimeError):
@@ -82,22 +82,6 @@ def chunks(values: Sequence[Any], size: int) -> list[list[Any]]:
     return [list(values[i : i + size]) for i in range(0, len(values), size)]
 
 
-@dataclass
-class Backoff:
-    """Exponential backoff with jitter; `sleep` and `rng` are injectable for tests."""
-
-    sleep: Callable[[float], None] = time.sleep
-    rng: Callable[[], float] = random.random
-    base: float = 0.025
-    cap: float = 1.0
-
-    def wait(self, attempt: int) -> None:
-        """Sleep before retry number `attempt` (1 = first retry)."""
-        ceiling = min(self.cap, self.base * (2 ** max(attempt - 1, 0)))
-        delay = ceiling * (0.5 + self.rng() / 2)  # "equal jitter": never zero, never herd
-        self.sleep(delay)
-
-
 class TableCalls:
     """The calls on one table, bound to a client, the stage runner and the retry policy."""
 
@@ -106,14 +90,20 @@ class TableCalls:
         client: DynamoDBClient,
         table_name: str,
         round_trips: RoundTrips,
-        backoff: Backoff,
         max_attempts: int,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.client = client
         self.table = table_name
         self.round_trips = round_trips
-        self.backoff = backoff
         self.max_attempts = max(1, max_attempts)
+        self._sleep = sleep  # injectable for tests
+
+    def wait(self, attempt: int) -> None:
+        """Sleep before retry number `attempt` (1 = first retry): exponential backoff from
+        25 ms up to 1 s, "equal jitter" (half to all of it: never zero, never a herd)."""
+        ceiling = min(BACKOFF_CAP, BACKOFF_BASE * (2 ** max(attempt - 1, 0)))
+        self._sleep(ceiling * (0.5 + random.random() / 2))  # noqa: S311 - jitter, not secrets
 
     def transact(self, actions: Sequence[Mapping[str, Any]]) -> None:
         """One TransactWriteItems of `actions` on this table; its fresh ClientRequestToken
@@ -191,7 +181,7 @@ class TableCalls:
         done: list[T] = []
         for attempt in range(1, self.max_attempts + 1):
             if attempt > 1:
-                self.backoff.wait(attempt - 1)
+                self.wait(attempt - 1)
             outcome, pending = send(pending)
             done += outcome
             if not pending:

@@ -208,7 +208,7 @@ class MemoryDeleter:
             if not pending:
                 break
             if attempt:
-                self._calls.backoff.wait(attempt)
+                self._calls.wait(attempt)
             found.update(self._read([ref for ref in pending if ref not in found]))
             counts: list[Count[Ref]] = []
             side: list[tuple[Ref, Item]] = []
