@@ -63,11 +63,8 @@ class RoundTrips:
             self._pool = ThreadPoolExecutor(max_parallel, thread_name_prefix="brain-aws")
 
     def run[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
-        """Run `tasks` as one stage; results in task order.
-
-        Every task runs to its end; then the first exception raised by a task (in task
-        order) is re-raised. Tasks that must not fail the stage catch their own errors.
-        """
+        """Run `tasks` as one stage; results in task order. Every task runs to its end,
+        then the first exception (in task order) is re-raised."""
         if in_stage():  # nested: inline, part of the enclosing task
             return [task() for task in tasks]
         staged = [_staged(task) for task in tasks]
@@ -79,10 +76,8 @@ class RoundTrips:
 
     def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
         """Run independent *groups* of calls together: each task on its own thread (the
-        first on the caller's), outside any stage, so that the stages each task runs go to
-        the pool as usual. Serially when this runs stages serially (moto) or when called
-        from inside a stage. Every task runs to its end; then the first exception (in task
-        order) is re-raised."""
+        first on the caller's), outside any stage, so that the stages each runs go to the
+        pool as usual; serially without a pool or inside a stage. Errors as in `run`."""
         if self._pool is None or len(tasks) < 2 or in_stage():
             return _results([_outcome(task) for task in tasks])
         with ThreadPoolExecutor(len(tasks) - 1, thread_name_prefix="brain-side") as side:
