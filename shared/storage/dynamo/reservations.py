@@ -155,19 +155,15 @@ class CallRecords:
         taken = self._leases.take(tenant, missing({}, claim.wants))
         ids = merge_ids({}, claim.wants, taken)
         until_us = to_us(claim.expires_at)
-        item = {
-            **call_key(tenant, claim.key),
-            **attributes(
-                {
-                    "body": claim.body,
-                    "token": claim.token,
-                    "ids": ids_to_json(ids),
-                    "running_us": to_us(claim.running_until),
-                    "until_us": until_us,
-                    TTL_ATTRIBUTE: ttl_seconds(until_us),
-                }
-            ),
+        fields = {
+            "body": claim.body,
+            "token": claim.token,
+            "ids": ids_to_json(ids),
+            "running_us": to_us(claim.running_until),
+            "until_us": until_us,
+            TTL_ATTRIBUTE: ttl_seconds(until_us),
         }
+        item = {**call_key(tenant, claim.key), **attributes(fields)}
         low = [c for c, wanted in claim.wants.items() if wanted and self._leases.low(tenant, c)]
         tasks: list[Callable[[], Item | None]] = [partial(self._put_new, item, now_us)]
         tasks += [partial(self._leases.refill, tenant, c) for c in low]  # they return None
@@ -208,13 +204,10 @@ class CallRecords:
         took_over = _owned(token) & Attr("running_us").eq(running)
         update = {"running_us": to_us(claim.running_until)}
         key = call_key(claim.tenant, claim.key)
-        if (
-            body != claim.body
-            or running >= to_us(claim.now)
-            or self._write("update_item", took_over, put=update, Key=key) is not None
-        ):
-            return CallRecord(CallState.RUNNING, token, body, known, marks)
-        return CallRecord(CallState.RESUMED, token, body, known, marks)
+        ran_out = body == claim.body and running < to_us(claim.now)  # the same call, cut off
+        if ran_out and self._write("update_item", took_over, put=update, Key=key) is None:
+            return CallRecord(CallState.RESUMED, token, body, known, marks)
+        return CallRecord(CallState.RUNNING, token, body, known, marks)  # or taken over first
 
     def reserve_ids(
         self, tenant: str, call: str, token: str, wants: Mapping[CounterName, Sequence[int]]
