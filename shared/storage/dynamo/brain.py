@@ -33,7 +33,7 @@ from shared.domain import (
     TermLookup,
     VkTyp,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, defer, error_code
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
     BRAIN,
@@ -102,7 +102,7 @@ class BrainIndex:
             if not pending:
                 break
             if attempt:
-                self._calls.backoff.wait(attempt)
+                self._calls.wait(attempt)
             sent = {i: _version(writes[i].entry, p) for i, p in pending.items()}
             counts = [_count(i, sent[i], p) for i, p in pending.items()]
             requests = [
@@ -140,7 +140,7 @@ class BrainIndex:
             for i, entry in stored.items()
             if results[i] is None and min(entry.terms.values(), default=1) <= 0
         ]
-        defer(self._calls.round_trips, clears)
+        self._calls.defer(clears)
         return results, stored
 
     def _restore(self, entries: list[BrainEntry]) -> None:
