@@ -77,14 +77,7 @@ def emulate_query_vectors(client: Any) -> None:
 
     def hook(params: dict[str, Any], model: Any, **_: Any) -> Any:
         request = json.loads(params["body"])
-        where = (
-            {"indexArn": request["indexArn"]}
-            if "indexArn" in request
-            else {
-                "vectorBucketName": request["vectorBucketName"],
-                "indexName": request["indexName"],
-            }
-        )
+        where = {"vectorBucketName": request["vectorBucketName"], "indexName": request["indexName"]}
         _INSIDE.active = True
         try:
             listed = client.list_vectors(**where, returnData=True, returnMetadata=True)

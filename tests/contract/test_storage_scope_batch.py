@@ -218,3 +218,15 @@ def test_an_areas_filter_comes_before_the_limit(storage: StoragePort) -> None:
     # And no areas at all find nothing, None means no filter
     assert storage.find_memories_by_scopes(TENANT, [K1], NOW, 2, areas=[]) == {}
     assert ids(storage.find_memories_by_scopes(TENANT, [K1], NOW, 2)) == {K1: [lt(6), lt(5)]}
+
+
+def test_an_areas_filter_of_more_than_a_hundred_areas_finds_every_one(
+    storage: StoragePort,
+) -> None:
+    # Given memories about K1 in the 1st, the 101st and the 250th of 250 readable areas
+    areas = [f"projects/p{n:03d}" for n in range(250)]
+    store(storage, *(scoped(n + 1, K1, area=areas[a]) for n, a in enumerate([0, 100, 249])))
+    # When the lookup is limited to those areas (DynamoDB's IN takes 100 at a time)
+    found = storage.find_memories_by_scopes(TENANT, [K1], NOW, 10, areas=areas)
+    # Then every one of them is found, newest first
+    assert ids(found) == {K1: [lt(3), lt(2), lt(1)]}

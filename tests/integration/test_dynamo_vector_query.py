@@ -75,20 +75,32 @@ def test_one_query_vectors_with_the_tenant_area_type_and_expiry_filter(
     assert [(h.memory_id, round(h.score, 3)) for h in hits] == [(lt(7), 0.95), (lt(3), 0.8)]
 
 
-def test_a_bucket_arn_addresses_the_index_by_its_arn(stubbed: tuple[Any, Stubber]) -> None:
+def test_a_bucket_arn_addresses_the_bucket_by_its_name(stubbed: tuple[Any, Stubber]) -> None:
+    # Given the adapter built with the bucket's ARN (what the template's `!Ref` gives)
     client, stubber = stubbed
     stubber.add_response(
         "query_vectors",
         {"vectors": [], "distanceMetric": "cosine"},
         {
-            "indexArn": f"{ARN}/index/{index_name(PROFILE, 3)}",
+            "vectorBucketName": BUCKET,
+            "indexName": index_name(PROFILE, 3),
             "topK": 30,
             "queryVector": {"float32": [0.5, 0.25, 0.0]},
             "filter": expected_filter(),
             "returnDistance": True,
         },
     )
-    assert EmbeddingVectors(client, ARN).search(query()) == []
+    stubber.add_client_error("query_vectors", "NotFoundException", http_status_code=404)
+    stubber.add_response(
+        "list_indexes", {"indexes": []}, {"vectorBucketName": BUCKET, "prefix": f"{PROFILE}-d"}
+    )
+    vectors = EmbeddingVectors(client, ARN)
+    # When it searches, once more without an index of the profile
+    # Then every call names the bucket by the name the ARN ends in (one way only)
+    assert vectors.search(query()) == []
+    with pytest.raises(VectorProfileError):
+        vectors.search(query())
+    stubber.assert_no_pending_responses()
 
 
 def test_a_missing_index_tells_the_dimensions_of_the_profile(

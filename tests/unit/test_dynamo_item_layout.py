@@ -318,9 +318,9 @@ def test_a_rating_keeps_its_layout_and_reads_back() -> None:
 
 def test_a_brain_entry_and_its_posting_keep_their_layout_and_read_back() -> None:
     assert items.brain_item(BRAIN) == BRAIN_ITEM
-    assert items.brain_from_item(BRAIN_ITEM) == BRAIN
+    assert items.BRAIN.read(BRAIN_ITEM) == BRAIN
     assert items.posting_item(BRAIN, "titel", 3) == POSTING
-    assert items.posting_from_item(POSTING) == Posting(12, 3, 4, "kunde", "K#1")
+    assert items.POSTING.read(POSTING) == Posting(12, 3, 4, "kunde", "K#1")
 
 
 def test_stats_shards_of_entries_and_memories_share_one_layout() -> None:
@@ -336,7 +336,7 @@ def test_stats_shards_of_entries_and_memories_share_one_layout() -> None:
 
 
 def test_a_ledger_record_keeps_its_layout_and_reads_back() -> None:
-    assert ledger.record_item(LEDGER, ledger.record_key(LEDGER)) == LEDGER_ITEM
+    assert ledger.record_key(LEDGER) | ledger.RECORD.item(LEDGER) == LEDGER_ITEM
     assert ledger.RECORD.read(LEDGER_ITEM) == LEDGER
 
 

@@ -1,18 +1,18 @@
 """Brain entries and their search index: postings per term, sharded corpus stats
-(docs/dynamodb.md, "Brain entries and the search index").
+(docs/dynamodb.md, "Brain entries and the search index"; the memories' mechanism,
+`write_index`).
 
-Invariants (the same as a memory's, memory_records.py: one mechanism, `write_index`):
-- An entry and its stats shard change together: per stats shard one TransactWriteItems,
-  a create conditioned `attribute_not_exists`, a replace on the stored version being
-  `previous` (sent again against what is stored, so the last writer wins and the delta
-  is exact). Writes of one ID in one batch apply in order, one per round.
-- **The entry names every posting it may have.** A replace's entry keeps every term of
-  `previous` it drops with tf 0 (a mark), so its postings diff (deletes of the dropped
-  terms, puts of all its terms) runs beside the transaction; the marks are removed,
-  deferred beside the call's answer, once the diff is complete. Postings that still fail
-  report STORAGE and keep the marks: the resend (or any next upsert, `previous` = the
-  stored entry) deletes them. A write that does not apply has its postings made the
-  stored entry's again (best effort; a posting whose entry lacks the term is no hit).
+Invariants:
+- An entry and its stats shard change together (per shard one TransactWriteItems): a
+  create conditioned absent, a replace on the stored version being `previous`, sent again
+  against what is stored (the last writer wins, the delta is exact). Writes of one ID in
+  one batch apply in order, one per round.
+- **The entry names every posting it may have**: a replace keeps each term of `previous`
+  it drops with tf 0 (a mark), so its postings diff runs beside the transaction; the
+  marks are cleared (deferred) once the diff is complete, and kept when postings still
+  fail (STORAGE): the resend or any next upsert deletes them. A write that does not apply
+  has its postings made the stored entry's again (best effort; a posting whose entry
+  lacks the term is no hit).
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from shared.domain import (
     CorpusStats,
     EntryFailure,
     EntryFailureCode,
-    Posting,
     TermLookup,
     VkTyp,
 )
@@ -40,10 +39,6 @@ from shared.storage.dynamo.items import (
     BRAIN_STATS,
     JSON,
     PK,
-    REF_INDEX,
-    REF_PK,
-    TYP_INDEX,
-    TYP_PK,
     Item,
     action,
     brain_from_item,
@@ -62,11 +57,10 @@ from shared.storage.dynamo.items import (
     term_pk,
     to_us,
 )
-from shared.storage.dynamo.memory_index import newest_pages
+from shared.storage.dynamo.memory_index import REF, TYP, merged, newest
 
 _log = logging.getLogger(__name__)
 
-EntryKey = tuple[str, int]  # (tenant, entry ID)
 _UNINDEXED = "search index not updated; send the entry again"
 
 
@@ -80,15 +74,10 @@ class BrainIndex:
     def put(self, writes: Sequence[BrainWrite]) -> list[EntryFailure | None]:
         """The first write of each entry ID as one round, the later ones (a replace from
         what the round wrote) as the next `put`, in order."""
-        for write in writes:  # programming errors surface before anything is written
-            if write.previous is not None:
-                to_us(write.previous.created_at)
-                to_us(write.previous.updated_at)
-            brain_item(write.entry)
-        first: dict[EntryKey, int] = {}
-        for index, write in enumerate(writes):
-            first.setdefault(_key(write.entry), index)
-        results, applied = self._round({i: writes[i] for i in first.values()})
+        for w in writes:  # programming errors surface before anything is written
+            _count(0, _version(w.entry, w.previous), w.previous)
+        first = {_key(w.entry): i for i, w in reversed(list(enumerate(writes)))}  # ID's first
+        results, applied = self._round({i: writes[i] for i in sorted(first.values())})
         stored = {_key(entry): entry for entry in applied.values()}
         later = [i for i in range(len(writes)) if i not in results]
         again = [  # a create stays one; a replace is from what the round stored
@@ -194,59 +183,45 @@ class BrainIndex:
         entries = (brain_from_item(item) for item in self._calls.batch_get(keys))
         return {e.id: e for e in entries if e.tenant == tenant}
 
-    def _newest(
-        self, tenant: str, index: str, attribute: str, pks: Sequence[str], limit: int
-    ) -> list[list[BrainEntry]]:
-        """Per partition of GSI `index` the tenant's newest `limit` entries (`newest_pages`)."""
-        pages = newest_pages(self._calls, index, attribute, pks, limit)
-        entries = [[e for e in map(brain_from_item, page) if e.tenant == tenant] for page in pages]
-        return [_newest_ids(found, limit) for found in entries]
-
     def find_by_reference(
         self, tenant: str, vk_typ: str, vk_referenz_id: str | None, limit: int
     ) -> list[BrainEntry]:
-        if vk_referenz_id is not None:
-            pair = (str(vk_typ), vk_referenz_id)
-            return self.find_by_references(tenant, [pair], limit).get(pair, [])
-        return self._newest(tenant, TYP_INDEX, TYP_PK, [brain_typ_pk(tenant, str(vk_typ))], limit)[
-            0
-        ]
+        """The by_reference partition of (vk_typ, vk_referenz_id), without an ID its vk_typ's
+        by_vk_typ partition `BTYP#<vk_typ>` (`newest`)."""
+        if vk_referenz_id is None:
+            pk, gsi = brain_typ_pk(tenant, str(vk_typ)), TYP
+        else:
+            pk, gsi = brain_ref_pk(tenant, str(vk_typ), vk_referenz_id), REF
+        return newest(self._calls, brain_from_item, gsi, [pk], limit)[0]
 
     def find_by_references(
         self, tenant: str, references: Sequence[tuple[str, str]], limit: int
     ) -> dict[tuple[str, str], list[BrainEntry]]:
         """Per distinct (vk_typ, vk_referenz_id) its by_reference partition
-        `BREF#<vk_typ>#<ref>`, newest ID first (`_newest`)."""
+        `BREF#<vk_typ>#<ref>` (`newest`)."""
         pairs = list(dict.fromkeys((str(vk_typ), ref) for vk_typ, ref in references))
         pks = [brain_ref_pk(tenant, *pair) for pair in pairs]
-        found = zip(pairs, self._newest(tenant, REF_INDEX, REF_PK, pks, limit), strict=True)
+        found = zip(pairs, newest(self._calls, brain_from_item, REF, pks, limit), strict=True)
         return {pair: entries for pair, entries in found if entries}
 
     def list(self, tenant: str, limit: int) -> list[BrainEntry]:
         pks = [brain_typ_pk(tenant, typ.value) for typ in VkTyp]
-        pages = self._newest(tenant, TYP_INDEX, TYP_PK, pks, limit)
-        return _newest_ids([e for page in pages for e in page], limit)
+        return merged(newest(self._calls, brain_from_item, TYP, pks, limit), lambda e: e.id, limit)
 
     def lookup_terms(self, tenant: str, terms: Sequence[str]) -> TermLookup:
         wanted = list(dict.fromkeys(terms))
         queries = [query(term_pk(tenant, t), ConsistentRead=True) for t in wanted]
         pages = self._calls.query_many([*queries, stats_query(tenant, BRAIN_STATS)])
-        postings: dict[str, list[Posting]] = {}
-        for term, items in zip(wanted, pages, strict=False):
-            if items:
-                postings[term] = [posting_from_item(item) for item in items]
+        found = zip(wanted, pages, strict=False)
+        postings = {term: list(map(posting_from_item, items)) for term, items in found if items}
         return TermLookup(postings, stats_from_items(pages[-1]))
 
     def stats(self, tenant: str) -> CorpusStats:
         return self.lookup_terms(tenant, []).stats
 
 
-def _key(entry: BrainEntry) -> EntryKey:
+def _key(entry: BrainEntry) -> tuple[str, int]:  # (tenant, entry ID)
     return entry.tenant, entry.id
-
-
-def _newest_ids(entries: Sequence[BrainEntry], limit: int) -> list[BrainEntry]:
-    return sorted(entries, key=lambda e: e.id, reverse=True)[:limit]
 
 
 def _version(entry: BrainEntry, previous: BrainEntry | None) -> BrainEntry:

@@ -1,21 +1,16 @@
-"""Embeddings in Amazon S3 Vectors: one vector bucket, one vector index per embedding
-profile and dimension, vectors keyed by tenant and memory ID.
+"""Embeddings in Amazon S3 Vectors (docs/dynamodb.md, "S3 Vectors bucket").
 
 Invariants:
-- Index name: `<profile>-d<dimension>` when the profile hash is already a valid, short
-  index name (the server's profiles are: `titan-embed-text-v2-1024-…`), else
-  `p-<sha256(profile)[:24]>-d<dimension>`; vectors without a profile go to
-  `ohne-profil-d<dimension>`. So a vector is only ever compared with vectors of the same
-  profile and dimension, and the dimensions a profile has are one ListIndexes away.
-- Vector key: `<tenant>/<memory id>/<write id>`, a fresh key per write (as the S3 objects
-  before): a failed or duplicate write deletes its own vector and never touches the vector
-  of an existing memory. The memory item names its vector by `embedding_key`
-  (`<index>|<vector key>`).
-- Filterable metadata: `tenant`, `area`, `typ`, `expires_at` (epoch seconds; long-term
-  memories `NEVER`) — every query filters by tenant, readable areas and expiry.
-- A missing index is created on first write (cosine, float32); PutVectors and
-  DeleteVectors go in batches of at most 500 keys per index.
-- Helpers report failures instead of raising, so that they run as tasks of a stage next to
+- One vector index per embedding profile and dimension (`index_name`), created on the first
+  write: a vector is only compared with vectors of its profile and dimension, and the
+  dimensions a profile has are one ListIndexes away.
+- A fresh vector key per write, `<tenant>/<memory id>/<write id>`, named by the item's
+  `embedding_key` (`<index>|<key>`): a failed or duplicate write deletes its own vector and
+  never touches the vector of an existing memory.
+- Every vector carries the metadata every query filters by: `tenant`, `area`, `typ`,
+  `expires_at` (long-term memories `NEVER`).
+- The bucket is addressed by its name, one way for every call (an ARN is cut to it).
+- Writes report failures instead of raising, so that they run as tasks of a stage next to
   DynamoDB calls. Vector data and texts are never logged.
 """
 
@@ -24,9 +19,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
 from shared.domain import Memory, MemoryId, MemoryType
@@ -76,13 +70,9 @@ def _split(ref: str) -> tuple[str, str]:
     return index, key
 
 
-def _memory_id(key: str) -> MemoryId | None:
+def _memory_id(key: str, tenant: str) -> MemoryId | None:
     parts = key.rsplit("/", 2)
-    return MemoryId.parse(parts[1]) if len(parts) == 3 else None
-
-
-def expiry_seconds(expires_at: datetime | None) -> float:
-    return NEVER if expires_at is None else expires_at.timestamp()
+    return MemoryId.parse(parts[1]) if len(parts) == 3 and parts[0] == tenant else None
 
 
 @dataclass(frozen=True)
@@ -92,12 +82,20 @@ class VectorWrite:
     body: bytes
 
 
+def _batches[T](values: Sequence[T], ref: Callable[[T], str]) -> list[tuple[str, list[T]]]:
+    """`values` grouped by the index their `ref` names, at most BATCH_MAX per group."""
+    by_index: dict[str, list[T]] = {}
+    for value in values:
+        by_index.setdefault(_split(ref(value))[0], []).append(value)
+    return [(i, chunk) for i, group in by_index.items() for chunk in chunks(group, BATCH_MAX)]
+
+
 class EmbeddingVectors:
     """`bucket` is the vector bucket's name, or its ARN (what the template's `!Ref` gives)."""
 
     def __init__(self, client: S3VectorsClient, bucket: str) -> None:
         self._client = client
-        self._bucket = bucket
+        self._bucket: dict[str, Any] = {"vectorBucketName": bucket.rpartition(":bucket/")[2]}
         # Profile -> dimension, once an index of it is known to exist (written to, listed):
         # a profile's dimension is fixed, so a warm process asks S3 Vectors once per profile.
         self._fixed: dict[str, int] = {}
@@ -107,34 +105,20 @@ class EmbeddingVectors:
         not seen before; the smallest should there be several). Indexes are per profile
         and dimension, shared by the tenants of a bucket: `tenant` plays no part."""
         del tenant
-        found: dict[str, int] = {}
         for profil_hash in dict.fromkeys(profiles):
-            if profil_hash not in self._fixed:
-                dimensions = self._dimensions(profil_hash)
-                if dimensions:
-                    self._fixed[profil_hash] = min(dimensions)
-            if profil_hash in self._fixed:
-                found[profil_hash] = self._fixed[profil_hash]
-        return found
+            if profil_hash not in self._fixed and (dimensions := self._dimensions(profil_hash)):
+                self._fixed[profil_hash] = min(dimensions)
+        return {p: self._fixed[p] for p in profiles if p in self._fixed}
 
     def _index(self, index: str) -> dict[str, Any]:
-        if self._bucket.startswith("arn:"):
-            return {"indexArn": f"{self._bucket}/index/{index}"}
-        return {**self._where(), "indexName": index}
-
-    def _where(self) -> dict[str, Any]:
-        arn = self._bucket.startswith("arn:")
-        return {"vectorBucketArn" if arn else "vectorBucketName": self._bucket}
+        return {**self._bucket, "indexName": index}
 
     # --- writes -------------------------------------------------------------------------
 
     @staticmethod
     def batches(writes: Sequence[VectorWrite]) -> list[list[VectorWrite]]:
         """Writes grouped by index, at most BATCH_MAX per group: one PutVectors each."""
-        by_index: dict[str, list[VectorWrite]] = {}
-        for write in writes:
-            by_index.setdefault(_split(write.ref)[0], []).append(write)
-        return [chunk for group in by_index.values() for chunk in chunks(group, BATCH_MAX)]
+        return [batch for _, batch in _batches(writes, lambda w: w.ref)]
 
     def put_batch(self, writes: Sequence[VectorWrite]) -> str | None:
         """One PutVectors for writes of one index (created when missing); None, or why
@@ -148,7 +132,7 @@ class EmbeddingVectors:
                     "tenant": w.memory.tenant,
                     "area": w.memory.area,
                     "typ": MemoryType(w.memory.id.typ).value,
-                    "expires_at": expiry_seconds(w.memory.expires_at),
+                    "expires_at": w.memory.expires_at.timestamp() if w.memory.expires_at else NEVER,
                 },
             }
             for w in writes
@@ -173,8 +157,7 @@ class EmbeddingVectors:
         """The index (cosine, float32); one created side by side meanwhile is fine."""
         try:
             self._client.create_index(
-                **self._where(),
-                indexName=index,
+                **self._index(index),
                 dataType="float32",
                 dimension=dimension,
                 distanceMetric="cosine",
@@ -186,17 +169,14 @@ class EmbeddingVectors:
     def delete(self, refs: Sequence[str]) -> None:
         """Best effort, batched per index: a left-over vector is never returned for a
         memory it does not belong to (search re-checks every hit on the item; logged)."""
-        by_index: dict[str, list[str]] = {}
-        for ref in refs:
-            index, key = _split(ref)
-            by_index.setdefault(index, []).append(key)
-        for index, keys in by_index.items():
-            for chunk in chunks(keys, BATCH_MAX):
-                try:
-                    self._client.delete_vectors(**self._index(index), keys=chunk)
-                except AWS_ERRORS as exc:
-                    if error_code(exc) != _NOT_FOUND:
-                        _log.error("orphan vectors left in %s (%d): %s", index, len(chunk), exc)
+        for index, batch in _batches(refs, str):
+            try:
+                self._client.delete_vectors(
+                    **self._index(index), keys=[_split(r)[1] for r in batch]
+                )
+            except AWS_ERRORS as exc:
+                if error_code(exc) != _NOT_FOUND:
+                    _log.error("orphan vectors left in %s (%d): %s", index, len(batch), exc)
 
     # --- reads --------------------------------------------------------------------------
 
@@ -208,10 +188,8 @@ class EmbeddingVectors:
             if error_code(exc) == _NOT_FOUND:
                 return None
             raise
-        for vector in response.get("vectors", []):
-            if vector.get("key") == key:
-                return encode(vector.get("data", {}).get("float32", []))
-        return None
+        found = [v for v in response.get("vectors", []) if v.get("key") == key]
+        return encode(found[0].get("data", {}).get("float32", [])) if found else None
 
     def search(self, query: VectorQuery) -> list[VectorHit]:
         """One QueryVectors on the query's index, filtered to the tenant, the areas, the
@@ -241,21 +219,16 @@ class EmbeddingVectors:
             raise VectorProfileError(
                 query.profil_hash, query.dimension, self._dimensions(query.profil_hash)
             ) from exc
-        best: dict[MemoryId, float] = {}
-        prefix = f"{query.tenant}/"
-        for vector in response.get("vectors", []):
-            key = vector.get("key", "")
-            memory_id = _memory_id(key) if key.startswith(prefix) else None
-            if memory_id is None:
-                continue
-            score = 1.0 - float(vector.get("distance", 1.0))  # cosine distance
-            best[memory_id] = max(score, best.get(memory_id, -2.0))
+        best: dict[MemoryId, float] = {}  # a memory's best vector (a stale one may be left)
+        for vector in sorted(response.get("vectors", []), key=lambda v: v.get("distance", 1.0)):
+            if (memory_id := _memory_id(vector.get("key", ""), query.tenant)) is not None:
+                best.setdefault(memory_id, 1.0 - float(vector.get("distance", 1.0)))  # cosine
         ranked = sorted(best.items(), key=lambda item: (-item[1], item[0]))
         return [VectorHit(memory_id, score) for memory_id, score in ranked[: query.limit]]
 
     def _dimensions(self, profil_hash: str) -> list[int]:
         """The dimensions a profile has indexes for (one ListIndexes by name prefix)."""
         prefix = f"{index_base(profil_hash)}-d"
-        response = self._client.list_indexes(**self._where(), prefix=prefix)
+        response = self._client.list_indexes(**self._bucket, prefix=prefix)
         names = [entry.get("indexName", "") for entry in response.get("indexes", [])]
         return [int(n[len(prefix) :]) for n in names if n[len(prefix) :].isdigit()]

@@ -6,15 +6,11 @@ the `by_expiry` GSI's `EXP#<shard>` (the expiry sweep is a system job across ten
 request path). Free-text key components (tenant, tag names, terms, scopes, reference IDs) are
 escaped (`%` -> `%25`, `#` -> `%23`) so that no value can forge another key's shape.
 
-Values (docs/dynamodb.md, "Item types"): an item type's `Codec` is derived from its domain
-dataclass (`codec`): every field is stored under its name with the `Kind` of its type, unless
-the codec renames it, gives its kind or leaves it out; boto3's TypeSerializer/
-TypeDeserializer make every attribute value (`attributes`, `plain`, `expression` with boto3's
-`Attr`/`Key`). Datetimes are integer microseconds, read back UTC-aware; the TTL attribute
-`expires_at` is rounded up; a Decimal DynamoDB would round is refused; dicts and lists are
-compact JSON (numbers read back unchanged); a None field is not stored, an absent one reads
-as default. tests/unit/test_dynamo_item_layout.py pins every item type byte for byte: a
-change there (a field added to a domain class is stored) is a migration.
+Values (docs/dynamodb.md, "Value encoding"): an item type's `Codec` is derived from its
+domain dataclass; boto3's TypeSerializer/TypeDeserializer make every attribute value (a
+Decimal DynamoDB would round is refused); a None field is not stored, an absent one reads as
+default. tests/unit/test_dynamo_item_layout.py pins every item type byte for byte: a change
+there (a field added to a domain class is stored) is a migration.
 """
 
 from __future__ import annotations
@@ -449,7 +445,7 @@ def brain_item(e: BrainEntry) -> Item:
 
 
 def brain_from_item(item: Mapping[str, Any]) -> BrainEntry:
-    return BrainEntry(**BRAIN.fields(item))
+    return BRAIN.read(item)
 
 
 def posting_item(entry: BrainEntry, term: str, tf: int) -> Item:
@@ -458,7 +454,7 @@ def posting_item(entry: BrainEntry, term: str, tf: int) -> Item:
 
 
 def posting_from_item(item: Mapping[str, Any]) -> Posting:
-    return Posting(**POSTING.fields(item))
+    return POSTING.read(item)
 
 
 def stats_update(shard: Item, *, documents: int, total_len: int) -> Item:

@@ -80,7 +80,6 @@ _BY_ART: Final = {
     LedgerArt.UMBUCHUNG: "umbuchungen",
 }
 _COUNT, _SUM = "kn:", "ks:"  # a category's count and sum: top-level numbers ADD can reach
-_ID, _RECORD = 0, 1  # the first two actions of a booking's transaction
 _RETRY: Final = "retry"  # another transaction held one of the items: send it again
 
 ShardKey = tuple[str, str]
@@ -105,10 +104,6 @@ def _due_key(record: LedgerRecord) -> Item:
 def _total_key(record: LedgerRecord) -> Item:
     sk = f"{record.monat}#{part(record.waehrung)}#{record.id % TOTAL_SHARDS}"
     return key(tenant_prefix(record.tenant, "LTOTAL", record.area), sk)
-
-
-def record_item(record: LedgerRecord, at: Item) -> Item:
-    return {**at, **RECORD.item(record)}
 
 
 def _total_update(record: LedgerRecord) -> Item:
@@ -180,54 +175,47 @@ class LedgerTable:
     def _attempt(self, write: LedgerWrite) -> Result | str:
         record, original = write.record, write.original
         new = Attr(PK).not_exists()
-        rkey = record_key(record)
-        at_id = own_key(record.tenant, "LID", padded(record.id))
-        pointer = {**at_id, "entry_pk": rkey[PK], "entry_sk": rkey[SK]}
-        items = [
-            action("Put", new, Item=pointer),
-            action("Put", new, Item=record_item(record, rkey)),
-        ]
+        at = record_key(record)
+        pointer = own_key(record.tenant, "LID", padded(record.id))
+        parts = {  # named: the cancellation reasons come in this order
+            "id": action("Put", new, Item=pointer | {"entry_pk": at[PK], "entry_sk": at[SK]}),
+            "record": action("Put", new, Item=at | RECORD.item(record)),
+        }
         if record.satz is not LedgerSatz.ZAHLUNG:
-            items.append(_total_update(record))
+            parts["total"] = _total_update(record)
         if record.is_reminder:
-            items.append(action("Put", Item=record_item(record, _due_key(record))))
+            parts["due"] = action("Put", Item=_due_key(record) | RECORD.item(record))
         if original is not None and original.is_reminder:
-            items.append(action("Delete", Key=_due_key(original)))
-        at: dict[str, int] = {}  # where the optional parts sit in the TransactItems
+            parts["undue"] = action("Delete", Key=_due_key(original))
         if record.schluessel is not None:
-            at["key"] = len(items)
-            taken = {**own_key(record.tenant, "LKEY", record.schluessel), "id": n(record.id)}
-            items.append(action("Put", new, all_old=True, Item=taken))
+            taken = own_key(record.tenant, "LKEY", record.schluessel) | {"id": n(record.id)}
+            parts["key"] = action("Put", new, all_old=True, Item=taken)
         if record.satz is LedgerSatz.ZAHLUNG and original is not None:
-            at["check"] = len(items)
             no_storno = record_key(original, LedgerSatz.STORNO)
-            items.append(action("ConditionCheck", new, Key=no_storno))
+            parts["check"] = action("ConditionCheck", new, Key=no_storno)
         try:
-            self._calls.transact(items)
+            self._calls.transact(list(parts.values()))
         except AWS_ERRORS as exc:
-            return self._classify(exc, record, len(items), at)
+            return self._classify(exc, record, list(parts))
         return None
 
-    def _classify(
-        self, exc: BaseException, record: LedgerRecord, count: int, at: Mapping[str, int]
-    ) -> Result | str:
-        reasons = cancel_reasons(exc, count)
+    def _classify(self, exc: BaseException, record: LedgerRecord, parts: list[str]) -> Result | str:
+        reasons = cancel_reasons(exc, len(parts))
         if reasons is None:
             _log.warning("ledger record %s: %s", record.id, error_code(exc))
             return EntryFailure(EntryFailureCode.STORAGE, error_code(exc))
         codes = [str(reason.get("Code")) for reason in reasons]
-
-        def failed(part: str) -> bool:
-            return part in at and codes[at[part]] == CONDITION_FAILED
-
-        if failed("key") and (taken := reasons[at["key"]].get("Item")) is not None:
+        failed = {
+            name for name, code in zip(parts, codes, strict=False) if code == CONDITION_FAILED
+        }
+        if "key" in failed and (taken := reasons[parts.index("key")].get("Item")) is not None:
             return AlreadyAppended(get_n(taken, "id"))  # the key item as stored (ALL_OLD)
-        if codes[_RECORD] == CONDITION_FAILED and record.bezug is not None:
+        if "record" in failed and record.bezug is not None:
             detail = f"{record.bezug} hat schon {record.satz}"
             return EntryFailure(EntryFailureCode.CONFLICT, detail)
-        if CONDITION_FAILED in (codes[_ID], codes[_RECORD]):
+        if failed & {"id", "record"}:
             return EntryFailure(EntryFailureCode.STORAGE, f"record {record.id} exists")
-        if failed("check"):
+        if "check" in failed:
             return EntryFailure(EntryFailureCode.CONFLICT, f"{record.bezug} ist storniert")
         if TRANSACTION_CONFLICT in codes:
             return _RETRY

@@ -45,42 +45,30 @@ _MEMBERS_PER_TRANSACTION: Final = 49
 PROJECT: Final = codec(Project, created_at="created_us", members=None)
 
 
-def project_pk(tenant: str, name: str) -> str:
-    return f"{tenant_prefix(tenant)}#PROJECT#{part(name)}"
+def _project_pk(tenant: str, name: str) -> str:
+    return tenant_prefix(tenant, "PROJECT", name)
 
 
-def nutzer_pk(tenant: str, nutzer: str) -> str:
-    return f"{tenant_prefix(tenant)}#NUTZER#{part(nutzer)}"
+def _nutzer_pk(tenant: str, nutzer: str) -> str:
+    return tenant_prefix(tenant, "NUTZER", nutzer)
 
 
-def _project_exists(tenant: str, name: str) -> Item:
-    """The transaction item that fails it unless the project exists."""
-    return action(
-        "ConditionCheck", Attr(PK).exists(), Key=key(project_pk(tenant, name), SK_PROJECT)
-    )
-
-
-def _member_keys(tenant: str, name: str, nutzer: str) -> tuple[Item, Item]:
-    """The member item's key (project partition) and its reverse membership item's."""
-    return (
-        key(project_pk(tenant, name), MEMBER_SK_PREFIX + part(nutzer)),
-        key(nutzer_pk(tenant, nutzer), MEMBERSHIP_SK_PREFIX + part(name)),
-    )
-
-
-def _member_puts(tenant: str, name: str, members: Sequence[str]) -> list[Item]:
-    puts: list[Item] = []
+def _member_writes(tenant: str, name: str, members: Sequence[str], *, put: bool) -> list[Item]:
+    """Put (or Delete) each member's item (project partition) and its reverse membership."""
+    writes: list[Item] = []
     for nutzer in members:
-        member, membership = _member_keys(tenant, name, nutzer)
-        member |= attributes({"nutzer": nutzer})
-        membership |= attributes({"project": name})
-        puts += [action("Put", Item=member), action("Put", Item=membership)]
-    return puts
+        member = key(_project_pk(tenant, name), MEMBER_SK_PREFIX + part(nutzer))
+        membership = key(_nutzer_pk(tenant, nutzer), MEMBERSHIP_SK_PREFIX + part(name))
+        for at, values in ((member, {"nutzer": nutzer}), (membership, {"project": name})):
+            writes.append(
+                action("Put", Item=at | attributes(values)) if put else action("Delete", Key=at)
+            )
+    return writes
 
 
 def membership_query(tenant: str, nutzer: str) -> Item:
     """The Query of a nutzer's reverse membership items (its projects)."""
-    return _partition(nutzer_pk(tenant, nutzer), MEMBERSHIP_SK_PREFIX)
+    return query(_nutzer_pk(tenant, nutzer), begins=MEMBERSHIP_SK_PREFIX, ConsistentRead=True)
 
 
 def projects_from_items(items: Sequence[Mapping[str, Any]]) -> frozenset[str]:
@@ -100,12 +88,9 @@ class ProjectRecords:
     def create(self, project: Project) -> bool:
         members = sorted({project.owner, *project.members})
         first, *rest = chunks(members, _MEMBERS_PER_TRANSACTION)
-        item = {
-            **key(project_pk(project.tenant, project.name), SK_PROJECT),
-            **PROJECT.item(project),
-        }
+        item = key(_project_pk(project.tenant, project.name), SK_PROJECT) | PROJECT.item(project)
         put = action("Put", Attr(PK).not_exists(), Item=item)
-        if not self._transact([put, *_member_puts(project.tenant, project.name, first)]):
+        if not self._transact(put, *_member_writes(project.tenant, project.name, first, put=True)):
             return False
         self._hints.add(project.tenant, project.name, frozenset(members))
         for group in rest:
@@ -113,34 +98,33 @@ class ProjectRecords:
         return True
 
     def add(self, tenant: str, name: str, members: Sequence[str]) -> bool:
-        check = _project_exists(tenant, name)
-        for group in chunks(sorted(set(members)), _MEMBERS_PER_TRANSACTION) or [[]]:
-            if not self._transact([check, *_member_puts(tenant, name, group)]):
-                return False
+        if not self._members(tenant, name, members, put=True):
+            return False
         self._hints.add(tenant, name, frozenset(members))
         return True
 
     def remove(self, tenant: str, name: str, members: Sequence[str]) -> bool:
-        """Delete member and membership items together (one transaction per 49 members)."""
-        check = _project_exists(tenant, name)
+        return self._members(tenant, name, members, put=False)
+
+    def _members(self, tenant: str, name: str, members: Sequence[str], *, put: bool) -> bool:
+        """Write (or delete) member and membership items together, one transaction per 49
+        members, each conditioned on the project existing."""
+        at = key(_project_pk(tenant, name), SK_PROJECT)
+        check = action("ConditionCheck", Attr(PK).exists(), Key=at)
         for group in chunks(sorted(set(members)), _MEMBERS_PER_TRANSACTION) or [[]]:
-            deletes = [
-                action("Delete", Key=item_key)
-                for nutzer in group
-                for item_key in _member_keys(tenant, name, nutzer)
-            ]
-            if not self._transact([check, *deletes]):
+            if not self._transact(check, *_member_writes(tenant, name, group, put=put)):
                 return False
         return True
 
     def get(self, tenant: str, name: str) -> Project | None:
-        (items,) = self._calls.query_many([_partition(project_pk(tenant, name))])
-        meta = next((i for i in items if get_s(i, SK) == SK_PROJECT), None)
-        if meta is None:
+        partition = query(_project_pk(tenant, name), ConsistentRead=True)
+        (items,) = self._calls.query_many([partition])
+        by_sk = {get_s(item, SK): item for item in items}
+        if SK_PROJECT not in by_sk:
             return None
-        members = (i for i in items if get_s(i, SK).startswith(MEMBER_SK_PREFIX))
-        return Project(
-            **PROJECT.fields(meta), members=frozenset(get_s(i, "nutzer") for i in members)
+        members = (item for sk, item in by_sk.items() if sk.startswith(MEMBER_SK_PREFIX))
+        return PROJECT.read(
+            by_sk[SK_PROJECT], members=frozenset(get_s(i, "nutzer") for i in members)
         )
 
     def of(self, tenant: str, nutzer: str) -> frozenset[str]:
@@ -149,18 +133,14 @@ class ProjectRecords:
         self._hints.put(tenant, nutzer, projects)  # searches speculate with it
         return projects
 
-    def _transact(self, items: list[Mapping[str, Any]]) -> bool:
-        """One transaction with a fresh ClientRequestToken; False when its first item's
+    def _transact(self, *actions: Item) -> bool:
+        """One transaction with a fresh ClientRequestToken; False when its first action's
         condition failed (the project exists / does not exist)."""
         try:
-            self._calls.transact(items)
+            self._calls.transact(actions)
         except AWS_ERRORS as exc:
             reasons = cancel_reasons(exc)
             if reasons and reasons[0].get("Code") == CONDITION_FAILED:
                 return False
             raise
         return True
-
-
-def _partition(pk: str, sk_prefix: str | None = None) -> Item:
-    return query(pk, begins=sk_prefix, ConsistentRead=True)

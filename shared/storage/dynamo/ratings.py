@@ -96,14 +96,12 @@ class RatingWriter:
         }
         if missing := [ref for ref in refs if ref not in bases]:
             bases |= self._read(missing)
-
-        def chain(ref: MemoryRef, group: list[Rating]) -> list[Result]:
-            return self._chain(group, bases[ref], now_us)
-
-        def memory_of(_index: int, rating: Rating) -> MemoryRef:
-            return rating.tenant, rating.memory_id
-
-        return run_chains(self._calls.round_trips, ratings, memory_of, chain)
+        return run_chains(
+            self._calls.round_trips,
+            ratings,
+            lambda _index, rating: (rating.tenant, rating.memory_id),
+            lambda ref, group: self._chain(group, bases[ref], now_us),
+        )
 
     def _read(self, refs: list[MemoryRef]) -> dict[MemoryRef, Memory | EntryFailure]:
         """The memories the caller did not know (one BatchGet stage), or why not."""
@@ -140,8 +138,8 @@ class RatingWriter:
         self, ratings: list[Rating], base: Memory, now_us: int
     ) -> tuple[list[Result], Memory]:
         """Write one group: its results in order, and the base for the next group. Each
-        refused pass drops a rating whose insert_ID is taken, learns the stored aggregate
-        (`ALL_OLD`) or counts a conflict (backoff, at most `max_retries`)."""
+        refused pass drops the ratings whose insert_ID is taken, learns the stored
+        aggregate (`ALL_OLD`) or counts a conflict (backoff, at most `max_retries`)."""
         results: dict[int, Result] = {}
         pending = list(range(len(ratings)))
         failure = EntryFailure(EntryFailureCode.STORAGE, "rating not written")
@@ -153,16 +151,29 @@ class RatingWriter:
             try:
                 self._calls.transact(self._actions(batch, base, now_us))
             except AWS_ERRORS as exc:
-                verdict = self._cancelled(exc, batch, now_us)
-                if isinstance(verdict, EntryFailure):
-                    failure = verdict
+                reasons = cancel_reasons(exc, 2 * len(batch) + 1)
+                if reasons is None:
+                    _log.warning("rating %s: %s", batch[0].insert_id, error_code(exc))
+                    failure = EntryFailure(EntryFailureCode.STORAGE, error_code(exc))
                     break
-                existing, stored, conflict = verdict
-                for position in sorted(existing, reverse=True):
-                    i = pending.pop(position)
+                codes = [str(reason.get("Code")) for reason in reasons]
+                stored = reasons[-1].get("Item") if codes[-1] == CONDITION_FAILED else None
+                if codes[-1] == CONDITION_FAILED and (
+                    stored is None or not is_live(stored, now_us)
+                ):
+                    failure = _gone(batch[0].memory_id)  # ALL_OLD: none if gone
+                    break
+                taken = [pending[i // 2] for i, c in enumerate(codes[:-1]) if c == CONDITION_FAILED]
+                conflict = TRANSACTION_CONFLICT in codes
+                if not (taken or stored or conflict):
+                    _log.warning("rating %s: transaction cancelled: %s", batch[0].insert_id, codes)
+                    failure = EntryFailure(EntryFailureCode.STORAGE, ",".join(sorted(set(codes))))
+                    break
+                for i in taken:
                     detail = f"rating {ratings[i].insert_id} exists"
                     results[i] = EntryFailure(EntryFailureCode.STORAGE, detail)
-                base = stored or base
+                pending = [i for i in pending if i not in taken]
+                base = memory_from_item(stored) if stored else base  # a newer last_call_us
                 conflicts += conflict
                 if conflicts > self._max_retries:
                     detail = f"memory {ratings[0].memory_id} busy ({self._max_retries} retries)"
@@ -196,29 +207,6 @@ class RatingWriter:
         update = expression(condition, add=added, put=moved)
         key = memory_key(batch[0].tenant, batch[0].memory_id)
         return [*actions, action("Update", all_old=True, Key=key, **update)]
-
-    def _cancelled(
-        self, exc: BaseException, batch: list[Rating], now_us: int
-    ) -> EntryFailure | tuple[list[int], Memory | None, bool]:
-        """A failed transaction: a final failure of the whole batch, or (positions in the
-        batch whose guard or record exists, the aggregate as stored now, conflict?)."""
-        reasons = cancel_reasons(exc, 2 * len(batch) + 1)
-        if reasons is None:
-            _log.warning("rating %s: %s", batch[0].insert_id, error_code(exc))
-            return EntryFailure(EntryFailureCode.STORAGE, error_code(exc))
-        codes = [str(reason.get("Code")) for reason in reasons]
-        existing = sorted({i // 2 for i, code in enumerate(codes[:-1]) if code == CONDITION_FAILED})
-        stored: Memory | None = None
-        if codes[-1] == CONDITION_FAILED:
-            item = reasons[-1].get("Item")  # ALL_OLD: none if gone
-            if item is None or not is_live(item, now_us):
-                return _gone(batch[0].memory_id)
-            stored = memory_from_item(item)  # a newer last_call_us is stored
-        conflict = TRANSACTION_CONFLICT in codes
-        if not existing and stored is None and not conflict:
-            _log.warning("rating %s: transaction cancelled: %s", batch[0].insert_id, codes)
-            return EntryFailure(EntryFailureCode.STORAGE, ",".join(sorted(set(codes))))
-        return existing, stored, conflict
 
     def list(self, tenant: str, memory_id: MemoryId) -> list[Rating]:
         partition = memory_pk(tenant, memory_id)
