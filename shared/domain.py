@@ -219,7 +219,7 @@ class DeleteRead:
     """The memories a delete is about to remove, as the adapter read them
     (`StoragePort.read_for_delete`): live ones only, with their versions; `detail` is what
     the adapter read besides, so that it can delete them without reading again (DynamoDB:
-    each memory's partition — item, ratings, index record — from one Query)."""
+    each memory's partition — item, ratings, a tombstone — from one Query)."""
 
     memories: Mapping[MemoryId, Memory]
     detail: object = None

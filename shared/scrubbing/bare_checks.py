@@ -2,7 +2,8 @@
 
 Invariants: such a value is a secret only by its shape (length, alphabet, entropy), its
 guards (a digest, a public key, a URL or path, a crypt hash, an identifier's shape such as
-a Twilio-style SID, base64 of a file: `JVBERi0…` is a PDF) and a credential word near it
+a Twilio-style SID, base64 of a file: `JVBERi0…` is a PDF, a JWT's header alone, a value the
+clause names a public key) and a credential word near it
 (`credential_context`); without one it is an identifier - content, and it stays (CONTRACT §8).
 Pure functions, safe in any thread.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import re
 from typing import Final
 
@@ -30,8 +32,9 @@ _PUBLIC_PREFIX = re.compile(
     r"(?:sha(?:1|256|384|512)[-:]|0x|ssh-(?:rsa|ed25519|dss) |ecdsa-sha2-nistp\d+ |base64,|@)$",
     # matched against lowercased text: case-insensitive alternations are ~4x slower in `re`
 )
-_DIGEST_AFTER = re.compile(
-    r"[^\n]{0,40}?(?:hash|checksum|prüfsumme|digest|commit|sha-?\d|fingerprint|revision)",
+_DIGEST_AFTER = re.compile(  # in the value's clause: `(<hex>); Commit …` names another value
+    r"(?:[^\n;).]|\.(?!\s)){0,40}?(?:hash|checksum|prüfsumme|digest|commit|sha-?\d|fingerprint"
+    r"|revision)",
     # matched against lowercased text: case-insensitive alternations are ~4x slower in `re`
 )
 _FILE_AFTER = re.compile(r"\s{1,4}\*?[\w./-]{1,200}\.[A-Za-z0-9]{1,8}\b")  # sha256sum output
@@ -101,10 +104,39 @@ def _encodes_a_file(value: str) -> bool:
     return raw.startswith(_FILE_MAGIC)
 
 
+# A public key named in the value's clause (`Our server public key for the tunnel is X`):
+# the nearest key noun before the value, with no secret word after it.
+_PUBLIC_KEY_NAMED = re.compile(
+    r"(?:public[ _-]?key|pubkey|öffentliche[nr]?[ -]schlüssel)(?:(?!private|secret|passw|geheim"
+    r"|privat)[^\n.;!?]){0,80}$"
+    # matched against lowercased text: case-insensitive alternations are ~4x slower in `re`
+)
+_JOSE_HEADER: Final = frozenset(
+    {"alg", "typ", "kid", "cty", "crit", "enc", "zip", "jku", "jwk", "x5u", "x5c", "x5t",
+     "x5t#S256", "b64", "ppt", "url", "nonce"}
+)  # fmt: skip
+"""The parameters of a JOSE header (RFC 7515 §4, 7516 §4): a JWT's first segment names its
+algorithm and key, and holds no secret; a token without its payload and signature is public."""
+
+
+def _jose_header(value: str) -> bool:
+    """The value is the base64url of a JOSE header alone (`eyJhbGciOiJIUzI1NiJ9`)."""
+    if not value.startswith("eyJ") or len(value) > 400:
+        return False
+    try:
+        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+        header = json.loads(raw)
+    except (binascii.Error, ValueError):
+        return False
+    return isinstance(header, dict) and bool(header) and set(header) <= _JOSE_HEADER
+
+
 def _bare_guarded(value: str, match: re.Match[str]) -> bool:
     """Context that makes a random-looking value public or an identifier, not a secret."""
     text, start, end = match.string, match.start("v"), match.end("v")
-    if _encodes_a_file(value):
+    if _encodes_a_file(value) or _jose_header(value):
+        return True
+    if _PUBLIC_KEY_NAMED.search(text[max(0, start - 120) : start].lower()):
         return True
     before = text[max(0, start - 48) : start].lower()
     if _PUBLIC_PREFIX.search(before) or _DIGEST_CONTEXT.search(before):
@@ -160,6 +192,13 @@ _CONTEXT_BEFORE: Final = 80
 _CONTEXT_AFTER: Final = 40
 
 
+def _unlabelled(match: re.Match[str]) -> bool:
+    """No identifier label (`IDENTIFIER_LABEL`) in the few words before the value."""
+    text, start = match.string, match.start("v")
+    line_start = text.rfind("\n", 0, start) + 1
+    return not IDENTIFIER_LABEL.search(text[max(line_start, start - 48) : start].lower())
+
+
 def credential_context(text: str, start: int, end: int) -> bool:
     """The words around text[start:end] speak of a credential and do not name it an identifier:
     a credential word in the line before it (up to 80 characters, reaching into the previous
@@ -177,6 +216,43 @@ def credential_context(text: str, start: int, end: int) -> bool:
     return bool(_CREDENTIAL_CONTEXT.search(before) or _CREDENTIAL_CONTEXT.search(after.lower()))
 
 
+# A vendor's token as most APIs issue them now: a short prefix naming the vendor and the kind
+# (`pplx-`, `figd_`, `lin_api_`, `sk-or-v1-`, `PMAK-`), then a long random body.
+_PREFIXED = re.compile(
+    r"(?P<p>[a-z](?=[0-9]?[a-z])[a-z0-9]{1,7}|[A-Z]{3,8})(?:[_-][a-z0-9]{1,8}|[_-][A-Z0-9]{1,8}){0,2}[_-]"
+    r"(?P<b>[A-Za-z0-9][A-Za-z0-9_-]{31,400})"
+)
+# Prefixes of identifiers, digests and object ids: their random body is an id, not a secret.
+_ID_PREFIXES: Final = frozenset(
+    {"id", "ids", "uid", "uuid", "guid", "sha", "md", "git", "commit", "build", "run", "job",
+     "req", "request", "trace", "span", "evt", "event", "file", "img", "image", "msg", "tx",
+     "txn", "order", "ord", "cus", "cust", "user", "usr", "acct", "obj", "doc", "node", "pod",
+     "vm", "sg", "subnet", "vpc", "ami", "vol", "snap", "arn", "ref", "rev", "ver", "blob",
+     "tree", "hash", "sum", "crc", "etag", "test", "demo", "sample", "example", "dummy", "fake",
+     "mock", "pi", "ch", "in", "price", "prod", "sub", "inv", "pm", "seti", "src", "cs", "py",
+     "tok", "ws", "conv", "thread", "chat", "call", "room", "sess", "trc", "log", "task",
+     "step", "flow", "item", "list", "page", "post", "cmt", "pr", "issue", "ticket", "case"}
+)  # fmt: skip
+
+
+def _vendor_prefixed(core: str) -> bool:
+    """A short prefix and a long random body (base62 with digits, not hex, not words glued
+    together), the prefix not one of an identifier's."""
+    found = _PREFIXED.fullmatch(core)
+    if found is None or found.group("p").lower() in _ID_PREFIXES:
+        return False
+    body = found.group("b").replace("-", "").replace("_", "")
+    if len(body) < 32:
+        return False
+    digits = any(map(str.isdigit, body))
+    if _HEXISH.fullmatch(body):  # hex after a prefix is a digest or an id as often as a key
+        return False  # (`linux-node-<sha256>`: a cache key, `lg-<md5>`: a log group)
+    upper, lower = any(map(str.isupper, body)), any(map(str.islower, body))
+    if not digits or not (upper or lower) or shannon_entropy(body) < 4.0:
+        return False
+    return not _wordy(body)
+
+
 def bare_credential(value: str, match: re.Match[str]) -> bool:
     """A bare base64/base64url/base62/hex token of 32+ characters that looks random, in a
     credential context (`credential_context`): without one it is an identifier (a digest, a
@@ -191,6 +267,8 @@ def bare_credential(value: str, match: re.Match[str]) -> bool:
         return False
     if _DIGEST_LABEL.match(core):
         return False  # `sha512-…`: subresource integrity, a digest
+    if _vendor_prefixed(core):  # a vendor's token is one wherever it stands
+        return not is_placeholder(core) and not _bare_guarded(value, match) and _unlabelled(match)
     if _DIGEST_HEX.fullmatch(core) and not _named_in_clause(match.string, match.start()):
         return False  # SHA-1/SHA-256 shaped: a commit or digest unless its clause names a key
     if _HEXISH.fullmatch(core):

@@ -7,7 +7,8 @@ words around the value (a key named `sha256`, a `Bestellnummer` before a card nu
 Placeholders are never secrets: template shapes (`<...>`, `${...}`, `{{...}}`, `%(x)s`,
 `$ALL_CAPS`), runs of one filler character (`xxx`, `****`, `•••`), documentation values
 (`...EXAMPLE`, `your-api-key-here`, `dein-passwort`), secret-store references (`op://...`,
-`vault:...`, `arn:aws:secretsmanager:...`) and the scrubber's own marker `[ENTFERNT:...]`.
+`vault:...`, `env:DB_PASSWORD`, `arn:aws:secretsmanager:...`) and the scrubber's own marker
+`[ENTFERNT:...]`.
 "changeme", "geheim" or "password" are NOT placeholders: they are real, weak passwords.
 """
 
@@ -40,6 +41,8 @@ _FILLER_ONLY = re.compile(r"[xX*•●·._#?\-\s]+|(.)\1+")
 _TEMPLATE = re.compile(
     r"""<[^<>]*>?|\$\{|\$\(|\{\{|\{%|%\(|%[A-Z_]+%|\$[A-Z_][A-Z0-9_]*\}?\)?$|\[|\(|\{
     |(?:op|vault|ssm|secretsmanager|keyvault|env|file)://|arn:aws:secretsmanager:|vault:
+    |\$\d$
+    |env:[A-Za-z_][A-Za-z0-9_]*$
     |urn:[a-z0-9][a-z0-9-]{0,31}:|\$[A-Za-z_][\w-]*(?:[.:][\w-]+)+["']?$
     |(?:os\.)?environ\b|process\.env\.|getenv\(|secrets\.
     |(?:var|local|data|module|each|self)\.[A-Za-z_]|--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$
@@ -163,7 +166,8 @@ def key_before(match: re.Match[str], width: int = 40) -> str:
 # Words in front of a bare "key" that make it a database, cache or public key.
 _NON_SECRET_KEY_WORD = re.compile(
     r"(?:public|öffentliche[rns]?|primary|foreign|partition|sort|cache|object|idempotency"
-    r"|routing|hot|s3|license|lizenz|ssh|gpg|pgp|host|kms|composite|unique)[\s_-]*$",
+    r"|routing|hot|s3|license|lizenz|ssh|gpg|pgp|host|kms|composite|unique|bucket|schema"
+    r"|lookup|shard|dedup|row|column|index)[\s_-]*$",
 )
 
 
@@ -303,11 +307,19 @@ _JOINED_WORDS = re.compile(
 )
 
 
+_WORD_PATH = re.compile(r"[a-z][a-z0-9_-]*+(?:/[a-z0-9_.-]++){2,8}+/?")
+"""Lowercase words joined by slashes: a store's or a repository's path (`secret/brain/db`
+after `vault kv get -field=password`), not a password."""
+
+
 def password_bare(value: str, match: re.Match[str]) -> bool:
     """Value right after the keyword (`Passwort Sommer2024!`): digit or symbol required, or
-    three or more words joined by `-` or `.` (a passphrase: `birke-cobalt-falke`)."""
+    three or more words joined by `-` or `.` (a passphrase: `birke-cobalt-falke`); a path of
+    lowercase words is none."""
     if _JOINED_WORDS.fullmatch(value):
         return password_value(value, match)
+    if _WORD_PATH.fullmatch(value):
+        return False
     return password_like(value, match) and bool(
         _STRONG_SYMBOL.search(value) or any(c.isdigit() for c in value)
     )
@@ -329,10 +341,14 @@ _WIFI_WORD = re.compile(r"ssid|wlan|wi-?fi|wpa|hotspot|netzwerk|network")
 
 
 def wifi_value(value: str, match: re.Match[str]) -> bool:
-    """`SSID Gast, key X`: a password-like value after `key`, on a line that names a Wi-Fi."""
+    """`SSID Gast, key X`: a password-like value after `key`, on a line that names a Wi-Fi;
+    `psk` (a pre-shared key: `wpa_supplicant.conf`'s `psk="…"`) names one itself."""
     start = match.start("key")
     line_start = match.string.rfind("\n", 0, start) + 1
-    if not _WIFI_WORD.search(match.string[max(line_start, start - 80) : start].lower()):
+    named = match.group("key") in ("psk", "PSK") and not match.string[start - 1 : start].isalnum()
+    if not named and not _WIFI_WORD.search(
+        match.string[max(line_start, start - 80) : start].lower()
+    ):
         return False
     return password_bare(value, match)
 
@@ -450,7 +466,14 @@ def discord_value(value: str, _match: re.Match[str]) -> bool:
     return text is not None and text.isdigit() and 15 <= len(text) <= 21
 
 
+_PORT_QUERY = re.compile(r"\d{1,5}[?#]")
+
+
 def url_password(value: str, _match: re.Match[str]) -> bool:
+    """A URL's password: no placeholder, not its field's name, not a port and a query
+    (`https://host:8443?next=a@b.org`)."""
+    if _PORT_QUERY.match(value):
+        return False
     return bool(value) and not is_placeholder(value) and not names_its_field(value, "")
 
 

@@ -3,8 +3,9 @@
 Invariants: pure functions of the candidate value and its match (no state, no I/O); each
 confirms a candidate only when its shape is that of a credential - a session cookie's random
 value, a list of one-time recovery codes, a secret assigned with symbols in it, a cell under a
-table's password column, a pair under a heading that names logins - never a word of prose, a
-date or an identifier named as one. The text around a match is read in bounded windows (a
+table's password column, a pair under a heading that names logins, a TOTP seed in base32 on a
+line that names one-time passwords - never a word of prose, a date or an identifier named as
+one. The text around a match is read in bounded windows (a
 few lines, a table of at most 60 rows).
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from shared.scrubbing.bare_checks import IDENTIFIER_LABEL
 from shared.scrubbing.checks import (
     generic_value,
     is_placeholder,
@@ -41,7 +43,11 @@ def session_value(value: str, _match: re.Match[str]) -> bool:
     return any(looks_random(part) for part in plain.split("."))
 
 
-_CODE_LIST = re.compile(r"\s*[,;]\s*|\n|\s+(?:und|and|oder|or|sowie)\s+")
+_CODE_LIST = re.compile(
+    r"(?:\s*[,;]\s*|\n[ \t]*|\s+(?:und|and|oder|or|sowie)\s+|^)(?:(?:\d{1,2}[.)]|[-*•])[ \t]+)?"
+)
+"""What stands between two codes of a list: a comma, a line break or a conjunction, and a list
+item's mark (`1. `, `- `)."""
 
 
 def recovery_codes(value: str, _match: re.Match[str]) -> bool:
@@ -211,3 +217,56 @@ def attr_secret(value: str, match: re.Match[str]) -> bool:
     if _SESSION_WORD.search(key):  # `{"name":"sessionid","value":X}`: a session cookie
         return session_value(value, match)
     return generic_value(value, match)
+
+
+TOTP_SEED: Final = (
+    r"(?<![A-Za-z0-9])(?<![A-Za-z0-9] )(?P<v>[A-Z2-7]{16,64}+|[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,15}+"
+    r"|[a-z2-7]{4}(?: [a-z2-7]{4}){3,15}+)(?![A-Za-z0-9])(?! [A-Za-z0-9])"
+)
+"""A TOTP seed as authenticator apps take it: base32, in one run or in groups of four
+(`JBSW Y3DP EHPK 3PXP`, as Google shows it) - the whole run of groups (a part of a longer run,
+such as an OpenPGP fingerprint's last groups, is none)."""
+TOTP_ANCHORS: Final = ("totp", "2fa", "mfa", "otp", "authenticator", "seed")
+_OTP_WORD = re.compile(
+    r"(?<![a-z0-9])(?:totp|hotp|2fa|mfa|otp|authenticator|authy|zwei-?faktor|two-?factor"
+    r"|one-?time)(?![a-z])|(?:otp|totp|2fa|mfa)[ _-]?seed|\bseed\b"
+)
+_SEED_REACH: Final = 160
+
+
+def totp_seed(value: str, match: re.Match[str]) -> bool:
+    """A base32 seed: letters and digits both (2-7), not one character repeated, on a line (or
+    after the line before it) that names one-time passwords, and not labelled an identifier."""
+    core = value.replace(" ", "")
+    digits = sum(ch.isdigit() for ch in core)
+    if not 2 <= digits <= len(core) - 4 or len(set(core)) < 8:
+        return False
+    text, start = match.string, match.start("v")
+    line_start = text.rfind("\n", 0, start) + 1
+    label = text[max(line_start, start - 48) : start].lower()
+    if IDENTIFIER_LABEL.search(label):
+        return False
+    prev_line = text.rfind("\n", 0, max(0, line_start - 1)) + 1
+    line_end = text.find("\n", match.end("v"))
+    around = text[max(prev_line, start - _SEED_REACH) : start].lower()
+    after = text[match.end("v") : len(text) if line_end < 0 else line_end][:60].lower()
+    return bool(_OTP_WORD.search(around) or _OTP_WORD.search(after))
+
+
+_SLACK_BODY = re.compile(r"x(?:ox[a-z](?:\.xox[a-z])?|app)-(?P<b>[A-Za-z0-9-]+)")
+
+
+def slack_value(value: str, match: re.Match[str]) -> bool:
+    """A Slack token's body as Slack issues them: 20+ characters in dash-separated groups, one
+    of them 8+ digits or two of 5+ (the workspace and user ids), no trailing dash before filler
+    (`xoxp-…-####`); `xoxb-12345-abcd234`, `xoxb-my-bot-token` are documentation."""
+    found = _SLACK_BODY.fullmatch(value)
+    if found is None:
+        return False
+    body = found.group("b")
+    if len(body) < 20 or body.endswith("-") or "-" not in body:
+        return False
+    ids = [len(g) for g in body.split("-") if g.isdigit()]
+    if not (any(n >= 8 for n in ids) or sum(n >= 5 for n in ids) >= 2):
+        return False
+    return not is_placeholder(value) and len(set(value[-16:])) > 3

@@ -52,7 +52,8 @@ SECRETISH_KEY: Final = (
 QUALIFIER: Final = (
     rf"(?:{_OSP}\([^()\n]{{0,40}}+\))?"
     rf"(?:{_SP}(?:für|fuer|fürs|für's|fuers|for|of|vom|von|des|der|zum|zur|to|on|at|bei|beim"
-    rf"|im|am|auf|from|in){_SP}(?:[^\n:=.;,!?\"'`\[\]{{}}()<>]|[.!](?=\w)){{1,40}}?)?"
+    rf"|im|am|auf|from|in|meiner|meines|deiner|deines|seiner|seines|ihrer|ihres|unserer|unseres"
+    rf"|eurer|eures|dieser|dieses){_SP}(?:[^\n:=.;,!?\"'`\[\]{{}}()<>]|[.!](?=\w)){{1,40}}?)?"
     rf"(?:{_OSP}\([^()\n]{{0,80}}+\))?"
 )
 
@@ -86,8 +87,14 @@ CHANGED_TO_SEP: Final = (
 # An unquoted value is one possessive run; the engine trims `.:)]}` off its end ("Passwort ist
 # Sommer2024." keeps the sentence's full stop) - a possessive run never backtracks.
 _UNQUOTED_BODY: Final = r"(?:[^\s;,\"'`<>„“”«»&]++|&(?![\w.-]{1,64}+=))"
+_ADVERB_FIRST: Final = (
+    r"(?:(?:übrigens|uebrigens|btw|inzwischen|mittlerweile|jetzt|nun|now|still|noch|immer"
+    r"|weiterhin|aktuell|currently|derzeit|wieder|again|also|auch|einfach|simply|just|nur"
+    r"|unverändert|unchanged|vorerst|übergangsweise|temporarily|nach wie vor)\s{1,8}+){0,2}+"
+)
+"""Adverbs between a key's mark and its value (`lautet übrigens X`, `is still X`): skipped."""
 VALUE: Final = (
-    r"(?:\"(?P<v1>(?:[^\"\\\n]|\\[^\n]){1,200}+)\"|'(?P<v2>[^'\n]{1,200}+)'"
+    _ADVERB_FIRST + r"(?:\"(?P<v1>(?:[^\"\\\n]|\\[^\n]){1,200}+)\"|'(?P<v2>[^'\n]{1,200}+)'"
     r"|„(?P<v3>[^“”\"\n]{1,200}+)[“”\"]|[“«](?P<v4>[^”»\n]{1,200}+)[”»]|`(?P<v5>[^`\n]{1,200}+)`"
     rf"|(?P<v>{_UNQUOTED_BODY}{{1,200}}+))"
 )
@@ -141,8 +148,10 @@ PW_INVERTED: Final = (
     rf"(?:(?:neues?|new|aktuelles?|current){_SP})?(?:[\w-]{{1,40}}-)?(?:passwort|password|kennwort)\b"
     r"|(?<![^\s„“\"'«(])(?P<v1>[^\s\"'`<>„“”«»]{4,64}+)[“”\"'»]?"
     rf"{_SP}(?:as|als){_SP}"
-    rf"(?:(?:the|das|dein|your|unser|our|neues?|new){_SP}){{0,4}}+(?:passwort|password|kennwort)\b"
+    rf"(?:(?:the|das|dein|your|unser|our|neues?|new){_SP}){{0,4}}+(?:[\w-]{{2,20}}+{_SP})?"
+    r"(?:passwort|password|kennwort)\b"
 )
+"""`X ist das neue Passwort`, `I used X as the root password` (one word may name whose)."""
 PW_BARE: Final = rf"{PW_KEY}{_SP}{VALUE}"
 PW_LOOSE: Final = (
     rf"{PW_KEY}(?:'s|\s)(?:[^\n:=;{{}}@/\\<>-]|-(?!>)){{0,40}}?(?::|->|=>|→|=){_SP}{VALUE}"
@@ -226,10 +235,11 @@ SEED_PHRASE: Final = (
     rf"{QUALIFIER}[\"']?(?:{_OSP}[:=]|{_SP}(?:ist|is|lautet)){_OSP}[\"'„“]?"
     r"(?P<v>(?:[a-z]{3,8}+\s{1,4}+(?=[a-z])){11,23}+[a-z]{3,8}+)\b"
 )
-_NOT_A_PIN: Final = (
+NOT_A_PIN: Final = (
     r"(?!\s{0,4}+(?:Zeichen|Stellen|stellig|digits|characters|chars|Tage|days|Versuche|attempts"
     r"|mal|times|x\b|%|€|Euro|EUR|Minuten|minutes|Sekunden|seconds))(?![.,:/-]\d)"
 )
+"""What follows a number that counts something (`4 Versuche`, `12 Zeichen`, `3.5`): no PIN."""
 PIN: Final = (
     r"(?<![A-Za-z])(?P<key>PIN|PIN-Code|PIN\s{1,4}+code|Pincode|PUK|Entsperrcode|unlock\s{1,4}+code"
     r"|Geheimzahl|Geheimnummer|Kartenpin"
@@ -239,9 +249,13 @@ PIN: Final = (
     r"|Code\s{1,4}+(?:der|des|vom|von|f(?:ü|ue)r|fürs|of\s{1,4}+the|for\s{1,4}+the|to\s{1,4}+the)"
     r"\s{1,4}+(?:Alarmanlage|Haust(?:ü|ue)r|T(?:ü|ue)r|Tor|Garage|Garagentor|Tresor|Safe"
     r"|Schlie(?:ß|ss)fach|gate|door|alarm|garage|safe|locker))\b"
-    rf"{QUALIFIER}(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|lautet|was|war){_COLON_OR_SPACE})"
-    rf"[\"'„“]?(?P<v>\d{{4,8}}+)\b{_NOT_A_PIN}"
+    rf"{QUALIFIER}(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|lautet|was|war){_COLON_OR_SPACE}"
+    rf"|{CHANGED_TO_SEP}|(?:{_SP}(?:wurde|wird|ist|hab(?:e|en)?))?{_SP}auf(?={_SP}\d{{4,8}}+"
+    rf"{_SP}(?:geändert|geaendert|gesetzt|zurückgesetzt|umgestellt)){_SP})"
+    rf"[\"'„“]?(?P<v>\d{{4,8}}+)\b{NOT_A_PIN}"
 )
+"""A PIN or a lock's code after its name and a mark: `Die PIN der Firmenkarte ist 4711`,
+`door code changed to 5521`, `Der Türcode wurde auf 5521 geändert`."""
 GENERIC_STRONG: Final = (
     rf"{SECRETISH_KEY}{QUALIFIER}(?:{STRONG_SEP}|{STRONG_WORD_SEP}){_BLOCK_SCALAR}{RANDOM_VALUE}"
 )
@@ -267,7 +281,7 @@ LOCK_CODE: Final = (
     r"|door|gate|locker|lockbox|key\s{1,4}+box)(?![A-Za-z])"
     rf"{QUALIFIER}{_OSP}[:,]{_OSP}(?:Zahlen)?(?:Code|Kombination|combination)(?![A-Za-z])"
     rf"(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|lautet){_COLON_OR_SPACE}|{_SP})[\"'„“]?"
-    rf"(?P<v>\d{{4,8}}+)\b{_NOT_A_PIN}"
+    rf"(?P<v>\d{{4,8}}+)\b{NOT_A_PIN}"
 )
 """A lock named first, its code after a colon: `Tresor im Lager: Code 151232`."""
 LOCK_ANCHORS: Final = (
@@ -316,17 +330,22 @@ _ONE_CODE: Final = (
     r"|(?=[A-Za-z]{0,15}+\d)[A-Za-z0-9]{4,16}+)"
 )
 _LIST_WORD: Final = r"(?:und|and|oder|or|sowie)"
+_ITEM: Final = r"(?:(?:\d{1,2}+[.)]|[-*•])[ \t]{1,4}+)?"
+"""A list item's mark before a code: `1. `, `2) `, `- `, `• `."""
 RECOVERY_CODES: Final = (
     r"(?<![A-Za-z])(?P<key>(?:recovery|backup|wiederherstellungs|notfall|sicherungs|2fa|mfa"
     r"|totp)[-\s]?codes?)(?![A-Za-z])"
     rf"{QUALIFIER}(?:{_OSP}[:=]{_OSP}|{_SP}(?:ist|is|sind|are|lautet|lauten){_COLON_OR_SPACE}"
-    rf"|{_OSP}[,(–-][^\n:=]{{1,40}}+:[ \t]{{0,8}}+\r?\n)"
-    rf"(?P<v>{_ONE_CODE}(?:(?:{_OSP}[,;]{_OSP}|\n|{_SP}{_LIST_WORD}{_SP}){_ONE_CODE}){{0,15}}+)"
+    rf"|{_OSP}[,(–-][^\n:=]{{1,40}}+:[ \t]{{0,8}}+\r?\n"
+    r"|[ \t]{0,8}+\r?\n(?=[ \t]{0,8}+(?:\d{1,2}[.)]|[-*•])[ \t]))"
+    rf"(?P<v>{_ITEM}{_ONE_CODE}"
+    rf"(?:(?:{_OSP}[,;]{_OSP}|\n[ \t]{{0,8}}+|{_SP}{_LIST_WORD}{_SP}){_ITEM}{_ONE_CODE}){{0,15}}+)"
     r"(?![\w-])"
 )
 """One-time recovery codes after their name: `Backup-Codes für 2FA: 2670 1046, LF1L-OPS0-…`,
-or as a list under a heading line that names them (`Recovery codes, keep them safe:⏎…`); the
-list may end in a conjunction (`…, mjn01-1id7b und gausc-c6muz`)."""
+or as a list under a heading line that names them (`Recovery codes, keep them safe:⏎…`), its
+items numbered or bulleted (`1. 9424 9875⏎2. …`, then the heading needs no colon); the list
+may end in a conjunction (`…, mjn01-1id7b und gausc-c6muz`)."""
 RECOVERY_ANCHORS: Final = (
     "recovery", "backup", "wiederherstellungs", "notfall", "sicherungs", "2fa", "mfa", "totp",
 )  # fmt: skip

@@ -78,7 +78,8 @@ ADVERBS: Final = frozenset(
     {
         "jetzt", "nun", "now", "still", "noch", "immer", "weiterhin", "wieder", "again",
         "currently", "aktuell", "derzeit", "neu", "new", "also", "auch", "wohl",
-        "simply", "einfach", "just", "nur",
+        "simply", "einfach", "just", "nur", "unverändert", "unchanged", "vorerst",
+        "übergangsweise", "temporarily", "vorläufig",
     }
 )  # fmt: skip
 RELATIVE: Final = frozenset(

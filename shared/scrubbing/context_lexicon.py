@@ -84,6 +84,7 @@ NOT_CREDENTIAL_PREFIX: Final = frozenset(
         "öffentlichen", "host", "page", "next_page", "nextpage", "pagination",
         "continuation", "primary", "foreign", "partition", "sort", "range", "cache",
         "object", "s3", "kms", "gpg-key", "ssh-host", "license-id", "key-id", "keyid",
+        "bucket", "schema", "lookup", "shard", "dedup", "row", "column", "index",
     ]
 )
 """A `key`/`token`/`Schlüssel` with one of these before it (in the compound or as the word
@@ -194,6 +195,8 @@ def lexicon_class(low: str) -> tuple[str, str] | None:
             break
     for stem, cls in STEMS:
         if low.endswith(stem) and len(low) > len(stem) + 2:
+            if low[: -len(stem)].rstrip("-_") in NOT_CREDENTIAL_PREFIX:
+                return None  # `publictoken`, `bucketkey`: the compound names no secret
             return cls, stem
     if low.endswith(CODE_STEM) and len(low) > 6 and low.isalpha():
         return CODE, "code-compound"

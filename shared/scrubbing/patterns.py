@@ -17,6 +17,7 @@ import re
 from shared.scrubbing import bare_checks, checks, code_checks, prose_checks
 from shared.scrubbing import context as c
 from shared.scrubbing import record_checks as r
+from shared.scrubbing import tool_checks as t
 from shared.scrubbing.model import SecretPattern, row
 
 __all__ = ["PATTERNS", "SecretPattern"]
@@ -55,7 +56,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
     # --- private keys ------------------------------------------------------------------------
     row("private_key", rf"{_PEM}(?:(?!-----)[\s\S]){{0,20000}}{_PEM_END}",
         "Key:\n⟦-----BEGIN RSA PRIVATE KEY-----\nMIIE{b64}\n{b64}==\n"
-        "-----END RSA PRIVATE KEY-----⟧\nDanke", ("private key",), check=None),
+        "-----END RSA PRIVATE KEY-----⟧\nDanke", ("private key",), check=r.pem_block),
     row("private_key",
         rf"{_PEM}(?:{_NL}{{0,8}}+(?:[A-Za-z0-9+/=]{{16,4096}}+|(?:Proc-Type|DEK-Info|Version"
         rf"|Comment|Hash): [^\n\\]{{0,200}}+)){{1,400}}+"
@@ -129,7 +130,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         ("glpat-", "gldt-", "glrt-", "glptt-", "glsoat-", "glcbt-", "glimt-", "glft-", "gloas-",
          "gr1348941")),
     row("slack_token", rf"x(?<![\w-]x)(?:ox[abposre](?:\.xox[a-z])?|app)-[A-Za-z0-9-]{{10,}}{_END}",
-        "Bot: ⟦xoxb-{d12}-{d13}-{a24}⟧", ("xox", "xapp-")),
+        "Bot: ⟦xoxb-{d12}-{d13}-{a24}⟧", ("xox", "xapp-"), check=code_checks.slack_value),
     row("slack_webhook",
         r"https://hooks\.slack\.com/(?:services|workflows|triggers)/(?P<v>[A-Za-z0-9/_\-]{20,})",
         "Webhook https://hooks.slack.com/services/⟦T{u8}/B{u10}/{a24}⟧", ("hooks.slack.com",)),
@@ -145,10 +146,31 @@ PATTERNS: tuple[SecretPattern, ...] = (
         r"[MNO](?<![\w-][MNO])[A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}"
         + _END,
         "Bot-Token ⟦{discord}.{w6}.{w38}⟧", check=checks.discord_value, min_run=59),
-    row("telegram_bot_token", rf"(?<![\w:])\d{{8,10}}:AA[A-Za-z0-9_\-]{{33}}{_END}",
+    # The Bot API's URL carries the token right after `bot` (`api.telegram.org/bot<token>/`).
+    row("telegram_bot_token",
+        rf"(?:(?<![\w:])|(?<=/bot))\d{{8,10}}:AA[A-Za-z0-9_\-]{{33}}{_END}",
         "Telegram bot: ⟦{d10}:AA{w33}⟧", (":aa",), window=(11, 40)),
-    row("stripe_live", rf"[sr]k_live_{_nb(8)}[A-Za-z0-9]{{20,247}}{_END}",
-        "Stripe ⟦sk_live_{a24}⟧", ("_live_",)),
+    row("stripe_live", rf"[sr]k_(?:live|prod)_{_nb(8)}[A-Za-z0-9]{{20,247}}{_END}",
+        "Stripe ⟦sk_live_{a24}⟧", ("_live_", "_prod_")),
+    # Vendors' documented token forms (as gitleaks' rules describe them).
+    row("facebook_token", rf"EAA{_nb(3, _AN)}[A-Za-z0-9]{{100,400}}{_END}",
+        "Graph API: ⟦EAAM{a120}⟧", ("eaa",), min_run=103),
+    row("facebook_token", r"(?<![\w|])\d{15,16}\|[A-Za-z0-9_\-]{27,40}(?![\w-])",
+        "app token ⟦1308742762612587|{w27}⟧", ("|",), min_run=43),
+    row("flyio_token",
+        rf"(?:FlyV1 )?fm[12][ar]?_{_nb(4, _AN)}[A-Za-z0-9+/]{{100,}}={{0,3}}"
+        r"(?:,fm[12][ar]?_[A-Za-z0-9+/]{20,}={0,3}){0,4}"
+        rf"|fo1_{_nb(4, _AN)}[\w-]{{43}}{_END}",
+        "FLY_API_TOKEN=⟦fm2_{b120}⟧", ("fm1", "fm2", "fo1_")),
+    row("sourcegraph_token",
+        rf"sgp_{_nb(4, _AN)}(?:[a-fA-F0-9]{{16}}_|local_)?[a-fA-F0-9]{{40}}{_END}",
+        "Sourcegraph ⟦sgp_{h16}_{h40}⟧", ("sgp_",)),
+    row("intra42_secret", rf"s-s4t2(?:ud|af)-{_nb(9, _AN)}[a-f0-9]{{64}}{_END}",
+        "42 API: ⟦s-s4t2ud-{h64}⟧", ("s-s4t2",)),
+    row("onepassword_secret_key",
+        rf"A3-{_nb(3, _AN)}[A-Z0-9]{{6}}-(?:[A-Z0-9]{{11}}|[A-Z0-9]{{6}}-[A-Z0-9]{{5}})"
+        rf"-[A-Z0-9]{{5}}-[A-Z0-9]{{5}}-[A-Z0-9]{{5}}{_END}",
+        "1Password Secret Key ⟦A3-{u6}-{u11}-{u5}-{u5}-{u5}⟧", ("a3-",)),
     row("stripe_test", rf"[sr]k_test_{_nb(8)}[A-Za-z0-9]{{20,247}}{_END}",
         "Stripe test ⟦sk_test_{a99}⟧", ("_test_",)),
     row("stripe_webhook_secret", rf"whsec_{_nb(6)}[A-Za-z0-9+/=]{{24,}}{_END}",
@@ -169,6 +191,11 @@ PATTERNS: tuple[SecretPattern, ...] = (
         rf"(?i:twilio)[^\n]{{0,40}}?(?i:auth[_\- ]?token|token|secret){_KV}"
         r"(?P<v>[0-9a-f]{32})(?![0-9a-f])", "TWILIO_AUTH_TOKEN=⟦{h32}⟧", ("twilio",),
         anchored=True),
+    # The auth token beside its Account SID in one call or line (`Client("AC…", "<hex32>")`).
+    row("twilio_key",
+        r"AC(?<![\w]AC)[0-9a-f]{32}[\"']?[ \t]{0,4}+[,:;/][ \t]{0,4}+[\"']?(?P<v>[0-9a-f]{32})"
+        r"(?![0-9a-zA-Z])",
+        "client = Client(\"AC{h32}\", \"⟦{h32}⟧\")", ("ac",)),
     row("sendgrid_key", rf"SG\.{_nb(3, _WD)}[A-Za-z0-9_\-]{{22}}\.[A-Za-z0-9_\-]{{43}}{_END}",
         "SendGrid ⟦SG.{w22}.{w43}⟧", ("sg.",)),
     row("mailgun_key", r"key-(?<![\w-]key-)[0-9a-f]{32}(?![0-9a-zA-Z])",
@@ -260,7 +287,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         "Session: ⟦{jwt}⟧", ("eyj",), check=checks.jwt_value),
     # --- credentials in URLs, connection strings, headers, command lines; cards -------------
     row("url_credentials",
-        r"(?<![\w+.\-])[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:/?#\[\]\"'<>]*:(?P<v>[^\s/?\"'<>]+)@"
+        r"(?<![\w+.\-])[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:/?#\[\]\"'<>]*:(?P<v>[^\s/\"'<>]+)@"
         r"(?=[A-Za-z0-9\[\]_~%.\-]+(?:[:/?#\s\"'<>,;)]|$))",
         "DATABASE_URL=postgres://app:⟦Ab$!*@9xQ{a8}⟧@db.internal:5432/brain", ("://",),
         check=checks.url_password, window=(32, 320)),
@@ -305,6 +332,16 @@ PATTERNS: tuple[SecretPattern, ...] = (
     row("password", c.PW_TOOL, "mysql -u root -p'⟦p4ss!{a8}⟧' -h db01",
         ("mysql", "mariadb", "redis-cli", "sshpass", "keydb-cli", "7z", "rar", "zip"),
         check=checks.db_tool_password),
+    row("password", t.TOOL_FLAG, "sqlcmd -S db01 -U sa -P ⟦Hq8x{a8}⟧ -Q 'select 1'",
+        t.TOOL_FLAG_ANCHORS, check=t.tool_flag_password, anchored=True),
+    row("password", t.LDAP_BIND, "LDAP-Bind: cn=svc,ou=services,dc=acme,dc=local mit ⟦Tanne#{d2}x⟧",
+        t.LDAP_BIND_ANCHORS, check=t.set_password, anchored=True),
+    row("password", t.CREDENTIAL_CALL, "smtp.login('alerts@example.com', '⟦Hq8!{a8}⟧')",
+        t.CREDENTIAL_CALL_ANCHORS, check=t.call_password, flags=_I, window=(0, 300)),
+    row("password", t.FORM_FILL, "await page.fill('#password', '⟦Hq8!{a8}⟧');",
+        (".fill(", ".type("), check=t.set_password, anchored=True),
+    row("password", t.DIRECTIVE, "redis.conf:\nbind 127.0.0.1\nrequirepass ⟦{a24}⟧\n",
+        t.DIRECTIVE_ANCHORS, check=t.directive_password, window=(24, 240)),
     row("password", c.PW_COMMAND, "htpasswd -b /etc/nginx/.htpasswd admin ⟦Hq8x{a8}⟧",
         c.PW_COMMAND_ANCHORS, check=checks.password_value, anchored=True),
     row("password", c.PW_ECHO_STDIN, "echo '⟦Hq8x{a8}⟧' | docker login -u ci --password-stdin",
@@ -359,7 +396,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
     row("password", c.PW_BARE, "Portal-Zugang max, Passwort ⟦Kx9#mP2q⟧, Rückfragen an Lea.",
         _PW, check=checks.password_bare, flags=_I, anchored=True),
     row("password", c.PW_LOOSE, "Passwort steht im Ticket: ⟦Kx9#mP2q⟧", _PW,
-        check=checks.password_bare, flags=_I, anchored=True),
+        check=prose_checks.loose_password, flags=_I, anchored=True),
     row("password", c.PW_WITH, "Login mit dem Passwort ⟦Kx9#mP2q⟧ hat geklappt.", _PW,
         check=checks.password_like, flags=_I, window=(48, 240)),
     row("password", prose_checks.REFERENT,
@@ -369,6 +406,13 @@ PATTERNS: tuple[SecretPattern, ...] = (
     row("password", prose_checks.ANSWER,
         "Hast du das neue Kennwort für den Drucker?\n\nJa: ⟦Dachs{d3}*SONNE⟧\nGruß", ("?",),
         check=prose_checks.answered_secret, flags=_I, anchored=True),
+    row("password", prose_checks.APPOSITION,
+        "und das Kennwort hat mir Frau Aydin am Telefon diktiert – ⟦Falke*{d2}hafen⟧",
+        prose_checks.STRONG_ANCHORS, check=prose_checks.apposed_password, flags=_I,
+        anchored=True),
+    row("password", prose_checks.COLON_TAIL,
+        "Das Kennwort wurde neu gesetzt. Falls jemand fragt:\n\n    ⟦bl@ub{d2}r{d4}⟧\n",
+        prose_checks.STRONG_ANCHORS, check=prose_checks.colon_tail_password, window=(0, 300)),
     row("password", c.PW_INVERTED, "⟦Hamburg#77⟧ ist das neue Passwort", ("pass", "kennwort"),
         check=checks.password_like, flags=_I, window=(120, 12)),
     row("password", c.CREDENTIAL_PAIR, "Zugangsdaten: admin / ⟦Sommer2024!⟧", c.PAIR_ANCHORS,
@@ -401,6 +445,9 @@ PATTERNS: tuple[SecretPattern, ...] = (
         check=code_checks.symbol_secret, flags=_I, anchored=True, follow=c.RANDOM_FOLLOW),
     row("card_security_code", c.CVC, "Kartenprüfnummer (CVC) der Firmenkarte: ⟦418⟧",
         c.CVC_ANCHORS, check=checks.pin_value, flags=_I, anchored=True),
+    row("totp_secret", code_checks.TOTP_SEED,
+        "TOTP seed for the ops account, in case the phone dies: ⟦{z16}⟧ (issuer Acme)",
+        code_checks.TOTP_ANCHORS, check=code_checks.totp_seed),
     row("recovery_code", c.RECOVERY_CODES, "Backup-Codes für 2FA: ⟦{d4} {d4}, {u4}-{u4}⟧",
         c.RECOVERY_ANCHORS, check=code_checks.recovery_codes, flags=_I, anchored=True),
     row("generic_secret", c.GENERIC_QUOTED,

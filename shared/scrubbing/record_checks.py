@@ -3,7 +3,8 @@
 Each shape here is a place where a credential stands by the syntax of its format:
 - SQL: `CREATE USER … IDENTIFIED BY '…'` and a settings row `('smtp_password', '…')`;
 - a PEM private key carried as base64 (`client-key-data: LS0tLS1CRUdJTi…`, a Kubernetes
-  `tls.key:`), known by what it decodes to, not by its key;
+  `tls.key:`), known by what it decodes to, not by its key; a PEM block itself only with a
+  key's body (an empty block or `anything` between the armor lines is a placeholder);
 - OpenVPN's static key block (`-----BEGIN OpenVPN Static key V1-----`, hex lines);
 - a card's verification number (`CVC 123`, `Prüfnummer 903`) right after a card;
 - the line a decoding command prints (`… jsonpath="{.data.password}" | base64 -d`);
@@ -75,6 +76,16 @@ def pem_base64(value: str, _match: re.Match[str]) -> bool:
     except (binascii.Error, ValueError):
         return False
     return "PRIVATE KEY" in decoded or "OpenVPN Static key" in decoded
+
+
+_PEM_BODY = re.compile(r"[A-Za-z0-9+/=]{40}")
+
+
+def pem_block(value: str, _match: re.Match[str]) -> bool:
+    """A PEM private key block with a body: 40 base64 characters in a row between its armor
+    lines (`-----BEGIN PRIVATE KEY-----⏎anything⏎-----END…` is a documentation stub)."""
+    inner = value[value.find("-----", 5) + 5 : value.rfind("-----END")]
+    return bool(_PEM_BODY.search(inner.replace("\\n", "").replace("\n", "")))
 
 
 def openvpn_static(value: str, _match: re.Match[str]) -> bool:

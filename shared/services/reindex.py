@@ -6,13 +6,13 @@ Invariants:
   out when the walk of that type began, in pages read with `get_memories` (DynamoDB: one
   BatchGetItem per page, no scan). Memories written later are indexed by their writer.
 - Each memory is rewritten through `replace_memories` with its terms analysed anew and its
-  stored content unchanged: the adapter deletes the postings the stored version or its
-  index record name beyond the new ones, writes every posting of the memory, fixes the
-  per-area index keys and the corpus stats (the repair path of a lost or damaged index).
-  Like any write it is conditioned on the version it read and bumps it: a write that
-  lands in between makes it re-read (bounded retries); the other writer's optimistic
-  check sees the moved version, as with any concurrent update. Expired and deleted
-  memories are skipped.
+  stored content unchanged: the adapter deletes the postings the stored version names
+  (DynamoDB: also its `stale` keys) beyond the new ones, writes every posting of the
+  memory, fixes the per-area index keys and the corpus stats (the repair path of a lost
+  or damaged index). Like any write it is conditioned on the version it read and bumps
+  it: a write that lands in between makes it re-read (bounded retries); the other
+  writer's optimistic check sees the moved version, as with any concurrent update.
+  Expired and deleted memories are skipped.
 - The cursor (`Cursor`, text `longterm:101`) names the next ID; a run that stopped resumes
   there. A page is idempotent: running it twice gives the same index.
 - `INDEX_HOOKS` lets other indexes (the vector index) rebuild from the same pages.

@@ -172,7 +172,7 @@ class StoragePort(LedgerPort, Protocol):
     def read_for_delete(self, tenant: str, ids: Sequence[MemoryId], now: datetime) -> DeleteRead:
         """The live memories of `ids` (as `get_memories`), read so that `delete_memories`
         can remove them without reading again (DynamoDB: one consistent Query per memory
-        partition instead of a BatchGetItem: item, ratings and index record)."""
+        partition instead of a BatchGetItem: item, ratings and a tombstone)."""
         ...
 
     def delete_memories(

@@ -204,8 +204,9 @@ def test_memories_whose_postings_were_lost_are_found_again_after_a_reindex(
         assert memory_id is not None
         ids.append(memory_id)
         memory = storage.get_memories(ALICE.tenant, [memory_id], NOW)[memory_id]
-        for posting_key in posting_keys(memory):
-            clients.dynamodb.delete_item(TableName=storage.table_name, Key=posting_key)
+        for pk, sk in posting_keys(memory):
+            key = {"pk": {"S": pk}, "sk": {"S": sk}}
+            clients.dynamodb.delete_item(TableName=storage.table_name, Key=key)
     ctx = context(storage)
     mate = caller("mate", ("team-1",))
 

@@ -1,5 +1,5 @@
 """A Lambda that dies mid memory-write on DynamoDB: before the items (at the transaction
-that stores them with their index records and stats), then, on the resend, after them,
+that stores them with their stats), then, on the resend, after them,
 its postings and vector lost. The next send finds the items and completes the writes
 (`complete_memories`) instead of trusting them; a delete resent after dying mid-batch
 answers what the first call would have answered.
@@ -130,7 +130,7 @@ def test_a_resend_completes_memory_writes_cut_off_after_their_items(
     assert storage.memory_stats(PRINCIPAL.tenant).documents == 0
     # And its resend (after the dead call's in-progress record expired), whose IDs are the
     # first send's again, dies after its transaction, the postings and the vector beside
-    # it lost: items, records and stats were written, postings and the embedding not
+    # it lost: items and stats were written, postings and the embedding not
     mark_expires(ctx)
     death = Death(lost=("BatchWriteItem", "PutVectors")).attach(clients)
     with pytest.raises(_Killed):
@@ -172,7 +172,7 @@ def test_a_delete_resent_after_dying_mid_batch_answers_like_the_first(
     assert call_tool(ctx, PRINCIPAL, INSERT, insert_args())["anzahl_erfolgreich"] == 3
     ids = ["longterm_1", "longterm_2", "longterm_3", "longterm_99"]
     args = {"inhalt": {"memories": {"longterm": ids}, **CALLER}}
-    # Given a delete whose Lambda dies at the second memory's transaction (item, record's
+    # Given a delete whose Lambda dies at the second memory's transaction (item, its
     # tombstone, stats: the three memories lie in three stats shards)
     death = Death("TransactWriteItems", nth=2).attach(clients)
     with pytest.raises(_Killed):

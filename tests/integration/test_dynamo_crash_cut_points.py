@@ -3,7 +3,7 @@ AWS call (from there on every call fails, nothing after it runs, no cleanup), it
 call record's running mark expires (on AWS it ends with the invocation's deadline), and the
 client resends the same call. Then the index is exact — search finds
 exactly the right memories, the table holds exactly the postings of the stored versions
-(read back, none stale) and one index record per stored memory, and the memory stats count
+(read back, none stale) and no tombstone of a stored memory, and the memory stats count
 each memory once with its doc_len — for inserts, updates and deletes cut anywhere.
 
 A cut point past the call's last AWS call is a call that completed: the resend gets the
@@ -21,8 +21,7 @@ from shared.services.context import ServiceContext
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.items import PK, SK, get_s
-from shared.storage.dynamo.memory_items import key_id, posting_keys
-from shared.storage.dynamo.memory_records import GONE, SK_INDEX
+from shared.storage.dynamo.memory_items import SK_GONE, posting_keys
 from shared.tools.dispatch import call_tool
 from tests.integration.conftest import TABLE
 from tests.integration.test_dynamo_crash_completion import (
@@ -74,33 +73,28 @@ class CutAt:
                 client.meta.events.unregister("before-call", unique_id="cut")
 
 
-def index_items(clients: AwsClients) -> tuple[set[tuple[str, str]], set[str], set[str]]:
-    """(every memory posting key, every memory with an index record, every memory with a
-    tombstone — a record uncounted with its deleted item, which a delete cut off beside
-    its answer leaves until TTL) in the table."""
+def index_items(clients: AwsClients) -> tuple[set[tuple[str, str]], set[str]]:
+    """(every memory posting key, every memory with a tombstone — which a delete cut off
+    beside its answer leaves until TTL) in the table."""
     postings: set[tuple[str, str]] = set()
-    records: set[str] = set()
     tombstones: set[str] = set()
     pages = clients.dynamodb.get_paginator("scan").paginate(TableName=TABLE)
     for item in (i for page in pages for i in page["Items"]):
         if "#MPOST#" in get_s(item, PK):
             postings.add((get_s(item, PK), get_s(item, SK)))
-        elif get_s(item, SK) == SK_INDEX and GONE in item:
+        elif get_s(item, SK) == SK_GONE:
             tombstones.add(get_s(item, "memory_id"))
-        elif get_s(item, SK) == SK_INDEX:
-            records.add(get_s(item, "memory_id"))
-    return postings, records, tombstones
+    return postings, tombstones
 
 
 def assert_index_exact(
     ctx: ServiceContext, storage: DynamoStorage, clients: AwsClients, query: str
 ) -> None:
     stored = storage.get_memories(PRINCIPAL.tenant, ANY_ID, ctx.clock())
-    postings, records, tombstones = index_items(clients)
-    wanted = {key_id(k) for m in stored.values() for k in posting_keys(m)}
+    postings, tombstones = index_items(clients)
+    wanted = {k for m in stored.values() for k in posting_keys(m)}
     assert postings == wanted  # nothing missing, nothing stale
-    assert records == {str(i) for i in stored}
-    assert not tombstones & records  # only of deleted memories
+    assert not tombstones & {str(i) for i in stored}  # only of deleted memories
     stats = storage.memory_stats(PRINCIPAL.tenant)
     assert stats == CorpusStats(len(stored), sum(m.doc_len for m in stored.values()))
     hits = {str(i) for i, m in stored.items() if query.casefold() in m.memory.casefold()}
@@ -185,7 +179,7 @@ def test_a_delete_cut_before_any_call_is_completed_by_its_resend(
     # When the client resends it
     again = resend(ctx, clients, DELETE, args)
     # Then it answers as the first call would have, and only longterm_3 is left: in the
-    # postings, the index records, the stats and the search; no rating of longterm_2 is left
+    # postings, the stats and the search; no rating of longterm_2 is left
     assert again["daten"]["geloescht"] == ["longterm_1", "longterm_2"]
     assert again["daten"]["nicht_gefunden"] == []
     assert [o["bereich"] for o in again["daten"]["orte"]] == ["users/anna", "users/anna"]

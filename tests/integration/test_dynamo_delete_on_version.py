@@ -1,8 +1,8 @@
 """A delete on the version the caller read (issue 22: delete in 3 round trips).
 
-`read_for_delete` reads each memory's partition (one Query: item, ratings, index record);
+`read_for_delete` reads each memory's partition (one Query: item, ratings, a tombstone);
 `delete_memories(..., read=...)` then sends the item's Delete, conditioned on the version
-read, in one transaction with its index record's tombstone and the stats decrement, side by
+read, in one transaction with its tombstone's Put and the stats decrement, side by
 side with the deletes of its ratings, guards and postings. Every rating moves the version,
 so the read saw every rating record the memory had when it went; a memory rated after the
 read is read again and deleted on its new version, the late rating with it.
@@ -44,7 +44,7 @@ def test_a_delete_on_the_version_read_takes_every_rating_with_it(
     # When it is deleted on that version
     assert storage.delete_memories(TENANT, [lt(1)], at(0), read) == [lt(1)]
     # Then one transaction beside one BatchWriteItem was enough (no second read), and
-    # nothing of it is left (its record's tombstone goes after its postings: a second
+    # nothing of it is left (its tombstone goes after its postings: a second
     # BatchWriteItem)
     operations = [c.operation for c in recorder.calls]
     assert (operations.count("TransactWriteItems"), operations.count("Query")) == (1, 0)

@@ -1,6 +1,6 @@
 """The insert stage on DynamoDB (memories.py): per stats shard one TransactWriteItems of the
-items and index records (conditioned absent) with the stats, beside the postings'
-BatchWriteItem chunks and PutVectors.
+items (conditioned absent) with the stats, beside the postings' BatchWriteItem chunks and
+PutVectors.
 
 Measured on the production pool behind the simulated network (`pooled`, conftest): the
 calls and waves of inserts of 1, 10 and 100 memories and of `remember`. On DynamoDB Local:
@@ -25,7 +25,6 @@ from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.calls import ITEM_MAX_BYTES
 from shared.storage.dynamo.items import memory_key, stats_shard
-from shared.storage.dynamo.memory_records import record_key
 from shared.validation.memory_requests import parse_remember
 from tests.contract.builders import TENANT, at, embedding, lt, make_memory
 from tests.integration.conftest import CallRecorder, Sleeps
@@ -52,7 +51,7 @@ def new_memory(memory_id: MemoryId, **overrides: Any) -> NewMemory:
         (100, MemoryType.SHORTTERM),
     ],
 )
-def test_an_insert_writes_its_items_with_their_records_beside_the_postings(
+def test_an_insert_writes_its_items_with_the_stats_beside_the_postings(
     pooled: DynamoStorage,
     recorder: CallRecorder,
     count: int,
@@ -70,7 +69,7 @@ def test_an_insert_writes_its_items_with_their_records_beside_the_postings(
     # Then: tags beside the near-duplicate check's postings Queries (one wave), counter
     # (outside the retry layer, which reserves the IDs with its call record instead), then
     # one stage of the postings in chunks of 25, one PutVectors and per stats shard the
-    # items and index records with the stats (one TransactWriteItems), 3 waves
+    # items with the stats (one TransactWriteItems), 3 waves
     wanted = [mid for raw in ids if (mid := MemoryId.parse(raw)) is not None]
     stored = pooled.get_memories(PRINCIPAL.tenant, wanted, at(0))
     assert len(stored) == count
@@ -99,7 +98,7 @@ def test_remember_writes_its_item_with_its_postings(
     response = remember(context(pooled), ANNA, request)
     # Then: tag beside the near-duplicate check's postings Queries (one per term of the
     # text, and the stats), counter (outside the retry layer), then the postings in one
-    # BatchWriteItem beside the item and its index record with the stats
+    # BatchWriteItem beside the item with the stats
     assert response["erfolg"], response
     stages = recorder.stages()
     terms = term_set("K-1 wünscht Rückruf am Vormittag.")
@@ -114,7 +113,7 @@ def test_remember_writes_its_item_with_its_postings(
     assert recorder.waves() == 3
 
 
-def test_every_item_goes_through_its_records_transaction(
+def test_every_item_goes_through_its_stats_transaction(
     storage: DynamoStorage, recorder: CallRecorder
 ) -> None:
     # Given two IDs from the counter and one that is not (e.g. reused by a resend)
@@ -129,7 +128,7 @@ def test_every_item_goes_through_its_records_transaction(
     ]
     assert storage.put_memories(batch) == [None] * 3
     # Then one stage: the postings' BatchWriteItem beside one transaction per stats shard
-    # (items and records conditioned absent, the stats) — no PutItem of an item
+    # (items conditioned absent, the stats) — no PutItem of an item
     shards = len(_shards([*ids, lt(50)]))
     assert recorder.stages() == [Counter({"BatchWriteItem": 1, "TransactWriteItems": shards})]
     # And an ID stored again is refused without touching the stored memory or the stats
@@ -216,12 +215,11 @@ def test_a_transaction_applied_but_answered_with_an_error_is_undone(
     # When they are stored
     results = storage.put_memories(batch)
     clients.dynamodb.meta.events.unregister(event, lose_first_answer)
-    # Then both fail, and the undo took out what had applied: items, records, postings,
-    # vectors, stats
+    # Then both fail, and the undo took out what had applied: items, postings, vectors,
+    # stats
     assert all(isinstance(r, EntryFailure) for r in results)
     for memory_id in ids:
         assert raw_item(clients, memory_key(TENANT, memory_id)) is None
-        assert raw_item(clients, record_key(TENANT, memory_id)) is None
     assert found(storage, *(f"t{i.number}" for i in ids)) == {}
     assert object_keys(clients) == []
     assert storage.memory_stats(TENANT) == CorpusStats(0, 0)

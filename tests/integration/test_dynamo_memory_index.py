@@ -22,8 +22,7 @@ from shared.domain import (
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.items import TTL_ATTRIBUTE, memory_key, rating_guard_key
-from shared.storage.dynamo.memory_items import key_id, memory_posting_key, posting_keys
-from shared.storage.dynamo.memory_records import record_key
+from shared.storage.dynamo.memory_items import memory_posting_key, posting_keys
 from tests.contract.builders import TENANT, at, embedding, lt, make_memory, make_rating, st
 from tests.integration.conftest import BUCKET, TABLE, CallRecorder, inject_failure
 
@@ -111,15 +110,14 @@ def test_failed_postings_of_a_replace_report_storage_and_heal_on_the_next_replac
     # When it is replaced by a text with the terms neu and bleibt
     v2 = replace(read, memory="v2", terms={"neu": 1, "bleibt": 2}, doc_len=3)
     storage_failure(storage.replace_memories([MemoryReplace(v2, read)], at(0))[0])
-    # Then the memory, its index record and the stats are the new version (one
-    # transaction); the record names the old postings (alt, and bleibt with its old
-    # weight) as stale, and keeps them until the next write has deleted them
+    # Then the memory and the stats are the new version (one transaction); the item names
+    # the old postings (alt, and bleibt with its old weight) as stale, and keeps them until
+    # the next write has deleted them
     stored = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
     assert (stored.memory, stored.version, stored.terms) == ("v2", 1, {"neu": 1, "bleibt": 2})
-    record = raw_item(clients, record_key(TENANT, lt(1)))
-    assert record is not None and json.loads(record["terms"]["S"]) == v2.terms
-    old = {key_id(k) for k in posting_keys(v1)}
-    assert {tuple(k) for k in json.loads(record["stale"]["S"])} == old
+    item = raw_item(clients, memory_key(TENANT, lt(1)))
+    old = posting_keys(v1)
+    assert item is not None and {tuple(k) for k in json.loads(item["stale"]["S"])} == old
     assert storage.memory_stats(TENANT) == CorpusStats(1, 3)
     assert set(found(storage, "alt", "neu")) == {"alt"}
     # When the index works again and the memory is replaced from what the service reads
@@ -129,7 +127,7 @@ def test_failed_postings_of_a_replace_report_storage_and_heal_on_the_next_replac
     # Then the index matches the memory again, and nothing is stale any more
     assert found(storage, "alt", "neu", "bleibt") == {"neu": [("longterm_1", 1, "nutzer-1")]}
     assert storage.memory_stats(TENANT) == CorpusStats(1, 1)
-    assert "stale" not in (raw_item(clients, record_key(TENANT, lt(1))) or {})
+    assert "stale" not in (raw_item(clients, memory_key(TENANT, lt(1))) or {})
 
 
 def test_a_replace_refused_for_a_rating_puts_the_postings_back_and_counts_nothing(

@@ -140,7 +140,7 @@ def test_insert_of_100_memories_takes_at_most_4_waves(
     # stats; the area is empty, so nothing is loaded and no vector is queried) — side by
     # side on the pool (one wave: test_dynamo_insert_stage), one after the other on this
     # serial adapter —, counter, then the postings in BatchWriteItem chunks of 25, the
-    # embeddings and per stats shard the items with their index records and the stats
+    # embeddings and per stats shard the items with the stats
     # side by side, each stage one wave
     assert len(ids) == 100
     wanted = [mid for raw in ids if (mid := MemoryId.parse(raw)) is not None]
@@ -159,7 +159,7 @@ def test_insert_of_100_memories_takes_at_most_4_waves(
             {
                 "BatchWriteItem": math.ceil(postings / 25),
                 "PutVectors": 1,
-                "TransactWriteItems": len(shards),  # items, index records, stats
+                "TransactWriteItems": len(shards),  # items, stats
             }
         ),
     ]
@@ -501,10 +501,10 @@ def test_replace_of_100_memories_takes_2_waves(
         for m in read.values()
     ]
     assert storage.replace_memories(replaces, at(0)) == [None] * 100
-    # Then: per stats shard one transaction of the items, their index records and the
-    # stats change, beside the postings diff (3 deletes + 2 puts each: a posting's key
-    # sorts by its weight) [and the new vectors: one PutVectors]; then, outside a tool
-    # call's retry layer at once, the records' stale marks cleared (one UpdateItem each)
+    # Then: per stats shard one transaction of the items and the stats change, beside
+    # the postings diff (3 deletes + 2 puts each: a posting's key sorts by its weight)
+    # [and the new vectors: one PutVectors]; then, outside a tool
+    # call's retry layer at once, the items' stale marks cleared (one UpdateItem each)
     # [and the replaced vectors deleted: one DeleteVectors]
     first = Counter({"TransactWriteItems": shard_count(ids), "BatchWriteItem": 100 * 5 // 25})
     cleanup = Counter({"UpdateItem": 100})
@@ -526,8 +526,8 @@ def test_delete_of_100_rated_memories_takes_3_waves(
     recorder.start()
     # When all are deleted (a direct port call: no partitions read beforehand)
     assert storage.delete_memories(TENANT, ids, at(0)) == ids
-    # Then: one Query per partition (item + ratings + index record); per stats shard one
-    # transaction (the items' Deletes on the versions read, the records' tombstones, the
+    # Then: one Query per partition (item + ratings); per stats shard one
+    # transaction (the items' Deletes on the versions read, their tombstones, the
     # decrement) beside the deletes of 10 ratings with their guards and the postings (3
     # per memory); last the tombstones (BatchWriteItem deletes) and the vectors (one
     # DeleteVectors)

@@ -188,7 +188,7 @@ BUDGETS = {
     "insert 100 new words": 3,
     "rate 1": 3,
     "rate 100": 3,
-    "update 1": 3,  # item, index record and stats in one transaction, postings beside it
+    "update 1": 3,  # item and stats in one transaction, postings beside it
     "delete 1": 3,  # partitions read beside the claim; marks in the item's transaction
     "remember": 3,
     "ledger buchen": 3,

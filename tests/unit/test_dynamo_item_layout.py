@@ -23,7 +23,7 @@ from shared.domain import (
     VkTyp,
 )
 from shared.ledger.model import LedgerArt, LedgerRecord, LedgerSatz, LedgerStatus
-from shared.storage.dynamo import items, ledger, memory_items, memory_records
+from shared.storage.dynamo import items, ledger, memory_items
 
 T = datetime(2026, 11, 30, 8, 15, 42, 123456, tzinfo=UTC)
 LONG = Memory(
@@ -347,38 +347,27 @@ def test_a_replace_rewrites_every_attribute_but_identity_creation_scores_and_ver
     assert set(memory_items.REPLACED_ATTRIBUTES) == every - kept - own
 
 
-RECORD = memory_records.IndexRecord(
-    tenant="tenant-a",
-    memory_id=MemoryId(MemoryType.SHORTTERM, 7),
-    area="users/anna",
-    doc_len=5,
-    terms={"zeta": 2, "alpha": 1},
-    version=3,
-    write_id="w-1",
-    expires_us=1_700_000_000_123_456,
-    stale=frozenset({("T#tenant-a#MPOST#users/anna#alt", "99000#shortterm_00000000000000000007")}),
-)
-# As the hand-written encoder of memory_records.py wrote it before the codec (session 6).
-RECORD_ITEM = {
-    "pk": {"S": "T#tenant-a#MEM#shortterm_7"},
-    "sk": {"S": "IDX"},
-    "tenant": {"S": "tenant-a"},
+STALE = {("T#acme#MPOST#teams/t#alt", "99000#shortterm_00000000000000000007")}
+# Session 11: the index record (sk IDX) went, nothing deployed needed it; a deleted memory
+# leaves this tombstone until its postings are gone.
+TOMBSTONE_ITEM = {
+    "pk": {"S": "T#acme#MEM#shortterm_7"},
+    "sk": {"S": "GONE"},
+    "tenant": {"S": "acme"},
     "memory_id": {"S": "shortterm_7"},
-    "area": {"S": "users/anna"},
-    "doc_len": {"N": "5"},
-    "terms": {"S": '{"alpha":1,"zeta":2}'},
-    "version": {"N": "3"},
-    "write_id": {"S": "w-1"},
-    "expires_us": {"N": "1700000000123456"},
-    "expires_at": {"N": "1700000001"},
-    "exp_pk": {"S": "EXP#9"},
-    "exp_sk": {"N": "1700000000123456"},
-    "stale": {"S": '[["T#tenant-a#MPOST#users/anna#alt","99000#shortterm_00000000000000000007"]]'},
+    "stale": {"S": '[["T#acme#MPOST#teams/t#alt","99000#shortterm_00000000000000000007"]]'},
+    "exp_pk": {"S": "EXP#10"},
+    "exp_sk": {"N": "1796169600500001"},
+    "expires_at": {"N": "1796112943"},  # a day after the delete
 }
 
 
-def test_an_index_record_keeps_its_layout_and_reads_back() -> None:
-    assert memory_records.record_item(RECORD) == RECORD_ITEM
-    assert memory_records.record_from_item(RECORD_ITEM) == RECORD
-    tombstone = memory_records.record_from_item({**RECORD_ITEM, "gone": {"BOOL": True}})
-    assert tombstone.gone and not RECORD.gone
+def test_a_tombstone_keeps_its_layout_and_items_name_their_postings() -> None:
+    assert memory_items.tombstone_item(SHORT, STALE, items.to_us(T)) == TOMBSTONE_ITEM
+    assert memory_items.named_keys(TOMBSTONE_ITEM) == STALE
+    # an item names its version's postings and, while a replace runs, the stale ones too
+    own = {("T#acme#MPOST#teams/t#m", "05365#shortterm_00000000000000000007")}
+    assert memory_items.named_keys(MEMORY_SHORT) == own
+    stale_item = {**MEMORY_SHORT, **memory_items.stale_attribute(STALE)}
+    assert memory_items.named_keys(stale_item) == own | STALE
+    assert memory_items.memory_from_item(stale_item) == SHORT

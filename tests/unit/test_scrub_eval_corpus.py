@@ -106,3 +106,22 @@ def test_quality_gate(split: str) -> None:
     assert recall >= MIN_RECALL, f"{split}: recall {recall:.4f}"
     assert fp_rate <= MAX_FALSE_POSITIVE_RATE, f"{split}: false positives {fp_rate:.4f}"
     assert kept >= MIN_KEPT, f"{split}: content kept {kept:.4f}"
+
+
+SPENT_FLOORS = {
+    "heldout4": (0.99, 0.0),
+    "heldout7": (0.985, 0.0),
+    "heldout8": (0.975, 0.012),
+    "heldout9": (0.995, 0.0),
+}
+"""Held-out sets read as development data since their first measurement (recall, false
+positives): floors under the figures of round 11 (docs/security.md), not the dev gate's."""
+
+
+@pytest.mark.parametrize("split", sorted(SPENT_FLOORS))
+def test_floor_on_spent_held_out_sets(split: str) -> None:
+    recall, fp_rate, kept = figures(split)
+    min_recall, max_fp = SPENT_FLOORS[split]
+    assert recall >= min_recall, f"{split}: recall {recall:.4f}"
+    assert fp_rate <= max_fp, f"{split}: false positives {fp_rate:.4f}"
+    assert kept >= MIN_KEPT, f"{split}: content kept {kept:.4f}"

@@ -7,13 +7,10 @@ ending in a conjunction, a type after a field's colon, base64 of a file.
 from __future__ import annotations
 
 import base64
-import re
 
 import pytest
 
-from shared.scrubbing import scrub
-
-MARKER = re.compile(r"\[ENTFERNT:[a-z0-9_]+\]")
+from tests.unit.scrub_cases import assert_kept, assert_removed
 
 SECRETS = [
     ("Das Kennwort fürs NAS wurde getauscht. Die neue lautet {}, gilt ab sofort.", "Tx4!mQ9zLw"),
@@ -41,11 +38,9 @@ CONTENT = [
 
 @pytest.mark.parametrize(("layout", "value"), SECRETS)
 def test_the_value_is_removed(layout: str, value: str) -> None:
-    text = layout.format(value) if "{}" in layout else layout
-    out = scrub(text).text
-    assert value not in out and MARKER.search(out), out
+    assert_removed(layout, value)
 
 
 @pytest.mark.parametrize("text", CONTENT)
 def test_content_stays(text: str) -> None:
-    assert scrub(text).text == text
+    assert_kept(text)

@@ -7,7 +7,7 @@ and a query's next page is read, within its own task (`_until_processed`, `_quer
 task that needs a further call never waits for the others of its stage.
 
 Deferred cleanup (`defer`): work no answer depends on (a replace's stale posting keys
-cleared from its index record, the replaced vector deleted). Inside `deferring()` — the
+cleared from its item, the replaced vector deleted). Inside `deferring()` — the
 retry layer's call — it waits for the call record's completion and runs beside it
 (`take_deferred`); outside, it runs at once as a stage of its own. Deferred tasks log
 their failures and never raise.

@@ -1,8 +1,8 @@
-"""The one index writer of the adapter: an owner (a memory's index record with its item,
-a brain entry) and the stats shard that counts it change together, its postings diff runs
-beside (docs/dynamodb.md, "One index mechanism for entries and memories").
+"""The one index writer of the adapter: an owner (a memory item, a brain entry) and the
+stats shard that counts it change together, its postings diff runs beside (docs/dynamodb.md,
+"One index mechanism for entries and memories").
 
-An owner gives its old version (what its item or record says is indexed; none on insert)
+An owner gives its old version (what its item says is indexed; none on insert)
 and its new one (none on delete); from the two it makes a `Count` (its conditioned
 actions, the stats change) and the postings requests (deletes of old keys the new version
 lacks, puts of the new one's). `write_index` runs one stage of them: per stats shard one
@@ -16,19 +16,21 @@ Invariants:
   its condition met) and the rest is sent again; a conflict with another transaction is
   retried after a backoff; an error leaves the rest `FAILED`.
 - **The owner names every posting it may have** while its diff is not known complete (a
-  memory record's `stale`, a brain entry's tf-0 marks), so the diff can run beside the
+  memory item's `stale`, a brain entry's tf-0 marks), so the diff can run beside the
   transaction, the marks are cleared beside the call's answer, and the repair of any cut
-  is the resend: the same diff from what the owner says is indexed.
+  is the resend: the same diff from what the owner says is indexed (a deleted memory's
+  tombstone names them until they are gone).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from enum import Enum
 from functools import partial
+from itertools import accumulate
 from typing import Any, Final
 
 from shared.storage.dynamo.calls import (
@@ -51,22 +53,22 @@ _BYTES_MAX: Final = 3_000_000
 
 
 class Outcome(Enum):
-    DONE = "done"  # the record action and its stats change were applied together
-    REFUSED = "refused"  # its condition failed: nothing of it applied (`current`: the record)
+    DONE = "done"  # the owner's actions and its stats change were applied together
+    REFUSED = "refused"  # its condition failed: nothing of it applied (`item`: the owner's)
     FAILED = "failed"  # not applied, outcome of the attempts known to be unapplied
 
 
 @dataclass(frozen=True)
 class Count[Owner: Hashable]:
-    """One owner's transaction actions (a record's, with a memory item's Update or Delete;
-    a brain entry's Put) with the change of the stats shard that counts it."""
+    """One owner's transaction actions (a memory item's Put, Update or Delete with its
+    tombstone; a brain entry's Put) with the change of the stats shard that counts it."""
 
     owner: Owner
     shard: Item  # the key of the stats shard (memory MSTATS or brain STATS)
     action: Item  # a TransactItem with its condition: the owner's (refused → `Counted.item`)
     documents: int
     total_len: int
-    also: tuple[Item, ...] = ()  # TransactItems that go with `action` (before it)
+    also: tuple[Item, ...] = ()  # unconditioned TransactItems that go with `action`
 
     @property
     def actions(self) -> tuple[Item, ...]:
@@ -78,11 +80,7 @@ class Counted:
     """What became of one owner's count."""
 
     outcome: Outcome
-    # with REFUSED: the item `action` met, if returned (None: absent or not its condition)
-    item: Item | None = None
-    # with REFUSED: per `also` action whose condition failed (by position) the item as
-    # stored (None: absent)
-    also_refused: Mapping[int, Item | None] = field(default_factory=dict)
+    item: Item | None = None  # with REFUSED: the item `action` met (None: absent)
 
 
 def _groups[Owner: Hashable](counts: Sequence[Count[Owner]], most: int) -> list[list[Count[Owner]]]:
@@ -126,8 +124,7 @@ def _transact[Owner: Hashable](
         total = sum(c.total_len for c in pending)
         if documents or total:
             items.append(stats_update(pending[0].shard, documents=documents, total_len=total))
-        more = extra(pending) if extra is not None else None
-        if more is not None:
+        if extra is not None and (more := extra(pending)) is not None:
             items.append(more)
         try:
             calls.transact(items)
@@ -137,8 +134,11 @@ def _transact[Owner: Hashable](
                 _log.warning("index transaction: %s", error_code(exc))
                 break
             codes = [str(reason.get("Code")) for reason in reasons]
-            refused = _refused(pending, codes, reasons)
-            done.update({pending[i].owner: counted for i, counted in refused.items()})
+            ends = list(accumulate(len(c.actions) for c in pending))  # `action` last in each
+            refused = {i for i, end in enumerate(ends) if codes[end - 1] == CONDITION_FAILED}
+            for i in refused:  # with the item its `action` met
+                stored = reasons[ends[i] - 1].get("Item")
+                done[pending[i].owner] = Counted(Outcome.REFUSED, dict(stored) if stored else None)
             if refused:
                 pending = [c for i, c in enumerate(pending) if i not in refused]
                 continue
@@ -152,25 +152,6 @@ def _transact[Owner: Hashable](
     for c in pending:
         done[c.owner] = Counted(Outcome.FAILED)
     return done
-
-
-def _refused[Owner: Hashable](
-    pending: Sequence[Count[Owner]], codes: Sequence[str], reasons: Sequence[Mapping[str, Any]]
-) -> dict[int, Counted]:
-    """Per refused count (by position) what refused it; `codes`/`reasons` per action."""
-    refused: dict[int, Counted] = {}
-    position = 0
-    for i, c in enumerate(pending):
-        failed: dict[int, Item | None] = {}
-        for offset in range(len(c.actions)):
-            at = position + offset
-            if codes[at] == CONDITION_FAILED:
-                stored = reasons[at].get("Item")
-                failed[offset] = dict(stored) if stored else None
-        position += len(c.actions)
-        if failed:
-            refused[i] = Counted(Outcome.REFUSED, failed.pop(len(c.also), None), failed)
-    return refused
 
 
 def write_index[Owner: Hashable](

@@ -1,25 +1,23 @@
 """Creating memories (put_memories) and completing a cut-off create (complete_memories).
 
 For the whole batch ONE stage, side by side: per memory-stats shard one TransactWriteItems
-(`write_index`) of each memory's item and index record (both Put, conditioned absent) with
-the shard's ADD; the postings of all memories (BatchWriteItem, chunks of 25, idempotent
-puts); the embeddings (S3 Vectors PutVectors, one per index and 500 vectors). Item,
-record and stats are stored together or not at all, so counted == recorded == stored by
-construction (memory_records.py). Only if something failed, one undo stage: a memory
-whose transaction may have applied is taken out again (item and record Delete conditioned
-on this write's `write_id`, with the decrement: refused where it never applied), its
-postings are deleted — or, for an ID that exists, put back as the existing item has them
-(ALL_OLD of the refused Put) — and its vector is deleted. Replace: memory_replace.py.
+(`write_index`) of each memory's item (Put, conditioned absent) with the shard's ADD; the
+postings (BatchWriteItem, chunks of 25, idempotent puts); the embeddings (PutVectors, one
+per index and 500 vectors). Only if something failed, one undo stage: a memory whose
+transaction may have applied is taken out again (Delete conditioned on this write's
+`write_id` and version, with the decrement: refused where it never applied), its postings
+deleted — or, for an ID that exists, put back as the existing item has them (ALL_OLD of
+the refused Put) — and its vector deleted.
 
 Invariants:
+- Item and stats are stored together or not at all: counted == stored (memory_items.py).
 - An item is only ever written conditioned on its absence: a duplicate ID fails its entry
   and never overwrites; botocore's resend of a timed-out transaction carries the same
   `ClientRequestToken` and applies once.
-- A Lambda cut off in the stage leaves either no item (postings or vector may have landed:
-  the resend, with the same reserved IDs and the same entries, writes the same posting
-  keys; the vector's key names the dead write) or item, record and stats, possibly without
-  postings or vector: the resend finds the item (`ReservedId.reused`) and `complete`
-  re-puts them (the same idempotent puts).
+- A Lambda cut off in the stage leaves either no item (the resend, with the same reserved
+  IDs and entries, writes the same posting keys; the vector's key names the dead write)
+  or item and stats, possibly without postings or vector: the resend finds the item
+  (`ReservedId.reused`) and `complete` re-puts them (the same idempotent puts).
 """
 
 from __future__ import annotations
@@ -27,7 +25,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 
 from boto3.dynamodb.conditions import Attr
@@ -38,14 +36,13 @@ from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vect
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import PK, Item, action, memory_key
 from shared.storage.dynamo.memory_items import (
-    key_id,
     memory_from_item,
     memory_item,
+    memory_shard,
     posting_diff,
     posting_keys,
     posting_puts,
 )
-from shared.storage.dynamo.memory_records import IndexRecord, count_delete, count_put, record_of
 
 _log = logging.getLogger(__name__)
 
@@ -62,22 +59,18 @@ class _NewWrite:
     s3_key: str | None
     body: bytes | None
 
-    @property
-    def record(self) -> IndexRecord:
-        return record_of(self.memory, version=self.memory.version, write_id=self.write_id)
-
     def count(self) -> Count[int]:
-        """Item and record Put, both conditioned absent (the item's refusal: ALL_OLD)."""
-        record = count_put(self.index, self.record, 1, self.memory.doc_len, None)
+        """The item's Put, conditioned absent (refused: ALL_OLD), with its count."""
+        m = self.memory
         put = action("Put", Attr(PK).not_exists(), all_old=True, Item=self.item)
-        return replace(record, action=put, also=(record.action,))
+        return Count(self.index, memory_shard(m.tenant, m.id), put, 1, m.doc_len)
 
     def uncount(self) -> Count[int]:
-        """Record and item Delete, both conditioned on this write, with the decrement."""
-        record = count_delete(self.index, self.record)
-        at = memory_key(self.memory.tenant, self.memory.id)
-        own = action("Delete", Attr("write_id").eq(self.write_id), Key=at)
-        return replace(record, also=(own,))
+        """The item's Delete conditioned on this write, unreplaced, with the decrement."""
+        m = self.memory
+        ours = Attr("write_id").eq(self.write_id) & Attr("version").eq(m.version)
+        delete = action("Delete", ours, Key=memory_key(m.tenant, m.id))
+        return Count(self.index, memory_shard(m.tenant, m.id), delete, -1, -m.doc_len)
 
 
 class MemoryWriter:
@@ -150,7 +143,7 @@ class MemoryWriter:
         uncounts = [w.uncount() for w, existing in failed if existing is None]
         requests: list[tuple[int, Item]] = []
         for w, existing in failed:
-            ours = {key_id(k) for k in posting_keys(w.memory)}
+            ours = posting_keys(w.memory)
             requests += [(w.index, r) for r in posting_diff(ours, existing, only=ours)]
         refs = [w.s3_key for w, _ in failed if w.s3_key is not None]
         beside = [partial(self._objects.delete, refs)] if refs else []
@@ -161,8 +154,8 @@ class MemoryWriter:
     def complete(self, memories: Sequence[tuple[Memory, bytes | None]]) -> None:
         """Re-apply what a cut-off `put` of these stored memories may lack: every posting,
         and the embedding under the key its item names (the same bytes: the entry's
-        fingerprint is unchanged). Both are idempotent puts, one stage; item, record and
-        stats were stored together, so nothing is counted again."""
+        fingerprint is unchanged). Both are idempotent puts, one stage; item and stats were
+        stored together, so nothing is counted again."""
         requests = [(m.id, r) for m, _ in memories for r in posting_puts(m)]
         vectors = [
             VectorWrite(m, m.embedding_key, body)

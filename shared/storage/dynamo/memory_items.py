@@ -1,27 +1,27 @@
 """Memory items, memory postings and memory stats: keys and mapping (docs/dynamodb.md).
 
-    memory         T#<t>#MEM#<typ>_<n>          MEM
+    memory         T#<t>#MEM#<typ>_<n>          MEM    GSIs: by_vk_typ, by_area, long-term
+                                                       by_reference, short-term by_expiry
+    tombstone      T#<t>#MEM#<typ>_<n>          GONE   stale, TTL, short-term: by_expiry keys
     memory posting T#<t>#MPOST#<area>#<term>    <rank, 5 digits>#<typ>_<n, 20 digits>
     memory stats   T#<t>#MSTATS                 STATS#<0..7>   (items.stats_key)
 
-(rank = IMPACT_MAX - impact: ascending sort key = descending impact.)
+(rank = IMPACT_MAX - impact: ascending sort key = descending impact, so a search reads the
+head of each (area, term) list of the caller's areas and nothing else.) A posting's key is
+a pure function of the stored memory (area, term, tf, doc_len, ID), so writers recompute
+the keys of a stored version's postings (`posting_keys`). Every posting also carries its
+memory's near-duplicate sign (`dup`) and whether its term is one of the memory text's
+(`text_term`), so that a write's duplicate check decides from its postings read which
+stored memories it must load (services/duplicates.py).
 
-Postings are partitioned by area and term and sorted by descending impact
-(`shared/search/postings.py`): a search reads the head of each (area, term) list of the
-caller's areas and nothing else. A posting's key is a pure function of the stored memory
-(area, term, tf, doc_len, ID), so writers recompute the keys of the postings a stored
-version has (`stored_posting_keys`). Every posting also carries its memory's near-duplicate
-sign (`dup`, JSON: `shared/search/duplicates.py` `encode_sign`) and whether its term is one of
-the memory text's (`text_term`), so that a write's duplicate check decides from its postings
-read which stored memories it must load (services/duplicates.py); `brain reindex` rewrites
-them with the postings.
-
-A memory item is also in the `by_vk_typ` GSI (`typ_pk = T#<t>#MTYP#<typ>#<area>`, `typ_sk` =
-its number: recent_memories per area, newest first), long-term ones in `by_reference`
-(`SCOPE#...`) and short-term
-ones in the sparse `by_expiry` GSI (`exp_pk = EXP#<0..15>` from a hash of tenant and ID,
-`exp_sk = expires_us`: the expiry sweep). The memory stores its analysed `terms` (JSON) and
-`doc_len`.
+Invariants:
+- **The item names every posting its memory may have** (`named_keys`): its own version's
+  and, while a replace's postings diff is not known complete, the old version's keys it
+  dropped (`stale`, memory_replace.py). A delete puts a tombstone naming all of them in
+  the item's place until they are deleted (memory_delete.py); it keeps the memory's
+  `by_expiry` keys, so the sweep finds it too.
+- A memory counts in the memory stats exactly while its item exists: the stats shard
+  (`memory_shard`) changes only in the transaction that puts, replaces or deletes it.
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ from shared.storage.dynamo.items import (
     AREA_SK,
     EXP_PK,
     EXP_SK,
+    JSON,
+    MEMORY_STATS,
     PK,
     REF_PK,
     REF_SK,
@@ -52,6 +54,7 @@ from shared.storage.dynamo.items import (
     get_s,
     key,
     memory_key,
+    memory_pk,
     n,
     opt_s,
     opt_us,
@@ -59,6 +62,7 @@ from shared.storage.dynamo.items import (
     parse_memory_id,
     s,
     scope_ref_pk,
+    stats_key,
     tenant_prefix,
     to_us,
     ttl,
@@ -67,6 +71,11 @@ from shared.storage.dynamo.items import (
 # Partitions of the by_expiry GSI. Only ever increase it: the sweep queries 0..N-1, so
 # items keyed with a smaller N stay reachable.
 EXPIRY_SHARDS: Final = 16
+SK_GONE: Final = "GONE"  # a deleted memory's tombstone, in its partition
+STALE: Final = "stale"
+TOMBSTONE_S: Final = 86_400  # a tombstone outlives a cut-off delete's postings this long (TTL)
+
+KeyId = tuple[str, str]
 
 # --- keys -------------------------------------------------------------------------------
 
@@ -107,7 +116,7 @@ def expiry_pk(shard: int) -> str:
 
 
 def expiry(tenant: str, memory_id: MemoryId, expires_us: int | None) -> Item:
-    """The expiry attributes of a memory's item and index record: the TTL and, short-term
+    """The expiry attributes of a memory's item and tombstone: the TTL and, short-term
     only, the by_expiry GSI keys."""
     if expires_us is None or memory_id.typ is not MemoryType.SHORTTERM:
         return ttl(expires_us)
@@ -209,18 +218,41 @@ def posting_puts(m: Memory) -> list[Item]:
     ]
 
 
-def posting_keys(m: Memory) -> list[Item]:
+def posting_keys(m: Memory) -> set[KeyId]:
     """The keys of the postings `posting_puts(m)` writes."""
-    return [
-        memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id)
-        for term, tf in sorted(m.terms.items())
+    return {
+        key_id(memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id))
+        for term, tf in m.terms.items()
         if tf > 0
-    ]
+    }
 
 
-def stored_posting_keys(item: Mapping[str, Any]) -> list[Item]:
-    """The keys of every posting a stored memory item has."""
-    return posting_keys(memory_from_item(item))
+def memory_shard(tenant: str, memory_id: MemoryId) -> Item:
+    return stats_key(tenant, MEMORY_STATS, memory_id)
+
+
+def stale_attribute(keys: Set[KeyId]) -> Item:
+    """Posting keys that may exist beyond what the item's version has (sorted JSON)."""
+    return {STALE: s(JSON.put(sorted(keys)))}
+
+
+def named_keys(item: Mapping[str, Any]) -> set[KeyId]:
+    """Every posting key a stored memory item or tombstone names: its `stale` ones and,
+    for an item, its version's."""
+    stale = JSON.get(get_s(item, STALE)) if STALE in item else []
+    named = {(str(pk), str(sk)) for pk, sk in stale}
+    if get_s(item, SK) == SK_GONE:
+        return named
+    return named | posting_keys(memory_from_item(item))
+
+
+def tombstone_item(m: Memory, names: Set[KeyId], now_us: int) -> Item:
+    """What a delete leaves of `m` until the postings `names` are gone (then dropped; TTL
+    a day after `now_us` otherwise), with its by_expiry keys for the sweep."""
+    item: Item = {**key(memory_pk(m.tenant, m.id), SK_GONE), "tenant": s(m.tenant)}
+    item |= {"memory_id": s(str(m.id)), **stale_attribute(names)}
+    item |= expiry(m.tenant, m.id, opt_us(m.expires_at))
+    return item | ttl(now_us + TOMBSTONE_S * 1_000_000)
 
 
 def posting_diff(

@@ -1,8 +1,8 @@
-"""Index records on DynamoDB Local: an item without its record (no write leaves one: the
-insert writes both in one transaction) is not counted until a replace records it; a
-transaction that meets another one is sent again with a fresh token; the expiry sweep
-finishes a sweep cut off after its transaction (short-term records are in the sweep's GSI
-too); updates racing deletes count nothing twice."""
+"""Memory counts and tombstones on DynamoDB Local: a replace whose snapshot is not what
+the item indexes counts from the item; a transaction that meets another one is sent again
+with a fresh token; the expiry sweep finishes a sweep cut off after its transaction
+(tombstones are in the sweep's GSI too); updates racing deletes count nothing twice and
+leave no posting."""
 
 from __future__ import annotations
 
@@ -13,9 +13,14 @@ from typing import Any
 from shared.domain import CorpusStats, MemoryId, MemoryReplace, NewMemory
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
-from shared.storage.dynamo.items import MEMORY_STATS, stats_key
-from shared.storage.dynamo.memory_items import memory_posting_item
-from shared.storage.dynamo.memory_records import GONE, record_item, record_key, record_of
+from shared.storage.dynamo.items import MEMORY_STATS, key, memory_key, memory_pk, stats_key
+from shared.storage.dynamo.memory_items import (
+    SK_GONE,
+    memory_item,
+    memory_posting_item,
+    posting_keys,
+    stale_attribute,
+)
 from tests.contract.builders import TENANT, at, lt, make_memory, st
 from tests.integration.conftest import TABLE, inject_response
 
@@ -24,23 +29,22 @@ def raw(clients: AwsClients, key: dict[str, Any]) -> dict[str, Any] | None:
     return clients.dynamodb.get_item(TableName=TABLE, Key=key, ConsistentRead=True).get("Item")
 
 
-def test_an_item_without_its_record_counts_from_its_next_replace(
+def test_a_replace_from_a_snapshot_that_is_not_what_the_item_indexes_counts_from_the_item(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
-    # Given a memory whose record is gone (removed by hand here): item and postings
-    # stored, no record, not counted
+    # Given a stored memory (doc_len 1) and a snapshot of its version that says doc_len 5
+    # and other terms (not what the item indexes)
     m = make_memory(lt(1), terms={"kunde": 1}, doc_len=1)
     assert storage.put_memories([NewMemory(m)]) == [None]
-    clients.dynamodb.delete_item(TableName=TABLE, Key=record_key(TENANT, lt(1)))
-    _add(clients, lt(1), -1, -1)
-    assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
-    # When the memory is replaced
     read = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
-    v2 = replace(read, memory="v2", terms={"kunde": 2}, doc_len=2)
-    assert storage.replace_memories([MemoryReplace(v2, read)], at(0)) == [None]
-    # Then it is counted once, with its new length, and recorded
+    wrong = replace(read, terms={"anders": 5}, doc_len=5)
+    # When the memory is replaced from it
+    v2 = replace(read, memory="v2", terms={"neu": 2}, doc_len=2)
+    assert storage.replace_memories([MemoryReplace(v2, wrong)], at(0)) == [None]
+    # Then the stats changed by what the item held, and its old posting went too
     assert storage.memory_stats(TENANT) == CorpusStats(1, 2)
-    assert raw(clients, record_key(TENANT, lt(1))) is not None
+    postings = storage.lookup_memory_terms(TENANT, ["kunde", "neu"], ["users/nutzer-1"])
+    assert set(postings.postings) == {"neu"}
 
 
 def test_a_record_transaction_that_meets_another_is_sent_again_with_a_fresh_token(
@@ -64,7 +68,7 @@ def test_a_record_transaction_that_meets_another_is_sent_again_with_a_fresh_toke
     # Then the transaction went again, with another token, and counted once
     assert len(tokens) == 2 and tokens[0] != tokens[1]
     assert storage.memory_stats(TENANT) == CorpusStats(1, 2)
-    assert raw(clients, record_key(TENANT, lt(1))) is not None
+    assert raw(clients, memory_key(TENANT, lt(1))) is not None
 
 
 def test_the_sweep_finishes_a_sweep_cut_off_after_its_delete(
@@ -80,38 +84,38 @@ def test_the_sweep_finishes_a_sweep_cut_off_after_its_delete(
     )
     storage.delete_expired(at(10), 100)
     assert storage.get_memories(TENANT, [st(1), st(2)], at(0)) == {}
-    # (uncounted with their items; the records stay as tombstones naming the postings)
+    # (uncounted with their items; their tombstones stay, naming the postings)
     assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
-    assert all(GONE in (raw(clients, record_key(TENANT, st(n))) or {}) for n in (1, 2))
+    assert all(raw(clients, _tombstone(st(n))) is not None for n in (1, 2))
     cut.active = False
     # When the next sweep runs
     storage.delete_expired(at(11), 100)
-    # Then the postings, the records and the count are gone
+    # Then the postings, the tombstones and the count are gone
     assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
-    assert raw(clients, record_key(TENANT, st(1))) is None
+    assert raw(clients, _tombstone(st(1))) is None
     postings = storage.lookup_memory_terms(TENANT, ["kunde"], ["users/nutzer-1"]).postings
     assert postings == {}
 
 
-def test_a_delete_removes_a_record_that_a_replace_moved_after_the_delete_read_it(
+def test_a_delete_removes_what_a_replace_wrote_after_the_delete_read_the_memory(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
-    # Given a memory whose update recorded its new version just after a delete read the
-    # memory's partition (the update's item write came before the read; its record after)
+    # Given a memory whose update lands just after a delete read the memory's partition:
+    # the item at the new version (naming the old postings stale), its stats change and
+    # its new posting
     m = make_memory(lt(1), terms={"alt": 1}, doc_len=1)
     assert storage.put_memories([NewMemory(m)]) == [None]
     read = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
-    newer = replace(read, memory="neu", terms={"neu": 3}, doc_len=3)
+    newer = replace(read, memory="neu", terms={"neu": 3}, doc_len=3, version=read.version + 1)
     landed: list[str] = []
 
     def replace_lands(**_: Any) -> None:
         if landed:
             return
-        landed.append("record")
-        clients.dynamodb.put_item(
-            TableName=TABLE,
-            Item=record_item(record_of(newer, version=read.version + 1, write_id="other")),
-        )
+        landed.append("replace")
+        stale = stale_attribute(posting_keys(read))
+        item = memory_item(newer, write_id="other", embedding_key=None) | stale
+        clients.dynamodb.put_item(TableName=TABLE, Item=item)
         _add(clients, lt(1), 0, 2)
         clients.dynamodb.put_item(TableName=TABLE, Item=memory_posting_item(newer, "neu", 3))
 
@@ -120,11 +124,17 @@ def test_a_delete_removes_a_record_that_a_replace_moved_after_the_delete_read_it
     )
     # When the delete runs into it
     assert storage.delete_memories(TENANT, [lt(1)], at(0)) == [lt(1)]
-    # Then the moved record went too, with its postings, and the stats count nothing
-    assert landed == ["record"]
-    assert raw(clients, record_key(TENANT, lt(1))) is None
+    # Then the new version went too, with its postings and tombstone, and the stats count
+    # nothing
+    assert landed == ["replace"]
+    assert raw(clients, memory_key(TENANT, lt(1))) is None
+    assert raw(clients, _tombstone(lt(1))) is None
     assert storage.lookup_memory_terms(TENANT, ["neu", "alt"], ["users/nutzer-1"]).postings == {}
     assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
+
+
+def _tombstone(memory_id: MemoryId) -> dict[str, Any]:
+    return key(memory_pk(TENANT, memory_id), SK_GONE)
 
 
 def _add(clients: AwsClients, memory_id: Any, documents: int, total: int) -> None:
@@ -136,11 +146,11 @@ def _add(clients: AwsClients, memory_id: Any, documents: int, total: int) -> Non
     )
 
 
-def test_a_replace_does_not_record_a_memory_a_delete_removed_meanwhile(
+def test_a_replace_does_not_bring_back_a_memory_a_delete_removed_meanwhile(
     storage: DynamoStorage, clients: AwsClients
 ) -> None:
-    # Given an update whose memory is deleted (item, postings, record, count) after the
-    # update wrote its item and postings, before it records the new version
+    # Given an update whose memory is deleted (item, postings, count) just before the
+    # update's transaction
     m = make_memory(lt(1), terms={"alt": 1}, doc_len=1)
     assert storage.put_memories([NewMemory(m)]) == [None]
     read = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
@@ -157,7 +167,8 @@ def test_a_replace_does_not_record_a_memory_a_delete_removed_meanwhile(
     newer = replace(read, memory="neu", terms={"neu": 3}, doc_len=3)
     storage.replace_memories([MemoryReplace(newer, read)], at(0))
     clients.dynamodb.meta.events.unregister("before-call.dynamodb.TransactWriteItems", "delete")
-    # Then the memory stays deleted and uncounted: no record comes back
+    # Then the memory stays deleted and uncounted, and the update's postings went again
     assert deleted == [lt(1)]
-    assert raw(clients, record_key(TENANT, lt(1))) is None
+    assert raw(clients, memory_key(TENANT, lt(1))) is None
     assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
+    assert storage.lookup_memory_terms(TENANT, ["neu", "alt"], ["users/nutzer-1"]).postings == {}
