@@ -33,7 +33,7 @@ from boto3.dynamodb.conditions import Attr, Key
 
 from shared.calls import CallMarks
 from shared.domain import DeleteRead, ExpiredMemory, MemoryId
-from shared.storage.dynamo.calls import TableCalls
+from shared.storage.dynamo.calls import TableCalls, item_key
 from shared.storage.dynamo.embeddings import EmbeddingVectors
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
@@ -65,7 +65,6 @@ from shared.storage.dynamo.memory_items import (
     SK_GONE,
     KeyId,
     expiry_pk,
-    key_id,
     memory_from_item,
     memory_shard,
     named_keys,
@@ -117,8 +116,6 @@ class MemoryDeleter:
     ) -> list[MemoryId]:
         now_us = to_us(now)
         unique = list(dict.fromkeys(ids))
-        if not unique:
-            return []
         refs = [(tenant, memory_id) for memory_id in unique]
         known: dict[Ref, _Found] = {}
         if read is not None and isinstance(read.detail, dict):  # the live ones read
@@ -193,7 +190,7 @@ class MemoryDeleter:
                 if p.item is not None:
                     counts.append(_count(ref, p.item, p.named, now_us))
                     items[ref] = p.item
-                    removed.setdefault(ref, {}).update({key_id(r): r for r in p.ratings})
+                    removed.setdefault(ref, {}).update({item_key(r): r for r in p.ratings})
             outcomes, failed, _ = write_index(self._calls, counts, side, extra=extra)
             left |= failed
             pending = []
@@ -210,9 +207,8 @@ class MemoryDeleter:
             _log.warning("delete: memory %s of %s kept changing; not deleted", memory_id, tenant)
         self._restore({ref: r for ref, r in removed.items() if ref not in deleted})
         objects = [k for item in deleted.values() if (k := opt_s(item, "embedding_key"))]
-        drops = [
-            (ref, {"DeleteRequest": {"Key": _tombstone_key(ref)}}) for ref in tombstones - left
-        ]
+        gone = [(ref, key(memory_pk(*ref), SK_GONE)) for ref in tombstones - left]
+        drops = [(ref, {"DeleteRequest": {"Key": tombstone}}) for ref, tombstone in gone]
         tasks = self._calls.write_tasks(sorted(drops, key=str))
         self._calls.defer([*tasks, *([partial(self._objects.delete, objects)] if objects else [])])
         for tenant, memory_id in sorted(left, key=str):
@@ -268,16 +264,12 @@ def _count(ref: Ref, item: Item, names: set[KeyId], now_us: int) -> Count[Ref]:
     return Count(ref, memory_shard(*ref), delete, -1, -m.doc_len, (tombstone,))
 
 
-def _tombstone_key(ref: Ref) -> Item:
-    return key(memory_pk(*ref), SK_GONE)
-
-
 def _side_deletes(ref: Ref, partition: _Found) -> list[tuple[Ref, Item]]:
     """The deletes of a memory's rating records, their guards and every posting its item
     or its tombstone names (each key once)."""
     tenant, _ = ref
-    keys = {key_id(r) for r in partition.ratings}
-    keys |= {key_id(rating_guard_key(tenant, get_n(r, "insert_id"))) for r in partition.ratings}
+    keys = {item_key(r) for r in partition.ratings}
+    keys |= {item_key(rating_guard_key(tenant, get_n(r, "insert_id"))) for r in partition.ratings}
     return [(ref, r) for r in posting_diff(keys | partition.named, None)]
 
 

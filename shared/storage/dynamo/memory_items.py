@@ -221,7 +221,7 @@ def posting_puts(m: Memory) -> list[Item]:
 def posting_keys(m: Memory) -> set[KeyId]:
     """The keys of the postings `posting_puts(m)` writes."""
     return {
-        key_id(memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id))
+        item_key(memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id))
         for term, tf in m.terms.items()
         if tf > 0
     }
@@ -262,10 +262,7 @@ def posting_diff(
     delete: new None; replace; the undo of a refused write; a delete's restore): the
     BatchWriteItem requests that turn the postings `old` names into `new`'s — deletes of
     the old keys `new` lacks, puts of `new`'s postings (with `only`: of those keys)."""
-    puts = {} if new is None else {key_id(r["PutRequest"]["Item"]): r for r in posting_puts(new)}
+    puts = {} if new is None else {item_key(r["PutRequest"]["Item"]): r for r in posting_puts(new)}
     gone = sorted(set(old) - puts.keys())
     deletes = [{"DeleteRequest": {"Key": {PK: s(pk), SK: s(sk)}}} for pk, sk in gone]
     return deletes + [r for k, r in puts.items() if only is None or k in only]
-
-
-key_id = item_key  # one definition of an item's (pk, sk): calls.item_key
