@@ -63,14 +63,14 @@ class _NewWrite:
         """The item's Put, conditioned absent (refused: ALL_OLD), with its count."""
         m = self.memory
         put = action("Put", Attr(PK).not_exists(), all_old=True, Item=self.item)
-        return Count(self.index, memory_shard(m.tenant, m.id), put, 1, m.doc_len)
+        return Count(self.index, memory_shard(m.tenant, m.id), (put,), 1, m.doc_len)
 
     def uncount(self) -> Count[int]:
         """The item's Delete conditioned on this write, unreplaced, with the decrement."""
         m = self.memory
         ours = Attr("write_id").eq(self.write_id) & Attr("version").eq(m.version)
         delete = action("Delete", ours, Key=memory_key(m.tenant, m.id))
-        return Count(self.index, memory_shard(m.tenant, m.id), delete, -1, -m.doc_len)
+        return Count(self.index, memory_shard(m.tenant, m.id), (delete,), -1, -m.doc_len)
 
 
 class MemoryWriter:

@@ -115,17 +115,12 @@ class MemoryDeleter:
         marks: CallMarks | None = None,
     ) -> list[MemoryId]:
         now_us = to_us(now)
-        unique = list(dict.fromkeys(ids))
-        refs = [(tenant, memory_id) for memory_id in unique]
+        refs = [(tenant, memory_id) for memory_id in dict.fromkeys(ids)]
         known: dict[Ref, _Found] = {}
         if read is not None and isinstance(read.detail, dict):  # the live ones read
             known = {r: read.detail[r] for r in refs if r in read.detail and r[1] in read.memories}
         deleted = self._delete(refs, now_us, known, marks)
-        return [
-            memory_id
-            for memory_id in unique
-            if (tenant, memory_id) in deleted and is_live(deleted[(tenant, memory_id)], now_us)
-        ]
+        return [ref[1] for ref in refs if ref in deleted and is_live(deleted[ref], now_us)]
 
     def sweep(self, now: datetime, limit: int) -> list[ExpiredMemory]:
         if limit <= 0:
@@ -145,11 +140,7 @@ class MemoryDeleter:
             dict.fromkeys((get_s(item, "tenant"), stored_memory_id(item)) for item in candidates)
         )[:limit]
         deleted = self._delete(refs, now_us, {}, None, expired_only=True)
-        return [
-            ExpiredMemory(tenant, memory_id)
-            for tenant, memory_id in refs
-            if (tenant, memory_id) in deleted
-        ]
+        return [ExpiredMemory(*ref) for ref in refs if ref in deleted]
 
     # --- the stages ---------------------------------------------------------------------
 
@@ -261,7 +252,7 @@ def _count(ref: Ref, item: Item, names: set[KeyId], now_us: int) -> Count[Ref]:
     m = memory_from_item(item)
     delete = action("Delete", Attr("version").eq(m.version), all_old=True, Key=memory_key(*ref))
     tombstone = action("Put", Item=tombstone_item(m, names, now_us))
-    return Count(ref, memory_shard(*ref), delete, -1, -m.doc_len, (tombstone,))
+    return Count(ref, memory_shard(*ref), (tombstone, delete), -1, -m.doc_len)
 
 
 def _side_deletes(ref: Ref, partition: _Found) -> list[tuple[Ref, Item]]:

@@ -246,7 +246,7 @@ def _count(p: _Replace, now_us: int) -> Count[int]:
     was_len = previous.doc_len if p.stored is None else get_n(p.stored, "doc_len")
     update = expression(condition, put=sets, remove=removes)
     item = action("Update", all_old=True, Key=memory_key(m.tenant, m.id), **update)
-    return Count(p.index, memory_shard(m.tenant, m.id), item, 0, m.doc_len - was_len)
+    return Count(p.index, memory_shard(m.tenant, m.id), (item,), 0, m.doc_len - was_len)
 
 
 def _clear_stale(calls: TableCalls, memory: Memory, version: int) -> None:

@@ -3,8 +3,8 @@ marks of a call in one stage (one round trip).
 
 Invariants:
 - A mark sets only `gueltig_us`, `ersetzt_durch` and `version` (+1, so that a concurrent
-  replace that read the memory before gets CONFLICT and reads again); text, postings, index
-  record, vector, ratings and `updated_us` stay. Postings need no change: searches load
+  replace that read the memory before gets CONFLICT and reads again); text, postings,
+  vector, ratings and `updated_us` stay. Postings need no change: searches load
   every hit's item and leave superseded ones out unless the history is asked for.
 - Condition: the item exists, is not expired and has no `ersetzt_durch` (a mark), or has
   this successor's (taking it back). A refused condition returns the item (ALL_OLD): a
