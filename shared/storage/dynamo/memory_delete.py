@@ -55,6 +55,7 @@ from shared.storage.dynamo.items import (
     memory_key,
     memory_pk,
     opt_s,
+    parse_memory_id,
     query,
     rating_guard_key,
     rating_items,
@@ -69,7 +70,6 @@ from shared.storage.dynamo.memory_items import (
     memory_shard,
     named_keys,
     posting_diff,
-    stored_memory_id,
     tombstone_item,
 )
 from shared.storage.dynamo.reservations import mark_action
@@ -136,9 +136,8 @@ class MemoryDeleter:
             (item for page in pages for item in page),
             key=lambda item: (get_n(item, EXP_SK), get_s(item, PK)),
         )
-        refs = list(
-            dict.fromkeys((get_s(item, "tenant"), stored_memory_id(item)) for item in candidates)
-        )[:limit]
+        ids = dict.fromkeys((get_s(i, "tenant"), get_s(i, "memory_id")) for i in candidates)
+        refs = [(tenant, parse_memory_id(memory_id)) for tenant, memory_id in ids][:limit]
         deleted = self._delete(refs, now_us, {}, None, expired_only=True)
         return [ExpiredMemory(*ref) for ref in refs if ref in deleted]
 

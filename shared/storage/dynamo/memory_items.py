@@ -59,7 +59,6 @@ from shared.storage.dynamo.items import (
     opt_s,
     opt_us,
     padded,
-    parse_memory_id,
     s,
     scope_ref_pk,
     stats_key,
@@ -174,10 +173,6 @@ def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
         item[REF_PK] = s(scope_ref_pk(m.tenant, m.scope, m.scope_vk))
         item[REF_SK] = n(m.id.number)
     return item
-
-
-def stored_memory_id(item: Mapping[str, Any]) -> MemoryId:
-    return parse_memory_id(get_s(item, "memory_id"))
 
 
 def memory_from_item(item: Mapping[str, Any]) -> Memory:
