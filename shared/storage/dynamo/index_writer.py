@@ -84,18 +84,15 @@ def _groups[Owner: Hashable](counts: Sequence[Count[Owner]], most: int) -> list[
         by_shard.setdefault(item_key(c.shard), []).append(c)
     groups: list[list[Count[Owner]]] = []
     for group in by_shard.values():
-        chunk: list[Count[Owner]] = []
-        size = actions = 0
+        size, actions = 0, most  # the first count opens a transaction
         for c in group:
             weight = len(json.dumps(c.actions))
-            if chunk and (actions + len(c.actions) > most or size + weight > _BYTES_MAX):
-                groups.append(chunk)
-                chunk, size, actions = [], 0, 0
-            chunk.append(c)
+            if actions + len(c.actions) > most or size + weight > _BYTES_MAX:
+                groups.append([])
+                size = actions = 0
+            groups[-1].append(c)
             size += weight
             actions += len(c.actions)
-        if chunk:
-            groups.append(chunk)
     return groups
 
 
@@ -135,14 +132,11 @@ def _transact[Owner: Hashable](
                 done[pending[i].owner] = Counted(Outcome.REFUSED, dict(stored) if stored else None)
             if refused:
                 pending = [c for i, c in enumerate(pending) if i not in refused]
-                continue
-            if TRANSACTION_CONFLICT not in codes:
+            elif TRANSACTION_CONFLICT not in codes:
                 _log.warning("index transaction cancelled: %s", codes)
                 break
-            continue
-        for c in pending:
-            done[c.owner] = Counted(Outcome.DONE)
-        pending = []
+        else:
+            return done | {c.owner: Counted(Outcome.DONE) for c in pending}
     for c in pending:
         done[c.owner] = Counted(Outcome.FAILED)
     return done

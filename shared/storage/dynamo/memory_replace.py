@@ -100,14 +100,12 @@ class MemoryReplacer:
     def replace(
         self, replaces: Sequence[MemoryReplace], now: datetime
     ) -> list[EntryFailure | None]:
-        now_us = to_us(now)
-        for r in replaces:  # programming errors surface before anything is written
-            memory_item(r.memory, write_id="", embedding_key=None)
         results: list[EntryFailure | None] = [None] * len(replaces)
         plans: list[_Replace] = []
         seen: set[tuple[str, MemoryId]] = set()
-        for index, r in enumerate(replaces):
+        for index, r in enumerate(replaces):  # no I/O: programming errors surface first
             m = r.memory
+            memory_item(m, write_id="", embedding_key=None)
             if (m.tenant, m.id) in seen:  # the first applies; the later one read a stale version
                 detail = f"memory {m.id} changed twice in one batch"
                 results[index] = EntryFailure(EntryFailureCode.CONFLICT, detail)
@@ -118,7 +116,7 @@ class MemoryReplacer:
                 s3_key = vector_ref(m, len(r.embedding) // 4, uuid.uuid4().hex)
             plans.append(_Replace(index, r, s3_key))
         if plans:
-            self._run(plans, results, now_us)
+            self._run(plans, results, to_us(now))
         return results
 
     def _run(self, plans: list[_Replace], results: list[EntryFailure | None], now_us: int) -> None:
