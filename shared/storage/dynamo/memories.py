@@ -93,8 +93,6 @@ class MemoryWriter:
                 results[index] = EntryFailure(EntryFailureCode.STORAGE, detail)
                 continue
             writes.append(_NewWrite(index, m, item, write_id, s3_key, body))
-        if not writes:
-            return results
 
         puts = [VectorWrite(w.memory, w.s3_key, w.body) for w in writes if w.s3_key and w.body]
         postings = [(w.index, r) for w in writes for r in posting_puts(w.memory)]
@@ -118,8 +116,7 @@ class MemoryWriter:
             results[w.index] = EntryFailure(EntryFailureCode.STORAGE, detail)
             existing = outcome.item if outcome.outcome is Outcome.REFUSED else None
             undo.append((w, None if existing is None else memory_from_item(existing)))
-        if undo:
-            self._undo(undo)
+        self._undo(undo)
         return results
 
     def _undo(self, failed: list[tuple[_NewWrite, Memory | None]]) -> None:

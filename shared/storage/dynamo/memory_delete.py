@@ -227,8 +227,6 @@ class MemoryDeleter:
         """Put back what went beside a transaction whose memory was not deleted in the end
         (it kept changing, or the call failed): its ratings and guards as read, and the
         postings as the stored item has them now. A memory gone since is left as is."""
-        if not removed:
-            return
         now = self._read(list(removed))
         requests: list[tuple[Ref, Item]] = []
         for ref, ratings in removed.items():

@@ -189,8 +189,6 @@ class MemoryReplacer:
             current = memory_from_item(item) if item is not None and live else None
             ours = posting_keys(m)
             requests += [(p.index, r) for r in posting_diff(ours, current, only=ours | p.deleted)]
-        if not requests and not objects:
-            return
         tasks = [partial(self._objects.delete, objects)] if objects else []
         if write_index(self._calls, [], requests, beside=tasks)[1]:
             _log.warning("replace_memories: postings of a refused replace not restored")
