@@ -255,9 +255,8 @@ def _count(ref: Ref, item: Item, names: set[KeyId], now_us: int) -> Count[Ref]:
 def _side_deletes(ref: Ref, partition: _Found) -> list[tuple[Ref, Item]]:
     """The deletes of a memory's rating records, their guards and every posting its item
     or its tombstone names (each key once)."""
-    tenant, _ = ref
     keys = {item_key(r) for r in partition.ratings}
-    keys |= {item_key(rating_guard_key(tenant, get_n(r, "insert_id"))) for r in partition.ratings}
+    keys |= {item_key(rating_guard_key(ref[0], get_n(r, "insert_id"))) for r in partition.ratings}
     return [(ref, r) for r in posting_diff(keys | partition.named, None)]
 
 

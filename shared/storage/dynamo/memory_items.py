@@ -185,10 +185,10 @@ def memory_from_item(item: Mapping[str, Any]) -> Memory:
 def memory_posting_item(
     m: Memory, term: str, tf: int, sign: DuplicateSign | None = None, text: bool | None = None
 ) -> Item:
-    """A posting carries what search filters on before loading memories: nutzer, area and
-    expiry; a short-term memory's postings carry its TTL, so TTL removes them too. And what
-    the near-duplicate check decides on (MemoryPosting): `sign` and `text` default to the
-    memory's (`posting_puts` computes them once per memory)."""
+    """A posting carries what search filters on before loading memories (nutzer, area,
+    expiry; a short-term memory's TTL, so TTL removes it too) and the near-duplicate data
+    (module docstring): `sign` and `text` default to the memory's (`posting_puts` computes
+    them once per memory)."""
     sign = memory_sign(m) if sign is None else sign
     text = term in term_set(m.memory) if text is None else text
     posting = MemoryPosting(m.id, tf, m.doc_len, m.nutzer, m.expires_at, m.area, text, sign)
