@@ -33,21 +33,21 @@ from shared.domain import (
     TermLookup,
     VkTyp,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, defer, error_code
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
+    BRAIN,
     BRAIN_STATS,
     JSON,
     PK,
+    POSTING,
     Item,
     action,
-    brain_from_item,
     brain_item,
     brain_key,
     brain_ref_pk,
     brain_typ_pk,
     expression,
-    posting_from_item,
     posting_item,
     posting_key,
     query,
@@ -102,7 +102,7 @@ class BrainIndex:
             if not pending:
                 break
             if attempt:
-                self._calls.backoff.wait(attempt)
+                self._calls.wait(attempt)
             sent = {i: _version(writes[i].entry, p) for i, p in pending.items()}
             counts = [_count(i, sent[i], p) for i, p in pending.items()]
             requests = [
@@ -126,7 +126,7 @@ class BrainIndex:
                 elif outcome.item is None:
                     results[i] = EntryFailure(EntryFailureCode.NOT_FOUND, detail)
                 else:
-                    retry[i] = brain_from_item(outcome.item)
+                    retry[i] = BRAIN.read(outcome.item)
                     continue
                 failed.append(sent[i])
             pending = retry
@@ -140,7 +140,7 @@ class BrainIndex:
             for i, entry in stored.items()
             if results[i] is None and min(entry.terms.values(), default=1) <= 0
         ]
-        defer(self._calls.round_trips, clears)
+        self._calls.defer(clears)
         return results, stored
 
     def _restore(self, entries: list[BrainEntry]) -> None:
@@ -151,7 +151,7 @@ class BrainIndex:
         if not entries:
             return
         found = self._calls.batch_get([brain_key(*_key(e)) for e in entries])
-        stored = {_key(e): e for e in map(brain_from_item, found)}
+        stored = {_key(e): e for e in map(BRAIN.read, found)}
         requests: list[tuple[int, Item]] = []
         for number, entry in enumerate(entries):
             now = stored.get(_key(entry))
@@ -178,7 +178,7 @@ class BrainIndex:
 
     def get(self, tenant: str, ids: Sequence[int]) -> dict[int, BrainEntry]:
         keys = [brain_key(tenant, int(i)) for i in dict.fromkeys(ids)]
-        entries = (brain_from_item(item) for item in self._calls.batch_get(keys))
+        entries = (BRAIN.read(item) for item in self._calls.batch_get(keys))
         return {e.id: e for e in entries if e.tenant == tenant}
 
     def find_by_reference(
@@ -189,7 +189,7 @@ class BrainIndex:
             pk, gsi = brain_typ_pk(tenant, str(vk_typ)), TYP
         else:
             pk, gsi = brain_ref_pk(tenant, str(vk_typ), vk_referenz_id), REF
-        return newest(self._calls, brain_from_item, gsi, [pk], limit)[0]
+        return newest(self._calls, BRAIN.read, gsi, [pk], limit)[0]
 
     def find_by_references(
         self, tenant: str, references: Sequence[tuple[str, str]], limit: int
@@ -198,19 +198,19 @@ class BrainIndex:
         `BREF#<vk_typ>#<ref>` (`newest`)."""
         pairs = list(dict.fromkeys((str(vk_typ), ref) for vk_typ, ref in references))
         pks = [brain_ref_pk(tenant, *pair) for pair in pairs]
-        found = zip(pairs, newest(self._calls, brain_from_item, REF, pks, limit), strict=True)
+        found = zip(pairs, newest(self._calls, BRAIN.read, REF, pks, limit), strict=True)
         return {pair: entries for pair, entries in found if entries}
 
     def list(self, tenant: str, limit: int) -> list[BrainEntry]:
         pks = [brain_typ_pk(tenant, typ.value) for typ in VkTyp]
-        return merged(newest(self._calls, brain_from_item, TYP, pks, limit), lambda e: e.id, limit)
+        return merged(newest(self._calls, BRAIN.read, TYP, pks, limit), lambda e: e.id, limit)
 
     def lookup_terms(self, tenant: str, terms: Sequence[str]) -> TermLookup:
         wanted = list(dict.fromkeys(terms))
         queries = [query(term_pk(tenant, t), ConsistentRead=True) for t in wanted]
         pages = self._calls.query_many([*queries, stats_query(tenant, BRAIN_STATS)])
         found = zip(wanted, pages, strict=False)
-        postings = {term: list(map(posting_from_item, items)) for term, items in found if items}
+        postings = {term: list(map(POSTING.read, items)) for term, items in found if items}
         return TermLookup(postings, stats_from_items(pages[-1]))
 
     def stats(self, tenant: str) -> CorpusStats:

@@ -7,7 +7,7 @@ Updates — the replaced attributes, the version bumped, `stale` = the old versi
 keys the new one lacks; condition: the version and `embedding_key` read, not expired, and
 the item indexes exactly the snapshot (area, doc_len, terms, no `stale`) — with the stats
 ADD of the length change; the postings diff (stale keys deleted, every new posting put);
-with new embeddings, PutVectors under fresh keys. Deferred (calls.py `defer`): once the
+with new embeddings, PutVectors under fresh keys. Deferred (`TableCalls.defer`): once the
 postings are complete the item's `stale` is removed, and the replaced vector deleted.
 
 Invariants:
@@ -43,7 +43,7 @@ from shared.domain import (
     MemoryId,
     MemoryReplace,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, defer
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
@@ -266,7 +266,7 @@ class _Run:
         ]
         if replaced:
             tasks.append(partial(self.replacer._objects.delete, replaced))
-        defer(calls.round_trips, tasks)
+        calls.defer(tasks)
 
 
 def _clear_stale(calls: TableCalls, memory: Memory, version: int) -> None:
