@@ -19,9 +19,11 @@ from shared.domain import (
     MemoryType,
     NewMemory,
 )
+from shared.search.topk import PageRequest
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.items import TTL_ATTRIBUTE, memory_key, rating_guard_key
+from shared.storage.dynamo.memory_index import read_step
 from shared.storage.dynamo.memory_items import memory_posting_key, posting_keys
 from tests.contract.builders import TENANT, at, embedding, lt, make_memory, make_rating, st
 from tests.integration.conftest import BUCKET, TABLE, CallRecorder, inject_failure
@@ -266,3 +268,23 @@ def test_recent_memories_page_past_expired_ones(
     # Then the Query continued past the filtered page until it had three
     assert [m.id for m in recent] == [st(5), st(4), st(3)]
     assert recorder.sequential_round_trips() > 1
+
+
+def test_a_word_list_step_counts_exactly_what_follows_its_cursor(
+    storage: DynamoStorage, recorder: CallRecorder
+) -> None:
+    # Given seven memories with the term kunde in one area (one list of seven postings)
+    memories = [make_memory(lt(i), terms={"kunde": i}, doc_len=i) for i in range(1, 8)]
+    assert storage.put_memories([NewMemory(m) for m in memories]) == [None] * 7
+    key = ("users/nutzer-1", "kunde")
+    recorder.reset()
+    # When one step reads its first page of three and counts the list
+    (first,) = read_step(storage._calls, TENANT, [PageRequest(key, None, 3, True)])
+    # Then the page and the count (Select=COUNT) ran side by side: 7 follow the start
+    assert (len(first.postings), first.remaining) == (3, 7)
+    assert recorder.sequential_round_trips() == 1
+    # And from its cursor, a step counts the 4 that follow; the last page ends the list
+    (second,) = read_step(storage._calls, TENANT, [PageRequest(key, first.cursor, 4, True)])
+    assert (len(second.postings), second.remaining) == (4, 4)
+    (last,) = read_step(storage._calls, TENANT, [PageRequest(key, second.cursor, 4, False)])
+    assert (last.postings, last.cursor, last.remaining) == ([], None, None)

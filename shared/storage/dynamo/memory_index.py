@@ -277,12 +277,8 @@ def _count_after(calls: TableCalls, tenant: str, key: ListKey, cursor: object | 
     pages = calls.client.get_paginator("query").paginate(
         TableName=calls.table, Select="COUNT", **posting_query(tenant, *key), **start
     )
-    total = 0
-    for page in islice(pages, COUNT_CALLS):
-        total += page["Count"]
-        if "LastEvaluatedKey" not in page:
-            return total
-    return None
+    read = list(islice(pages, COUNT_CALLS))  # the paginator calls only as they are taken
+    return None if "LastEvaluatedKey" in read[-1] else sum(page["Count"] for page in read)
 
 
 def read_step(calls: TableCalls, tenant: str, requests: Sequence[PageRequest]) -> list[Page]:
