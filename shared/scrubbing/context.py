@@ -153,8 +153,14 @@ PW_INVERTED: Final = (
     rf"{_SP}(?:as|als){_SP}"
     rf"(?:(?:the|das|dein|your|unser|our|neues?|new){_SP}){{0,4}}+(?:[\w-]{{2,20}}+{_SP})?"
     r"(?:passwort|password|kennwort)\b"
+    r"|(?<![^\s„“\"'«(])(?P<v2>[^\s\"'`<>„“”«»]{6,64}+)[“”\"'»]?(?:,|\s{1,8}+[–—-])"
+    rf"{_SP}(?:das|so|this|that|it){_SP}(?:ist|is|lautet|war|was){_SP}"
+    rf"(?:(?:das|the|mein|my|dein|your|unser|our|sein|his|ihr|her){_SP})?"
+    rf"(?:(?:neues?|new|aktuelles?|current){_SP})?(?:[\w-]{{1,40}}-)?(?:passwort|password|kennwort)"
+    r"(?![\w-])"
 )
-"""`X ist das neue Passwort`, `I used X as the root password` (one word may name whose)."""
+"""`X ist das neue Passwort`, `I used X as the root password` (one word may name whose),
+`X — das ist mein neues Passwort`, `"X", so lautet das Kennwort`."""
 PW_BARE: Final = rf"{PW_KEY}{_SP}{VALUE}"
 PW_LOOSE: Final = (
     rf"{PW_KEY}(?:'s|\s)(?:[^\n:=;{{}}@/\\<>-]|-(?!>)){{0,40}}?(?::|->|=>|→|=){_SP}{VALUE}"
