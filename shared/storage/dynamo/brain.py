@@ -33,21 +33,21 @@ from shared.domain import (
     TermLookup,
     VkTyp,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, defer, error_code
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
+    BRAIN,
     BRAIN_STATS,
     JSON,
     PK,
+    POSTING,
     Item,
     action,
-    brain_from_item,
     brain_item,
     brain_key,
     brain_ref_pk,
     brain_typ_pk,
     expression,
-    posting_from_item,
     posting_item,
     posting_key,
     query,
@@ -90,12 +90,10 @@ class BrainIndex:
     def _round(
         self, writes: dict[int, BrainWrite]
     ) -> tuple[dict[int, EntryFailure | None], dict[int, BrainEntry]]:
-        """One write per ID: per stats shard one transaction (the entries' conditioned
-        Puts with the shard's ADD, `write_index`) beside the postings diff; a refused
-        replace is sent again against the version its condition met, with the diff from
-        it (its puts went with the first attempt). Then the postings of writes that did
-        not apply are restored, and the marks of complete entries cleared (deferred).
-        (result per write, the version stored per write that applied)."""
+        """One write per ID (`write_index`), a refused replace sent again against the
+        version it met with the diff from it (its puts went with the first attempt); then
+        the postings of writes that did not apply restored, the marks of complete entries
+        cleared (deferred). (result per write, the version stored per write that applied)."""
         results: dict[int, EntryFailure | None] = dict.fromkeys(writes)
         stored: dict[int, BrainEntry] = {}
         failed: list[BrainEntry] = []  # not applied: its postings restored
@@ -104,7 +102,7 @@ class BrainIndex:
             if not pending:
                 break
             if attempt:
-                self._calls.backoff.wait(attempt)
+                self._calls.wait(attempt)
             sent = {i: _version(writes[i].entry, p) for i, p in pending.items()}
             counts = [_count(i, sent[i], p) for i, p in pending.items()]
             requests = [
@@ -128,7 +126,7 @@ class BrainIndex:
                 elif outcome.item is None:
                     results[i] = EntryFailure(EntryFailureCode.NOT_FOUND, detail)
                 else:
-                    retry[i] = brain_from_item(outcome.item)
+                    retry[i] = BRAIN.read(outcome.item)
                     continue
                 failed.append(sent[i])
             pending = retry
@@ -142,7 +140,7 @@ class BrainIndex:
             for i, entry in stored.items()
             if results[i] is None and min(entry.terms.values(), default=1) <= 0
         ]
-        defer(self._calls.round_trips, clears)
+        self._calls.defer(clears)
         return results, stored
 
     def _restore(self, entries: list[BrainEntry]) -> None:
@@ -153,7 +151,7 @@ class BrainIndex:
         if not entries:
             return
         found = self._calls.batch_get([brain_key(*_key(e)) for e in entries])
-        stored = {_key(e): e for e in map(brain_from_item, found)}
+        stored = {_key(e): e for e in map(BRAIN.read, found)}
         requests: list[tuple[int, Item]] = []
         for number, entry in enumerate(entries):
             now = stored.get(_key(entry))
@@ -180,19 +178,18 @@ class BrainIndex:
 
     def get(self, tenant: str, ids: Sequence[int]) -> dict[int, BrainEntry]:
         keys = [brain_key(tenant, int(i)) for i in dict.fromkeys(ids)]
-        entries = (brain_from_item(item) for item in self._calls.batch_get(keys))
+        entries = (BRAIN.read(item) for item in self._calls.batch_get(keys))
         return {e.id: e for e in entries if e.tenant == tenant}
 
     def find_by_reference(
         self, tenant: str, vk_typ: str, vk_referenz_id: str | None, limit: int
     ) -> list[BrainEntry]:
-        """The by_reference partition of (vk_typ, vk_referenz_id), without an ID its vk_typ's
-        by_vk_typ partition `BTYP#<vk_typ>` (`newest`)."""
+        """Partition `BREF#<vk_typ>#<ref>`, or without a reference `BTYP#<vk_typ>`."""
         if vk_referenz_id is None:
             pk, gsi = brain_typ_pk(tenant, str(vk_typ)), TYP
         else:
             pk, gsi = brain_ref_pk(tenant, str(vk_typ), vk_referenz_id), REF
-        return newest(self._calls, brain_from_item, gsi, [pk], limit)[0]
+        return newest(self._calls, BRAIN.read, gsi, [pk], limit)[0]
 
     def find_by_references(
         self, tenant: str, references: Sequence[tuple[str, str]], limit: int
@@ -201,19 +198,19 @@ class BrainIndex:
         `BREF#<vk_typ>#<ref>` (`newest`)."""
         pairs = list(dict.fromkeys((str(vk_typ), ref) for vk_typ, ref in references))
         pks = [brain_ref_pk(tenant, *pair) for pair in pairs]
-        found = zip(pairs, newest(self._calls, brain_from_item, REF, pks, limit), strict=True)
+        found = zip(pairs, newest(self._calls, BRAIN.read, REF, pks, limit), strict=True)
         return {pair: entries for pair, entries in found if entries}
 
     def list(self, tenant: str, limit: int) -> list[BrainEntry]:
         pks = [brain_typ_pk(tenant, typ.value) for typ in VkTyp]
-        return merged(newest(self._calls, brain_from_item, TYP, pks, limit), lambda e: e.id, limit)
+        return merged(newest(self._calls, BRAIN.read, TYP, pks, limit), lambda e: e.id, limit)
 
     def lookup_terms(self, tenant: str, terms: Sequence[str]) -> TermLookup:
         wanted = list(dict.fromkeys(terms))
         queries = [query(term_pk(tenant, t), ConsistentRead=True) for t in wanted]
         pages = self._calls.query_many([*queries, stats_query(tenant, BRAIN_STATS)])
         found = zip(wanted, pages, strict=False)
-        postings = {term: list(map(posting_from_item, items)) for term, items in found if items}
+        postings = {term: list(map(POSTING.read, items)) for term, items in found if items}
         return TermLookup(postings, stats_from_items(pages[-1]))
 
     def stats(self, tenant: str) -> CorpusStats:

@@ -182,17 +182,15 @@ class Codec[T]:
                 stored[name] = _SERIALIZER.serialize(kind.put(value))
         return stored
 
-    def fields(self, item: Mapping[str, Any]) -> dict[str, Any]:
-        """The domain fields stored in `item` (absent attributes: left to the defaults)."""
-        return {
+    def read(self, item: Mapping[str, Any], **extra: Any) -> T:
+        """The domain object stored in `item` (absent attributes: left to the defaults);
+        `extra`: its fields the codec leaves out."""
+        stored = {
             field: kind.get(_DESERIALIZER.deserialize(item[name]))
             for name, (field, kind) in self.attributes.items()
             if name in item
         }
-
-    def read(self, item: Mapping[str, Any], **extra: Any) -> T:
-        """The domain object stored in `item`; `extra`: its fields the codec leaves out."""
-        return self.cls(**self.fields(item), **extra)
+        return self.cls(**stored, **extra)
 
 
 def _kind_of(hint: Any) -> Kind:
@@ -444,17 +442,9 @@ def brain_item(e: BrainEntry) -> Item:
     }
 
 
-def brain_from_item(item: Mapping[str, Any]) -> BrainEntry:
-    return BRAIN.read(item)
-
-
 def posting_item(entry: BrainEntry, term: str, tf: int) -> Item:
     posting = Posting(entry.id, tf, entry.doc_len, VkTyp(entry.vk_typ).value, entry.vk_referenz_id)
     return {**posting_key(entry.tenant, term, entry.id), **POSTING.item(posting)}
-
-
-def posting_from_item(item: Mapping[str, Any]) -> Posting:
-    return POSTING.read(item)
 
 
 def stats_update(shard: Item, *, documents: int, total_len: int) -> Item:

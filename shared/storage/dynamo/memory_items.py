@@ -205,7 +205,7 @@ def memory_posting_item(
 
 
 def memory_posting_from_item(item: Mapping[str, Any]) -> MemoryPosting:
-    return MemoryPosting(**MEMORY_POSTING.fields(item))
+    return MEMORY_POSTING.read(item)
 
 
 def posting_puts(m: Memory) -> list[Item]:
