@@ -87,9 +87,10 @@ CHANGED_TO_SEP: Final = (
 
 # An unquoted value is one possessive run; the engine trims `.:)]}` off its end ("Passwort ist
 # Sommer2024." keeps the sentence's full stop) - a possessive run never backtracks.
-_UNQUOTED_BODY: Final = r"(?:[^\s;,\"'`<>„“”«»&]++|&(?![\w.-]{1,64}+=)|>(?=[^\s<>\"'`]))"
+_UNQUOTED_BODY: Final = r"(?:[^\s;,\"'`<>„“”«»&]++|&(?![\w.-]{1,64}+=)|(?<![-=])>(?=[^\s<>\"'`]))"
 """An unquoted value's characters: no space, quote or separator; `&` unless a query's next
-`key=` follows; `>` inside it (`finds>-_$#`), not at its end (`<user:password>`)."""
+`key=` follows; `>` inside it (`finds>-_$#`), not at its end (`<user:password>`) nor as an
+operator (`$r->hget(`, `=>`)."""
 _ADVERB_FIRST: Final = (
     r"(?:(?:übrigens|uebrigens|btw|inzwischen|mittlerweile|jetzt|nun|now|still|noch|immer"
     r"|weiterhin|aktuell|currently|derzeit|wieder|again|also|auch|einfach|simply|just|nur"

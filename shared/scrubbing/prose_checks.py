@@ -149,7 +149,7 @@ APPOSITION: Final = (
 aktuelles Kennwort mitgeschickt (X)`: the value set apart in the sentence that names it."""
 COLON_TAIL: Final = (
     r"(?<=[A-Za-zÄÖÜäöüß)\]\s]):[ \t]{0,8}+(?:\r?\n[ \t]{0,16}+){0,3}+"
-    r"(?P<v>[^\s\"'`<>()\[\]„“”«»:]{8,64}+)"
+    r"(?P<v>[^\s\"'`<>()\[\]„“”«»:=]{8,64}+)"
     r"[ \t]{0,8}+(?=\r?\n|$)"
 )
 """The last word of a line after its colon, or a line's only word after a line that ends in one

@@ -109,6 +109,9 @@ CONTENT = [
     "password = settings.DB_PASSWORD  # read from the environment",
     "api_key = self.apiKey",
     "Version-2.4.1, das ist das Passwort-Update.",
+    '$realpassword = $r->hget("user:$userid","password");',
+    "To get your root password run: (see above)\nTo connect from outside the cluster:\n"
+    "    MYSQL_HOST=127.0.0.1\n",
     "Stripe publishable key (browser): pk_live_51Hq2kLm9Xp3vT8zQ4wR6nY1bC5dF0gJ2eA7sK",
     "Q: Welcher Fehlercode kam?\nA: 0x80070005",
     "[10:02] Jana: Wer hat das Passwort geändert?\n[10:03] Tom: Markus, gestern.",
