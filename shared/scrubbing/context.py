@@ -54,7 +54,8 @@ QUALIFIER: Final = (
     rf"(?:{_OSP}\([^()\n]{{0,40}}+\))?"
     rf"(?:{_SP}(?:für|fuer|fürs|für's|fuers|for|of|vom|von|des|der|zum|zur|to|on|at|bei|beim"
     rf"|im|am|auf|from|in|meiner|meines|deiner|deines|seiner|seines|ihrer|ihres|unserer|unseres"
-    rf"|eurer|eures|dieser|dieses){_SP}(?:[^\n:=.;,!?\"'`\[\]{{}}()<>]|[.!](?=\w)){{1,40}}?)?"
+    rf"|eurer|eures|dieser|dieses){_SP}(?:[^\n:=.;,!?\"'`\[\]{{}}()<>]|[.!](?=\w)|['’](?=s\b))"
+    r"{1,40}?)?"
     rf"(?:{_OSP}\([^()\n]{{0,80}}+\))?"
 )
 

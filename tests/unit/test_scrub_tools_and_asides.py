@@ -76,6 +76,9 @@ SECRETS = [
     ("[10:02] Jana: wie war nochmal das wlan pw?\n[10:03] Tom: {}", "HausAmSee_2024"),
     ("Q: Zugangscode Haustür?\nA: {}", "7731"),
     ("{} — das ist mein neues Passwort.", "Hund!Katze4"),
+    ("Recovery codes of Jana's account:\n4f2k9-7q1xm\n8d3p2-k0v7t\n", "8d3p2-k0v7t"),
+    ("I rotated the SFTP login at noon, and it works. It's {} now.", "Qx7*t-Lmv4HcaF+adZ"),
+    ("Die Passphrase des Laptops steht da:\n\n{}\n", "birke-kobold-hummel-regen4"),
     ('"{}", so lautet das Kennwort für den Keller-PC.', "Rabe#Feder19"),
     (
         "VAULT_TOKEN={} vault kv get kv/shop",
