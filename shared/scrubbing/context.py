@@ -54,7 +54,8 @@ QUALIFIER: Final = (
     rf"(?:{_OSP}\([^()\n]{{0,40}}+\))?"
     rf"(?:{_SP}(?:für|fuer|fürs|für's|fuers|for|of|vom|von|des|der|zum|zur|to|on|at|bei|beim"
     rf"|im|am|auf|from|in|meiner|meines|deiner|deines|seiner|seines|ihrer|ihres|unserer|unseres"
-    rf"|eurer|eures|dieser|dieses){_SP}(?:[^\n:=.;,!?\"'`\[\]{{}}()<>]|[.!](?=\w)){{1,40}}?)?"
+    rf"|eurer|eures|dieser|dieses){_SP}(?:[^\n:=.;,!?\"'`\[\]{{}}()<>]|[.!](?=\w)|['’](?=s\b))"
+    r"{1,40}?)?"
     rf"(?:{_OSP}\([^()\n]{{0,80}}+\))?"
 )
 
@@ -87,9 +88,10 @@ CHANGED_TO_SEP: Final = (
 
 # An unquoted value is one possessive run; the engine trims `.:)]}` off its end ("Passwort ist
 # Sommer2024." keeps the sentence's full stop) - a possessive run never backtracks.
-_UNQUOTED_BODY: Final = r"(?:[^\s;,\"'`<>„“”«»&]++|&(?![\w.-]{1,64}+=)|>(?=[^\s<>\"'`]))"
+_UNQUOTED_BODY: Final = r"(?:[^\s;,\"'`<>„“”«»&]++|&(?![\w.-]{1,64}+=)|(?<![-=])>(?=[^\s<>\"'`]))"
 """An unquoted value's characters: no space, quote or separator; `&` unless a query's next
-`key=` follows; `>` inside it (`finds>-_$#`), not at its end (`<user:password>`)."""
+`key=` follows; `>` inside it (`finds>-_$#`), not at its end (`<user:password>`) nor as an
+operator (`$r->hget(`, `=>`)."""
 _ADVERB_FIRST: Final = (
     r"(?:(?:übrigens|uebrigens|btw|inzwischen|mittlerweile|jetzt|nun|now|still|noch|immer"
     r"|weiterhin|aktuell|currently|derzeit|wieder|again|also|auch|einfach|simply|just|nur"
@@ -153,8 +155,14 @@ PW_INVERTED: Final = (
     rf"{_SP}(?:as|als){_SP}"
     rf"(?:(?:the|das|dein|your|unser|our|neues?|new){_SP}){{0,4}}+(?:[\w-]{{2,20}}+{_SP})?"
     r"(?:passwort|password|kennwort)\b"
+    r"|(?<![^\s„“\"'«(])(?P<v2>[^\s\"'`<>„“”«»]{6,64}+)[“”\"'»]?(?:,|\s{1,8}+[–—-])"
+    rf"{_SP}(?:das|so|this|that|it){_SP}(?:ist|is|lautet|war|was){_SP}"
+    rf"(?:(?:das|the|mein|my|dein|your|unser|our|sein|his|ihr|her){_SP})?"
+    rf"(?:(?:neues?|new|aktuelles?|current){_SP})?(?:[\w-]{{1,40}}-)?(?:passwort|password|kennwort)"
+    r"(?![\w-])"
 )
-"""`X ist das neue Passwort`, `I used X as the root password` (one word may name whose)."""
+"""`X ist das neue Passwort`, `I used X as the root password` (one word may name whose),
+`X — das ist mein neues Passwort`, `"X", so lautet das Kennwort`."""
 PW_BARE: Final = rf"{PW_KEY}{_SP}{VALUE}"
 PW_LOOSE: Final = (
     rf"{PW_KEY}(?:'s|\s)(?:[^\n:=;{{}}@/\\<>-]|-(?!>)){{0,40}}?(?::|->|=>|→|=){_SP}{VALUE}"

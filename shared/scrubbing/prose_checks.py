@@ -9,7 +9,8 @@ referring word with its copula (`is`, `ist`, `lautet`, `'s`) and one token after
 `referent_password` accepts the token only if
 
 * a credential word (`CREDENTIAL_BEFORE`: password, Kennwort, passphrase, credentials, login,
-  Zugang, key, token, secret) stands in the `_REACH` characters before the referring word, and
+  Zugang, key, token, secret, rotated) stands in the `_REACH` characters before the referring
+  word, and
 * the token has the shape of a password (letters and a digit or a symbol, or letters of both
   cases changing at random, 8 to 64 characters) and of no identifier (no host name, e-mail
   address, ticket or order number, path, date) - or it is 4 to 8 digits and a PIN word
@@ -23,7 +24,8 @@ A password is also given after the sentence that names it, set apart: after a da
 parenthesis in the same sentence (`das Kennwort hat sie mir diktiert – X`, `sein Kennwort
 mitgeschickt (X)`: `APPOSITION`), or as the last word of a line that ends in a colon, or alone
 on a line after one, within a few lines after the word (`Falls wieder jemand fragt:⏎⏎    X`,
-`… na gut, für den Notfall: X`: `COLON_TAIL`). Both take only a strong password's shape
+`… na gut, für den Notfall: X`: `COLON_TAIL`; also after `passphrase`, then four or more
+dashed words count: `plinth-kobold-hummel-cobalt1`). Both take only a strong password's shape
 (`strong_shape`: mixed case with a digit, a symbol or random case changes, a symbol with
 letters and digits, or digits inside letters; not a word and a number) that no identifier
 has, and nothing an identifier label names (`Build: …`).
@@ -70,7 +72,7 @@ other word)."""
 _REACH: Final = 400
 CREDENTIAL_BEFORE: Final = re.compile(
     r"passw|kennw|passphrase|credential|zugangsdaten|\blog(?:ged)?[ -]?in\b|\bkey\b|token"
-    r"|secret",
+    r"|secret|\brotat(?:ed?|ion)\b|\brotiert",
     re.IGNORECASE,
 )
 _IDENTIFIER: Final = re.compile(
@@ -149,7 +151,7 @@ APPOSITION: Final = (
 aktuelles Kennwort mitgeschickt (X)`: the value set apart in the sentence that names it."""
 COLON_TAIL: Final = (
     r"(?<=[A-Za-zÄÖÜäöüß)\]\s]):[ \t]{0,8}+(?:\r?\n[ \t]{0,16}+){0,3}+"
-    r"(?P<v>[^\s\"'`<>()\[\]„“”«»:]{8,64}+)"
+    r"(?P<v>[^\s\"'`<>()\[\]„“”«»:=]{8,64}+)"
     r"[ \t]{0,8}+(?=\r?\n|$)"
 )
 """The last word of a line after its colon, or a line's only word after a line that ends in one
@@ -159,6 +161,8 @@ _WORD_NUMBER: Final = re.compile(r"(?:[A-Za-z][a-z]+){1,3}[-_.]*\d{1,4}")
 """Words and a number (`Regulatory--21`, `ProjectAlpha2024`): a label's value as often as a
 password."""
 _STRONG_SYMBOLS: Final = frozenset("!@#$%^&*+=?~§€|")
+_PHRASE: Final = re.compile(r"[a-zäöüß]{3,12}(?:-[a-zäöüß]{3,12}){3,9}\d{0,4}")
+"""A passphrase of four or more words joined by dashes (`plinth-kobold-hummel-cobalt1`)."""
 _TAIL_REACH: Final = 300
 _TAIL_LINES: Final = 4
 """At most this many line breaks between the password word and the value (`COLON_TAIL`)."""
@@ -216,12 +220,13 @@ def colon_tail_password(value: str, match: re.Match[str]) -> bool:
     the few lines before it, a strong password's shape, no identifier label before it."""
     text, start = match.string, match.start("v")
     head = text[max(0, start - _TAIL_REACH) : start].lower()
-    word = max(head.rfind("passw"), head.rfind("kennw"))
+    word = max(head.rfind("passw"), head.rfind("kennw"), head.rfind("passphrase"))
     if word < 0 or head.count("\n", word) > _TAIL_LINES:
         return False
     if _label_before(text, match.start()):
         return False
-    return strong_shape(value) and not _labelled(match, "v") and password_bare(value, match)
+    shaped = strong_shape(value) or bool(_PHRASE.fullmatch(value))
+    return shaped and not _labelled(match, "v") and password_bare(value, match)
 
 
 _GAP_BREAK: Final = re.compile(r"[.!?](?:\s|$)|\s[–—-]\s")

@@ -1,6 +1,7 @@
 """Forms a value can have that make it no secret, whatever credential word stands before it:
-public key formats published as such, a field's own name standing in as its value, and filler
-(a long run of one character or a stretch of the alphabet: `glc_1111…`, `AIzaSyabcdefghij…`).
+public key formats published as such (and the publishable keys of Stripe and Mapbox), a
+field's own name standing in as its value, and filler (a long run of one character or a
+stretch of the alphabet: `glc_1111…`, `AIzaSyabcdefghij…`).
 Pure functions of the value (and, for `names_its_field`, of its key).
 """
 
@@ -15,15 +16,17 @@ _PUBLIC_FORM = re.compile(
     r"(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d{3}|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)"
     r"(?:-cert-v01)?@openssh\.com|ssh-(?:rsa|ed25519)-cert-v01@openssh\.com)[,;.]?"
     r"|AAAA(?:B3NzaC1yc2E|B3NzaC1kc3M|C3NzaC1lZDI1NTE5|E2VjZHNhLXNoYTIt|GnNrLXNzaC1|CHNrLWVjZHNh)"
-    r"[A-Za-z0-9+/]*={0,2}[,;.]?|age1[02-9ac-hj-np-z]{58}|npub1[02-9ac-hj-np-z]{58}",
+    r"[A-Za-z0-9+/]*={0,2}[,;.]?|age1[02-9ac-hj-np-z]{58}|npub1[02-9ac-hj-np-z]{58}"
+    r"|pk_(?:live|test)_[A-Za-z0-9]{20,247}|pk\.eyJ[A-Za-z0-9_.\-]{20,400}",
 )
 
 
 def public_form(value: str) -> bool:
     """A value in a published format that is public by design: an OpenSSH public key (its
-    algorithm name `ssh-ed25519` or its base64 body `AAAAC3NzaC1lZDI1NTE5…`), an age recipient
-    or a Nostr public key. A credential word before it (`Deploy key: ssh-ed25519 AAAA…`)
-    names a public key, not a secret."""
+    algorithm name `ssh-ed25519` or its base64 body `AAAAC3NzaC1lZDI1NTE5…`), an age recipient,
+    a Nostr public key, a Stripe publishable key (`pk_live_…`) or a Mapbox public token
+    (`pk.eyJ…`): made to be shipped to browsers. A credential word before it (`Deploy key:
+    ssh-ed25519 AAAA…`) names a public key, not a secret."""
     return bool(_PUBLIC_FORM.fullmatch(value.strip()))
 
 

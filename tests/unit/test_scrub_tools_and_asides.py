@@ -75,6 +75,11 @@ SECRETS = [
     ("Telegram api_hash {} (api_id 1234567)", "5c9e2b7a1f4d8e3c6b0a9f2e7d1c4b8a"),
     ("[10:02] Jana: wie war nochmal das wlan pw?\n[10:03] Tom: {}", "HausAmSee_2024"),
     ("Q: Zugangscode Haustür?\nA: {}", "7731"),
+    ("{} — das ist mein neues Passwort.", "Hund!Katze4"),
+    ("Recovery codes of Jana's account:\n4f2k9-7q1xm\n8d3p2-k0v7t\n", "8d3p2-k0v7t"),
+    ("I rotated the SFTP login at noon, and it works. It's {} now.", "Qx7*t-Lmv4HcaF+adZ"),
+    ("Die Passphrase des Laptops steht da:\n\n{}\n", "birke-kobold-hummel-regen4"),
+    ('"{}", so lautet das Kennwort für den Keller-PC.', "Rabe#Feder19"),
     (
         "VAULT_TOKEN={} vault kv get kv/shop",
         "hvs.CAESIJq8vTz01tfpWDv4neGwiAfU7u2jcyvlUMLWJcoRge1rlIF9TxQm3kB7",
@@ -106,6 +111,11 @@ CONTENT = [
     "src/app.py:1234:12:E501:line-too-long",
     "password = settings.DB_PASSWORD  # read from the environment",
     "api_key = self.apiKey",
+    "Version-2.4.1, das ist das Passwort-Update.",
+    '$realpassword = $r->hget("user:$userid","password");',
+    "To get your root password run: (see above)\nTo connect from outside the cluster:\n"
+    "    MYSQL_HOST=127.0.0.1\n",
+    "Stripe publishable key (browser): pk_live_51Hq2kLm9Xp3vT8zQ4wR6nY1bC5dF0gJ2eA7sK",
     "Q: Welcher Fehlercode kam?\nA: 0x80070005",
     "[10:02] Jana: Wer hat das Passwort geändert?\n[10:03] Tom: Markus, gestern.",
     "file_hash 487d16b94f7240290236c5189af7f476 (sha-1 of the upload)",
