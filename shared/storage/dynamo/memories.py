@@ -140,13 +140,8 @@ class MemoryWriter:
         fingerprint is unchanged). Both are idempotent puts, one stage; item and stats were
         stored together, so nothing is counted again."""
         requests = [(m.id, r) for m, _ in memories for r in posting_puts(m)]
-        vectors = [
-            VectorWrite(m, m.embedding_key, body)
-            for m, body in memories
-            if m.embedding_key is not None and body is not None
-        ]
-        _, left, failures = write_index(
-            self._calls, [], requests, beside=self._objects.put_tasks(vectors)
-        )
+        puts = [VectorWrite(m, m.embedding_key, b) for m, b in memories if m.embedding_key and b]
+        vectors = self._objects.put_tasks(puts)
+        _, left, failures = write_index(self._calls, [], requests, beside=vectors)
         if left or any(failures):  # logged: the items are stored and readable
             _log.error("complete_memories: %d memories still incomplete", len(memories))

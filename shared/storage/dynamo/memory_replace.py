@@ -178,17 +178,14 @@ class MemoryReplacer:
         """Refused items: NOT_FOUND or CONFLICT; the postings this replace changed are put
         back as the stored item has them, its fresh vector deleted (one stage)."""
         requests: list[tuple[int, Item]] = []
-        objects: list[str] = []
         for p in refused:
             m, item = p.change.memory, p.stored
-            live = item is not None and is_live(item, now_us)
-            code = EntryFailureCode.CONFLICT if live else EntryFailureCode.NOT_FOUND
+            current = memory_from_item(item) if item is not None and is_live(item, now_us) else None
+            code = EntryFailureCode.CONFLICT if current else EntryFailureCode.NOT_FOUND
             results[p.index] = EntryFailure(code, f"memory {m.id} changed or gone")
-            if p.s3_key is not None:
-                objects.append(p.s3_key)
-            current = memory_from_item(item) if item is not None and live else None
             ours = posting_keys(m)
             requests += [(p.index, r) for r in posting_diff(ours, current, only=ours | p.deleted)]
+        objects = [p.s3_key for p in refused if p.s3_key is not None]
         tasks = [partial(self._objects.delete, objects)] if objects else []
         if write_index(self._calls, [], requests, beside=tasks)[1]:
             _log.warning("replace_memories: postings of a refused replace not restored")
