@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -101,8 +101,8 @@ def dynamodb_storage() -> Iterator[StoragePort]:
 
     with dynamodb_local().local_aws(query_vectors=False) as clients:
         bootstrap(clients, "bench-ledger", "bench-ledger-bucket")
-        with DynamoStorage(
-            clients, table_name="bench-ledger", bucket_name="bench-ledger-bucket"
+        with closing(
+            DynamoStorage(clients, table_name="bench-ledger", bucket_name="bench-ledger-bucket")
         ) as storage:
             yield storage
 

@@ -32,6 +32,7 @@ from shared.scrubbing.value_position import (
     prose_after_prompt,
     variable_before,
 )
+from shared.scrubbing.value_shape import DATE
 
 Validator = Callable[[str, "re.Match[str]"], bool]
 
@@ -105,10 +106,12 @@ UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-
 _SLUG = re.compile(r"[a-z0-9]+(?:[-_./][a-z0-9]+)+")
 _WORDY_SLUG_PART = re.compile(r"[a-z]{3,}|v?\d{1,4}")
 _B64_TEXT = re.compile(r"[A-Za-z0-9+/]+={0,2}")
-# A key named like a digest or an identifier holds no secret, whatever its value looks like.
+# A key named like a digest or an identifier holds no secret, whatever its value looks like
+# (Telegram's `api_hash` is its API secret, no digest).
 # (Matched against the lowercased key: case-insensitive alternations are ~4x slower in `re`.)
 _NON_SECRET_KEY = re.compile(
-    r"hash|checksum|prüfsumme|pruefsumme|sha\d*|md5|crc|digest|commit|fingerprint|etag"
+    r"(?<!api[-_])(?<!api)hash|checksum|prüfsumme|pruefsumme|sha\d*|md5|crc|digest|commit"
+    r"|fingerprint|etag"
     r"|uuid|guid|(?:^|[-_. ])ids?$|[a-z]id$|name$|_?names?$|url$|uri$|endpoint|type$|count"
     r"|limit|length|länge|expir|ttl|version|nonce|format|path|file$|ref$|public|pub_?key"
     r"|öffentlich|provider|endpoint|header|type|policy|rotation|arn:|idempoten|page_?token"
@@ -128,9 +131,9 @@ def decodes_to_prose(value: str) -> bool:
 
 
 def looks_random(value: str) -> bool:
-    """High-entropy token shape: long enough, mixed charset, no UUID, slug or prose."""
+    """High-entropy token shape: long enough, mixed charset, no UUID, date, slug or prose."""
     n = len(value)
-    if n < 16 or n > 4096 or UUID.fullmatch(value):
+    if n < 16 or n > 4096 or UUID.fullmatch(value) or DATE.fullmatch(value):
         return False
     if _HEX.fullmatch(value):
         return n >= 32 and shannon_entropy(value) >= 3.0 and not is_placeholder(value)
@@ -470,31 +473,8 @@ _PORT_QUERY = re.compile(r"\d{1,5}[?#]")
 
 
 def url_password(value: str, _match: re.Match[str]) -> bool:
-    """A URL's password: no placeholder, not its field's name, not a port and a query
-    (`https://host:8443?next=a@b.org`)."""
+    """A URL's password: no placeholder, not its field's name (`<user:password>` too), not a
+    port and a query (`https://host:8443?next=a@b.org`)."""
     if _PORT_QUERY.match(value):
         return False
-    return bool(value) and not is_placeholder(value) and not names_its_field(value, "")
-
-
-_DB_TOOL_LINE = re.compile(
-    r"(?:^|[\s;|&(])(?P<tool>mysql|mysqldump|mysqladmin|mariadb|redis-cli|sshpass|keydb-cli"
-    r"|7z|7za|7zr|rar|unrar|zip|unzip)\b"
-)
-
-
-def db_tool_password(value: str, match: re.Match[str]) -> bool:
-    """`-pX` after mysql/mariadb/7z/rar, `-a X`/`-p X`/`--pass X` after redis-cli/sshpass,
-    `-P X` after zip/unzip; the tool on the same line."""
-    text = match.string
-    line_start = max(text.rfind("\n", 0, match.start()) + 1, match.start() - 200)
-    tools = {  # from the character before the line: `(?:^|\s)` sees the line break
-        m.group("tool") for m in _DB_TOOL_LINE.finditer(text, max(0, line_start - 1), match.start())
-    }
-    if text.startswith("-P", match.start()):  # `zip -P X` (for mysql, -P is the port)
-        wanted = {"zip", "unzip"}
-    elif max(match.start("v"), match.start("v4"), match.start("v5")) >= 0:  # `-a X`, `-p 'X'`
-        wanted = {"redis-cli", "sshpass", "keydb-cli"}
-    else:  # `-pX` attached: mysql's password, 7-Zip's and RAR's archive password
-        wanted = {"mysql", "mysqldump", "mysqladmin", "mariadb", "7z", "7za", "7zr", "rar", "unrar"}
-    return bool(tools & wanted) and password_value(value, match)
+    return bool(value) and not is_placeholder(value) and not names_its_field(value.rstrip(">"), "")

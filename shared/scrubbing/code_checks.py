@@ -27,6 +27,7 @@ from shared.scrubbing.checks import (
     prose_word,
     strong_password,
 )
+from shared.scrubbing.prose_checks import strong_shape
 
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _SIGNED_PREFIX = re.compile(r"^s:")
@@ -68,9 +69,12 @@ def recovery_codes(value: str, _match: re.Match[str]) -> bool:
 
 
 def field_password(value: str, match: re.Match[str]) -> bool:
-    """The password field of a colon-separated line (`.pgpass`): password-like with a digit
-    (`line-too-long` in a linter's `file:line:col:code:message` is not one)."""
-    return any(ch.isdigit() for ch in value) and password_like(value, match)
+    """The password field of a colon-separated line (`.pgpass`): password-like with a digit,
+    or a strong password's shape (`line-too-long` in a linter's `file:line:col:code:message`
+    is neither)."""
+    if not (any(ch.isdigit() for ch in value) or strong_shape(value)):
+        return False
+    return password_like(value, match)
 
 
 def symbol_secret(value: str, match: re.Match[str]) -> bool:

@@ -46,7 +46,8 @@ SECRETISH_KEY: Final = (
     r"|authorization"
     r"|geheimnis|(?:(?<![A-Za-z])|(?<=ungs)|(?<=geheim)|(?<=signatur)|(?<=master)|(?<=privat))"
     r"schl(?:ü|ue)ssel|(?<![A-Za-z])(?:2fa|mfa|totp|otp)[-_. ]?(?:seed|secret|key)"
-    r"|zugangsschl(?:ü|ue)ssel|api[-_. ]?secret|sas[-_. ]?key|shared[-_. ]?key|(?<![A-Za-z])key)"
+    r"|zugangsschl(?:ü|ue)ssel|api[-_. ]?secret|api[-_. ]?hash|sas[-_. ]?key|shared[-_. ]?key"
+    r"|(?<![A-Za-z])key)"
     r"[A-Za-z0-9_\-]{0,24}+)"
 )
 QUALIFIER: Final = (
@@ -86,7 +87,9 @@ CHANGED_TO_SEP: Final = (
 
 # An unquoted value is one possessive run; the engine trims `.:)]}` off its end ("Passwort ist
 # Sommer2024." keeps the sentence's full stop) - a possessive run never backtracks.
-_UNQUOTED_BODY: Final = r"(?:[^\s;,\"'`<>„“”«»&]++|&(?![\w.-]{1,64}+=))"
+_UNQUOTED_BODY: Final = r"(?:[^\s;,\"'`<>„“”«»&]++|&(?![\w.-]{1,64}+=)|>(?=[^\s<>\"'`]))"
+"""An unquoted value's characters: no space, quote or separator; `&` unless a query's next
+`key=` follows; `>` inside it (`finds>-_$#`), not at its end (`<user:password>`)."""
 _ADVERB_FIRST: Final = (
     r"(?:(?:übrigens|uebrigens|btw|inzwischen|mittlerweile|jetzt|nun|now|still|noch|immer"
     r"|weiterhin|aktuell|currently|derzeit|wieder|again|also|auch|einfach|simply|just|nur"

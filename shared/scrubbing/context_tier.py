@@ -17,7 +17,9 @@ known only by the word that names it. This tier runs after the table, on what it
    key is a credential word; a run of equal short groups (`4 7 1 9`, `abcd efgh ijkl
    mnop`, also over list marks: `4676 7902 · 3122 9424`) counts as one candidate; tokens in
    parentheses are no distance (`PIN der Karte (IBAN …) ist x`); a word ending its line
-   names the next line if that is one value (`_next_line`). References and placeholders
+   names the next line if that is one value (`_next_line`); the cells under a header cell
+   that is a credential word, in a CSV/TSV export or in columns aligned by runs of spaces
+   (`_columns`). References and placeholders
    (`var.x`, `${X}`, `{{ x }}`, `lookup(`, `op://`, `--flag`, `****`, `<x>`) and function
    words are never candidates; a scan stops at a comment mark or a pipe (`# rev <sha>`,
    `.password | b64enc`; a table row's cell borders are no pipes). A word followed by a
@@ -225,11 +227,19 @@ def _value_ok(value: str) -> bool:
     return lexicon_class(low) is None and not decodes_to_prose(value)
 
 
+_ALIGNED_GAP = re.compile(r" {2,}")
+
+
 def _fields(text: str, start: int, line: str) -> list[tuple[int, int, str]] | None:
-    """The cells of a CSV/TSV line (3 or more), as (start, end, stripped value)."""
+    """The cells of a CSV/TSV line (3 or more), as (start, end, stripped value); a line of
+    columns aligned by runs of spaces counts too (`Name      Benutzer   Kennwort`)."""
     sep = next((c for c in ",;\t|" if line.count(c) >= 2), None)
     if sep is None:
-        return None
+        body = line.strip(" ")
+        if len(_ALIGNED_GAP.findall(body)) < 2:
+            return None
+        lead = start + len(line) - len(line.lstrip(" "))
+        return [(lead + m.start(), lead + m.end(), m.group()) for m in _CELL.finditer(body)]
     cells, pos = [], 0
     for part in line.split(sep):
         lead = len(part) - len(part.lstrip(" \"'"))
@@ -237,6 +247,10 @@ def _fields(text: str, start: int, line: str) -> list[tuple[int, int, str]] | No
         cells.append((start + pos + lead, start + pos + lead + len(value), value))
         pos += len(part) + 1
     return cells
+
+
+_CELL = re.compile(r"\S+(?: \S+)*")
+"""A cell of an aligned line: words joined by single spaces."""
 
 
 def _columns(text: str, lines: list[tuple[int, str]], taken: _Taken) -> Iterator[Candidate]:

@@ -331,7 +331,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         check=checks.password_value, flags=_I, anchored=True),
     row("password", c.PW_TOOL, "mysql -u root -p'⟦p4ss!{a8}⟧' -h db01",
         ("mysql", "mariadb", "redis-cli", "sshpass", "keydb-cli", "7z", "rar", "zip"),
-        check=checks.db_tool_password),
+        check=t.db_tool_password),
     row("password", t.TOOL_FLAG, "sqlcmd -S db01 -U sa -P ⟦Hq8x{a8}⟧ -Q 'select 1'",
         t.TOOL_FLAG_ANCHORS, check=t.tool_flag_password, anchored=True),
     row("password", t.LDAP_BIND, "LDAP-Bind: cn=svc,ou=services,dc=acme,dc=local mit ⟦Tanne#{d2}x⟧",

@@ -99,14 +99,17 @@ def referent_password(value: str, match: re.Match[str]) -> bool:
 
 ANSWER: Final = (
     r"\?[«»“”\"']?[ \t]{0,8}+(?:[–—-][ \t]{0,8}+[»„\"']?|(?:\r?\n[ \t>]{0,8}+){1,3}+"
+    r"(?:\[[\d:. ]{3,12}+\][ \t]{0,4}+)?(?:[A-ZÄÖÜ][\w.-]{0,20}+:[ \t]{1,4}+)?"
     r"(?:(?:ja|yes|klar|sure|hier|here)[ \t]{0,4}+[:,][ \t]{0,8}+)?)"
     r"(?P<v>[^\s\"'`<>„“”«»,]{4,64}+)(?=[«»“”\"']?(?:,|[ \t]{0,8}+(?:\r?\n|$)))"
 )
 """The answer to a question that asks for a secret: a value alone on one of the three lines
-after the question (`Hast du das neue Kennwort?⏎⏎Ja: X⏎Gruß`), or after a dash on its line
+after the question (`Hast du das neue Kennwort?⏎⏎Ja: X⏎Gruß`), also after a chat's time and
+speaker (`[10:03] Tom: X`, `A: 7731`), or after a dash on its line
 (`»welche Geheimzahl hat das Diensthandy?« – »60520, wie immer«`)."""
 _QUESTION_WORD: Final = re.compile(
-    r"passw|kennw|passphrase|zugangsdaten|\bpin\b|geheimzahl|\b(?:tür|tor|tresor)?code\b",
+    r"passw|kennw|passphrase|zugangsdaten|\bpin\b|\bpwd?\b|geheimzahl"
+    r"|(?:\b|zugangs|tür|tor|tresor|alarm|garagen|entsperr)code\b",
     re.IGNORECASE,
 )
 _PIN_WORD: Final = re.compile(r"\bpin\b|geheimzahl|code\b", re.IGNORECASE)

@@ -1,6 +1,7 @@
 """Passwords that software takes as a plain argument: a flag, a directive, a call's argument.
 
-Many tools read a password from a flag whose name says nothing about it (`sqlcmd -P X`,
+Many tools read a password from a flag whose name says nothing about it (`mysql -pX`, `7z a
+-pX`, `redis-cli -a X`, `zip -P X`: `db_tool_password`; `sqlcmd -P X`,
 `ipmitool -P X`, `ldapsearch -w X`, `xfreerdp /p:X`, `docker login -p X`, `mongosh -p X`,
 `psexec -p X`, `mosquitto_pub -P X`, `openssl enc -k X`: `TOOL_FLAG`), many config files from a
 directive followed by a space, no `=` or `:` (redis's `requirepass X` and `masterauth X`,
@@ -30,7 +31,8 @@ from shared.scrubbing.prose_checks import strong_shape
 __all__ = [
     "CREDENTIAL_CALL", "CREDENTIAL_CALL_ANCHORS", "DIRECTIVE", "DIRECTIVE_ANCHORS", "FORM_FILL",
     "LDAP_BIND", "LDAP_BIND_ANCHORS", "TOOL_FLAG", "TOOL_FLAGS", "TOOL_FLAG_ANCHORS",
-    "call_password", "directive_password", "set_password", "tool_flag_password",
+    "call_password", "db_tool_password", "directive_password", "set_password",
+    "tool_flag_password",
 ]  # fmt: skip
 
 TOOL_FLAGS: Final[dict[str, frozenset[str]]] = {
@@ -134,3 +136,26 @@ def call_password(value: str, match: re.Match[str]) -> bool:
     if not match.group("args").strip():
         return False  # `connect("X")`: one argument is a host or a DSN, not a password
     return set_password(value, match)
+
+
+_DB_TOOL_LINE = re.compile(
+    r"(?:^|[\s;|&(])(?P<tool>mysql|mysqldump|mysqladmin|mariadb|redis-cli|sshpass|keydb-cli"
+    r"|7z|7za|7zr|rar|unrar|zip|unzip)\b"
+)
+
+
+def db_tool_password(value: str, match: re.Match[str]) -> bool:
+    """`-pX` after mysql/mariadb/7z/rar, `-a X`/`-p X`/`--pass X` after redis-cli/sshpass,
+    `-P X` after zip/unzip; the tool on the same line."""
+    text = match.string
+    line_start = max(text.rfind("\n", 0, match.start()) + 1, match.start() - 200)
+    tools = {  # from the character before the line: `(?:^|\s)` sees the line break
+        m.group("tool") for m in _DB_TOOL_LINE.finditer(text, max(0, line_start - 1), match.start())
+    }
+    if text.startswith("-P", match.start()):  # `zip -P X` (for mysql, -P is the port)
+        wanted = {"zip", "unzip"}
+    elif max(match.start("v"), match.start("v4"), match.start("v5")) >= 0:  # `-a X`, `-p 'X'`
+        wanted = {"redis-cli", "sshpass", "keydb-cli"}
+    else:  # `-pX` attached: mysql's password, 7-Zip's and RAR's archive password
+        wanted = {"mysql", "mysqldump", "mysqladmin", "mariadb", "7z", "7za", "7zr", "rar", "unrar"}
+    return bool(tools & wanted) and password_value(value, match)

@@ -14,7 +14,11 @@ from shared.scrubbing.context_lexicon import FUNCTION
 
 __all__ = ["DATE", "DECLARED_TYPE", "TIME", "VERSION", "shape"]
 
-DATE: Final = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
+DATE: Final = re.compile(
+    r"\d{1,4}[./-](?:\d{1,2}|[A-Za-z]{3,9})[./-]\d{1,4}"
+    r"(?:[T:_ ]\d{1,2}(?::\d{2}){1,2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?)?"
+)
+"""A date, also with a month's name and a time (`03/Dec/2026:10:00:00`, `2026-12-03T10:00Z`)."""
 TIME: Final = re.compile(r"\d{1,2}:\d{2}(:\d{2})?(h|uhr)?")
 VERSION: Final = re.compile(r"v?\d+(\.\d+){1,3}")
 AMOUNT: Final = re.compile(r"[€$£]?\d{1,3}([.,']\d{3})*([.,]\d{1,2})?[€$£]?")

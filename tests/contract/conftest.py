@@ -41,7 +41,7 @@ def _dynamodb_storage(tmp_path: Path) -> Iterator[StoragePort]:
             clients,
             table_name="brain-contract",
             bucket_name="brain-contract-embeddings",
-            round_trips=RoundTrips.serial(),
+            round_trips=RoundTrips(),
             sleep=lambda _seconds: None,
         )
         try:

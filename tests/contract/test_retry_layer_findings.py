@@ -165,7 +165,8 @@ def test_deleting_or_changing_a_memory_ends_the_replay_that_answered_with_it(
 def _call_records(storage: StoragePort) -> list[str]:
     if isinstance(storage, SqliteStorage):
         return [json.dumps(list(row)) for row in storage._read("SELECT * FROM call_records", ())]
-    items = storage._dynamodb.scan(TableName=storage.table_name)["Items"]  # type: ignore[attr-defined]
+    calls = storage._calls  # type: ignore[attr-defined]
+    items = calls.client.scan(TableName=calls.table)["Items"]
     return [json.dumps(item) for item in items if "#CALL#" in item["pk"]["S"]]
 
 

@@ -2,8 +2,8 @@
 S3 Vectors on moto (in-process).
 
 The `storage` adapter runs its stages serially (S3 Vectors on moto is not thread-safe; the
-concurrency tests run threads of their own); the stage ids it sets are the same as in
-production, so `CallRecorder` still sees which calls would run side by side. The `pooled`
+concurrency tests run threads of their own), numbered (stages.py), so `CallRecorder` still
+sees which calls would run side by side. The `pooled`
 adapter runs its stages on the production thread pool behind a simulated `Network`
 (network.py). `CallRecorder` records each call's interval, so
 `waves()` measures what a client on AWS waits for: the longest chain of calls that do not
@@ -24,10 +24,11 @@ from botocore.awsrequest import AWSResponse, HTTPHeaders
 
 from shared.config import Settings
 from shared.storage.aws import AwsClients
-from shared.storage.dynamo import DynamoStorage, RoundTrips, Stage, bootstrap, current_stage
+from shared.storage.dynamo import DynamoStorage, RoundTrips, bootstrap
 from tests.contract.s3vectors_query import emulating
 from tests.dynamodb_local import local_aws
 from tests.integration.network import RTT, Network, each_client
+from tests.integration.stages import Numbered, Stage, current_stage
 
 # The pool of the `pooled` adapter: as in production.
 POOL = Settings().aws_max_parallel
@@ -66,7 +67,7 @@ def sleeps() -> Sleeps:
 
 
 def make_storage(clients: AwsClients, sleeps: Sleeps, **options: Any) -> DynamoStorage:
-    options.setdefault("round_trips", RoundTrips.serial())
+    options.setdefault("round_trips", Numbered())
     return DynamoStorage(clients, table_name=TABLE, bucket_name=BUCKET, sleep=sleeps, **options)
 
 

@@ -34,7 +34,9 @@ from typing import Any
 from moto.core.models import botocore_stubber
 
 from shared.storage.aws import AwsClients
-from shared.storage.dynamo import RoundTrips, current_stage
+from shared.storage.dynamo import RoundTrips
+from shared.storage.dynamo.parallel import in_stage
+from tests.integration.stages import Numbered
 
 # A round trip; short, since the client's own speed no longer matters (see above).
 RTT = 0.05
@@ -135,15 +137,15 @@ class Network:
                 self._quiet.notify_all()
 
 
-class _Tracked(RoundTrips):
-    """The production pool, with each top-level task announced to the network."""
+class _Tracked(Numbered):
+    """The production pool, stages numbered, each top-level task announced to the network."""
 
     def __init__(self, network: Network, max_parallel: int) -> None:
         super().__init__(max_parallel)
         self._network = network
 
     def run[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
-        if not tasks or current_stage() is not None:  # nested: inline in its task
+        if not tasks or in_stage():  # nested: inline in its task
             return super().run(tasks)
         self._network.submitted(len(tasks))
         network = self._network
@@ -157,7 +159,7 @@ class _Tracked(RoundTrips):
             network.working(+1)
 
     def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
-        if self.max_parallel == 1 or len(tasks) < 2 or current_stage() is not None:
+        if self.max_parallel == 1 or len(tasks) < 2 or in_stage():
             return super().side_by_side(tasks)
         network = self._network
         nested = network.active()

@@ -31,7 +31,7 @@ from shared.validation.memory_requests import (
     parse_search,
 )
 from shared.validation.requests import parse_fetch
-from tests.integration.conftest import CallRecorder, Sleeps, make_storage
+from tests.integration.conftest import TABLE, CallRecorder, Sleeps, make_storage
 
 NOW = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 TEAMS = [f"team-{i}" for i in range(5)]
@@ -206,7 +206,7 @@ def test_memories_whose_postings_were_lost_are_found_again_after_a_reindex(
         memory = storage.get_memories(ALICE.tenant, [memory_id], NOW)[memory_id]
         for pk, sk in posting_keys(memory):
             key = {"pk": {"S": pk}, "sk": {"S": sk}}
-            clients.dynamodb.delete_item(TableName=storage.table_name, Key=key)
+            clients.dynamodb.delete_item(TableName=TABLE, Key=key)
     ctx = context(storage)
     mate = caller("mate", ("team-1",))
 

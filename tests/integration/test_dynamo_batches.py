@@ -9,9 +9,10 @@ from typing import Any
 
 from shared.domain import BrainWrite
 from shared.storage.aws import AwsClients
-from shared.storage.dynamo import DynamoStorage, Stage, current_stage
+from shared.storage.dynamo import DynamoStorage
 from tests.contract.builders import T0, TENANT, lt, make_entry, new_memory
 from tests.integration.conftest import TABLE, CallRecorder, Sleeps, inject_response
+from tests.integration.stages import Stage, current_stage
 
 
 def first_call_unprocessed(

@@ -10,7 +10,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from shared.domain import CorpusStats, MemoryId, MemoryReplace, NewMemory
+from shared.domain import CorpusStats, EntryFailure, MemoryId, MemoryReplace, NewMemory
 from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.items import MEMORY_STATS, key, memory_key, memory_pk, stats_key
@@ -22,7 +22,7 @@ from shared.storage.dynamo.memory_items import (
     stale_attribute,
 )
 from tests.contract.builders import TENANT, at, lt, make_memory, st
-from tests.integration.conftest import TABLE, inject_response
+from tests.integration.conftest import TABLE, inject_failure, inject_response
 
 
 def raw(clients: AwsClients, key: dict[str, Any]) -> dict[str, Any] | None:
@@ -130,6 +130,32 @@ def test_a_delete_removes_what_a_replace_wrote_after_the_delete_read_the_memory(
     assert raw(clients, memory_key(TENANT, lt(1))) is None
     assert raw(clients, _tombstone(lt(1))) is None
     assert storage.lookup_memory_terms(TENANT, ["neu", "alt"], ["users/nutzer-1"]).postings == {}
+    assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
+
+
+def test_a_cut_off_delete_of_a_memory_with_stale_postings_is_finished_by_its_resend(
+    storage: DynamoStorage, clients: AwsClients
+) -> None:
+    # Given a memory whose replace could not write its postings (the old one, alt, is
+    # named stale on the item; the new one, neu, may or may not exist), and a delete of it
+    # whose postings' deletes fail after its transaction
+    v1 = make_memory(lt(1), terms={"alt": 1}, doc_len=1)
+    assert storage.put_memories([NewMemory(v1)]) == [None]
+    read = storage.get_memories(TENANT, [lt(1)], at(0))[lt(1)]
+    broken = inject_failure(clients.dynamodb, "dynamodb.BatchWriteItem")
+    v2 = replace(read, memory="v2", terms={"neu": 1}, doc_len=1)
+    assert isinstance(storage.replace_memories([MemoryReplace(v2, read)], at(0))[0], EntryFailure)
+    clients.dynamodb.put_item(TableName=TABLE, Item=memory_posting_item(v2, "neu", 1))
+    assert storage.delete_memories(TENANT, [lt(1)], at(0)) == [lt(1)]
+    assert raw(clients, _tombstone(lt(1))) is not None
+    assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
+    broken.active = False
+    # When the delete is sent again
+    assert storage.delete_memories(TENANT, [lt(1)], at(0)) == []
+    # Then the postings of both versions are gone, and the tombstone; nothing was counted
+    # twice
+    assert storage.lookup_memory_terms(TENANT, ["alt", "neu"], ["users/nutzer-1"]).postings == {}
+    assert raw(clients, _tombstone(lt(1))) is None
     assert storage.memory_stats(TENANT) == CorpusStats(0, 0)
 
 

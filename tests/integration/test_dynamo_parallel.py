@@ -1,4 +1,5 @@
-"""The round-trip executor: concurrency, stage marks in pool threads, nesting, errors."""
+"""The round-trip executor: concurrency, nesting, errors; and the tests' stage marks
+(stages.py) in pool threads."""
 
 from __future__ import annotations
 
@@ -6,13 +7,14 @@ import threading
 
 import pytest
 
-from shared.storage.dynamo.parallel import RoundTrips, Stage, current_stage
+from shared.storage.dynamo.parallel import RoundTrips, in_stage
+from tests.integration.stages import Numbered, Stage, current_stage
 
 
 def test_pool_runs_the_tasks_of_a_stage_concurrently_and_marks_them() -> None:
     # Given a pool of 4 and 4 tasks that can only finish when all 4 run at once
     barrier = threading.Barrier(4, timeout=5)
-    round_trips = RoundTrips(4)
+    round_trips = Numbered(4)
 
     def task() -> tuple[Stage | None, str]:
         barrier.wait()
@@ -29,11 +31,12 @@ def test_pool_runs_the_tasks_of_a_stage_concurrently_and_marks_them() -> None:
     assert all(name.startswith("brain-aws") for _, name in results)
     # And outside a stage there is no mark
     assert current_stage() is None
+    assert not in_stage()
 
 
 def test_each_run_is_a_new_stage_and_serial_mode_marks_too() -> None:
     # Given a serial executor
-    round_trips = RoundTrips.serial()
+    round_trips = Numbered()
     # When two stages run
     first = round_trips.run([current_stage, current_stage])
     second = round_trips.run([current_stage])
@@ -45,9 +48,10 @@ def test_each_run_is_a_new_stage_and_serial_mode_marks_too() -> None:
 
 def test_nested_run_executes_inline_in_the_enclosing_task() -> None:
     # Given a pool of 2 (a nested stage waiting for the pool could deadlock it)
-    round_trips = RoundTrips(2)
+    round_trips = Numbered(2)
 
     def outer() -> list[Stage | None]:
+        assert in_stage()
         return [current_stage(), *round_trips.run([current_stage, current_stage])]
 
     # When a task runs a nested stage
@@ -70,7 +74,7 @@ def test_a_failing_task_does_not_stop_the_others_and_is_reraised() -> None:
     def boom() -> int:
         raise RuntimeError("boom")
 
-    for round_trips in (RoundTrips.serial(), RoundTrips(3)):
+    for round_trips in (RoundTrips(), RoundTrips(3)):
         done.clear()
         # When they run as one stage
         with pytest.raises(RuntimeError, match="boom"):

@@ -43,7 +43,7 @@ from shared.services.memories import fetch_memories, insert_memories
 from shared.services.memory_os import recall_context, search_memory
 from shared.services.ratings import rate_memories
 from shared.storage.aws import AwsClients
-from shared.storage.dynamo import DynamoStorage, RoundTrips
+from shared.storage.dynamo import DynamoStorage
 from shared.storage.dynamo.items import STATS_SHARDS, stats_shard
 from shared.storage.dynamo.memory_items import EXPIRY_SHARDS
 from shared.validation.memory_requests import parse_recall_context, parse_search
@@ -63,6 +63,7 @@ from tests.integration.conftest import (
     Sleeps,
     make_storage,
 )
+from tests.integration.stages import Numbered
 
 NOW = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 SETTINGS = Settings()
@@ -441,7 +442,7 @@ def test_pool_threads_carry_the_stage_into_botocore_hooks(
         clients,
         table_name=TABLE,
         bucket_name=BUCKET,
-        round_trips=RoundTrips(SETTINGS.aws_max_parallel),
+        round_trips=Numbered(SETTINGS.aws_max_parallel),
         sleep=sleeps,
     )
     wanted = [mid for raw in ids if (mid := MemoryId.parse(raw)) is not None]

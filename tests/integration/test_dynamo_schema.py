@@ -43,22 +43,13 @@ def test_bootstrap_creates_table_and_bucket_once(clients: AwsClients) -> None:
 
 
 def test_table_matches_the_cloudformation_definition(clients: AwsClients) -> None:
-    # Given an engine whose point-in-time recovery reads as off
+    # Given an engine that answers UpdateContinuousBackups (DynamoDB Local lacks it)
     requests: dict[str, dict[str, Any]] = {}
 
     def seen(params: dict[str, Any], model: Any, **_: Any) -> None:
         requests[model.name] = params
 
     clients.dynamodb.meta.events.register("provide-client-params.dynamodb", seen)
-    off = {
-        "ContinuousBackupsStatus": "ENABLED",
-        "PointInTimeRecoveryDescription": {"PointInTimeRecoveryStatus": "DISABLED"},
-    }
-    inject_response(
-        clients.dynamodb,
-        "dynamodb.DescribeContinuousBackups",
-        lambda _request: (200, {"ContinuousBackupsDescription": off}),
-    )
     inject_response(clients.dynamodb, "dynamodb.UpdateContinuousBackups", lambda _r: (200, {}))
     # When bootstrap creates the table and it is described
     assert f"table:{TABLE}" in bootstrap(clients, TABLE, BUCKET)

@@ -38,9 +38,9 @@ def stored_bytes(storage: StoragePort) -> bytes:
         files = [storage.path, Path(f"{storage.path}-wal")]
         return b"".join(path.read_bytes() for path in files if path.exists())
     assert isinstance(storage, DynamoStorage)
-    dynamodb = storage._dynamodb  # the test inspects the physical storage
+    dynamodb = storage._calls.client  # the test inspects the physical storage
     vectors = storage._vectors._client
-    chunks = [repr(dynamodb.scan(TableName=storage._table)["Items"]).encode()]
+    chunks = [repr(dynamodb.scan(TableName=storage._calls.table)["Items"]).encode()]
     for index in vectors.list_indexes(vectorBucketName=storage._bucket).get("indexes", []):
         listed = vectors.list_vectors(
             vectorBucketName=storage._bucket,

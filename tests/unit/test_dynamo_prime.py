@@ -3,6 +3,7 @@ that no restored environment imports or builds anything on its first call)."""
 
 from __future__ import annotations
 
+from contextlib import closing
 from functools import cached_property
 
 import boto3
@@ -20,7 +21,7 @@ def test_prime_builds_every_part() -> None:
     parts = [
         name for name, value in vars(DynamoStorage).items() if isinstance(value, cached_property)
     ]
-    with DynamoStorage(clients, table_name="brain-test", bucket_name="vectors") as storage:
+    with closing(DynamoStorage(clients, table_name="brain-test", bucket_name="vectors")) as storage:
         # When it is primed
         storage.prime()
         # Then every part is built, the ledger included

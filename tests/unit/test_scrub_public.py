@@ -46,13 +46,13 @@ def test_changing_nothing_catches_nothing_and_the_set_is_wide() -> None:
     assert len({e["text"] for e in corpus}) == len(corpus)
 
 
-MIN_RECALL = 0.75
+MIN_RECALL = 0.76
 """First figure (3d70fb5, before any change made with the set in view): 0.6536; 0.6760 since
 the round-10 code forms (make's and Go's assignments, password words inside code identifiers);
-0.7542 since round 11 (vendor-prefixed tokens, the vendors' documented forms)."""
-MAX_FALSE_POSITIVE_RATE = 0.04
-"""First figure 9.57 % (20 of 209); 8.13 % since typed filler is no secret; 3.35 % since
-round 11 (PEM stubs, Slack's id groups, shell parameters, public compounds)."""
+0.7654 since round 11 (vendor-prefixed tokens, the vendors' documented forms, `>` in values)."""
+MAX_FALSE_POSITIVE_RATE = 0.03
+"""First figure 9.57 % (20 of 209); 8.13 % since typed filler is no secret; 2.87 % since
+round 11 (PEM stubs, Slack's id groups, shell parameters, public compounds, `<user:password>`)."""
 MIN_KEPT = 0.97
 
 

@@ -1,21 +1,7 @@
 """DynamoDB + S3 Vectors adapter of the storage port (see docs/dynamodb.md)."""
 
 from shared.storage.dynamo.adapter import DynamoStorage
-from shared.storage.dynamo.parallel import RoundTrips, Stage, current_stage
-from shared.storage.dynamo.schema import (
-    TABLE_PROPERTIES,
-    VECTOR_BUCKET_PROPERTIES,
-    bootstrap,
-    create_table_kwargs,
-)
+from shared.storage.dynamo.parallel import RoundTrips
+from shared.storage.dynamo.schema import bootstrap
 
-__all__ = [
-    "TABLE_PROPERTIES",
-    "VECTOR_BUCKET_PROPERTIES",
-    "DynamoStorage",
-    "RoundTrips",
-    "Stage",
-    "bootstrap",
-    "create_table_kwargs",
-    "current_stage",
-]
+__all__ = ["DynamoStorage", "RoundTrips", "bootstrap"]

@@ -1,38 +1,23 @@
-"""DynamoDB + S3 Vectors adapter of the storage port (the Lambda backend).
+"""DynamoDB + S3 Vectors adapter of the storage port (the Lambda backend; the data model
+and every access pattern: docs/dynamodb.md).
 
-One table (keys and items: `items.py`, definition: `schema.py`), embeddings in S3 Vectors
-(`embeddings.py`). Batch methods do their I/O in as few sequential round trips as
-possible: independent calls of one step run together as one `RoundTrips` stage (a thread
-pool in production, serial in tests). The data model and every access pattern:
-docs/dynamodb.md.
-
-Composed lazily: each part (memory writes, ratings, brain index, projects, ledger, ...) is
-built, and its module imported, on first use, so a Lambda function loads only the parts
-its tool calls (a memory fetch never imports the ledger). `prime()` builds them all: before
-a SnapStart snapshot, so that no restored environment imports anything on its first call.
-The parts hold no state of their own (the membership hints, which do, are built eagerly):
-two threads racing on a first use may build one twice, harmlessly. A port method a part
-serves as it is (the part takes the port's arguments, times as datetimes) is one `_Served`
-line; the methods here adapt an argument list or are the adapter's own (IDs, tags, reads of
-one request, the retry layer's stages).
+Composed lazily: each part is built, and its module imported, on first use (a memory fetch
+never imports the ledger); `prime()` builds them all, before a SnapStart snapshot. The
+parts hold no state of their own (the membership hints, which do, are built eagerly): two
+threads racing on a first use may build one twice, harmlessly. A port method a part serves
+as it is is one `_Served` line; the methods here are the adapter's own.
 """
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
 from datetime import datetime
 from functools import cached_property, partial
 from typing import TYPE_CHECKING, Self, overload
 
 from shared.logs import silence_payload_loggers
-from shared.storage.dynamo.calls import (
-    Backoff,
-    TableCalls,
-    deferring,
-)
+from shared.storage.dynamo.calls import TableCalls
 from shared.storage.dynamo.items import (
     counter_key,
     get_n,
@@ -48,11 +33,7 @@ from shared.storage.dynamo.membership_hints import MembershipHints
 from shared.storage.dynamo.parallel import RoundTrips
 
 if TYPE_CHECKING:
-    from shared.domain import (
-        CounterName,
-        Memory,
-        MemoryId,
-    )
+    from shared.domain import CounterName, Memory, MemoryId
     from shared.storage.aws_clients import AwsClients
     from shared.storage.dynamo.brain import BrainIndex
     from shared.storage.dynamo.embeddings import EmbeddingVectors
@@ -100,18 +81,15 @@ class DynamoStorage:
         rating_max_retries: int = 8,
         max_attempts: int = 5,
         sleep: Callable[[float], None] = time.sleep,
-        rng: Callable[[], float] = random.random,
     ) -> None:
         # botocore logs every item and object it sends at DEBUG: never let that reach a log.
         silence_payload_loggers()
         self._clients = clients
-        self._dynamodb = clients.dynamodb
-        self._table = table_name
         self._bucket = bucket_name
         self._max_retries = rating_max_retries
-        self._round_trips = round_trips if round_trips is not None else RoundTrips.serial()
+        self._round_trips = round_trips if round_trips is not None else RoundTrips()
         self._calls = TableCalls(
-            clients.dynamodb, table_name, self._round_trips, Backoff(sleep, rng), max_attempts
+            clients.dynamodb, table_name, self._round_trips, max_attempts, sleep
         )
         self._hints = MembershipHints()
 
@@ -193,18 +171,8 @@ class DynamoStorage:
         # threads racing on a first use may build two, which only leaves gaps.
         return CallRecords(self._calls, IdLeases(self._calls))
 
-    @property
-    def table_name(self) -> str:
-        return self._table
-
     def close(self) -> None:
         self._round_trips.close()
-
-    def __enter__(self) -> DynamoStorage:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     # --- the port methods a part serves as they are -------------------------------------
 
@@ -214,6 +182,7 @@ class DynamoStorage:
     finish_call = _Served(lambda s: s._call_records.finish)
     drop_call = _Served(lambda s: s._call_records.drop)
     side_by_side = _Served(lambda s: s._round_trips.side_by_side)
+    deferring = _Served(lambda s: s._calls.deferring)
     complete_memories = _Served(lambda s: s._writer.complete)
     put_memories = _Served(lambda s: s._writer.put)
     replace_memories = _Served(lambda s: s._replacer.replace)
@@ -255,9 +224,7 @@ class DynamoStorage:
         return 0 if item is None else get_n(item, "value")
 
     def ensure_tags(self, tenant: str, names: Sequence[str]) -> dict[str, str]:
-        wanted: dict[str, str] = {}
-        for name in names:  # within one call, the first spelling wins
-            wanted.setdefault(name.casefold(), name)
+        wanted = {name.casefold(): name for name in reversed(names)}  # the first spelling wins
         stored = self._round_trips.run(
             [partial(self._put_tag, tenant, key, name) for key, name in wanted.items()]
         )
@@ -266,8 +233,8 @@ class DynamoStorage:
     def _put_tag(self, tenant: str, key: str, name: str) -> str:
         """The stored spelling of one tag: one UpdateItem that sets the name only where
         there is none (the first writer's spelling stays) and returns the item as stored."""
-        response = self._dynamodb.update_item(
-            TableName=self._table,
+        response = self._calls.client.update_item(
+            TableName=self._calls.table,
             Key=tag_key(tenant, key),
             UpdateExpression="SET #key = :key, #name = if_not_exists(#name, :name)",
             ExpressionAttributeNames={"#key": "name_key", "#name": "name"},
@@ -282,17 +249,11 @@ class DynamoStorage:
         """No owner: a Lambda never knows that another one died; the marks expire."""
         return 0
 
-    def deferring(self) -> AbstractContextManager[None]:
-        """A replace's cleanup beside the call record's completion (calls.py)."""
-        return deferring(self._round_trips)
-
     # --- memories: reads of one request, and argument lists adapted ----------------------
 
     def get_memories(
         self, tenant: str, ids: Sequence[MemoryId], now: datetime
     ) -> dict[MemoryId, Memory]:
-        if not ids:
-            return {}
         from shared.storage.dynamo.memory_items import memory_from_item
 
         now_us = to_us(now)
@@ -303,14 +264,9 @@ class DynamoStorage:
         return {m.id: m for m in memories if m.tenant == tenant}
 
     def get_embedding(self, tenant: str, memory_id: MemoryId) -> bytes | None:
-        response = self._dynamodb.get_item(
-            TableName=self._table,
-            Key=memory_key(tenant, memory_id),
-            ConsistentRead=True,
-            ProjectionExpression="#key",
-            ExpressionAttributeNames={"#key": "embedding_key"},
-        )
-        ref = opt_s(response.get("Item", {}), "embedding_key")
+        key = memory_key(tenant, memory_id)
+        item = self._calls.get_item(key, ProjectionExpression="embedding_key")
+        ref = None if item is None else opt_s(item, "embedding_key")
         return None if ref is None else self._vectors.get(ref)
 
 

@@ -33,7 +33,7 @@ from shared.domain import (
     TermLookup,
     VkTyp,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, defer, error_code
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
     BRAIN,
@@ -90,12 +90,10 @@ class BrainIndex:
     def _round(
         self, writes: dict[int, BrainWrite]
     ) -> tuple[dict[int, EntryFailure | None], dict[int, BrainEntry]]:
-        """One write per ID: per stats shard one transaction (the entries' conditioned
-        Puts with the shard's ADD, `write_index`) beside the postings diff; a refused
-        replace is sent again against the version its condition met, with the diff from
-        it (its puts went with the first attempt). Then the postings of writes that did
-        not apply are restored, and the marks of complete entries cleared (deferred).
-        (result per write, the version stored per write that applied)."""
+        """One write per ID (`write_index`), a refused replace sent again against the
+        version it met with the diff from it (its puts went with the first attempt); then
+        the postings of writes that did not apply restored, the marks of complete entries
+        cleared (deferred). (result per write, the version stored per write that applied)."""
         results: dict[int, EntryFailure | None] = dict.fromkeys(writes)
         stored: dict[int, BrainEntry] = {}
         failed: list[BrainEntry] = []  # not applied: its postings restored
@@ -104,7 +102,7 @@ class BrainIndex:
             if not pending:
                 break
             if attempt:
-                self._calls.backoff.wait(attempt)
+                self._calls.wait(attempt)
             sent = {i: _version(writes[i].entry, p) for i, p in pending.items()}
             counts = [_count(i, sent[i], p) for i, p in pending.items()]
             requests = [
@@ -142,7 +140,7 @@ class BrainIndex:
             for i, entry in stored.items()
             if results[i] is None and min(entry.terms.values(), default=1) <= 0
         ]
-        defer(self._calls.round_trips, clears)
+        self._calls.defer(clears)
         return results, stored
 
     def _restore(self, entries: list[BrainEntry]) -> None:
@@ -186,8 +184,7 @@ class BrainIndex:
     def find_by_reference(
         self, tenant: str, vk_typ: str, vk_referenz_id: str | None, limit: int
     ) -> list[BrainEntry]:
-        """The by_reference partition of (vk_typ, vk_referenz_id), without an ID its vk_typ's
-        by_vk_typ partition `BTYP#<vk_typ>` (`newest`)."""
+        """Partition `BREF#<vk_typ>#<ref>`, or without a reference `BTYP#<vk_typ>`."""
         if vk_referenz_id is None:
             pk, gsi = brain_typ_pk(tenant, str(vk_typ)), TYP
         else:

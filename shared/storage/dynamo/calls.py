@@ -1,16 +1,13 @@
-"""Low-level DynamoDB calls shared by the adapter: batched reads and writes split into
-parallel chunks, retries of unprocessed keys/items with jittered backoff, query paging.
+"""Low-level DynamoDB calls shared by the adapter's parts (`TableCalls`): batched reads and
+writes in parallel chunks, unprocessed keys/items retried with jittered backoff, query paging.
 
-Every helper that issues several independent calls issues them as one `RoundTrips` stage,
-one task per chunk or query; a chunk's unprocessed keys/items are retried, after a backoff,
-and a query's next page is read, within its own task (`_until_processed`, `_query`): a
-task that needs a further call never waits for the others of its stage.
+Several independent calls are one `RoundTrips` stage, one task per chunk or query; a
+chunk's retries and a query's next pages run within its own task (`_until_processed`,
+`_query`): a task that needs a further call never waits for the others of its stage.
 
-Deferred cleanup (`defer`): work no answer depends on (a replace's stale posting keys
-cleared from its item, the replaced vector deleted). Inside `deferring()` — the
-retry layer's call — it waits for the call record's completion and runs beside it
-(`take_deferred`); outside, it runs at once as a stage of its own. Deferred tasks log
-their failures and never raise.
+Deferred cleanup (`defer`): work no answer depends on. Inside `deferring()` — the retry
+layer's call — it runs beside the call record's completion (`take_deferred`); outside, at
+once as a stage of its own. Deferred tasks log their failures and never raise.
 """
 
 from __future__ import annotations
@@ -24,7 +21,6 @@ import uuid
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -49,6 +45,7 @@ AWS_ERRORS: Final = (ClientError, BotoCoreError)
 CONDITION_FAILED: Final = "ConditionalCheckFailed"  # a cancellation reason's code
 CONDITION_FAILED_ERROR: Final = "ConditionalCheckFailedException"  # a single write's error code
 TRANSACTION_CONFLICT: Final = "TransactionConflict"
+BACKOFF_BASE, BACKOFF_CAP = 0.025, 1.0  # seconds
 
 
 class StorageUnavailable(RuntimeError):
@@ -85,22 +82,6 @@ def chunks(values: Sequence[Any], size: int) -> list[list[Any]]:
     return [list(values[i : i + size]) for i in range(0, len(values), size)]
 
 
-@dataclass
-class Backoff:
-    """Exponential backoff with jitter; `sleep` and `rng` are injectable for tests."""
-
-    sleep: Callable[[float], None] = time.sleep
-    rng: Callable[[], float] = random.random
-    base: float = 0.025
-    cap: float = 1.0
-
-    def wait(self, attempt: int) -> None:
-        """Sleep before retry number `attempt` (1 = first retry)."""
-        ceiling = min(self.cap, self.base * (2 ** max(attempt - 1, 0)))
-        delay = ceiling * (0.5 + self.rng() / 2)  # "equal jitter": never zero, never herd
-        self.sleep(delay)
-
-
 class TableCalls:
     """The calls on one table, bound to a client, the stage runner and the retry policy."""
 
@@ -109,14 +90,20 @@ class TableCalls:
         client: DynamoDBClient,
         table_name: str,
         round_trips: RoundTrips,
-        backoff: Backoff,
         max_attempts: int,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.client = client
         self.table = table_name
         self.round_trips = round_trips
-        self.backoff = backoff
         self.max_attempts = max(1, max_attempts)
+        self._sleep = sleep  # injectable for tests
+
+    def wait(self, attempt: int) -> None:
+        """Sleep before retry number `attempt` (1 = first retry): exponential backoff from
+        25 ms up to 1 s, "equal jitter" (half to all of it: never zero, never a herd)."""
+        ceiling = min(BACKOFF_CAP, BACKOFF_BASE * (2 ** max(attempt - 1, 0)))
+        self._sleep(ceiling * (0.5 + random.random() / 2))  # noqa: S311 - jitter, not secrets
 
     def transact(self, actions: Sequence[Mapping[str, Any]]) -> None:
         """One TransactWriteItems of `actions` on this table; its fresh ClientRequestToken
@@ -129,6 +116,36 @@ class TableCalls:
         self.client.transact_write_items(
             TransactItems=cast(Any, on_table), ClientRequestToken=uuid.uuid4().hex
         )
+
+    # --- deferred cleanup (module docstring) --------------------------------------------
+
+    @contextmanager
+    def deferring(self) -> Iterator[None]:
+        """Deferred cleanup inside waits for `take_deferred`; what is still waiting at the
+        end runs then, as one stage."""
+        token = _DEFERRED.set([])
+        try:
+            yield
+        finally:
+            left = self.take_deferred()
+            _DEFERRED.reset(token)
+            self.round_trips.run(left)
+
+    def defer(self, tasks: Sequence[Callable[[], object]]) -> None:
+        """Cleanup beside the call record's completion, or now outside `deferring`."""
+        waiting = _DEFERRED.get()
+        if waiting is None:
+            self.round_trips.run(tasks)
+        else:
+            waiting.extend(tasks)
+
+    @staticmethod
+    def take_deferred() -> list[Callable[[], object]]:
+        """The cleanup waiting in this call (none outside `deferring`)."""
+        waiting = _DEFERRED.get() or []
+        taken = list(waiting)
+        waiting.clear()
+        return taken
 
     # --- single items -------------------------------------------------------------------
 
@@ -146,8 +163,11 @@ class TableCalls:
         last = get_n(response["Attributes"], "value")
         return range(last - count + 1, last + 1)
 
-    def get_item(self, key: Item) -> Item | None:
-        response = self.client.get_item(TableName=self.table, Key=key, ConsistentRead=True)
+    def get_item(self, key: Item, **request: Any) -> Item | None:
+        """Consistent GetItem (`request`: e.g. a ProjectionExpression)."""
+        response = self.client.get_item(
+            TableName=self.table, Key=key, ConsistentRead=True, **request
+        )
         item = response.get("Item")
         return dict(item) if item is not None else None
 
@@ -161,7 +181,7 @@ class TableCalls:
         done: list[T] = []
         for attempt in range(1, self.max_attempts + 1):
             if attempt > 1:
-                self.backoff.wait(attempt - 1)
+                self.wait(attempt - 1)
             outcome, pending = send(pending)
             done += outcome
             if not pending:
@@ -171,16 +191,11 @@ class TableCalls:
     def batch_get(self, keys: Sequence[Item]) -> list[Item]:
         """Consistent BatchGetItem of any number of keys: chunks of 100 in one stage."""
         unique = list({item_key(k): k for k in keys}.values())
-        pages = self.round_trips.run(
-            [partial(self._get_chunk, c) for c in chunks(unique, BATCH_GET_MAX)]
-        )
-        return [item for page in pages for item in page]
-
-    def _get_chunk(self, keys: list[Item]) -> list[Item]:
-        items, left = self._until_processed(self._get_keys, keys)
-        if left:
-            raise StorageUnavailable(f"BatchGetItem: {len(left)} keys stayed unprocessed")
-        return items
+        get = partial(self._until_processed, self._get_keys)
+        pages = self.round_trips.run([partial(get, c) for c in chunks(unique, BATCH_GET_MAX)])
+        if left := sum(len(unprocessed) for _, unprocessed in pages):
+            raise StorageUnavailable(f"BatchGetItem: {left} keys stayed unprocessed")
+        return [item for items, _ in pages for item in items]
 
     def _get_keys(self, keys: list[Item]) -> tuple[list[Item], list[Item]]:
         response: dict[str, Any] = dict(
@@ -290,33 +305,3 @@ def _write_target(request: Mapping[str, Any]) -> tuple[str, str]:
     if "PutRequest" in request:
         return item_key(request["PutRequest"]["Item"])
     return item_key(request["DeleteRequest"]["Key"])
-
-
-@contextmanager
-def deferring(round_trips: RoundTrips) -> Iterator[None]:
-    """Deferred cleanup inside waits for `take_deferred` (module docstring); what is
-    still waiting at the end runs then, as one stage."""
-    token = _DEFERRED.set([])
-    try:
-        yield
-    finally:
-        left = take_deferred()
-        _DEFERRED.reset(token)
-        round_trips.run(left)
-
-
-def defer(round_trips: RoundTrips, tasks: Sequence[Callable[[], object]]) -> None:
-    """Cleanup beside the call record's completion, or now outside `deferring`."""
-    waiting = _DEFERRED.get()
-    if waiting is None:
-        round_trips.run(tasks)
-    else:
-        waiting.extend(tasks)
-
-
-def take_deferred() -> list[Callable[[], object]]:
-    """The cleanup waiting in this call (none outside `deferring`)."""
-    waiting = _DEFERRED.get() or []
-    taken = list(waiting)
-    waiting.clear()
-    return taken

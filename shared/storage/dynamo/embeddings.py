@@ -21,6 +21,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
 from shared.domain import Memory, MemoryId, MemoryType
@@ -115,14 +116,12 @@ class EmbeddingVectors:
 
     # --- writes -------------------------------------------------------------------------
 
-    @staticmethod
-    def batches(writes: Sequence[VectorWrite]) -> list[list[VectorWrite]]:
-        """Writes grouped by index, at most BATCH_MAX per group: one PutVectors each."""
-        return [batch for _, batch in _batches(writes, lambda w: w.ref)]
+    def put_tasks(self, writes: Sequence[VectorWrite]) -> list[Callable[[], dict[str, str]]]:
+        """The tasks (for a caller's stage) of one PutVectors per index and BATCH_MAX
+        writes, the index created when missing: each the refs it did not store, with why."""
+        return [partial(self._put, batch) for _, batch in _batches(writes, lambda w: w.ref)]
 
-    def put_batch(self, writes: Sequence[VectorWrite]) -> str | None:
-        """One PutVectors for writes of one index (created when missing); None, or why
-        it failed (then none of them is stored)."""
+    def _put(self, writes: Sequence[VectorWrite]) -> dict[str, str]:
         index = _split(writes[0].ref)[0]
         vectors: list[Any] = [
             {
@@ -148,10 +147,12 @@ class EmbeddingVectors:
                 self._client.put_vectors(**self._index(index), vectors=vectors)
         except AWS_ERRORS as exc:
             _log.warning("put_vectors %s (%d vectors): %s", index, len(vectors), exc)
-            return f"embeddings ({index}): {error_code(exc)}"
+            return dict.fromkeys(
+                (w.ref for w in writes), f"embeddings ({index}): {error_code(exc)}"
+            )
         if profil_hash := writes[0].memory.embedding_profil_hash:  # its index exists now
             self._fixed.setdefault(profil_hash, dimension)  # the first dimension met stays
-        return None
+        return {}
 
     def _create_index(self, index: str, dimension: int) -> None:
         """The index (cosine, float32); one created side by side meanwhile is fine."""

@@ -118,7 +118,7 @@ def _transact[Owner: Hashable](
         if not pending:
             break
         if attempt:
-            calls.backoff.wait(attempt)
+            calls.wait(attempt)
         items = [a for c in pending for a in c.actions]
         documents = sum(c.documents for c in pending)
         total = sum(c.total_len for c in pending)

@@ -162,7 +162,7 @@ class LedgerTable:
     def _append_one(self, write: LedgerWrite) -> Result:
         for attempt in range(self._max_retries + 1):
             if attempt:
-                self._calls.backoff.wait(attempt)
+                self._calls.wait(attempt)
             result = self._attempt(write)
             if not isinstance(result, str):
                 return result

@@ -1,43 +1,36 @@
 """Which project areas a nutzer is expected to read: a speculation aid for searches.
 
-A search must read the postings of every project area whose member the caller is, and the
-project records say which those are — one Query that would have to run *before* the
-posting Queries. Instead, the adapter remembers the projects it last read (or wrote) for
-each (tenant, nutzer) and queries those areas' postings in the same stage as the
-membership Query. Invariant: a hint never grants anything. The membership read of the same
-stage decides; postings of a hinted area that is no longer the nutzer's are dropped, and
-areas the read reveals that the hint lacked are read in a second stage. A stale or
-missing hint costs one stage, never correctness. Bounded (least recently used evicted).
+A search must read every project area the caller is a member of; the membership Query that
+says which runs in the same stage as the posting Queries of the areas this adapter last saw
+for (tenant, nutzer). Invariant: a hint never grants anything. The membership read decides:
+postings of a hinted area it does not confirm are dropped, areas it reveals beyond the hint
+are read in a second stage; a stale or missing hint costs one stage, never correctness.
+Bounded: a search puts back the hint its membership read found, so the oldest written is
+the least recently used, evicted first.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import Final
 
 HINTS_MAX: Final = 4096
 
 
 class MembershipHints:
-    def __init__(self, capacity: int = HINTS_MAX) -> None:
-        self._capacity = capacity
-        self._hints: OrderedDict[tuple[str, str], frozenset[str]] = OrderedDict()
+    def __init__(self) -> None:
+        self._hints: dict[tuple[str, str], frozenset[str]] = {}  # oldest written first
         self._lock = threading.Lock()
 
     def get(self, tenant: str, nutzer: str) -> frozenset[str] | None:
-        with self._lock:
-            found = self._hints.get((tenant, nutzer))
-            if found is not None:
-                self._hints.move_to_end((tenant, nutzer))
-            return found
+        return self._hints.get((tenant, nutzer))
 
     def put(self, tenant: str, nutzer: str, projects: frozenset[str]) -> None:
         with self._lock:
+            self._hints.pop((tenant, nutzer), None)
             self._hints[(tenant, nutzer)] = projects
-            self._hints.move_to_end((tenant, nutzer))
-            while len(self._hints) > self._capacity:
-                self._hints.popitem(last=False)
+            while len(self._hints) > HINTS_MAX:
+                del self._hints[next(iter(self._hints))]
 
     def add(self, tenant: str, project: str, members: frozenset[str]) -> None:
         """Members joined a project (written by this process): extend known hints."""

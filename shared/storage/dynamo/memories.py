@@ -101,21 +101,16 @@ class MemoryWriter:
         if not writes:
             return results
 
-        vectors = self._objects.batches(
+        vectors = self._objects.put_tasks(
             [VectorWrite(w.memory, w.s3_key, w.body) for w in writes if w.s3_key and w.body]
         )
         counted, unindexed, vector_failures = write_index(
             self._calls,
             [w.count() for w in writes],
             [(w.index, r) for w in writes for r in posting_puts(w.memory)],
-            beside=[partial(self._objects.put_batch, batch) for batch in vectors],
+            beside=vectors,
         )
-        unstored = {
-            v.ref: failure
-            for batch, failure in zip(vectors, vector_failures, strict=True)
-            for v in batch
-            if failure
-        }
+        unstored = {ref: why for failed in vector_failures for ref, why in failed.items()}
         undo: list[tuple[_NewWrite, Memory | None]] = []
         for w in writes:
             outcome = counted[w.index]
@@ -162,9 +157,8 @@ class MemoryWriter:
             for m, body in memories
             if m.embedding_key is not None and body is not None
         ]
-        tasks = [
-            partial(self._objects.put_batch, batch) for batch in self._objects.batches(vectors)
-        ]
-        _, left, failures = write_index(self._calls, [], requests, beside=tasks)
+        _, left, failures = write_index(
+            self._calls, [], requests, beside=self._objects.put_tasks(vectors)
+        )
         if left or any(failures):  # logged: the items are stored and readable
             _log.error("complete_memories: %d memories still incomplete", len(memories))

@@ -33,7 +33,7 @@ from boto3.dynamodb.conditions import Attr, Key
 
 from shared.calls import CallMarks
 from shared.domain import DeleteRead, ExpiredMemory, MemoryId
-from shared.storage.dynamo.calls import TableCalls, defer
+from shared.storage.dynamo.calls import TableCalls
 from shared.storage.dynamo.embeddings import EmbeddingVectors
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
@@ -178,7 +178,7 @@ class MemoryDeleter:
             if not pending:
                 break
             if attempt:
-                self._calls.backoff.wait(attempt)
+                self._calls.wait(attempt)
             found.update(self._read([ref for ref in pending if ref not in found]))
             counts: list[Count[Ref]] = []
             side: list[tuple[Ref, Item]] = []
@@ -214,10 +214,7 @@ class MemoryDeleter:
             (ref, {"DeleteRequest": {"Key": _tombstone_key(ref)}}) for ref in tombstones - left
         ]
         tasks = self._calls.write_tasks(sorted(drops, key=str))
-        defer(
-            self._calls.round_trips,
-            [*tasks, *([partial(self._objects.delete, objects)] if objects else [])],
-        )
+        self._calls.defer([*tasks, *([partial(self._objects.delete, objects)] if objects else [])])
         for tenant, memory_id in sorted(left, key=str):
             _log.error("delete: ratings/postings of %s (%s) left behind", memory_id, tenant)
         return deleted

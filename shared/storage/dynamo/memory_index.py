@@ -1,7 +1,8 @@
 """The memory index reads: postings per area and term, the sharded memory stats, recent
-memories, listings by area and by scope (the writers: memory_records.py); and the newest-
-first GSI reads brain entries share (`newest`). Every partition read starts with the
-escaped tenant (items.py), so what it holds is the tenant's, of the kind its key names.
+memories, listings by area and by scope (the writers: memories.py, memory_replace.py,
+memory_delete.py); and the newest-first GSI reads brain entries share (`newest`). Every
+partition read starts with the escaped tenant (items.py), so what it holds is the
+tenant's, of the kind its key names.
 
 The safe top-k word ranking (`topk.py`) reads an (area, term) list (`MPOST#<area>#<term>`,
 ascending sort key = descending impact) page by page: one consistent Query per list and

@@ -7,7 +7,7 @@ Updates — the replaced attributes, the version bumped, `stale` = the old versi
 keys the new one lacks; condition: the version and `embedding_key` read, not expired, and
 the item indexes exactly the snapshot (area, doc_len, terms, no `stale`) — with the stats
 ADD of the length change; the postings diff (stale keys deleted, every new posting put);
-with new embeddings, PutVectors under fresh keys. Deferred (calls.py `defer`): once the
+with new embeddings, PutVectors under fresh keys. Deferred (`TableCalls.defer`): once the
 postings are complete the item's `stale` is removed, and the replaced vector deleted.
 
 Invariants:
@@ -43,7 +43,7 @@ from shared.domain import (
     MemoryId,
     MemoryReplace,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, defer
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
@@ -146,14 +146,12 @@ class _Run:
 
     def run(self) -> None:
         calls, objects = self.replacer._calls, self.replacer._objects
-        batches = objects.batches(
-            [
-                VectorWrite(p.change.memory, p.s3_key, bytes(p.change.embedding))
-                for p in self.plans
-                if p.s3_key is not None and p.change.embedding is not None
-            ]
-        )
-        vectors: list[Callable[[], Any]] = [partial(objects.put_batch, b) for b in batches]
+        puts = [
+            VectorWrite(p.change.memory, p.s3_key, bytes(p.change.embedding))
+            for p in self.plans
+            if p.s3_key is not None and p.change.embedding is not None
+        ]
+        vectors: list[Callable[[], Any]] = [*objects.put_tasks(puts)]
         incomplete: set[int] = set()
         refused: list[_Replace] = []
         pending = list(self.plans)
@@ -173,8 +171,7 @@ class _Run:
                 p.deleted |= p.stale
             outcomes, unindexed, stored = write_index(calls, counts, requests, beside=vectors)
             if attempt == 0:
-                pairs = zip(batches, stored, strict=True)
-                vector_failures = {v.ref: f for b, f in pairs for v in b if f}
+                vector_failures = {ref: f for failed in stored for ref, f in failed.items()}
             vectors = []
             incomplete |= unindexed
             retry: list[_Replace] = []
@@ -269,7 +266,7 @@ class _Run:
         ]
         if replaced:
             tasks.append(partial(self.replacer._objects.delete, replaced))
-        defer(calls.round_trips, tasks)
+        calls.defer(tasks)
 
 
 def _clear_stale(calls: TableCalls, memory: Memory, version: int) -> None:

@@ -180,7 +180,7 @@ class RatingWriter:
                     failure = EntryFailure(EntryFailureCode.CONFLICT, detail)
                     break
                 if conflict:
-                    self._calls.backoff.wait(conflicts)
+                    self._calls.wait(conflicts)
                 continue
             for i in pending:
                 base, results[i] = _plus(base, ratings[i])

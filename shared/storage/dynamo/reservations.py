@@ -1,27 +1,25 @@
 """Call records of the retry layer (shared/calls.py) and ID leases, on DynamoDB (item
-layout and the claim's cases: docs/dynamodb.md, "Retry-safe writes").
+layout, the claim's cases and the lease sizes: docs/dynamodb.md, "Retry-safe writes").
 
 Invariants:
-- A claim is one conditional PutItem (absent or past `until_us`; DynamoDB's TTL deletes
-  late), the old item back on failure: DONE or RUNNING cost nothing more; a takeover
-  (RESUMED) is one UpdateItem conditional on the old token and running mark. Every later
-  write of the record (IDs, marks, answer, drop) is conditional on the send's token.
-- IDs are leased per (tenant, counter) in blocks (`IdLeases`): one counter `ADD` hands a
-  container a range; IDs a claim does not use (it found DONE or RUNNING) go back to the
-  lease. A container that ends leaves gaps (at most `LEASE_KEEP + LEASE_BLOCK` per tenant,
-  counter and container), never an ID handed out twice. A claim that leaves its lease below
-  `LEASE_KEEP` (one whole batch) refills it side by side with its PutItem; only a lease too
-  small for the claim itself costs one round trip before it.
+- A claim is one conditional PutItem (absent or past `until_us`), the old item back on
+  failure; a takeover (RESUMED) is one UpdateItem conditional on the old token and running
+  mark. Every later write of the record (IDs, marks, answer, drop) is conditional on the
+  send's token.
+- IDs are leased per (tenant, counter) in blocks (`IdLeases`): IDs a claim does not use go
+  back to the lease; a container that ends leaves gaps, never an ID handed out twice. Only
+  a lease too small for the claim costs a round trip before its PutItem; a low one is
+  refilled beside it.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import deque
+from collections import defaultdict, deque
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import partial
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from boto3.dynamodb.conditions import Attr, ConditionBase
 from botocore.exceptions import ClientError
@@ -38,13 +36,7 @@ from shared.calls import (
     missing,
 )
 from shared.domain import CounterName, MemoryId
-from shared.storage.dynamo.calls import (
-    AWS_ERRORS,
-    CONDITION_FAILED_ERROR,
-    TableCalls,
-    error_code,
-    take_deferred,
-)
+from shared.storage.dynamo.calls import AWS_ERRORS, CONDITION_FAILED_ERROR, TableCalls, error_code
 from shared.storage.dynamo.items import (
     PK,
     TTL_ATTRIBUTE,
@@ -91,27 +83,32 @@ class IdLeases:
 
     def __init__(self, calls: TableCalls) -> None:
         self._calls = calls
-        self._free: dict[tuple[str, CounterName], deque[int]] = {}
+        self._free: defaultdict[tuple[str, CounterName], deque[int]] = defaultdict(deque)
         self._lock = threading.Lock()
 
-    def _lease(self, tenant: str, counter: CounterName) -> deque[int]:
-        return self._free.setdefault((tenant, counter), deque())  # call with the lock held
-
-    def take(self, tenant: str, counter: CounterName, count: int) -> list[int] | None:
-        """`count` IDs from the lease, or None (nothing taken) when it holds fewer."""
-        with self._lock:
-            free = self._lease(tenant, counter)
-            return [free.popleft() for _ in range(count)] if len(free) >= count else None
+    def take(self, tenant: str, counts: Mapping[CounterName, int]) -> dict[CounterName, list[int]]:
+        """`counts` IDs per counter from the lease; a lease too small for its count first
+        waits for one counter step (the only round trip before a claim's PutItem)."""
+        taken: dict[CounterName, list[int]] = {}
+        for counter, count in counts.items():
+            if len(self._free[tenant, counter]) < count:
+                self.refill(tenant, counter, at_least=count)
+            with self._lock:
+                free = self._free[tenant, counter]
+                if len(free) < count:
+                    raise CallRecordsUnavailable("ID lease exhausted by concurrent claims")
+                taken[counter] = [free.popleft() for _ in range(count)]
+        return taken
 
     def give_back(self, tenant: str, taken: Mapping[CounterName, Sequence[int]]) -> None:
         """IDs taken but never written anywhere: the lease hands them out again."""
         with self._lock:
             for counter, ids in taken.items():
-                self._lease(tenant, counter).extendleft(sorted(ids, reverse=True))
+                self._free[tenant, counter].extendleft(sorted(ids, reverse=True))
 
     def low(self, tenant: str, counter: CounterName) -> bool:
         with self._lock:
-            return len(self._lease(tenant, counter)) < LEASE_KEEP
+            return len(self._free[tenant, counter]) < LEASE_KEEP
 
     def refill(self, tenant: str, counter: CounterName, at_least: int = 0) -> None:
         """One counter step: a block added to the lease (a claim waiting for it: what it
@@ -119,7 +116,7 @@ class IdLeases:
         block = max(LEASE_BLOCK, at_least + LEASE_KEEP if at_least else 0)
         fresh = self._calls.reserve_ids(tenant, counter, block)
         with self._lock:
-            self._lease(tenant, counter).extend(fresh)
+            self._free[tenant, counter].extend(fresh)
 
 
 class CallRecords:
@@ -153,36 +150,20 @@ class CallRecords:
         except AWS_ERRORS as exc:
             raise CallRecordsUnavailable(error_code(exc)) from exc
 
-    def _take(self, tenant: str, counts: Mapping[CounterName, int]) -> dict[CounterName, list[int]]:
-        taken: dict[CounterName, list[int]] = {}
-        for counter, count in counts.items():
-            ids = self._leases.take(tenant, counter, count)
-            if ids is None:  # the lease is too small for this claim: one step before it
-                self._leases.refill(tenant, counter, at_least=count)
-                ids = self._leases.take(tenant, counter, count)
-            if ids is None:
-                raise CallRecordsUnavailable("ID lease exhausted by concurrent claims")
-            taken[counter] = ids
-        return taken
-
     def _claim(self, claim: CallClaim) -> CallRecord:
         tenant, now_us = claim.tenant, to_us(claim.now)
-        taken = self._take(tenant, missing({}, claim.wants))
+        taken = self._leases.take(tenant, missing({}, claim.wants))
         ids = merge_ids({}, claim.wants, taken)
         until_us = to_us(claim.expires_at)
-        item = {
-            **call_key(tenant, claim.key),
-            **attributes(
-                {
-                    "body": claim.body,
-                    "token": claim.token,
-                    "ids": ids_to_json(ids),
-                    "running_us": to_us(claim.running_until),
-                    "until_us": until_us,
-                    TTL_ATTRIBUTE: ttl_seconds(until_us),
-                }
-            ),
+        fields = {
+            "body": claim.body,
+            "token": claim.token,
+            "ids": ids_to_json(ids),
+            "running_us": to_us(claim.running_until),
+            "until_us": until_us,
+            TTL_ATTRIBUTE: ttl_seconds(until_us),
         }
+        item = {**call_key(tenant, claim.key), **attributes(fields)}
         low = [c for c, wanted in claim.wants.items() if wanted and self._leases.low(tenant, c)]
         tasks: list[Callable[[], Item | None]] = [partial(self._put_new, item, now_us)]
         tasks += [partial(self._leases.refill, tenant, c) for c in low]  # they return None
@@ -208,43 +189,39 @@ class CallRecords:
     def _existing(
         self, claim: CallClaim, old: Item, taken: dict[CounterName, list[int]]
     ) -> CallRecord | None:
-        """What an existing record means for this claim; None: try to create it again."""
+        """What an existing record means for this claim; None: try to create it again. The
+        IDs taken for the new record go back to the lease (a takeover keeps the record's:
+        entries it lacks get theirs from `reserve_ids`)."""
         if "token" not in old:  # gone between the condition and its answer
             return None
+        self._leases.give_back(claim.tenant, taken)
         token, body = get_s(old, "token"), get_s(old, "body")
         known = ids_from_json(get_s(old, "ids"))
         marks = frozenset(old.get(MARKED, {}).get("SS", []))
         if "answer" in old:
-            self._leases.give_back(claim.tenant, taken)
             return CallRecord(CallState.DONE, token, body, known, marks, get_s(old, "answer"))
         running = get_n(old, "running_us")
-        if body != claim.body or running >= to_us(claim.now):
-            self._leases.give_back(claim.tenant, taken)
-            return CallRecord(CallState.RUNNING, token, body, known, marks)
-        merged = merge_ids(known, claim.wants, taken)
-        used = {c: set(m.values()) for c, m in merged.items()}
-        unused = {c: [i for i in ids if i not in used.get(c, set())] for c, ids in taken.items()}
-        self._leases.give_back(claim.tenant, unused)
         took_over = _owned(token) & Attr("running_us").eq(running)
-        update = {"running_us": to_us(claim.running_until), "ids": ids_to_json(merged)}
+        update = {"running_us": to_us(claim.running_until)}
         key = call_key(claim.tenant, claim.key)
-        if self._write("update_item", took_over, put=update, Key=key) is not None:
-            return CallRecord(CallState.RUNNING, token, body, known, marks)  # another took it
-        return CallRecord(CallState.RESUMED, token, body, merged, marks)
+        ran_out = body == claim.body and running < to_us(claim.now)  # the same call, cut off
+        if ran_out and self._write("update_item", took_over, put=update, Key=key) is None:
+            return CallRecord(CallState.RESUMED, token, body, known, marks)
+        return CallRecord(CallState.RUNNING, token, body, known, marks)  # or taken over first
 
     def reserve_ids(
         self, tenant: str, call: str, token: str, wants: Mapping[CounterName, Sequence[int]]
     ) -> dict[CounterName, dict[int, int]]:
         """IDs for wanted entries the claim did not reserve: from the lease, recorded with
         one UpdateItem conditional on the token (rare: claims reserve what they want)."""
+        key = call_key(tenant, call)
         try:
-            item = self._calls.get_item(call_key(tenant, call))
+            item = self._calls.get_item(key)
             if item is None or get_s(item, "token") != token:
                 raise CallRecordsUnavailable("call record taken over or gone")
             known = ids_from_json(get_s(item, "ids"))
-            merged = merge_ids(known, wants, self._take(tenant, missing(known, wants)))
+            merged = merge_ids(known, wants, self._leases.take(tenant, missing(known, wants)))
             put = {"ids": ids_to_json(merged)}
-            key = call_key(tenant, call)
             if self._write("update_item", _owned(token), put=put, Key=key) is not None:
                 raise CallRecordsUnavailable("call record taken over")
         except AWS_ERRORS as exc:
@@ -256,25 +233,20 @@ class CallRecords:
         False when another send owns the record now."""
         until_us = to_us(expires_at)
         answered = {"answer": answer, "until_us": until_us, TTL_ATTRIBUTE: ttl_seconds(until_us)}
-        write = partial(
-            self._write,
-            "update_item",
-            _owned(token),
-            put=answered,
-            remove=["running_us"],
-            Key=call_key(tenant, key),
-        )
-        return self._settle(write) is None
+        record = call_key(tenant, key)
+        owned = _owned(token)
+        return self._settle("update_item", owned, put=answered, remove=["running_us"], Key=record)
 
     def drop(self, tenant: str, call: str, token: str) -> None:
         """The record deleted (an answer that stored nothing), if this send still owns it."""
-        key = call_key(tenant, call)
-        self._settle(partial(self._write, "delete_item", _owned(token), Key=key))
+        self._settle("delete_item", _owned(token), Key=call_key(tenant, call))
 
-    def _settle(self, write: Callable[[], ClientError | None]) -> ClientError | None:
-        """The record's last write, side by side with the call's deferred cleanup."""
-        tasks: list[Callable[[], object]] = [write, *take_deferred()]
+    def _settle(self, verb: str, condition: ConditionBase, **write: Any) -> bool:
+        """The record's last write (`_write`), side by side with the call's deferred
+        cleanup: whether its condition held."""
+        tasks: list[Callable[[], object]] = [partial(self._write, verb, condition, **write)]
+        tasks += self._calls.take_deferred()
         try:
-            return cast(ClientError | None, self._calls.round_trips.side_by_side(tasks)[0])
+            return self._calls.round_trips.side_by_side(tasks)[0] is None
         except AWS_ERRORS as exc:
             raise CallRecordsUnavailable(error_code(exc)) from exc

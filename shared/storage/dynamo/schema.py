@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 _ALL: Final = {"ProjectionType": "ALL"}
+_SWEPT: Final = {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["tenant", "memory_id"]}
 
 
 def _key_schema(hash_key: str, range_key: str) -> list[dict[str, str]]:
@@ -81,25 +82,15 @@ TABLE_PROPERTIES: Final[dict[str, Any]] = {
     ],
     "KeySchema": _key_schema(PK, SK),
     "GlobalSecondaryIndexes": [
-        # Everything about one entity, newest ID first: brain entries by
-        # (vk_typ, vk_referenz_id) and long-term memories by (scope, scope_vk).
+        # What each holds and why (docs/dynamodb.md, "Global secondary indexes"):
+        # brain entries and long-term memories about one entity, newest ID first;
         _index(REF_INDEX, REF_PK, REF_SK),
-        # Brain entries of one vk_typ (BTYP), newest ID first (and, merged over the
-        # four types, all entries newest first); memories of one type (MTYP), newest
-        # first (recent_memories).
+        # brain entries of one vk_typ, one area's memories of one type, newest first;
         _index(TYP_INDEX, TYP_PK, TYP_SK),
-        # Sparse: short-term memories only, in EXPIRY_SHARDS partitions (EXP#<n>, from
-        # a hash of tenant and ID) sorted by expires_us: the expiry sweep across
-        # tenants, oldest first. Only what the sweep needs to find the memory.
-        _index(
-            EXP_INDEX,
-            EXP_PK,
-            EXP_SK,
-            {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["tenant", "memory_id"]},
-        ),
-        # Every memory in its area partition (AREA#<area>), newest first: sk is
-        # created_us (20 digits) # typ # number (20 digits). GET /api/memory reads
-        # the readable areas side by side and merges; ALL, so one round trip per page.
+        # sparse, sharded: short-term memories by expiry across tenants (the sweep only,
+        # projecting only what it needs to find the memory);
+        _index(EXP_INDEX, EXP_PK, EXP_SK, _SWEPT),
+        # every memory in its area, in listing order (ALL: one round trip per page).
         _index(AREA_INDEX, AREA_PK, AREA_SK),
     ],
     "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True},
@@ -107,10 +98,8 @@ TABLE_PROPERTIES: Final[dict[str, Any]] = {
     "TimeToLiveSpecification": {"AttributeName": TTL_ATTRIBUTE, "Enabled": True},
 }
 
-# The vector bucket (AWS::S3Vectors::VectorBucket, without VectorBucketName): SSE-KMS (the
-# AWS-managed key unless the template's KmsKeyArn names one). Vector buckets are never
-# public and have no ACLs. Its indexes (one per embedding profile and dimension) are created
-# on first write (`embeddings.py`); the template declares the configured embedder's index.
+# SSE-KMS (the AWS-managed key unless the template's KmsKeyArn names one); its indexes are
+# created on first write (`embeddings.py`; docs/dynamodb.md, "S3 Vectors bucket").
 VECTOR_BUCKET_PROPERTIES: Final[dict[str, Any]] = {
     "EncryptionConfiguration": {"SseType": "aws:kms"},
 }
@@ -120,11 +109,7 @@ def create_table_kwargs(
     table_name: str, properties: Mapping[str, Any] = TABLE_PROPERTIES
 ) -> dict[str, Any]:
     """CloudFormation table `properties` (by default `TABLE_PROPERTIES`) as `create_table`
-    arguments.
-
-    TTL and point-in-time recovery are no `create_table` arguments: `bootstrap` applies
-    them with `update_time_to_live` / `update_continuous_backups`.
-    """
+    arguments (TTL and point-in-time recovery are none: `bootstrap` applies them)."""
     props = copy.deepcopy(dict(properties))
     taken = ("BillingMode", "AttributeDefinitions", "KeySchema", "GlobalSecondaryIndexes")
     kwargs = {"TableName": table_name, **{k: props[k] for k in taken if props.get(k)}}
@@ -139,58 +124,47 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
     """Create the table (waiting until it is active) and the vector bucket when missing.
 
     Returns what was created (`table:<name>`, `vector-bucket:<name>`); a second call returns
-    []. An existing table is taken as it is (its indexes come from the same definitions).
-    TTL and point-in-time recovery are (re-)applied when they are off, also on an existing
-    table, so that a bootstrap interrupted after `create_table` heals on the next run;
-    emulators that lack those APIs are tolerated with a warning.
+    []. Each is created outright; "exists" (another run, or a concurrent bootstrap, made it)
+    counts as done, and an existing table is taken as it is (its indexes come from the same
+    definitions). TTL (when it is off) and point-in-time recovery are applied on every run,
+    also to an existing table, so that a bootstrap interrupted after `create_table` heals on the
+    next run; emulators that lack those APIs are tolerated with a warning.
     """
     dynamodb, vectors = clients.dynamodb, clients.s3vectors
     created: list[str] = []
-    if _created(
-        partial(dynamodb.describe_table, TableName=table_name),
-        partial(dynamodb.create_table, **create_table_kwargs(table_name)),
-        missing="ResourceNotFoundException",
-        taken="ResourceInUseException",
-    ):
+    table = partial(dynamodb.create_table, **create_table_kwargs(table_name))
+    if _created(table, exists="ResourceInUseException"):
         created.append(f"table:{table_name}")
     dynamodb.get_waiter("table_exists").wait(
         TableName=table_name, WaiterConfig={"Delay": 2, "MaxAttempts": 90}
     )
-    for setting, ensure in (("TTL", _ensure_ttl), ("PITR", _ensure_point_in_time_recovery)):
+    pitr = partial(  # enabling it again is fine; TTL is read first (again: an error)
+        dynamodb.update_continuous_backups,
+        TableName=table_name,
+        PointInTimeRecoverySpecification=TABLE_PROPERTIES["PointInTimeRecoverySpecification"],
+    )
+    for setting, ensure in (("TTL", partial(_ensure_ttl, dynamodb, table_name)), ("PITR", pitr)):
         try:
-            ensure(dynamodb, table_name)
+            ensure()
         except (ClientError, BotoCoreError, NotImplementedError) as exc:
             _log.warning("bootstrap: could not enable %s on %s: %s", setting, table_name, exc)
     sse = VECTOR_BUCKET_PROPERTIES["EncryptionConfiguration"]["SseType"]
-    if _created(
-        partial(vectors.get_vector_bucket, vectorBucketName=bucket_name),
-        partial(
-            vectors.create_vector_bucket,
-            vectorBucketName=bucket_name,
-            encryptionConfiguration={"sseType": sse},
-        ),
-        missing="NotFoundException",
-        taken="ConflictException",
-    ):
+    bucket = partial(
+        vectors.create_vector_bucket,
+        vectorBucketName=bucket_name,
+        encryptionConfiguration={"sseType": sse},
+    )
+    if _created(bucket, exists="ConflictException"):
         created.append(f"vector-bucket:{bucket_name}")
     return created
 
 
-def _created(
-    find: Callable[[], object], create: Callable[[], object], *, missing: str, taken: str
-) -> bool:
-    """Whether `create` made the resource: not when `find` finds it (no `missing` error),
-    nor when a concurrent bootstrap created it first (`taken`)."""
-    try:
-        find()
-        return False
-    except ClientError as exc:
-        if error_code(exc) != missing:
-            raise
+def _created(create: Callable[[], object], *, exists: str) -> bool:
+    """Whether `create` made the resource: not when it answers that it exists."""
     try:
         create()
     except ClientError as exc:
-        if error_code(exc) != taken:
+        if error_code(exc) != exists:
             raise
         return False
     return True
@@ -201,13 +175,3 @@ def _ensure_ttl(dynamodb: DynamoDBClient, table_name: str) -> None:
     if described.get("TimeToLiveStatus") not in ("ENABLED", "ENABLING"):
         spec: Any = TABLE_PROPERTIES["TimeToLiveSpecification"]
         dynamodb.update_time_to_live(TableName=table_name, TimeToLiveSpecification=spec)
-
-
-def _ensure_point_in_time_recovery(dynamodb: DynamoDBClient, table_name: str) -> None:
-    described = dynamodb.describe_continuous_backups(TableName=table_name)
-    pitr = described["ContinuousBackupsDescription"].get("PointInTimeRecoveryDescription", {})
-    if pitr.get("PointInTimeRecoveryStatus") != "ENABLED":
-        spec: Any = TABLE_PROPERTIES["PointInTimeRecoverySpecification"]
-        dynamodb.update_continuous_backups(
-            TableName=table_name, PointInTimeRecoverySpecification=spec
-        )
