@@ -150,12 +150,9 @@ class LedgerTable:
     # --- appends ------------------------------------------------------------------------
 
     def append(self, writes: Sequence[LedgerWrite]) -> list[Result]:
-        def shard(index: int, write: LedgerWrite) -> ShardKey | int:  # zahlungen touch no total
-            return (
-                index
-                if write.record.satz is LedgerSatz.ZAHLUNG
-                else item_key(_total_key(write.record))
-            )
+        def shard(index: int, write: LedgerWrite) -> ShardKey | int:
+            record = write.record  # a zahlung touches no total: a chain of its own
+            return index if record.satz is LedgerSatz.ZAHLUNG else item_key(_total_key(record))
 
         def chain(_shard: ShardKey | int, writes: list[LedgerWrite]) -> list[Result]:
             return [self._append_one(write) for write in writes]
