@@ -51,7 +51,8 @@ _TEMPLATE = re.compile(
     |[A-Za-z_]\w*\([A-Za-z_]\w*=
     |:['"]?[A-Za-z_]\w*['"]?[;,)]?$|\$[a-z_]+\)?$|&[A-Za-z_][\w.]*\{|[+-]@?[a-z][a-z|]*$
     |`?[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+`?$|[a-z_]\w*\([A-Z_][A-Z0-9_]*\)?[,;]?$
-    |[A-Za-z_]\w*(?:\.\w+)*\.\w*(?i:passw|secret|token|key|pwd|credential)\w*[,;)]?$""",
+    |[A-Za-z_]\w{0,40}(?:\.\w{1,40}){0,6}\.(?:\w{0,40}?(?:_|(?<=[a-z])(?=[A-Z])))?
+    (?i:passw|secret|token|key|pwd|credential)\w{0,30}[,;)]?$""",
     re.VERBOSE,
 )
 # Whole segments of a value (split at - _ . / : and spaces) that mark a documentation value.

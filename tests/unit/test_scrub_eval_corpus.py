@@ -86,6 +86,7 @@ def test_the_generator_reproduces_the_committed_corpora() -> None:
         "heldout7",
         "heldout8",
         "heldout9",
+        "heldout11",
     ],
 )
 def test_the_corpora_have_secrets_and_content_in_both_languages(split: str) -> None:

@@ -75,6 +75,10 @@ SECRETS = [
     ("Telegram api_hash {} (api_id 1234567)", "5c9e2b7a1f4d8e3c6b0a9f2e7d1c4b8a"),
     ("[10:02] Jana: wie war nochmal das wlan pw?\n[10:03] Tom: {}", "HausAmSee_2024"),
     ("Q: Zugangscode Haustür?\nA: {}", "7731"),
+    (
+        "VAULT_TOKEN={} vault kv get kv/shop",
+        "hvs.CAESIJq8vTz01tfpWDv4neGwiAfU7u2jcyvlUMLWJcoRge1rlIF9TxQm3kB7",
+    ),
 ]
 CONTENT = [
     "mysql -u root -p shop < dump.sql",
@@ -100,6 +104,8 @@ CONTENT = [
     "The PIN policy changed in 2024; the one rule is 1234 attempts.",
     "We use KeePassXC as the password manager.",
     "src/app.py:1234:12:E501:line-too-long",
+    "password = settings.DB_PASSWORD  # read from the environment",
+    "api_key = self.apiKey",
     "Q: Welcher Fehlercode kam?\nA: 0x80070005",
     "[10:02] Jana: Wer hat das Passwort geändert?\n[10:03] Tom: Markus, gestern.",
     "file_hash 487d16b94f7240290236c5189af7f476 (sha-1 of the upload)",

@@ -18,7 +18,9 @@ seed 83471, by the judge7 track; makers in `heldout7_values`/`heldout7_content`)
 `tests/data/scrub_eval_heldout8.jsonl` (eighth held-out set, seed 18839, by the judge8 track;
 makers in `heldout8_values`/`heldout8_content`) and `tests/data/scrub_eval_heldout9.jsonl`
 (ninth held-out set, seed 47093, by the judge9 track; makers in
-`heldout9_values`/`heldout9_content`): different seeds
+`heldout9_values`/`heldout9_content`) and `tests/data/scrub_eval_heldout11.jsonl` (eleventh
+held-out set, seed 11863, by the judge11 track; makers in `heldout11_values`/`heldout11_content`):
+different seeds
 and different templates. `tests/data/scrub_public.jsonl` (the public set, module `public`) is
 not generated: it is the fixtures of public secret scanners, labelled and wrapped (see there).
 Each line: `text`,
@@ -65,6 +67,9 @@ from tests.data.scrub_eval import (
     heldout9_content,
     heldout9_templates,
     heldout9_values,
+    heldout11_content,
+    heldout11_templates,
+    heldout11_values,
     heldout_templates,
     public,
     secrets_r2,
@@ -85,6 +90,7 @@ SPLITS = {
     "heldout7": (heldout7_templates, 83471, HERE / "scrub_eval_heldout7.jsonl"),
     "heldout8": (heldout8_templates, 18839, HERE / "scrub_eval_heldout8.jsonl"),
     "heldout9": (heldout9_templates, 47093, HERE / "scrub_eval_heldout9.jsonl"),
+    "heldout11": (heldout11_templates, 11863, HERE / "scrub_eval_heldout11.jsonl"),
 }
 MAKERS = (
     values,
@@ -106,6 +112,8 @@ MAKERS = (
     heldout8_content,
     heldout9_values,
     heldout9_content,
+    heldout11_values,
+    heldout11_content,
 )
 PUBLIC = HERE / "scrub_public.jsonl"
 REPEATS = 4
