@@ -87,6 +87,7 @@ def test_the_generator_reproduces_the_committed_corpora() -> None:
         "heldout8",
         "heldout9",
         "heldout11",
+        "heldout12",
     ],
 )
 def test_the_corpora_have_secrets_and_content_in_both_languages(split: str) -> None:

@@ -237,11 +237,11 @@ def _count(index: int, sent: BrainEntry, previous: BrainEntry | None) -> Count[i
     shard = stats_key(sent.tenant, BRAIN_STATS, sent.id)
     if previous is None:
         put = action("Put", Attr(PK).not_exists(), all_old=True, Item=brain_item(sent))
-        return Count(index, shard, put, 1, sent.doc_len)
+        return Count(index, shard, (put,), 1, sent.doc_len)
     condition: ConditionBase = Attr("created_us").eq(to_us(previous.created_at))
     condition &= Attr("updated_us").eq(to_us(previous.updated_at))
     put = action("Put", condition, all_old=True, Item=brain_item(sent))
-    return Count(index, shard, put, 0, sent.doc_len - previous.doc_len)
+    return Count(index, shard, (put,), 0, sent.doc_len - previous.doc_len)
 
 
 def _diff(old: BrainEntry, new: BrainEntry | None, *, puts: bool = True) -> list[Item]:

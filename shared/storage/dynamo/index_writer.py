@@ -2,11 +2,9 @@
 stats shard that counts it change together, its postings diff runs beside (docs/dynamodb.md,
 "One index mechanism for entries and memories").
 
-An owner gives its old version (what its item says is indexed; none on insert)
-and its new one (none on delete); from the two it makes a `Count` (its conditioned
-actions, the stats change) and the postings requests (deletes of old keys the new version
-lacks, puts of the new one's). `write_index` runs one stage of them: per stats shard one
-TransactWriteItems beside the BatchWriteItem of the postings.
+`write_index` runs one stage: the owners' `Count`s (conditioned actions, stats change)
+per stats shard in one TransactWriteItems, beside the BatchWriteItem of their postings
+diff (the writer's, from the old version its item says is indexed and the new one).
 
 Invariants:
 - **Counted == stored.** A stats shard (memory `MSTATS`, brain `STATS`) changes only in the
@@ -60,19 +58,15 @@ class Outcome(Enum):
 
 @dataclass(frozen=True)
 class Count[Owner: Hashable]:
-    """One owner's transaction actions (a memory item's Put, Update or Delete with its
-    tombstone; a brain entry's Put) with the change of the stats shard that counts it."""
+    """One owner's transaction actions (a memory item's Put, Update or Delete after its
+    tombstone's Put; a brain entry's Put) with the change of the stats shard that counts it."""
 
     owner: Owner
     shard: Item  # the key of the stats shard (memory MSTATS or brain STATS)
-    action: Item  # a TransactItem with its condition: the owner's (refused → `Counted.item`)
+    # TransactItems; the last one is the owner's, with its condition (refused → `Counted.item`)
+    actions: tuple[Item, ...]
     documents: int
     total_len: int
-    also: tuple[Item, ...] = ()  # unconditioned TransactItems that go with `action`
-
-    @property
-    def actions(self) -> tuple[Item, ...]:
-        return (*self.also, self.action)
 
 
 @dataclass(frozen=True)
@@ -80,7 +74,7 @@ class Counted:
     """What became of one owner's count."""
 
     outcome: Outcome
-    item: Item | None = None  # with REFUSED: the item `action` met (None: absent)
+    item: Item | None = None  # with REFUSED: the item the owner's action met (None: absent)
 
 
 def _groups[Owner: Hashable](counts: Sequence[Count[Owner]], most: int) -> list[list[Count[Owner]]]:
@@ -90,18 +84,15 @@ def _groups[Owner: Hashable](counts: Sequence[Count[Owner]], most: int) -> list[
         by_shard.setdefault(item_key(c.shard), []).append(c)
     groups: list[list[Count[Owner]]] = []
     for group in by_shard.values():
-        chunk: list[Count[Owner]] = []
-        size = actions = 0
+        size, actions = 0, most  # the first count opens a transaction
         for c in group:
             weight = len(json.dumps(c.actions))
-            if chunk and (actions + len(c.actions) > most or size + weight > _BYTES_MAX):
-                groups.append(chunk)
-                chunk, size, actions = [], 0, 0
-            chunk.append(c)
+            if actions + len(c.actions) > most or size + weight > _BYTES_MAX:
+                groups.append([])
+                size = actions = 0
+            groups[-1].append(c)
             size += weight
             actions += len(c.actions)
-        if chunk:
-            groups.append(chunk)
     return groups
 
 
@@ -134,21 +125,18 @@ def _transact[Owner: Hashable](
                 _log.warning("index transaction: %s", error_code(exc))
                 break
             codes = [str(reason.get("Code")) for reason in reasons]
-            ends = list(accumulate(len(c.actions) for c in pending))  # `action` last in each
+            ends = list(accumulate(len(c.actions) for c in pending))  # the owner's: last
             refused = {i for i, end in enumerate(ends) if codes[end - 1] == CONDITION_FAILED}
-            for i in refused:  # with the item its `action` met
+            for i in refused:  # with the item its action met
                 stored = reasons[ends[i] - 1].get("Item")
                 done[pending[i].owner] = Counted(Outcome.REFUSED, dict(stored) if stored else None)
             if refused:
                 pending = [c for i, c in enumerate(pending) if i not in refused]
-                continue
-            if TRANSACTION_CONFLICT not in codes:
+            elif TRANSACTION_CONFLICT not in codes:
                 _log.warning("index transaction cancelled: %s", codes)
                 break
-            continue
-        for c in pending:
-            done[c.owner] = Counted(Outcome.DONE)
-        pending = []
+        else:
+            return done | {c.owner: Counted(Outcome.DONE) for c in pending}
     for c in pending:
         done[c.owner] = Counted(Outcome.FAILED)
     return done

@@ -1,13 +1,11 @@
-"""Creating memories (put_memories) and completing a cut-off create (complete_memories).
-
-For the whole batch ONE stage, side by side: per memory-stats shard one TransactWriteItems
-(`write_index`) of each memory's item (Put, conditioned absent) with the shard's ADD; the
-postings (BatchWriteItem, chunks of 25, idempotent puts); the embeddings (PutVectors, one
-per index and 500 vectors). Only if something failed, one undo stage: a memory whose
+"""Creating memories (put_memories) and completing a cut-off create (complete_memories;
+docs/dynamodb.md, "Memories: partial failures"). For the whole batch ONE stage
+(`write_index`): the items' Puts, conditioned absent, with the stats ADD ‖ the postings
+(idempotent puts) ‖ PutVectors. Only if something failed, one undo stage: a memory whose
 transaction may have applied is taken out again (Delete conditioned on this write's
 `write_id` and version, with the decrement: refused where it never applied), its postings
-deleted — or, for an ID that exists, put back as the existing item has them (ALL_OLD of
-the refused Put) — and its vector deleted.
+deleted — or, for an ID that exists, put back as the existing item (ALL_OLD of the
+refused Put) has them — and its vector deleted.
 
 Invariants:
 - Item and stats are stored together or not at all: counted == stored (memory_items.py).
@@ -46,9 +44,6 @@ from shared.storage.dynamo.memory_items import (
 
 _log = logging.getLogger(__name__)
 
-_INDEX_FAILED = "search index not updated; send the entry again"
-_NOT_STORED = "not stored; send the entry again"
-
 
 @dataclass(frozen=True)
 class _NewWrite:
@@ -63,14 +58,14 @@ class _NewWrite:
         """The item's Put, conditioned absent (refused: ALL_OLD), with its count."""
         m = self.memory
         put = action("Put", Attr(PK).not_exists(), all_old=True, Item=self.item)
-        return Count(self.index, memory_shard(m.tenant, m.id), put, 1, m.doc_len)
+        return Count(self.index, memory_shard(m.tenant, m.id), (put,), 1, m.doc_len)
 
     def uncount(self) -> Count[int]:
         """The item's Delete conditioned on this write, unreplaced, with the decrement."""
         m = self.memory
         ours = Attr("write_id").eq(self.write_id) & Attr("version").eq(m.version)
         delete = action("Delete", ours, Key=memory_key(m.tenant, m.id))
-        return Count(self.index, memory_shard(m.tenant, m.id), delete, -1, -m.doc_len)
+        return Count(self.index, memory_shard(m.tenant, m.id), (delete,), -1, -m.doc_len)
 
 
 class MemoryWriter:
@@ -98,37 +93,30 @@ class MemoryWriter:
                 results[index] = EntryFailure(EntryFailureCode.STORAGE, detail)
                 continue
             writes.append(_NewWrite(index, m, item, write_id, s3_key, body))
-        if not writes:
-            return results
 
-        vectors = self._objects.put_tasks(
-            [VectorWrite(w.memory, w.s3_key, w.body) for w in writes if w.s3_key and w.body]
-        )
-        counted, unindexed, vector_failures = write_index(
-            self._calls,
-            [w.count() for w in writes],
-            [(w.index, r) for w in writes for r in posting_puts(w.memory)],
-            beside=vectors,
-        )
-        unstored = {ref: why for failed in vector_failures for ref, why in failed.items()}
+        puts = [VectorWrite(w.memory, w.s3_key, w.body) for w in writes if w.s3_key and w.body]
+        postings = [(w.index, r) for w in writes for r in posting_puts(w.memory)]
+        vectors = self._objects.put_tasks(puts)
+        counts = [w.count() for w in writes]
+        counted, unindexed, failures = write_index(self._calls, counts, postings, beside=vectors)
+        unstored = {ref: why for failed in failures for ref, why in failed.items()}
         undo: list[tuple[_NewWrite, Memory | None]] = []
         for w in writes:
             outcome = counted[w.index]
             if outcome.outcome is Outcome.REFUSED:
                 detail = f"memory {w.memory.id} exists"
             elif outcome.outcome is Outcome.FAILED:
-                detail = f"memory {w.memory.id}: {_NOT_STORED}"
+                detail = f"memory {w.memory.id}: not stored; send the entry again"
             elif w.s3_key in unstored:
                 detail = unstored[w.s3_key]
             elif w.index in unindexed:
-                detail = f"memory {w.memory.id}: {_INDEX_FAILED}"
+                detail = f"memory {w.memory.id}: search index not updated; send the entry again"
             else:
                 continue
             results[w.index] = EntryFailure(EntryFailureCode.STORAGE, detail)
             existing = outcome.item if outcome.outcome is Outcome.REFUSED else None
             undo.append((w, None if existing is None else memory_from_item(existing)))
-        if undo:
-            self._undo(undo)
+        self._undo(undo)
         return results
 
     def _undo(self, failed: list[tuple[_NewWrite, Memory | None]]) -> None:

@@ -33,7 +33,7 @@ from boto3.dynamodb.conditions import Attr, Key
 
 from shared.calls import CallMarks
 from shared.domain import DeleteRead, ExpiredMemory, MemoryId
-from shared.storage.dynamo.calls import TableCalls
+from shared.storage.dynamo.calls import TableCalls, item_key
 from shared.storage.dynamo.embeddings import EmbeddingVectors
 from shared.storage.dynamo.index_writer import Count, Outcome, write_index
 from shared.storage.dynamo.items import (
@@ -55,6 +55,7 @@ from shared.storage.dynamo.items import (
     memory_key,
     memory_pk,
     opt_s,
+    parse_memory_id,
     query,
     rating_guard_key,
     rating_items,
@@ -65,12 +66,10 @@ from shared.storage.dynamo.memory_items import (
     SK_GONE,
     KeyId,
     expiry_pk,
-    key_id,
     memory_from_item,
     memory_shard,
     named_keys,
     posting_diff,
-    stored_memory_id,
     tombstone_item,
 )
 from shared.storage.dynamo.reservations import mark_action
@@ -116,19 +115,12 @@ class MemoryDeleter:
         marks: CallMarks | None = None,
     ) -> list[MemoryId]:
         now_us = to_us(now)
-        unique = list(dict.fromkeys(ids))
-        if not unique:
-            return []
-        refs = [(tenant, memory_id) for memory_id in unique]
+        refs = [(tenant, memory_id) for memory_id in dict.fromkeys(ids)]
         known: dict[Ref, _Found] = {}
         if read is not None and isinstance(read.detail, dict):  # the live ones read
             known = {r: read.detail[r] for r in refs if r in read.detail and r[1] in read.memories}
         deleted = self._delete(refs, now_us, known, marks)
-        return [
-            memory_id
-            for memory_id in unique
-            if (tenant, memory_id) in deleted and is_live(deleted[(tenant, memory_id)], now_us)
-        ]
+        return [ref[1] for ref in refs if ref in deleted and is_live(deleted[ref], now_us)]
 
     def sweep(self, now: datetime, limit: int) -> list[ExpiredMemory]:
         if limit <= 0:
@@ -144,15 +136,10 @@ class MemoryDeleter:
             (item for page in pages for item in page),
             key=lambda item: (get_n(item, EXP_SK), get_s(item, PK)),
         )
-        refs = list(
-            dict.fromkeys((get_s(item, "tenant"), stored_memory_id(item)) for item in candidates)
-        )[:limit]
+        ids = dict.fromkeys((get_s(i, "tenant"), get_s(i, "memory_id")) for i in candidates)
+        refs = [(tenant, parse_memory_id(memory_id)) for tenant, memory_id in ids][:limit]
         deleted = self._delete(refs, now_us, {}, None, expired_only=True)
-        return [
-            ExpiredMemory(tenant, memory_id)
-            for tenant, memory_id in refs
-            if (tenant, memory_id) in deleted
-        ]
+        return [ExpiredMemory(*ref) for ref in refs if ref in deleted]
 
     # --- the stages ---------------------------------------------------------------------
 
@@ -193,7 +180,7 @@ class MemoryDeleter:
                 if p.item is not None:
                     counts.append(_count(ref, p.item, p.named, now_us))
                     items[ref] = p.item
-                    removed.setdefault(ref, {}).update({key_id(r): r for r in p.ratings})
+                    removed.setdefault(ref, {}).update({item_key(r): r for r in p.ratings})
             outcomes, failed, _ = write_index(self._calls, counts, side, extra=extra)
             left |= failed
             pending = []
@@ -210,9 +197,8 @@ class MemoryDeleter:
             _log.warning("delete: memory %s of %s kept changing; not deleted", memory_id, tenant)
         self._restore({ref: r for ref, r in removed.items() if ref not in deleted})
         objects = [k for item in deleted.values() if (k := opt_s(item, "embedding_key"))]
-        drops = [
-            (ref, {"DeleteRequest": {"Key": _tombstone_key(ref)}}) for ref in tombstones - left
-        ]
+        gone = [(ref, key(memory_pk(*ref), SK_GONE)) for ref in tombstones - left]
+        drops = [(ref, {"DeleteRequest": {"Key": tombstone}}) for ref, tombstone in gone]
         tasks = self._calls.write_tasks(sorted(drops, key=str))
         self._calls.defer([*tasks, *([partial(self._objects.delete, objects)] if objects else [])])
         for tenant, memory_id in sorted(left, key=str):
@@ -241,8 +227,6 @@ class MemoryDeleter:
         """Put back what went beside a transaction whose memory was not deleted in the end
         (it kept changing, or the call failed): its ratings and guards as read, and the
         postings as the stored item has them now. A memory gone since is left as is."""
-        if not removed:
-            return
         now = self._read(list(removed))
         requests: list[tuple[Ref, Item]] = []
         for ref, ratings in removed.items():
@@ -265,19 +249,14 @@ def _count(ref: Ref, item: Item, names: set[KeyId], now_us: int) -> Count[Ref]:
     m = memory_from_item(item)
     delete = action("Delete", Attr("version").eq(m.version), all_old=True, Key=memory_key(*ref))
     tombstone = action("Put", Item=tombstone_item(m, names, now_us))
-    return Count(ref, memory_shard(*ref), delete, -1, -m.doc_len, (tombstone,))
-
-
-def _tombstone_key(ref: Ref) -> Item:
-    return key(memory_pk(*ref), SK_GONE)
+    return Count(ref, memory_shard(*ref), (tombstone, delete), -1, -m.doc_len)
 
 
 def _side_deletes(ref: Ref, partition: _Found) -> list[tuple[Ref, Item]]:
     """The deletes of a memory's rating records, their guards and every posting its item
     or its tombstone names (each key once)."""
-    tenant, _ = ref
-    keys = {key_id(r) for r in partition.ratings}
-    keys |= {key_id(rating_guard_key(tenant, get_n(r, "insert_id"))) for r in partition.ratings}
+    keys = {item_key(r) for r in partition.ratings}
+    keys |= {item_key(rating_guard_key(ref[0], get_n(r, "insert_id"))) for r in partition.ratings}
     return [(ref, r) for r in posting_diff(keys | partition.named, None)]
 
 

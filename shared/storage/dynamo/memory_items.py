@@ -59,7 +59,6 @@ from shared.storage.dynamo.items import (
     opt_s,
     opt_us,
     padded,
-    parse_memory_id,
     s,
     scope_ref_pk,
     stats_key,
@@ -176,10 +175,6 @@ def memory_item(m: Memory, *, write_id: str, embedding_key: str | None) -> Item:
     return item
 
 
-def stored_memory_id(item: Mapping[str, Any]) -> MemoryId:
-    return parse_memory_id(get_s(item, "memory_id"))
-
-
 def memory_from_item(item: Mapping[str, Any]) -> Memory:
     return MEMORY.read(item, embedding_key=opt_s(item, "embedding_key"))
 
@@ -190,10 +185,10 @@ def memory_from_item(item: Mapping[str, Any]) -> Memory:
 def memory_posting_item(
     m: Memory, term: str, tf: int, sign: DuplicateSign | None = None, text: bool | None = None
 ) -> Item:
-    """A posting carries what search filters on before loading memories: nutzer, area and
-    expiry; a short-term memory's postings carry its TTL, so TTL removes them too. And what
-    the near-duplicate check decides on (MemoryPosting): `sign` and `text` default to the
-    memory's (`posting_puts` computes them once per memory)."""
+    """A posting carries what search filters on before loading memories (nutzer, area,
+    expiry; a short-term memory's TTL, so TTL removes it too) and the near-duplicate data
+    (module docstring): `sign` and `text` default to the memory's (`posting_puts` computes
+    them once per memory)."""
     sign = memory_sign(m) if sign is None else sign
     text = term in term_set(m.memory) if text is None else text
     posting = MemoryPosting(m.id, tf, m.doc_len, m.nutzer, m.expires_at, m.area, text, sign)
@@ -221,7 +216,7 @@ def posting_puts(m: Memory) -> list[Item]:
 def posting_keys(m: Memory) -> set[KeyId]:
     """The keys of the postings `posting_puts(m)` writes."""
     return {
-        key_id(memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id))
+        item_key(memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id))
         for term, tf in m.terms.items()
         if tf > 0
     }
@@ -262,10 +257,7 @@ def posting_diff(
     delete: new None; replace; the undo of a refused write; a delete's restore): the
     BatchWriteItem requests that turn the postings `old` names into `new`'s — deletes of
     the old keys `new` lacks, puts of `new`'s postings (with `only`: of those keys)."""
-    puts = {} if new is None else {key_id(r["PutRequest"]["Item"]): r for r in posting_puts(new)}
+    puts = {} if new is None else {item_key(r["PutRequest"]["Item"]): r for r in posting_puts(new)}
     gone = sorted(set(old) - puts.keys())
     deletes = [{"DeleteRequest": {"Key": {PK: s(pk), SK: s(sk)}}} for pk, sk in gone]
     return deletes + [r for k, r in puts.items() if only is None or k in only]
-
-
-key_id = item_key  # one definition of an item's (pk, sk): calls.item_key

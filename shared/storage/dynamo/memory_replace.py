@@ -1,14 +1,12 @@
 """Replacing memories (replace_memories, for update_brain_memories; docs/dynamodb.md,
-"Memories: replace").
-
-The caller's snapshot (`MemoryReplace.previous`) is the old version. Per batch one stage,
-side by side: per stats shard one TransactWriteItems (`write_index`) of the items'
-Updates — the replaced attributes, the version bumped, `stale` = the old version's posting
-keys the new one lacks; condition: the version and `embedding_key` read, not expired, and
-the item indexes exactly the snapshot (area, doc_len, terms, no `stale`) — with the stats
-ADD of the length change; the postings diff (stale keys deleted, every new posting put);
-with new embeddings, PutVectors under fresh keys. Deferred (`TableCalls.defer`): once the
-postings are complete the item's `stale` is removed, and the replaced vector deleted.
+"Memories: replace"). Per batch one stage (`write_index`): the items' Updates — the
+replaced attributes, the version bumped, `stale` = the old version's posting keys the new
+one lacks; conditioned on the caller's snapshot (`MemoryReplace.previous`: version and
+`embedding_key` read, not expired, the item indexes exactly it: area, doc_len, terms, no
+`stale`) — with the stats ADD of the length change ‖ the postings diff (stale keys
+deleted, every new posting put) ‖ PutVectors under fresh keys. Deferred
+(`TableCalls.defer`): once the postings are complete the item's `stale` is removed, and
+the replaced vector deleted.
 
 Invariants:
 - Item and stats move together or not at all; the item names every posting that may
@@ -74,8 +72,6 @@ from shared.storage.dynamo.memory_items import (
 
 _log = logging.getLogger(__name__)
 
-_INDEX_FAILED = "search index not updated; send the update again"
-
 
 @dataclass
 class _Replace:
@@ -85,15 +81,6 @@ class _Replace:
     stored: Item | None = None  # the item a refusal at the version read returned
     deleted: set[KeyId] = field(default_factory=set)  # posting keys deleted so far
     stale: frozenset[KeyId] = frozenset()  # the keys the last Update names stale
-    done: bool = False  # that Update applied
-
-    @property
-    def new_keys(self) -> set[KeyId]:
-        return posting_keys(self.change.memory)
-
-    @property
-    def old_keys(self) -> set[KeyId]:
-        return posting_keys(self.change.previous)
 
     def moved(self, now_us: int) -> bool:
         """The stored item is not the version read (or gone): its refusal is final."""
@@ -113,14 +100,12 @@ class MemoryReplacer:
     def replace(
         self, replaces: Sequence[MemoryReplace], now: datetime
     ) -> list[EntryFailure | None]:
-        now_us = to_us(now)
-        for r in replaces:  # programming errors surface before anything is written
-            memory_item(r.memory, write_id="", embedding_key=None)
         results: list[EntryFailure | None] = [None] * len(replaces)
         plans: list[_Replace] = []
         seen: set[tuple[str, MemoryId]] = set()
-        for index, r in enumerate(replaces):
+        for index, r in enumerate(replaces):  # no I/O: programming errors surface first
             m = r.memory
+            memory_item(m, write_id="", embedding_key=None)
             if (m.tenant, m.id) in seen:  # the first applies; the later one read a stale version
                 detail = f"memory {m.id} changed twice in one batch"
                 results[index] = EntryFailure(EntryFailureCode.CONFLICT, detail)
@@ -131,30 +116,21 @@ class MemoryReplacer:
                 s3_key = vector_ref(m, len(r.embedding) // 4, uuid.uuid4().hex)
             plans.append(_Replace(index, r, s3_key))
         if plans:
-            _Run(self, plans, results, now_us).run()
+            self._run(plans, results, to_us(now))
         return results
 
-
-@dataclass
-class _Run:
-    """One batch's attempts: the transactions, the postings beside them, what follows."""
-
-    replacer: MemoryReplacer
-    plans: list[_Replace]
-    results: list[EntryFailure | None]
-    now_us: int
-
-    def run(self) -> None:
-        calls, objects = self.replacer._calls, self.replacer._objects
+    def _run(self, plans: list[_Replace], results: list[EntryFailure | None], now_us: int) -> None:
+        """One batch's attempts: the transactions, the postings beside them, what follows."""
+        calls = self._calls
         puts = [
             VectorWrite(p.change.memory, p.s3_key, bytes(p.change.embedding))
-            for p in self.plans
+            for p in plans
             if p.s3_key is not None and p.change.embedding is not None
         ]
-        vectors: list[Callable[[], Any]] = [*objects.put_tasks(puts)]
+        vectors: list[Callable[[], Any]] = [*self._objects.put_tasks(puts)]
         incomplete: set[int] = set()
         refused: list[_Replace] = []
-        pending = list(self.plans)
+        pending = list(plans)
         vector_failures: dict[str, str] = {}
         for attempt in range(calls.max_attempts):
             if not pending:
@@ -164,8 +140,9 @@ class _Run:
                 # every key that may exist beyond the new version's: the snapshot's, and
                 # those the item a refusal returned names
                 named = set() if p.stored is None else named_keys(p.stored)
-                p.stale = frozenset((p.old_keys | named) - p.new_keys)
-                counts.append(self._count(p))
+                old = posting_keys(p.change.previous) | named
+                p.stale = frozenset(old - posting_keys(p.change.memory))
+                counts.append(_count(p, now_us))
                 new = p.change.memory if attempt == 0 else None  # its puts: once
                 requests += [(p.index, r) for r in posting_diff(p.stale - p.deleted, new)]
                 p.deleted |= p.stale
@@ -177,84 +154,50 @@ class _Run:
             retry: list[_Replace] = []
             for p in pending:
                 outcome = outcomes[p.index]
-                if outcome.outcome is Outcome.DONE:
-                    p.done = True
-                elif outcome.outcome is Outcome.FAILED:  # applied or not: the resend knows
-                    self.results[p.index] = _index_failed(p)
-                else:  # refused: final if the item moved, else sent again from it
+                if outcome.outcome is Outcome.FAILED:  # applied or not: the resend knows
+                    results[p.index] = _index_failed(p)
+                elif outcome.outcome is Outcome.REFUSED:  # final if the item moved, else again
                     p.stored = outcome.item
-                    (refused if p.moved(self.now_us) else retry).append(p)
+                    (refused if p.moved(now_us) else retry).append(p)
             pending = retry
         for p in pending:
-            self.results[p.index] = _index_failed(p)
-        self._undo(refused)
-        done = [p for p in self.plans if p.done]
+            results[p.index] = _index_failed(p)
+        self._undo(refused, results, now_us)
+        done = [p for p in plans if results[p.index] is None]  # their Update applied
         self._cleanup(done, incomplete)
         for p in done:
             if p.s3_key in vector_failures:
                 failure = vector_failures[p.s3_key]
-                self.results[p.index] = EntryFailure(EntryFailureCode.STORAGE, failure)
+                results[p.index] = EntryFailure(EntryFailureCode.STORAGE, failure)
             elif p.index in incomplete:
-                self.results[p.index] = _index_failed(p)
+                results[p.index] = _index_failed(p)
 
-    def _count(self, p: _Replace) -> Count[int]:
-        """The item's conditional Update (on the snapshot; after a refusal at the version
-        read, on the item it returned) with the stats change of its length."""
-        m, previous = p.change.memory, p.change.previous
-        full = memory_item(m, write_id="", embedding_key=None)
-        full |= stale_attribute(p.stale) if p.stale else {}
-        names = (*REPLACED_ATTRIBUTES, STALE)
-        sets = {name: value for name, value in plain(full).items() if name in names}
-        removes = [name for name in names if name not in full]
-        sets["version"] = previous.version + 1
-        if p.s3_key is not None:
-            sets["embedding_key"] = p.s3_key
-        elif p.change.embedding_change is EmbeddingChange.REMOVE:
-            removes.append("embedding_key")
-        condition = Attr(PK).exists() & Attr("version").eq(previous.version)
-        condition &= unexpired(self.now_us)
-        if p.change.embedding_change is not EmbeddingChange.KEEP:  # the vector deleted after
-            was = previous.embedding_key
-            key = Attr("embedding_key")
-            condition &= key.not_exists() if was is None else key.eq(was)
-        if p.stored is None:  # it indexes exactly the snapshot (nothing stale)
-            indexed = plain(memory_item(previous, write_id="", embedding_key=None))
-            condition &= Attr(STALE).not_exists()
-            for name in ("area", "doc_len", "terms"):
-                condition &= Attr(name).eq(indexed[name])
-        was_len = previous.doc_len if p.stored is None else get_n(p.stored, "doc_len")
-        update = expression(condition, put=sets, remove=removes)
-        item = action("Update", all_old=True, Key=memory_key(m.tenant, m.id), **update)
-        return Count(p.index, memory_shard(m.tenant, m.id), item, 0, m.doc_len - was_len)
-
-    def _undo(self, refused: list[_Replace]) -> None:
+    def _undo(
+        self, refused: list[_Replace], results: list[EntryFailure | None], now_us: int
+    ) -> None:
         """Refused items: NOT_FOUND or CONFLICT; the postings this replace changed are put
         back as the stored item has them, its fresh vector deleted (one stage)."""
         requests: list[tuple[int, Item]] = []
         objects: list[str] = []
         for p in refused:
             m, item = p.change.memory, p.stored
-            live = item is not None and is_live(item, self.now_us)
+            live = item is not None and is_live(item, now_us)
             code = EntryFailureCode.CONFLICT if live else EntryFailureCode.NOT_FOUND
-            self.results[p.index] = EntryFailure(code, f"memory {m.id} changed or gone")
+            results[p.index] = EntryFailure(code, f"memory {m.id} changed or gone")
             if p.s3_key is not None:
                 objects.append(p.s3_key)
             current = memory_from_item(item) if item is not None and live else None
-            touched = p.new_keys | p.deleted
-            undo = posting_diff(p.new_keys, current, only=touched)
-            requests += [(p.index, r) for r in undo]
-        if not requests and not objects:
-            return
-        tasks = [partial(self.replacer._objects.delete, objects)] if objects else []
-        if write_index(self.replacer._calls, [], requests, beside=tasks)[1]:
+            ours = posting_keys(m)
+            requests += [(p.index, r) for r in posting_diff(ours, current, only=ours | p.deleted)]
+        tasks = [partial(self._objects.delete, objects)] if objects else []
+        if write_index(self._calls, [], requests, beside=tasks)[1]:
             _log.warning("replace_memories: postings of a refused replace not restored")
 
     def _cleanup(self, done: list[_Replace], incomplete: set[int]) -> None:
         """Deferred: the items' `stale` removed where the postings are complete, the
         replaced vectors deleted (the items no longer name them)."""
-        calls = self.replacer._calls
         tasks: list[Callable[[], object]] = [
-            partial(_clear_stale, calls, p.change.memory, p.change.previous.version + 1)
+            partial(_clear_stale, self._calls, p.change.memory, p.change.previous.version + 1)
             for p in done
             if p.stale and p.index not in incomplete
         ]
@@ -265,8 +208,39 @@ class _Run:
             and p.change.previous.embedding_key is not None
         ]
         if replaced:
-            tasks.append(partial(self.replacer._objects.delete, replaced))
-        calls.defer(tasks)
+            tasks.append(partial(self._objects.delete, replaced))
+        self._calls.defer(tasks)
+
+
+def _count(p: _Replace, now_us: int) -> Count[int]:
+    """The item's conditional Update (on the snapshot; after a refusal at the version
+    read, on the item it returned) with the stats change of its length."""
+    m, previous = p.change.memory, p.change.previous
+    full = memory_item(m, write_id="", embedding_key=None)
+    full |= stale_attribute(p.stale) if p.stale else {}
+    names = (*REPLACED_ATTRIBUTES, STALE)
+    sets = {name: value for name, value in plain(full).items() if name in names}
+    removes = [name for name in names if name not in full]
+    sets["version"] = previous.version + 1
+    if p.s3_key is not None:
+        sets["embedding_key"] = p.s3_key
+    elif p.change.embedding_change is EmbeddingChange.REMOVE:
+        removes.append("embedding_key")
+    condition = Attr(PK).exists() & Attr("version").eq(previous.version)
+    condition &= unexpired(now_us)
+    if p.change.embedding_change is not EmbeddingChange.KEEP:  # the vector deleted after
+        was = previous.embedding_key
+        key = Attr("embedding_key")
+        condition &= key.not_exists() if was is None else key.eq(was)
+    if p.stored is None:  # it indexes exactly the snapshot (nothing stale)
+        indexed = plain(memory_item(previous, write_id="", embedding_key=None))
+        condition &= Attr(STALE).not_exists()
+        for name in ("area", "doc_len", "terms"):
+            condition &= Attr(name).eq(indexed[name])
+    was_len = previous.doc_len if p.stored is None else get_n(p.stored, "doc_len")
+    update = expression(condition, put=sets, remove=removes)
+    item = action("Update", all_old=True, Key=memory_key(m.tenant, m.id), **update)
+    return Count(p.index, memory_shard(m.tenant, m.id), (item,), 0, m.doc_len - was_len)
 
 
 def _clear_stale(calls: TableCalls, memory: Memory, version: int) -> None:
@@ -282,4 +256,5 @@ def _clear_stale(calls: TableCalls, memory: Memory, version: int) -> None:
 
 
 def _index_failed(p: _Replace) -> EntryFailure:
-    return EntryFailure(EntryFailureCode.STORAGE, f"memory {p.change.memory.id}: {_INDEX_FAILED}")
+    detail = f"memory {p.change.memory.id}: search index not updated; send the update again"
+    return EntryFailure(EntryFailureCode.STORAGE, detail)

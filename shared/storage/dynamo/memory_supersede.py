@@ -3,8 +3,8 @@ marks of a call in one stage (one round trip).
 
 Invariants:
 - A mark sets only `gueltig_us`, `ersetzt_durch` and `version` (+1, so that a concurrent
-  replace that read the memory before gets CONFLICT and reads again); text, postings, index
-  record, vector, ratings and `updated_us` stay. Postings need no change: searches load
+  replace that read the memory before gets CONFLICT and reads again); text, postings,
+  vector, ratings and `updated_us` stay. Postings need no change: searches load
   every hit's item and leave superseded ones out unless the history is asked for.
 - Condition: the item exists, is not expired and has no `ersetzt_durch` (a mark), or has
   this successor's (taking it back). A refused condition returns the item (ALL_OLD): a
@@ -18,7 +18,6 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime
 from functools import partial
-from typing import Final
 
 from boto3.dynamodb.conditions import Attr
 
@@ -27,8 +26,6 @@ from shared.storage.dynamo.calls import AWS_ERRORS, CONDITION_FAILED_ERROR, Tabl
 from shared.storage.dynamo.items import PK, expression, is_live, memory_key, opt_s, to_us, unexpired
 
 _log = logging.getLogger(__name__)
-
-_BUMP: Final = {"version": 1}  # a concurrent replace that read the memory before: CONFLICT
 
 
 class MemorySuperseder:
@@ -48,11 +45,12 @@ class MemorySuperseder:
         live = Attr(PK).exists() & unexpired(now_us)
         if mark.at is None:  # taken back: only this successor's mark
             condition = live & Attr("ersetzt_durch").eq(successor)
-            update = expression(condition, add=_BUMP, remove=("ersetzt_durch", "gueltig_us"))
+            removes = ("ersetzt_durch", "gueltig_us")
+            update = expression(condition, add={"version": 1}, remove=removes)
         else:
             marked = {"ersetzt_durch": successor, "gueltig_us": to_us(mark.at)}
             condition = live & Attr("ersetzt_durch").not_exists()
-            update = expression(condition, add=_BUMP, put=marked)
+            update = expression(condition, add={"version": 1}, put=marked)
         try:
             self._calls.client.update_item(
                 TableName=self._calls.table,

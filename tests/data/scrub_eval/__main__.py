@@ -19,8 +19,9 @@ seed 83471, by the judge7 track; makers in `heldout7_values`/`heldout7_content`)
 makers in `heldout8_values`/`heldout8_content`) and `tests/data/scrub_eval_heldout9.jsonl`
 (ninth held-out set, seed 47093, by the judge9 track; makers in
 `heldout9_values`/`heldout9_content`) and `tests/data/scrub_eval_heldout11.jsonl` (eleventh
-held-out set, seed 11863, by the judge11 track; makers in `heldout11_values`/`heldout11_content`):
-different seeds
+held-out set, seed 11863, by the judge11 track; makers in `heldout11_values`/`heldout11_content`)
+and `tests/data/scrub_eval_heldout12.jsonl` (twelfth held-out set, seed 60917, the judge11
+track's judge; makers in `heldout12_values`/`heldout12_content`): different seeds
 and different templates. `tests/data/scrub_public.jsonl` (the public set, module `public`) is
 not generated: it is the fixtures of public secret scanners, labelled and wrapped (see there).
 Each line: `text`,
@@ -70,6 +71,9 @@ from tests.data.scrub_eval import (
     heldout11_content,
     heldout11_templates,
     heldout11_values,
+    heldout12_content,
+    heldout12_templates,
+    heldout12_values,
     heldout_templates,
     public,
     secrets_r2,
@@ -91,6 +95,7 @@ SPLITS = {
     "heldout8": (heldout8_templates, 18839, HERE / "scrub_eval_heldout8.jsonl"),
     "heldout9": (heldout9_templates, 47093, HERE / "scrub_eval_heldout9.jsonl"),
     "heldout11": (heldout11_templates, 11863, HERE / "scrub_eval_heldout11.jsonl"),
+    "heldout12": (heldout12_templates, 60917, HERE / "scrub_eval_heldout12.jsonl"),
 }
 MAKERS = (
     values,
@@ -114,6 +119,8 @@ MAKERS = (
     heldout9_content,
     heldout11_values,
     heldout11_content,
+    heldout12_values,
+    heldout12_content,
 )
 PUBLIC = HERE / "scrub_public.jsonl"
 REPEATS = 4
