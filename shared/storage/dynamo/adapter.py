@@ -217,7 +217,7 @@ class DynamoStorage:
     ledger_totals = _Served(lambda s: s._ledger.totals)
     open_reminders = _Served(lambda s: s._ledger.reminders)
 
-    # --- IDs and tags -------------------------------------------------------------------
+    # --- the adapter's own: IDs, tags, the retry layer's release, reads of one request ---
 
     def highest_id(self, tenant: str, counter: CounterName) -> int:
         item = self._calls.get_item(counter_key(tenant, counter))
@@ -243,13 +243,9 @@ class DynamoStorage:
         )
         return get_s(response["Attributes"], "name")
 
-    # --- calls of the retry layer -------------------------------------------------------
-
     def release_calls(self) -> int:
         """No owner: a Lambda never knows that another one died; the marks expire."""
         return 0
-
-    # --- memories: reads of one request, and argument lists adapted ----------------------
 
     def get_memories(
         self, tenant: str, ids: Sequence[MemoryId], now: datetime
