@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final
 
+from shared.scrubbing.context_lexicon import NOT_CREDENTIAL_PREFIX
 from shared.scrubbing.value_forms import filler, filler_run, names_its_field, public_form
 from shared.scrubbing.value_position import (
     crosses_line,
@@ -167,11 +168,12 @@ def key_before(match: re.Match[str], width: int = 40) -> str:
     return _KEY_SPLIT.split(head)[-1] if head else ""
 
 
-# Words in front of a bare "key" that make it a database, cache or public key.
+# Words in front of a bare "key" that make it a database, cache or public key (one list,
+# context_lexicon.NOT_CREDENTIAL_PREFIX).
 _NON_SECRET_KEY_WORD = re.compile(
-    r"(?:public|öffentliche[rns]?|primary|foreign|partition|sort|cache|object|idempotency"
-    r"|routing|hot|s3|license|lizenz|ssh|gpg|pgp|host|kms|composite|unique|bucket|schema"
-    r"|lookup|shard|dedup|row|column|index)[\s_-]*$",
+    "(?:"
+    + "|".join(re.escape(word) for word in sorted(NOT_CREDENTIAL_PREFIX, key=len, reverse=True))
+    + r")[\s_-]*$"
 )
 
 

@@ -85,11 +85,13 @@ NOT_CREDENTIAL_PREFIX: Final = frozenset(
         "continuation", "primary", "foreign", "partition", "sort", "range", "cache",
         "object", "s3", "kms", "gpg-key", "ssh-host", "license-id", "key-id", "keyid",
         "bucket", "schema", "lookup", "shard", "dedup", "row", "column", "index",
+        "öffentliches", "routing", "hot", "license", "lizenz", "ssh", "gpg", "pgp",
+        "composite", "unique",
     ]
 )
 """A `key`/`token`/`Schlüssel` with one of these before it (in the compound or as the word
 before) names an identifier, not a secret: idempotency and page tokens, public and host keys,
-database keys."""
+database keys. Read by the context tier and by `checks.generic_value` (a bare "key")."""
 AFTER_GUARD: Final = frozenset(
     [
         "fingerprint", "fingerabdruck", "id", "ids", "hash", "prüfsumme", "checksum",
