@@ -56,10 +56,10 @@ from shared.storage.dynamo.items import (
 )
 from shared.storage.dynamo.membership_hints import MembershipHints
 from shared.storage.dynamo.memory_items import (
+    MEMORY_POSTING,
     area_sk,
     memory_area_pk,
     memory_from_item,
-    memory_posting_from_item,
     memory_posting_pk,
     memory_typ_pk,
 )
@@ -192,7 +192,7 @@ class MemoryIndexReads:
         postings: dict[str, list[MemoryPosting]] = {}
         for (area, term), items in read.items():
             if area in final and term is not None and items:
-                postings.setdefault(term, []).extend(map(memory_posting_from_item, items))
+                postings.setdefault(term, []).extend(map(MEMORY_POSTING.read, items))
         latest = [
             map(memory_from_item, i) for (a, t), i in read.items() if a in final and t is None
         ]
@@ -267,7 +267,7 @@ def _page(calls: TableCalls, tenant: str, key: ListKey, cursor: object | None, s
     """One consistent Query page of list `key` after `cursor`: at most `size` postings."""
     start = cast(Mapping[str, Any] | None, cursor)
     items, last_key = calls._query_page(posting_query(tenant, *key), start, size)
-    return Page([memory_posting_from_item(item) for item in items], last_key)
+    return Page(list(map(MEMORY_POSTING.read, items)), last_key)
 
 
 def _count_after(calls: TableCalls, tenant: str, key: ListKey, cursor: object | None) -> int | None:
