@@ -101,10 +101,6 @@ def merged[T](pages: Iterable[Iterable[T]], order: Callable[[T], Any], limit: in
     return sorted(chain(*pages), key=order, reverse=True)[:limit]
 
 
-def _by_number(memory: Memory) -> int:
-    return memory.id.number
-
-
 TYP: Final = (TYP_INDEX, TYP_PK)  # (GSI, its partition key attribute)
 REF: Final = (REF_INDEX, REF_PK)
 
@@ -204,7 +200,7 @@ class MemoryIndexReads:
             lists = [(area, term) for area in final for term in words.terms]
             step = partial(read_step, self._calls, tenant)
             ranking = run(words, lists, stats, step, [pages[key] for key in lists])
-        newest_ones = merged(latest, _by_number, recent)
+        newest_ones = merged(latest, lambda m: m.id.number, recent)
         return MemoryTermLookup(postings, stats, projects, newest_ones, vectors, ranking)
 
     def stats(self, tenant: str) -> CorpusStats:
@@ -218,7 +214,7 @@ class MemoryIndexReads:
         pks = [memory_typ_pk(tenant, typ, area) for area in dict.fromkeys(areas)]
         live = unexpired(to_us(now))
         pages = newest(self._calls, memory_from_item, TYP, pks, limit, filter=live)
-        return merged(pages, _by_number, limit)
+        return merged(pages, lambda m: m.id.number, limit)
 
     def by_areas(
         self,
