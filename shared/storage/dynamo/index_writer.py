@@ -4,7 +4,8 @@ stats shard that counts it change together, its postings diff runs beside (docs/
 
 `write_index` runs one stage: the owners' `Count`s (conditioned actions, stats change)
 per stats shard in one TransactWriteItems, beside the BatchWriteItem of their postings
-diff (the writer's, from the old version its item says is indexed and the new one).
+diff (`postings_diff`, one for every writer: from the keys the old version its item says
+is indexed names to the new version's postings).
 
 Invariants:
 - **Counted == stored.** A stats shard (memory `MSTATS`, brain `STATS`) changes only in the
