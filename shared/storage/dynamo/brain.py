@@ -33,8 +33,8 @@ from shared.domain import (
     TermLookup,
     VkTyp,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code
-from shared.storage.dynamo.index_writer import Count, Outcome, write_index
+from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls, error_code, item_key
+from shared.storage.dynamo.index_writer import Count, Outcome, postings_diff, write_index
 from shared.storage.dynamo.items import (
     BRAIN,
     BRAIN_STATS,
@@ -245,12 +245,8 @@ def _count(index: int, sent: BrainEntry, previous: BrainEntry | None) -> Count[i
 
 
 def _diff(old: BrainEntry, new: BrainEntry | None, *, puts: bool = True) -> list[Item]:
-    """The one diff of an entry's postings (a write; the restore of one that did not
-    apply): deletes of the terms `old` names (marks too) that `new` has no posting of,
-    with `puts` puts of every posting of `new` (its terms with tf > 0)."""
-    terms = {} if new is None else {t: tf for t, tf in new.terms.items() if tf > 0}
-    gone = sorted(set(old.terms) - terms.keys())
-    deletes = [{"DeleteRequest": {"Key": posting_key(old.tenant, t, old.id)}} for t in gone]
-    if new is None or not puts:
-        return deletes
-    return deletes + [{"PutRequest": {"Item": posting_item(new, t, tf)}} for t, tf in terms.items()]
+    """`postings_diff` from every term `old` names (marks too) to the postings of `new`
+    (its terms with tf > 0; without `puts` only the deletes)."""
+    named = {item_key(posting_key(old.tenant, t, old.id)) for t in old.terms}
+    now = [] if new is None else [posting_item(new, t, tf) for t, tf in new.terms.items() if tf]
+    return postings_diff(named, now, only=None if puts else set())

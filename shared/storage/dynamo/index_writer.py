@@ -4,7 +4,8 @@ stats shard that counts it change together, its postings diff runs beside (docs/
 
 `write_index` runs one stage: the owners' `Count`s (conditioned actions, stats change)
 per stats shard in one TransactWriteItems, beside the BatchWriteItem of their postings
-diff (the writer's, from the old version its item says is indexed and the new one).
+diff (`postings_diff`, one for every writer: from the keys the old version its item says
+is indexed names to the new version's postings).
 
 Invariants:
 - **Counted == stored.** A stats shard (memory `MSTATS`, brain `STATS`) changes only in the
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence, Set
 from dataclasses import dataclass
 from enum import Enum
 from functools import partial
@@ -41,9 +42,11 @@ from shared.storage.dynamo.calls import (
     item_key,
     run_groups,
 )
-from shared.storage.dynamo.items import Item, stats_update
+from shared.storage.dynamo.items import Item, key, stats_update
 
 _log = logging.getLogger(__name__)
+
+KeyId = tuple[str, str]  # a posting's (pk, sk)
 
 # A transaction holds at most 100 actions (one is the stats shard) and 4 MB.
 _ACTIONS_MAX: Final = 99
@@ -161,3 +164,17 @@ def write_index[Owner: Hashable](
     done, counted, written = run_groups(calls.round_trips, [beside, transactions, writes])
     outcomes = {owner: c for outcome in counted for owner, c in outcome.items()}
     return outcomes, set[Owner]().union(*written), done
+
+
+def postings_diff(
+    old: Iterable[KeyId], new: Iterable[Item] = (), *, only: Set[KeyId] | None = None
+) -> list[Item]:
+    """The one diff of an owner's postings, for every write path of memories and brain
+    entries (a create: `old` empty; a delete: `new` empty; a replace; the undo of a write
+    that did not apply): the BatchWriteItem requests that turn the postings `old` names
+    into the posting items `new` — deletes of the old keys `new` lacks, puts of `new`
+    (with `only`: of those keys)."""
+    puts = {item_key(posting): posting for posting in new}
+    deletes = [{"DeleteRequest": {"Key": key(*k)}} for k in sorted(set(old) - puts.keys())]
+    wanted = puts.keys() if only is None else only
+    return deletes + [{"PutRequest": {"Item": p}} for k, p in puts.items() if k in wanted]

@@ -31,15 +31,14 @@ from boto3.dynamodb.conditions import Attr
 from shared.domain import EntryFailure, EntryFailureCode, Memory, MemoryId, NewMemory
 from shared.storage.dynamo.calls import ITEM_MAX_BYTES, TableCalls, item_size_bound
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
-from shared.storage.dynamo.index_writer import Count, Outcome, write_index
+from shared.storage.dynamo.index_writer import Count, Outcome, postings_diff, write_index
 from shared.storage.dynamo.items import PK, Item, action, memory_key
 from shared.storage.dynamo.memory_items import (
     memory_from_item,
     memory_item,
     memory_shard,
-    posting_diff,
     posting_keys,
-    posting_puts,
+    postings,
 )
 
 _log = logging.getLogger(__name__)
@@ -95,10 +94,10 @@ class MemoryWriter:
             writes.append(_NewWrite(index, m, item, write_id, s3_key, body))
 
         puts = [VectorWrite(w.memory, w.s3_key, w.body) for w in writes if w.s3_key and w.body]
-        postings = [(w.index, r) for w in writes for r in posting_puts(w.memory)]
+        requests = [(w.index, r) for w in writes for r in postings_diff((), postings(w.memory))]
         vectors = self._objects.put_tasks(puts)
         counts = [w.count() for w in writes]
-        counted, unindexed, failures = write_index(self._calls, counts, postings, beside=vectors)
+        counted, unindexed, failures = write_index(self._calls, counts, requests, beside=vectors)
         unstored = {ref: why for failed in failures for ref, why in failed.items()}
         undo: list[tuple[_NewWrite, Memory | None]] = []
         for w in writes:
@@ -127,7 +126,8 @@ class MemoryWriter:
         requests: list[tuple[int, Item]] = []
         for w, existing in failed:
             ours = posting_keys(w.memory)
-            requests += [(w.index, r) for r in posting_diff(ours, existing, only=ours)]
+            now = postings(existing) if existing is not None else []
+            requests += [(w.index, r) for r in postings_diff(ours, now, only=ours)]
         refs = [w.s3_key for w, _ in failed if w.s3_key is not None]
         beside = [partial(self._objects.delete, refs)] if refs else []
         counted, left, _ = write_index(self._calls, uncounts, requests, beside=beside)
@@ -139,7 +139,7 @@ class MemoryWriter:
         and the embedding under the key its item names (the same bytes: the entry's
         fingerprint is unchanged). Both are idempotent puts, one stage; item and stats were
         stored together, so nothing is counted again."""
-        requests = [(m.id, r) for m, _ in memories for r in posting_puts(m)]
+        requests = [(m.id, r) for m, _ in memories for r in postings_diff((), postings(m))]
         puts = [VectorWrite(m, m.embedding_key, b) for m, b in memories if m.embedding_key and b]
         vectors = self._objects.put_tasks(puts)
         _, left, failures = write_index(self._calls, [], requests, beside=vectors)

@@ -35,7 +35,7 @@ from shared.calls import CallMarks
 from shared.domain import DeleteRead, ExpiredMemory, MemoryId
 from shared.storage.dynamo.calls import TableCalls, item_key
 from shared.storage.dynamo.embeddings import EmbeddingVectors
-from shared.storage.dynamo.index_writer import Count, Outcome, write_index
+from shared.storage.dynamo.index_writer import Count, KeyId, Outcome, postings_diff, write_index
 from shared.storage.dynamo.items import (
     EXP_INDEX,
     EXP_PK,
@@ -64,12 +64,11 @@ from shared.storage.dynamo.items import (
 from shared.storage.dynamo.memory_items import (
     EXPIRY_SHARDS,
     SK_GONE,
-    KeyId,
     expiry_pk,
     memory_from_item,
     memory_shard,
     named_keys,
-    posting_diff,
+    postings,
     tombstone_item,
 )
 from shared.storage.dynamo.reservations import mark_action
@@ -238,7 +237,7 @@ class MemoryDeleter:
                 if TTL_ATTRIBUTE in record:
                     guard[TTL_ATTRIBUTE] = record[TTL_ATTRIBUTE]
                 requests += [(ref, {"PutRequest": {"Item": i}}) for i in (record, guard)]
-            requests += [(ref, r) for r in posting_diff((), memory_from_item(item))]
+            requests += [(ref, r) for r in postings_diff((), postings(memory_from_item(item)))]
         for tenant, memory_id in sorted(self._calls.batch_write(requests), key=str):
             _log.error("delete: ratings/postings of %s (%s) not put back", memory_id, tenant)
 
@@ -257,7 +256,7 @@ def _side_deletes(ref: Ref, partition: _Found) -> list[tuple[Ref, Item]]:
     or its tombstone names (each key once)."""
     keys = {item_key(r) for r in partition.ratings}
     keys |= {item_key(rating_guard_key(ref[0], get_n(r, "insert_id"))) for r in partition.ratings}
-    return [(ref, r) for r in posting_diff(keys | partition.named, None)]
+    return [(ref, r) for r in postings_diff(keys | partition.named)]
 
 
 def _marks_of_group(marks: CallMarks, group: Sequence[Count[Ref]]) -> Item | None:

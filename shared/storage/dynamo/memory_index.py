@@ -56,10 +56,10 @@ from shared.storage.dynamo.items import (
 )
 from shared.storage.dynamo.membership_hints import MembershipHints
 from shared.storage.dynamo.memory_items import (
+    MEMORY_POSTING,
     area_sk,
     memory_area_pk,
     memory_from_item,
-    memory_posting_from_item,
     memory_posting_pk,
     memory_typ_pk,
 )
@@ -99,10 +99,6 @@ def _newest_query(
 def merged[T](pages: Iterable[Iterable[T]], order: Callable[[T], Any], limit: int) -> list[T]:
     """The newest `limit` of several partitions' pages (`order` descending)."""
     return sorted(chain(*pages), key=order, reverse=True)[:limit]
-
-
-def _by_number(memory: Memory) -> int:
-    return memory.id.number
 
 
 TYP: Final = (TYP_INDEX, TYP_PK)  # (GSI, its partition key attribute)
@@ -192,7 +188,7 @@ class MemoryIndexReads:
         postings: dict[str, list[MemoryPosting]] = {}
         for (area, term), items in read.items():
             if area in final and term is not None and items:
-                postings.setdefault(term, []).extend(map(memory_posting_from_item, items))
+                postings.setdefault(term, []).extend(map(MEMORY_POSTING.read, items))
         latest = [
             map(memory_from_item, i) for (a, t), i in read.items() if a in final and t is None
         ]
@@ -204,7 +200,7 @@ class MemoryIndexReads:
             lists = [(area, term) for area in final for term in words.terms]
             step = partial(read_step, self._calls, tenant)
             ranking = run(words, lists, stats, step, [pages[key] for key in lists])
-        newest_ones = merged(latest, _by_number, recent)
+        newest_ones = merged(latest, lambda m: m.id.number, recent)
         return MemoryTermLookup(postings, stats, projects, newest_ones, vectors, ranking)
 
     def stats(self, tenant: str) -> CorpusStats:
@@ -218,7 +214,7 @@ class MemoryIndexReads:
         pks = [memory_typ_pk(tenant, typ, area) for area in dict.fromkeys(areas)]
         live = unexpired(to_us(now))
         pages = newest(self._calls, memory_from_item, TYP, pks, limit, filter=live)
-        return merged(pages, _by_number, limit)
+        return merged(pages, lambda m: m.id.number, limit)
 
     def by_areas(
         self,
@@ -267,7 +263,7 @@ def _page(calls: TableCalls, tenant: str, key: ListKey, cursor: object | None, s
     """One consistent Query page of list `key` after `cursor`: at most `size` postings."""
     start = cast(Mapping[str, Any] | None, cursor)
     items, last_key = calls._query_page(posting_query(tenant, *key), start, size)
-    return Page([memory_posting_from_item(item) for item in items], last_key)
+    return Page(list(map(MEMORY_POSTING.read, items)), last_key)
 
 
 def _count_after(calls: TableCalls, tenant: str, key: ListKey, cursor: object | None) -> int | None:

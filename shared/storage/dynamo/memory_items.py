@@ -27,13 +27,14 @@ Invariants:
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Mapping, Set
 from typing import Any, Final
 
 from shared.domain import DuplicateSign, Memory, MemoryId, MemoryPosition, MemoryPosting, MemoryType
 from shared.search.duplicates import decode_sign, encode_sign, memory_sign, term_set
 from shared.search.postings import IMPACT_MAX, posting_impact
 from shared.storage.dynamo.calls import item_key
+from shared.storage.dynamo.index_writer import KeyId
 from shared.storage.dynamo.items import (
     AREA_PK,
     AREA_SK,
@@ -41,7 +42,6 @@ from shared.storage.dynamo.items import (
     EXP_SK,
     JSON,
     MEMORY_STATS,
-    PK,
     REF_PK,
     REF_SK,
     SK,
@@ -73,8 +73,6 @@ EXPIRY_SHARDS: Final = 16
 SK_GONE: Final = "GONE"  # a deleted memory's tombstone, in its partition
 STALE: Final = "stale"
 TOMBSTONE_S: Final = 86_400  # a tombstone outlives a cut-off delete's postings this long (TTL)
-
-KeyId = tuple[str, str]
 
 # --- keys -------------------------------------------------------------------------------
 
@@ -187,7 +185,7 @@ def memory_posting_item(
 ) -> Item:
     """A posting carries what search filters on before loading memories (nutzer, area,
     expiry; a short-term memory's TTL, so TTL removes it too) and the near-duplicate data
-    (module docstring): `sign` and `text` default to the memory's (`posting_puts` computes
+    (module docstring): `sign` and `text` default to the memory's (`postings` computes
     them once per memory)."""
     sign = memory_sign(m) if sign is None else sign
     text = term in term_set(m.memory) if text is None else text
@@ -199,22 +197,14 @@ def memory_posting_item(
     }
 
 
-def memory_posting_from_item(item: Mapping[str, Any]) -> MemoryPosting:
-    return MEMORY_POSTING.read(item)
-
-
-def posting_puts(m: Memory) -> list[Item]:
-    """PutRequests of every posting of `m` (terms with tf > 0)."""
+def postings(m: Memory) -> list[Item]:
+    """Every posting of `m` (terms with tf > 0)."""
     sign, text = memory_sign(m), term_set(m.memory)
-    return [
-        {"PutRequest": {"Item": memory_posting_item(m, term, tf, sign, term in text)}}
-        for term, tf in m.terms.items()
-        if tf > 0
-    ]
+    return [memory_posting_item(m, t, tf, sign, t in text) for t, tf in m.terms.items() if tf > 0]
 
 
 def posting_keys(m: Memory) -> set[KeyId]:
-    """The keys of the postings `posting_puts(m)` writes."""
+    """The keys of `postings(m)`."""
     return {
         item_key(memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id))
         for term, tf in m.terms.items()
@@ -248,16 +238,3 @@ def tombstone_item(m: Memory, names: Set[KeyId], now_us: int) -> Item:
     item |= {"memory_id": s(str(m.id)), **stale_attribute(names)}
     item |= expiry(m.tenant, m.id, opt_us(m.expires_at))
     return item | ttl(now_us + TOMBSTONE_S * 1_000_000)
-
-
-def posting_diff(
-    old: Iterable[tuple[str, str]], new: Memory | None, *, only: Set[tuple[str, str]] | None = None
-) -> list[Item]:
-    """The one diff of a memory's postings, for every write path (insert: old empty;
-    delete: new None; replace; the undo of a refused write; a delete's restore): the
-    BatchWriteItem requests that turn the postings `old` names into `new`'s — deletes of
-    the old keys `new` lacks, puts of `new`'s postings (with `only`: of those keys)."""
-    puts = {} if new is None else {item_key(r["PutRequest"]["Item"]): r for r in posting_puts(new)}
-    gone = sorted(set(old) - puts.keys())
-    deletes = [{"DeleteRequest": {"Key": {PK: s(pk), SK: s(sk)}}} for pk, sk in gone]
-    return deletes + [r for k, r in puts.items() if only is None or k in only]

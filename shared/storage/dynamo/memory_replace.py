@@ -43,7 +43,7 @@ from shared.domain import (
 )
 from shared.storage.dynamo.calls import AWS_ERRORS, TableCalls
 from shared.storage.dynamo.embeddings import EmbeddingVectors, VectorWrite, vector_ref
-from shared.storage.dynamo.index_writer import Count, Outcome, write_index
+from shared.storage.dynamo.index_writer import Count, KeyId, Outcome, postings_diff, write_index
 from shared.storage.dynamo.items import (
     PK,
     Item,
@@ -60,13 +60,12 @@ from shared.storage.dynamo.items import (
 from shared.storage.dynamo.memory_items import (
     REPLACED_ATTRIBUTES,
     STALE,
-    KeyId,
     memory_from_item,
     memory_item,
     memory_shard,
     named_keys,
-    posting_diff,
     posting_keys,
+    postings,
     stale_attribute,
 )
 
@@ -143,8 +142,8 @@ class MemoryReplacer:
                 old = posting_keys(p.change.previous) | named
                 p.stale = frozenset(old - posting_keys(p.change.memory))
                 counts.append(_count(p, now_us))
-                new = p.change.memory if attempt == 0 else None  # its puts: once
-                requests += [(p.index, r) for r in posting_diff(p.stale - p.deleted, new)]
+                new = postings(p.change.memory) if attempt == 0 else []  # its puts: once
+                requests += [(p.index, r) for r in postings_diff(p.stale - p.deleted, new)]
                 p.deleted |= p.stale
             outcomes, unindexed, stored = write_index(calls, counts, requests, beside=vectors)
             if attempt == 0:
@@ -184,7 +183,8 @@ class MemoryReplacer:
             code = EntryFailureCode.CONFLICT if current else EntryFailureCode.NOT_FOUND
             results[p.index] = EntryFailure(code, f"memory {m.id} changed or gone")
             ours = posting_keys(m)
-            requests += [(p.index, r) for r in posting_diff(ours, current, only=ours | p.deleted)]
+            now = postings(current) if current is not None else []
+            requests += [(p.index, r) for r in postings_diff(ours, now, only=ours | p.deleted)]
         objects = [p.s3_key for p in refused if p.s3_key is not None]
         tasks = [partial(self._objects.delete, objects)] if objects else []
         if write_index(self._calls, [], requests, beside=tasks)[1]:
