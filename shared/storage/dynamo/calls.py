@@ -68,6 +68,18 @@ def cancel_reasons(exc: BaseException, actions: int = 0) -> list[dict[str, Any]]
     return reasons + [{"Code": "None"}] * (actions - len(reasons))
 
 
+def made(create: Callable[..., object], *, exists: str, **request: Any) -> bool:
+    """Whether `create(**request)` made the resource: not when it answers that it exists
+    (error code `exists`: made before, or side by side meanwhile)."""
+    try:
+        create(**request)
+    except ClientError as exc:
+        if error_code(exc) != exists:
+            raise
+        return False
+    return True
+
+
 def item_key(item: Mapping[str, Any]) -> tuple[str, str]:
     return str(item[PK]["S"]), str(item[SK]["S"])
 

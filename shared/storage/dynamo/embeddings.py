@@ -33,7 +33,7 @@ from shared.search.vectors import (
     decode,
     encode,
 )
-from shared.storage.dynamo.calls import AWS_ERRORS, chunks, error_code
+from shared.storage.dynamo.calls import AWS_ERRORS, chunks, error_code, made
 
 if TYPE_CHECKING:
     from mypy_boto3_s3vectors import S3VectorsClient
@@ -156,16 +156,8 @@ class EmbeddingVectors:
 
     def _create_index(self, index: str, dimension: int) -> None:
         """The index (cosine, float32); one created side by side meanwhile is fine."""
-        try:
-            self._client.create_index(
-                **self._index(index),
-                dataType="float32",
-                dimension=dimension,
-                distanceMetric="cosine",
-            )
-        except AWS_ERRORS as exc:
-            if error_code(exc) != _CONFLICT:
-                raise
+        index_spec = {"dataType": "float32", "dimension": dimension, "distanceMetric": "cosine"}
+        made(self._client.create_index, exists=_CONFLICT, **self._index(index), **index_spec)
 
     def delete(self, refs: Sequence[str]) -> None:
         """Best effort, batched per index: a left-over vector is never returned for a

@@ -175,12 +175,10 @@ class Codec[T]:
 
     def item(self, obj: Any) -> Item:
         """The attribute values of `obj`'s declared fields; None fields are left out."""
-        stored: Item = {}
-        for name, (field, kind) in self.attributes.items():
-            value = getattr(obj, field)
-            if value is not None:
-                stored[name] = _SERIALIZER.serialize(kind.put(value))
-        return stored
+        values = (
+            (name, kind, getattr(obj, field)) for name, (field, kind) in self.attributes.items()
+        )
+        return attributes({name: kind.put(v) for name, kind, v in values if v is not None})
 
     def read(self, item: Mapping[str, Any], **extra: Any) -> T:
         """The domain object stored in `item` (absent attributes: left to the defaults);
@@ -265,14 +263,13 @@ def expression(
             names.update(built.attribute_name_placeholders)
             values.update(built.attribute_value_placeholders)
     clauses = []
-    removed = dict.fromkeys(remove)
     for verb, pairs, form in (
-        ("ADD", add, "{} {}"),
-        ("SET", put, "{} = {}"),
-        ("REMOVE", removed, "{}"),
+        ("ADD", add or {}, "{} {}"),
+        ("SET", put or {}, "{} = {}"),
+        ("REMOVE", dict.fromkeys(remove), "{}"),
     ):
         parts = []
-        for name, value in (pairs or {}).items():
+        for name, value in pairs.items():
             at = len(names)
             names[f"#u{at}"] = name
             if verb != "REMOVE":
@@ -285,9 +282,7 @@ def expression(
     if names:
         found["ExpressionAttributeNames"] = names
     if values:
-        found["ExpressionAttributeValues"] = {
-            name: _SERIALIZER.serialize(value) for name, value in values.items()
-        }
+        found["ExpressionAttributeValues"] = attributes(values)
     return found
 
 

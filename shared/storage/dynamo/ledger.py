@@ -222,8 +222,6 @@ class LedgerTable:
     # --- reads --------------------------------------------------------------------------
 
     def get(self, tenant: str, ids: Sequence[int]) -> dict[int, LedgerView]:
-        if not ids:
-            return {}
         pointers = [own_key(tenant, "LID", padded(i)) for i in dict.fromkeys(ids)]
         pointers = self._calls.batch_get(pointers)
         keys: list[Item] = []
@@ -249,7 +247,7 @@ class LedgerTable:
         high = f"E#{bis.isoformat()}$" if bis is not None else "E$"
         wanted = list(dict.fromkeys(areas))
         queries = [_range_query(tenant, "LEDGER", area, low, high, newest=True) for area in wanted]
-        pages = self._calls.query_many(queries, limit) if queries else []
+        pages = self._calls.query_many(queries, limit)
         return {
             area: attach_followers(RECORD.read(item) for item in items)
             for area, items in zip(wanted, pages, strict=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import cast
 
@@ -70,9 +70,8 @@ class RoundTrips:
         staged = [_staged(task) for task in tasks]
         if self._pool is None or len(tasks) < 2:
             return _results([_outcome(task) for task in staged])
-        futures = [self._pool.submit(task) for task in staged]
-        wait(futures)
-        return [future.result() for future in futures]
+        futures = [self._pool.submit(_outcome, task) for task in staged]
+        return _results([future.result() for future in futures])
 
     def side_by_side[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
         """Run independent *groups* of calls together: each task on its own thread (the

@@ -94,8 +94,7 @@ class RatingWriter:
             for ref in refs
             if (memory := (known or {}).get(ref[1])) is not None and memory.tenant == ref[0]
         }
-        if missing := [ref for ref in refs if ref not in bases]:
-            bases |= self._read(missing)
+        bases |= self._read([ref for ref in refs if ref not in bases])  # none: no call
         return run_chains(
             self._calls.round_trips,
             ratings,

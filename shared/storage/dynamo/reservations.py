@@ -46,9 +46,7 @@ from shared.storage.dynamo.items import (
     expression,
     get_n,
     get_s,
-    key,
-    part,
-    tenant_prefix,
+    own_key,
     to_us,
     ttl_seconds,
 )
@@ -61,7 +59,7 @@ LEASE_BLOCK: Final = 128
 
 
 def call_key(tenant: str, call: str) -> Item:
-    return key(f"{tenant_prefix(tenant)}#CALL#{part(call)}", "CALL")
+    return own_key(tenant, "CALL", call)
 
 
 def _owned(token: str) -> ConditionBase:
@@ -132,16 +130,18 @@ class CallRecords:
         put: Mapping[str, Any] | None = None,
         remove: Sequence[str] = (),
         **request: Any,
-    ) -> ClientError | None:
+    ) -> Item | None:
         """One write of a call record conditioned on `condition` (`put`/`remove`: the
-        update): None, or the condition's failure; any other error raised."""
+        update): None, or on the condition's failure the item it met (`ALL_OLD`; else {});
+        any other error raised."""
         built = expression(condition, put=put, remove=remove)
         try:
             getattr(self._calls.client, verb)(TableName=self._calls.table, **request, **built)
         except ClientError as exc:
             if error_code(exc) != CONDITION_FAILED_ERROR:
                 raise
-            return exc
+            response: Mapping[str, Any] = exc.response
+            return dict(response.get("Item") or {})
         return None
 
     def claim(self, claim: CallClaim) -> CallRecord:
@@ -180,11 +180,9 @@ class CallRecords:
     def _put_new(self, item: Item, now_us: int) -> Item | None:
         """The new record, or the existing one that stopped it."""
         vacant = Attr(PK).not_exists() | Attr("until_us").lt(now_us)
-        stopped = self._write(
+        return self._write(
             "put_item", vacant, Item=item, ReturnValuesOnConditionCheckFailure="ALL_OLD"
         )
-        response: Mapping[str, Any] = {} if stopped is None else stopped.response
-        return None if stopped is None else dict(response.get("Item") or {})
 
     def _existing(
         self, claim: CallClaim, old: Item, taken: dict[CounterName, list[int]]

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from shared.storage.dynamo.calls import error_code
+from shared.storage.dynamo.calls import made
 from shared.storage.dynamo.items import (
     AREA_INDEX,
     AREA_PK,
@@ -132,8 +132,9 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
     """
     dynamodb, vectors = clients.dynamodb, clients.s3vectors
     created: list[str] = []
-    table = partial(dynamodb.create_table, **create_table_kwargs(table_name))
-    if _created(table, exists="ResourceInUseException"):
+    if made(
+        dynamodb.create_table, exists="ResourceInUseException", **create_table_kwargs(table_name)
+    ):
         created.append(f"table:{table_name}")
     dynamodb.get_waiter("table_exists").wait(
         TableName=table_name, WaiterConfig={"Delay": 2, "MaxAttempts": 90}
@@ -149,25 +150,10 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
         except (ClientError, BotoCoreError, NotImplementedError) as exc:
             _log.warning("bootstrap: could not enable %s on %s: %s", setting, table_name, exc)
     sse = VECTOR_BUCKET_PROPERTIES["EncryptionConfiguration"]["SseType"]
-    bucket = partial(
-        vectors.create_vector_bucket,
-        vectorBucketName=bucket_name,
-        encryptionConfiguration={"sseType": sse},
-    )
-    if _created(bucket, exists="ConflictException"):
+    bucket = {"vectorBucketName": bucket_name, "encryptionConfiguration": {"sseType": sse}}
+    if made(vectors.create_vector_bucket, exists="ConflictException", **bucket):
         created.append(f"vector-bucket:{bucket_name}")
     return created
-
-
-def _created(create: Callable[[], object], *, exists: str) -> bool:
-    """Whether `create` made the resource: not when it answers that it exists."""
-    try:
-        create()
-    except ClientError as exc:
-        if error_code(exc) != exists:
-            raise
-        return False
-    return True
 
 
 def _ensure_ttl(dynamodb: DynamoDBClient, table_name: str) -> None:
