@@ -88,6 +88,7 @@ def test_the_generator_reproduces_the_committed_corpora() -> None:
         "heldout9",
         "heldout11",
         "heldout12",
+        "heldout13",
     ],
 )
 def test_the_corpora_have_secrets_and_content_in_both_languages(split: str) -> None:
@@ -115,9 +116,13 @@ SPENT_FLOORS = {
     "heldout7": (0.985, 0.0),
     "heldout8": (0.975, 0.012),
     "heldout9": (0.995, 0.0),
+    "heldout13": (0.84, 0.018),
 }
 """Held-out sets read as development data since their first measurement (recall, false
-positives): floors under the figures of round 11 (docs/security.md), not the dev gate's."""
+positives): floors under the figures of round 11 (docs/security.md), not the dev gate's;
+held-out13 under its judged figure of session 12 (docs/performance.md)."""
+SPENT_KEPT = {"heldout13": 0.97}
+"""Content kept where a spent set's judged figure is below MIN_KEPT (held-out13: 503/516)."""
 
 
 @pytest.mark.parametrize("split", sorted(SPENT_FLOORS))
@@ -126,4 +131,4 @@ def test_floor_on_spent_held_out_sets(split: str) -> None:
     min_recall, max_fp = SPENT_FLOORS[split]
     assert recall >= min_recall, f"{split}: recall {recall:.4f}"
     assert fp_rate <= max_fp, f"{split}: false positives {fp_rate:.4f}"
-    assert kept >= MIN_KEPT, f"{split}: content kept {kept:.4f}"
+    assert kept >= SPENT_KEPT.get(split, MIN_KEPT), f"{split}: content kept {kept:.4f}"

@@ -1,10 +1,11 @@
-"""The judges' labels are honest: on the third to ninth, eleventh and twelfth held-out sets
-(seeds 31877, 40613, 55291, 64219, 83471, 18839, 47093, 11863 and 60917, written apart from the
-scrubber's rules) a scrubber that removes exactly the labelled secrets and nothing else scores
-recall 1, no false positive and all content kept under `benchmarks/scrub.py`'s rules, and one
-that changes nothing scores recall 0. So a figure below 1 is the scrubber's, never a labelling
-bug: no secret's 8-character piece or short value (PINs, codes) sits elsewhere in its text, no
-`keep` value overlaps a secret, and every labelled value is in its text.
+"""The judges' labels are honest: on the third to ninth and eleventh to thirteenth held-out
+sets (seeds 31877, 40613, 55291, 64219, 83471, 18839, 47093, 11863, 60917 and 13579, written
+apart from the scrubber's rules) a scrubber that removes exactly the labelled secrets and
+nothing else scores recall 1, no false positive and all content kept under
+`benchmarks/scrub.py`'s rules, and one that changes nothing scores recall 0. So a figure below
+1 is the scrubber's, never a labelling bug: no secret's 8-character piece or short value
+(PINs, codes) sits elsewhere in its text, no `keep` value overlaps a secret, and every labelled
+value is in its text.
 
 No scrubber rule is read or run here (the set is measured once, after the scrubber's freeze).
 """
@@ -31,6 +32,7 @@ SETS = {
     "heldout9": "h9_",
     "heldout11": "h11_",
     "heldout12": "h12_",
+    "heldout13": "h13_",
 }
 
 

@@ -21,7 +21,9 @@ makers in `heldout8_values`/`heldout8_content`) and `tests/data/scrub_eval_heldo
 `heldout9_values`/`heldout9_content`) and `tests/data/scrub_eval_heldout11.jsonl` (eleventh
 held-out set, seed 11863, by the judge11 track; makers in `heldout11_values`/`heldout11_content`)
 and `tests/data/scrub_eval_heldout12.jsonl` (twelfth held-out set, seed 60917, the judge11
-track's judge; makers in `heldout12_values`/`heldout12_content`): different seeds
+track's judge; makers in `heldout12_values`/`heldout12_content`) and
+`tests/data/scrub_eval_heldout13.jsonl` (thirteenth held-out set, seed 13579, by the judge13
+track; makers in `heldout13_values`/`heldout13_content`): different seeds
 and different templates. `tests/data/scrub_public.jsonl` (the public set, module `public`) is
 not generated: it is the fixtures of public secret scanners, labelled and wrapped (see there).
 Each line: `text`,
@@ -74,6 +76,9 @@ from tests.data.scrub_eval import (
     heldout12_content,
     heldout12_templates,
     heldout12_values,
+    heldout13_content,
+    heldout13_templates,
+    heldout13_values,
     heldout_templates,
     public,
     secrets_r2,
@@ -96,6 +101,7 @@ SPLITS = {
     "heldout9": (heldout9_templates, 47093, HERE / "scrub_eval_heldout9.jsonl"),
     "heldout11": (heldout11_templates, 11863, HERE / "scrub_eval_heldout11.jsonl"),
     "heldout12": (heldout12_templates, 60917, HERE / "scrub_eval_heldout12.jsonl"),
+    "heldout13": (heldout13_templates, 13579, HERE / "scrub_eval_heldout13.jsonl"),
 }
 MAKERS = (
     values,
@@ -121,6 +127,8 @@ MAKERS = (
     heldout11_content,
     heldout12_values,
     heldout12_content,
+    heldout13_values,
+    heldout13_content,
 )
 PUBLIC = HERE / "scrub_public.jsonl"
 REPEATS = 4
