@@ -5,9 +5,10 @@ The `storage` adapter runs its stages serially (S3 Vectors on moto is not thread
 concurrency tests run threads of their own), numbered (stages.py), so `CallRecorder` still
 sees which calls would run side by side. The `pooled`
 adapter runs its stages on the production thread pool behind a simulated `Network`
-(network.py). `CallRecorder` records each call's interval, so
-`waves()` measures what a client on AWS waits for: the longest chain of calls that do not
-overlap, pool limits included.
+(network.py), each call recorded on its strand (structure.py). `CallRecorder.waves()`
+counts what a client on AWS waits for: the longest chain of calls one after the other in
+that structure, pool limits included — counted, not timed, so a loaded machine does not
+change it; each call's interval is recorded too, the cross-check (`timed_waves`).
 """
 
 from __future__ import annotations
@@ -110,9 +111,14 @@ class CallRecorder:
         call = Call(
             model.service_model.service_name, model.name, current_stage(), time.perf_counter()
         )
+        self.opened(call)
+        self._open.call = call
+
+    def opened(self, call: Call) -> None:
         with self._lock:
             self.calls.append(call)
-        self._open.call = call
+        if self.network is not None:
+            self.network.structure.call(call.operation)
 
     def done(self, **_: Any) -> None:
         # A call answered by a test hook never opened one here: its after-call finds none.
@@ -129,9 +135,28 @@ class CallRecorder:
         return self
 
     def waves(self) -> int:
-        """The longest chain of calls one after the other (each starting after the
-        previous one ended): the round trips a client waits for, pool limits included.
-        Meaningful behind a `Network` (the `pooled` adapter, after `start()`)."""
+        """The round trips a client waits for: the longest chain of calls one after the
+        other in the calls' structure (structure.py: counted, not timed, so the same on a
+        loaded machine), pool limits included. Behind a `Network` (the `pooled` adapter).
+        Checked against the clock: the structural chain is a chain in time too, so the
+        timed chain is never shorter (a structure that claims an order the calls did not
+        have fails here), and no call ran on a thread no strand knows."""
+        assert self.network is not None, "waves() needs the `pooled` adapter"
+        structure = self.network.structure
+        assert structure.untracked == [], f"calls outside every strand: {structure.untracked}"
+        counted = structure.round_trips()
+        assert counted <= self.timed_waves(), (counted, structure.chain(), self.timed_waves())
+        return counted
+
+    def chain(self) -> list[str]:
+        """The operations of one longest chain of `waves()`."""
+        assert self.network is not None, "chain() needs the `pooled` adapter"
+        return self.network.structure.chain()
+
+    def timed_waves(self) -> int:
+        """The longest chain of calls that do not overlap in time (each starting after the
+        previous one ended): the cross-check of `waves()`; on a loaded machine it can be
+        longer (a call ready to go may start after another one ended), never shorter."""
         calls = sorted(self.calls, key=lambda call: call.start)
         chain: list[int] = []
         for i, call in enumerate(calls):
@@ -141,6 +166,8 @@ class CallRecorder:
 
     def reset(self) -> None:
         self.calls.clear()
+        if self.network is not None:
+            self.network.structure.reset()
 
     def start(self) -> CallRecorder:
         """Reset, and from now on delay every request by the network's round-trip time
@@ -188,7 +215,7 @@ def record_query_vectors(clients: AwsClients, recorder: CallRecorder) -> None:
 
     def counted(**_: Any) -> None:
         call = Call("s3vectors", "QueryVectors", current_stage(), time.perf_counter())
-        recorder.calls.append(call)
+        recorder.opened(call)
         open_calls[threading.get_ident()] = call
 
     def answered(**_: Any) -> None:

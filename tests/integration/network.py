@@ -37,6 +37,7 @@ from shared.storage.aws import AwsClients
 from shared.storage.dynamo import RoundTrips
 from shared.storage.dynamo.parallel import in_stage
 from tests.integration.stages import Numbered
+from tests.integration.structure import Structure
 
 # A round trip; short, since the client's own speed no longer matters (see above).
 RTT = 0.05
@@ -51,6 +52,7 @@ def each_client(clients: AwsClients) -> list[Any]:
 class Network:
     delay: float = 0.0
     pool: int = 1
+    structure: Structure = field(default_factory=Structure)  # the calls' strands
     _moto: threading.Lock = field(default_factory=threading.Lock)
     _quiet: threading.Condition = field(default_factory=threading.Condition)
     _queued: int = 0  # submitted pool tasks that have not started
@@ -149,7 +151,8 @@ class _Tracked(Numbered):
             return super().run(tasks)
         self._network.submitted(len(tasks))
         network = self._network
-        bound = [_bind(network, task) for task in tasks]
+        marked = network.structure.group(list(tasks), self.max_parallel)
+        bound = [_bind(network, task) for task in marked]
         if not network.active():
             return super().run(bound)
         network.working(-1)  # a side group waits for its stage
@@ -163,6 +166,7 @@ class _Tracked(Numbered):
             return super().side_by_side(tasks)
         network = self._network
         nested = network.active()
+        tasks = network.structure.group(list(tasks), None)
 
         def first() -> T:
             if not nested:

@@ -5,8 +5,9 @@ retry layer's call record (claim, ID lease, completion), scrubbing, storage and 
 (the server embeds: `HashedEmbedder`, S3 Vectors on moto, QueryVectors emulated and recorded
 with its interval). DynamoDB is DynamoDB Local; the adapter runs on the production pool
 behind the simulated `Network` (network.py: a fixed delay per request). The round trips are
-the longest chain of AWS calls that do not overlap (`CallRecorder.waves`): what an agent
-waits for, whatever the speed of the machine. No timing is asserted, only chains.
+the longest chain of AWS calls one after the other in the calls' structure
+(`CallRecorder.waves`, structure.py: counted, never timed): what an agent waits for,
+whatever the speed or load of the machine.
 
 Budgets (issue 22): every write tool ≤ 3, fetch 200 = 1, select_brain and search_memory ≤ 2,
 recall_context ≤ 3.
@@ -29,7 +30,7 @@ from shared.storage.aws import AwsClients
 from shared.storage.dynamo import DynamoStorage
 from shared.tools.dispatch import call_tool
 from tests.contract.ledger_builders import booking_entry, ledger_args
-from tests.integration.conftest import Call, CallRecorder, record_query_vectors
+from tests.integration.conftest import CallRecorder, record_query_vectors
 
 PRINCIPAL = Principal(
     tenant="tenant-rt",
@@ -70,10 +71,9 @@ class Tools:
     def measure(self, tool: str, arguments: Mapping[str, Any]) -> Measured:
         self.recorder.start()
         answer = self.call(tool, arguments)
-        calls = [c for c in self.recorder.calls if c.operation != "ListVectors"]
-        self.recorder.calls = calls
-        operations = [c.operation for c in calls]
-        measured = Measured(answer, self.recorder.waves(), len(calls), chain(calls), operations)
+        operations = [c.operation for c in self.recorder.calls]
+        waves, chain = self.recorder.waves(), self.recorder.chain()
+        measured = Measured(answer, waves, len(operations), chain, operations)
         self.recorder.reset()
         if self.recorder.network is not None:
             self.recorder.network.delay = 0.0
@@ -95,17 +95,6 @@ class Tools:
 
     def insert(self, count: int, label: str = "Notiz") -> dict[str, Any]:
         return {"inhalt": {**CALLER, "memories": self.entries(count, label)}}
-
-
-def chain(calls: list[Call]) -> list[str]:
-    """The operations of one longest chain of calls that do not overlap."""
-    ordered = sorted(calls, key=lambda call: call.start)
-    best: list[list[str]] = []
-    for i, call in enumerate(ordered):
-        before = [best[j] for j in range(i) if ordered[j].end <= call.start]
-        longest = max(before, key=len, default=[])
-        best.append([*longest, call.operation])
-    return max(best, key=len, default=[])
 
 
 @pytest.fixture
