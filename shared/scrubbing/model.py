@@ -3,8 +3,9 @@
 Samples are templates so that no token-shaped literal sits in the source: the marked part
 `⟦...⟧` is the secret the row must remove, `{a36}` is 36 characters of a charset (`a`
 alphanumeric, `h`/`H` hex, `d` digits, `u` upper+digits, `l` lower, `L` letters, `b` base64,
-`w` base64url, `z` base32, `c` bech32) and `{jwt}`, `{basic}`, `{discord}`, `{card}` are built
-values. Fillers are deterministic pseudo-random: a sample never changes between runs.
+`w` base64url, `z` base32, `c` bech32, `B` base58) and `{jwt}`, `{basic}`, `{discord}`, `{card}`,
+`{cftunnel}` are built values. Fillers are deterministic pseudo-random: a sample never changes
+between runs.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Final
 from shared.scrubbing import checks
 from shared.scrubbing.checks import Validator
 
-__all__ = ["VALUE_GROUPS", "SecretPattern", "bounded", "row"]
+__all__ = ["VALUE_GROUPS", "SecretPattern", "bounded", "not_after", "row"]
 
 VALUE_GROUPS = ("v", "v1", "v2", "v3", "v4", "v5")
 """Names of the groups that hold the secret; the first that took part in a match is used."""
@@ -67,8 +68,9 @@ _CHARSETS = {
     "w": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
     "z": "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567",
     "c": "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L",
+    "B": "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz",
 }
-_FILL = re.compile(r"\{([ahHdulLbwzc])(\d+)\}|\{(jwt|basic|discord|card)\}")
+_FILL = re.compile(r"\{([ahHdulLbwzcB])(\d+)\}|\{(jwt|basic|discord|card|cftunnel)\}")
 
 
 def _b64url(data: dict[str, object]) -> str:
@@ -84,6 +86,11 @@ def expand(template: str, kind: str) -> tuple[str, str]:
         "basic": base64.b64encode(b"deploy:Sommer2024!").decode(),
         "discord": base64.b64encode(b"912345678901234567").decode().rstrip("="),
         "card": "4556 7375 8689 9855",
+        "cftunnel": base64.b64encode(
+            json.dumps(
+                {"a": "0" * 31 + "a", "t": "tunnel-7", "s": "c2VjcmV0LW9mLXRoZS10dW5uZWw="}
+            ).encode()
+        ).decode(),
     }
 
     def fill(m: re.Match[str]) -> str:
@@ -95,6 +102,15 @@ def expand(template: str, kind: str) -> tuple[str, str]:
     text = _FILL.sub(fill, template)
     secret = text[text.index("⟦") + 1 : text.index("⟧")]
     return text.replace("⟦", "").replace("⟧", ""), secret
+
+
+def not_after(n: int, cls: str = r"\w") -> str:
+    """Placed after an n-character prefix: the prefix does not continue a word (`cls`).
+
+    A lookbehind written after the literal prefix keeps the regex engine's fast literal scan;
+    the same lookbehind in front of the prefix makes every position of the text a try.
+    """
+    return rf"(?<!{cls}[\s\S]{{{n}}})"
 
 
 _OPEN_RANGE = re.compile(r"\{(\d+),\}")

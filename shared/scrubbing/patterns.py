@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import re
 
-from shared.scrubbing import bare_checks, checks, code_checks, prose_checks
+from shared.scrubbing import bare_checks, checks, code_checks, prose_checks, vendor_rows
 from shared.scrubbing import context as c
 from shared.scrubbing import record_checks as r
 from shared.scrubbing import tool_checks as t
 from shared.scrubbing.model import SecretPattern, row
+from shared.scrubbing.model import not_after as _nb
 
 __all__ = ["PATTERNS", "SecretPattern"]
 
@@ -34,15 +35,6 @@ _WH = r"[\w-]"
 _WD = r"[\w.]"
 _AN = r"[A-Za-z0-9]"
 _B64_END = r"(?![A-Za-z0-9/+=_\-~]|\.[A-Za-z0-9])"
-
-
-def _nb(n: int, cls: str = r"\w") -> str:
-    """Placed after an n-character prefix: the prefix does not continue a word (`cls`).
-
-    A lookbehind written after the literal prefix keeps the regex engine's fast literal scan;
-    the same lookbehind in front of the prefix makes every position of the text a try.
-    """
-    return rf"(?<!{cls}[\s\S]{{{n}}})"
 
 
 _GEN = c.SECRET_ANCHORS
@@ -285,6 +277,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         rf"eyJ{_nb(3, _WH)}[A-Za-z0-9_\-]{{8,}}\.[A-Za-z0-9_\-]{{8,}}(?:\.[A-Za-z0-9_\-]*){{1,3}}"
         + _END,
         "Session: ⟦{jwt}⟧", ("eyj",), check=checks.jwt_value),
+    *vendor_rows.ROWS,
     # --- credentials in URLs, connection strings, headers, command lines; cards -------------
     row("url_credentials",
         r"(?<![\w+.\-])[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:/?#\[\]\"'<>]*:(?P<v>[^\s/\"'<>]+)@"
@@ -363,7 +356,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         ("pass", "kennwort"), check=code_checks.tag_password, flags=_I),
     # --- records whose syntax names the secret (`record_checks`) ---
     row("password", r.SQL_IDENTIFIED, "CREATE USER 'app'@'%' IDENTIFIED BY '⟦Hq8#{a10}⟧';",
-        ("identified",), check=r.sql_password, flags=_I),
+        ("identified", "password"), check=r.sql_password, flags=_I),
     row("password", r.SQL_SETTING, "INSERT INTO settings VALUES ('smtp_password', '⟦Pine{a6}!⟧');",
         ("pass", "secret", "token", "key", "kennwort"), check=r.sql_password, flags=_I),
     row("private_key", r.PEM_BASE64,

@@ -22,7 +22,8 @@ from typing import Final
 from shared.scrubbing.checks import is_placeholder, password_value, shannon_entropy
 
 SQL_IDENTIFIED: Final = (
-    r"\bIDENTIFIED\s{1,8}(?:WITH\s{1,8}\w{1,40}\s{1,8})?BY\s{1,8}(?:PASSWORD\s{1,8})?"
+    r"(?:\bIDENTIFIED\s{1,8}(?:WITH\s{1,8}\w{1,40}\s{1,8})?BY\s{1,8}(?:PASSWORD\s{1,8})?"
+    r"|\b(?:CREATE|ALTER)\s{1,8}(?:ROLE|USER|LOGIN)\s[^;'\"\n]{0,120}?\bPASSWORD\s{0,8}=?\s{0,8})"
     r"(?P<q>['\"])(?P<v>[^'\"\n]{1,200})(?P=q)"
 )
 SQL_SETTING: Final = (
