@@ -19,8 +19,12 @@ from typing import Final
 
 from shared.scrubbing import checks
 from shared.scrubbing.checks import Validator
+from shared.scrubbing.vendor_checks import B58_ALPHABET
 
-__all__ = ["VALUE_GROUPS", "SecretPattern", "bounded", "not_after", "row"]
+__all__ = ["BODY_END", "VALUE_GROUPS", "SecretPattern", "bounded", "not_after", "row"]
+
+BODY_END: Final = r"(?![A-Za-z0-9_-])"
+"""After a token body: it does not go on (the end of a row's value, both pattern tables)."""
 
 VALUE_GROUPS = ("v", "v1", "v2", "v3", "v4", "v5")
 """Names of the groups that hold the secret; the first that took part in a match is used."""
@@ -68,7 +72,7 @@ _CHARSETS = {
     "w": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
     "z": "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567",
     "c": "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L",
-    "B": "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz",
+    "B": B58_ALPHABET,
 }
 _FILL = re.compile(r"\{([ahHdulLbwzcB])(\d+)\}|\{(jwt|basic|discord|card|cftunnel)\}")
 

@@ -18,13 +18,13 @@ from shared.scrubbing import bare_checks, checks, code_checks, prose_checks, ven
 from shared.scrubbing import context as c
 from shared.scrubbing import record_checks as r
 from shared.scrubbing import tool_checks as t
-from shared.scrubbing.model import SecretPattern, row
+from shared.scrubbing.model import BODY_END, SecretPattern, row
 from shared.scrubbing.model import not_after as _nb
 
 __all__ = ["PATTERNS", "SecretPattern"]
 
 _I = re.IGNORECASE
-_END = r"(?![A-Za-z0-9_-])"
+_END = BODY_END
 _PEM = r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
 _PEM_END = r"-----END[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
 _NL = r"(?:\s|\\[nr])"

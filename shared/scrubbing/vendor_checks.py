@@ -21,11 +21,12 @@ from typing import Final
 from shared.scrubbing.checks import token_body
 
 __all__ = [
-    "b58check_payload", "cloudflare_tunnel", "extended_private_key", "snmp_community", "wif_key",
+    "B58_ALPHABET", "b58check_payload", "cloudflare_tunnel", "extended_private_key",
+    "snmp_community", "wif_key",
 ]  # fmt: skip
 
-_B58: Final = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-_B58_INDEX: Final = {ch: k for k, ch in enumerate(_B58)}
+B58_ALPHABET: Final = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_B58_INDEX: Final = {ch: k for k, ch in enumerate(B58_ALPHABET)}
 _WIF_VERSIONS: Final = (0x80, 0xEF)  # mainnet, testnet private keys
 _WALLET_WORD = re.compile(
     r"(?i:\bwif\b|wallet|private[ _-]?key|priv(?:at)?key|privat|bitcoin|btc|litecoin|"

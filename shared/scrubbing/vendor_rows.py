@@ -15,12 +15,12 @@ from __future__ import annotations
 import re
 
 from shared.scrubbing import vendor_checks as v
-from shared.scrubbing.model import SecretPattern, row
+from shared.scrubbing.model import BODY_END, SecretPattern, row
 from shared.scrubbing.model import not_after as _nb
 
 __all__ = ["ROWS"]
 
-_END = r"(?![A-Za-z0-9_-])"
+_END = BODY_END
 _B58 = "[1-9A-HJ-NP-Za-km-z]"
 
 # fmt: off
