@@ -68,11 +68,12 @@ def cancel_reasons(exc: BaseException, actions: int = 0) -> list[dict[str, Any]]
     return reasons + [{"Code": "None"}] * (actions - len(reasons))
 
 
-def made(create: Callable[..., object], *, exists: str, **request: Any) -> bool:
-    """Whether `create(**request)` made the resource: not when it answers that it exists
-    (error code `exists`: made before, or side by side meanwhile)."""
+def made(create: Callable[[], object], *, exists: str) -> bool:
+    """Whether `create` (a bound call: `partial`, so its arguments stay type-checked against
+    the client's stubs) made the resource: not when it answers that it exists (error code
+    `exists`: made before, or side by side meanwhile)."""
     try:
-        create(**request)
+        create()
     except ClientError as exc:
         if error_code(exc) != exists:
             raise

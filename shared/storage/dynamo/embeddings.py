@@ -156,8 +156,14 @@ class EmbeddingVectors:
 
     def _create_index(self, index: str, dimension: int) -> None:
         """The index (cosine, float32); one created side by side meanwhile is fine."""
-        index_spec = {"dataType": "float32", "dimension": dimension, "distanceMetric": "cosine"}
-        made(self._client.create_index, exists=_CONFLICT, **self._index(index), **index_spec)
+        create = partial(
+            self._client.create_index,
+            **self._index(index),
+            dataType="float32",
+            dimension=dimension,
+            distanceMetric="cosine",
+        )
+        made(create, exists=_CONFLICT)
 
     def delete(self, refs: Sequence[str]) -> None:
         """Best effort, batched per index: a left-over vector is never returned for a

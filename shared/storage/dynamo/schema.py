@@ -132,9 +132,8 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
     """
     dynamodb, vectors = clients.dynamodb, clients.s3vectors
     created: list[str] = []
-    if made(
-        dynamodb.create_table, exists="ResourceInUseException", **create_table_kwargs(table_name)
-    ):
+    table = partial(dynamodb.create_table, **create_table_kwargs(table_name))
+    if made(table, exists="ResourceInUseException"):
         created.append(f"table:{table_name}")
     dynamodb.get_waiter("table_exists").wait(
         TableName=table_name, WaiterConfig={"Delay": 2, "MaxAttempts": 90}
@@ -150,8 +149,12 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
         except (ClientError, BotoCoreError, NotImplementedError) as exc:
             _log.warning("bootstrap: could not enable %s on %s: %s", setting, table_name, exc)
     sse = VECTOR_BUCKET_PROPERTIES["EncryptionConfiguration"]["SseType"]
-    bucket = {"vectorBucketName": bucket_name, "encryptionConfiguration": {"sseType": sse}}
-    if made(vectors.create_vector_bucket, exists="ConflictException", **bucket):
+    bucket = partial(
+        vectors.create_vector_bucket,
+        vectorBucketName=bucket_name,
+        encryptionConfiguration={"sseType": sse},
+    )
+    if made(bucket, exists="ConflictException"):
         created.append(f"vector-bucket:{bucket_name}")
     return created
 
