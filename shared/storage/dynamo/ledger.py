@@ -160,16 +160,6 @@ class LedgerTable:
         return run_chains(self._calls.round_trips, writes, shard, chain)
 
     def _append_one(self, write: LedgerWrite) -> Result:
-        for attempt in range(self._max_retries + 1):
-            if attempt:
-                self._calls.wait(attempt)
-            result = self._attempt(write)
-            if not isinstance(result, str):
-                return result
-        detail = f"totals of {write.record.id} busy ({self._max_retries} retries)"
-        return EntryFailure(EntryFailureCode.CONFLICT, detail)
-
-    def _attempt(self, write: LedgerWrite) -> Result | str:
         record, original = write.record, write.original
         new = Attr(PK).not_exists()
         at = record_key(record)
@@ -190,21 +180,24 @@ class LedgerTable:
         if record.satz is LedgerSatz.ZAHLUNG and original is not None:
             no_storno = record_key(original, LedgerSatz.STORNO)
             parts["check"] = action("ConditionCheck", new, Key=no_storno)
-        try:
-            self._calls.transact(list(parts.values()))
-        except AWS_ERRORS as exc:
-            return self._classify(exc, record, list(parts))
-        return None
+        for attempt in range(self._max_retries + 1):
+            if attempt:
+                self._calls.wait(attempt)
+            try:
+                self._calls.transact(list(parts.values()))
+                return None
+            except AWS_ERRORS as exc:
+                result = self._classify(exc, record, list(parts))
+            if not isinstance(result, str):
+                return result
+        detail = f"totals of {record.id} busy ({self._max_retries} retries)"
+        return EntryFailure(EntryFailureCode.CONFLICT, detail)
 
     def _classify(self, exc: BaseException, record: LedgerRecord, parts: list[str]) -> Result | str:
-        reasons = cancel_reasons(exc, len(parts))
-        if reasons is None:
-            _log.warning("ledger record %s: %s", record.id, error_code(exc))
-            return EntryFailure(EntryFailureCode.STORAGE, error_code(exc))
+        # an error that cancelled nothing reads as one reason: its code
+        reasons = cancel_reasons(exc, len(parts)) or [{"Code": error_code(exc)}]
         codes = [str(reason.get("Code")) for reason in reasons]
-        failed = {
-            name for name, code in zip(parts, codes, strict=False) if code == CONDITION_FAILED
-        }
+        failed = {name for name, c in zip(parts, codes, strict=False) if c == CONDITION_FAILED}
         if "key" in failed and (taken := reasons[parts.index("key")].get("Item")) is not None:
             return AlreadyAppended(get_n(taken, "id"))  # the key item as stored (ALL_OLD)
         if "record" in failed and record.bezug is not None:
@@ -216,14 +209,13 @@ class LedgerTable:
             return EntryFailure(EntryFailureCode.CONFLICT, f"{record.bezug} ist storniert")
         if TRANSACTION_CONFLICT in codes:
             return _RETRY
-        _log.warning("ledger record %s: transaction cancelled: %s", record.id, codes)
+        _log.warning("ledger record %s: transaction failed: %s", record.id, codes)
         return EntryFailure(EntryFailureCode.STORAGE, ",".join(codes))
 
     # --- reads --------------------------------------------------------------------------
 
     def get(self, tenant: str, ids: Sequence[int]) -> dict[int, LedgerView]:
-        pointers = [own_key(tenant, "LID", padded(i)) for i in dict.fromkeys(ids)]
-        pointers = self._calls.batch_get(pointers)
+        pointers = self._calls.batch_get([own_key(tenant, "LID", padded(i)) for i in ids])
         keys: list[Item] = []
         for pointer in pointers:
             pk, sk = get_s(pointer, "entry_pk"), get_s(pointer, "entry_sk")
@@ -248,10 +240,8 @@ class LedgerTable:
         wanted = list(dict.fromkeys(areas))
         queries = [_range_query(tenant, "LEDGER", area, low, high, newest=True) for area in wanted]
         pages = self._calls.query_many(queries, limit)
-        return {
-            area: attach_followers(RECORD.read(item) for item in items)
-            for area, items in zip(wanted, pages, strict=True)
-        }
+        found = zip(wanted, pages, strict=True)
+        return {area: attach_followers(map(RECORD.read, items)) for area, items in found}
 
     def totals(
         self, tenant: str, areas: Sequence[str], von_monat: str | None, bis_monat: str | None

@@ -113,8 +113,8 @@ class MemoryWriter:
             else:
                 continue
             results[w.index] = EntryFailure(EntryFailureCode.STORAGE, detail)
-            existing = outcome.item if outcome.outcome is Outcome.REFUSED else None
-            undo.append((w, None if existing is None else memory_from_item(existing)))
+            # the item a refused Put met (other outcomes carry none)
+            undo.append((w, None if outcome.item is None else memory_from_item(outcome.item)))
         self._undo(undo)
         return results
 
@@ -128,8 +128,7 @@ class MemoryWriter:
             ours = posting_keys(w.memory)
             now = postings(existing) if existing is not None else []
             requests += [(w.index, r) for r in postings_diff(ours, now, only=ours)]
-        refs = [w.s3_key for w, _ in failed if w.s3_key is not None]
-        beside = [partial(self._objects.delete, refs)] if refs else []
+        beside = [partial(self._objects.delete, [w.s3_key for w, _ in failed if w.s3_key])]
         counted, left, _ = write_index(self._calls, uncounts, requests, beside=beside)
         if left or any(c.outcome is Outcome.FAILED for c in counted.values()):
             _log.error("put_memories: the undo of %d failed memories was incomplete", len(failed))

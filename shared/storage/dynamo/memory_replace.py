@@ -114,13 +114,11 @@ class MemoryReplacer:
             if r.embedding_change is EmbeddingChange.SET and r.embedding is not None:
                 s3_key = vector_ref(m, len(r.embedding) // 4, uuid.uuid4().hex)
             plans.append(_Replace(index, r, s3_key))
-        if plans:
-            self._run(plans, results, to_us(now))
+        self._run(plans, results, to_us(now))
         return results
 
     def _run(self, plans: list[_Replace], results: list[EntryFailure | None], now_us: int) -> None:
         """One batch's attempts: the transactions, the postings beside them, what follows."""
-        calls = self._calls
         puts = [
             VectorWrite(p.change.memory, p.s3_key, bytes(p.change.embedding))
             for p in plans
@@ -130,8 +128,8 @@ class MemoryReplacer:
         incomplete: set[int] = set()
         refused: list[_Replace] = []
         pending = list(plans)
-        vector_failures: dict[str, str] = {}
-        for attempt in range(calls.max_attempts):
+        vector_failures: dict[str, str] = {}  # from the first attempt (its vectors beside)
+        for attempt in range(self._calls.max_attempts):
             if not pending:
                 break
             counts, requests = [], []
@@ -145,9 +143,8 @@ class MemoryReplacer:
                 new = postings(p.change.memory) if attempt == 0 else []  # its puts: once
                 requests += [(p.index, r) for r in postings_diff(p.stale - p.deleted, new)]
                 p.deleted |= p.stale
-            outcomes, unindexed, stored = write_index(calls, counts, requests, beside=vectors)
-            if attempt == 0:
-                vector_failures = {ref: f for failed in stored for ref, f in failed.items()}
+            outcomes, unindexed, stored = write_index(self._calls, counts, requests, beside=vectors)
+            vector_failures |= {ref: f for failed in stored for ref, f in failed.items()}
             vectors = []
             incomplete |= unindexed
             retry: list[_Replace] = []
@@ -166,8 +163,7 @@ class MemoryReplacer:
         self._cleanup(done, incomplete)
         for p in done:
             if p.s3_key in vector_failures:
-                failure = vector_failures[p.s3_key]
-                results[p.index] = EntryFailure(EntryFailureCode.STORAGE, failure)
+                results[p.index] = EntryFailure(EntryFailureCode.STORAGE, vector_failures[p.s3_key])
             elif p.index in incomplete:
                 results[p.index] = _index_failed(p)
 
@@ -185,9 +181,8 @@ class MemoryReplacer:
             ours = posting_keys(m)
             now = postings(current) if current is not None else []
             requests += [(p.index, r) for r in postings_diff(ours, now, only=ours | p.deleted)]
-        objects = [p.s3_key for p in refused if p.s3_key is not None]
-        tasks = [partial(self._objects.delete, objects)] if objects else []
-        if write_index(self._calls, [], requests, beside=tasks)[1]:
+        objects = [partial(self._objects.delete, [p.s3_key for p in refused if p.s3_key])]
+        if write_index(self._calls, [], requests, beside=objects)[1]:
             _log.warning("replace_memories: postings of a refused replace not restored")
 
     def _cleanup(self, done: list[_Replace], incomplete: set[int]) -> None:
@@ -223,8 +218,7 @@ def _count(p: _Replace, now_us: int) -> Count[int]:
         sets["embedding_key"] = p.s3_key
     elif p.change.embedding_change is EmbeddingChange.REMOVE:
         removes.append("embedding_key")
-    condition = Attr(PK).exists() & Attr("version").eq(previous.version)
-    condition &= unexpired(now_us)
+    condition = Attr(PK).exists() & Attr("version").eq(previous.version) & unexpired(now_us)
     if p.change.embedding_change is not EmbeddingChange.KEEP:  # the vector deleted after
         was = previous.embedding_key
         key = Attr("embedding_key")

@@ -117,15 +117,12 @@ class ProjectRecords:
         return True
 
     def get(self, tenant: str, name: str) -> Project | None:
-        partition = query(_project_pk(tenant, name), ConsistentRead=True)
-        (items,) = self._calls.query_many([partition])
+        (items,) = self._calls.query_many([query(_project_pk(tenant, name), ConsistentRead=True)])
         by_sk = {get_s(item, SK): item for item in items}
         if SK_PROJECT not in by_sk:
             return None
-        members = (item for sk, item in by_sk.items() if sk.startswith(MEMBER_SK_PREFIX))
-        return PROJECT.read(
-            by_sk[SK_PROJECT], members=frozenset(get_s(i, "nutzer") for i in members)
-        )
+        members = [get_s(i, "nutzer") for sk, i in by_sk.items() if sk.startswith(MEMBER_SK_PREFIX)]
+        return PROJECT.read(by_sk[SK_PROJECT], members=frozenset(members))
 
     def of(self, tenant: str, nutzer: str) -> frozenset[str]:
         (items,) = self._calls.query_many([membership_query(tenant, nutzer)])

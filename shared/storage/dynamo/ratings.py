@@ -108,8 +108,7 @@ class RatingWriter:
             items = self._calls.batch_get([memory_key(tenant, mid) for tenant, mid in refs])
         except (*AWS_ERRORS, StorageUnavailable):
             _log.exception("record_ratings: reading %d memories failed", len(refs))
-            unreadable = EntryFailure(EntryFailureCode.STORAGE, "memory unreadable")
-            return dict.fromkeys(refs, unreadable)
+            return dict.fromkeys(refs, EntryFailure(EntryFailureCode.STORAGE, "memory unreadable"))
         found = {(m.tenant, m.id): m for m in map(memory_from_item, items)}
         return {ref: found.get(ref) or _gone(ref[1]) for ref in refs}
 
@@ -149,23 +148,17 @@ class RatingWriter:
             batch = [ratings[i] for i in pending]
             try:
                 self._calls.transact(self._actions(batch, base, now_us))
-            except AWS_ERRORS as exc:
-                reasons = cancel_reasons(exc, 2 * len(batch) + 1)
-                if reasons is None:
-                    _log.warning("rating %s: %s", batch[0].insert_id, error_code(exc))
-                    failure = EntryFailure(EntryFailureCode.STORAGE, error_code(exc))
-                    break
+            except AWS_ERRORS as exc:  # an error that cancelled nothing: its code, one reason
+                reasons = cancel_reasons(exc, 2 * len(batch) + 1) or [{"Code": error_code(exc)}]
                 codes = [str(reason.get("Code")) for reason in reasons]
                 stored = reasons[-1].get("Item") if codes[-1] == CONDITION_FAILED else None
-                if codes[-1] == CONDITION_FAILED and (
-                    stored is None or not is_live(stored, now_us)
-                ):
+                if codes[-1] == CONDITION_FAILED and not (stored and is_live(stored, now_us)):
                     failure = _gone(batch[0].memory_id)  # ALL_OLD: none if gone
                     break
                 taken = [pending[i // 2] for i, c in enumerate(codes[:-1]) if c == CONDITION_FAILED]
                 conflict = TRANSACTION_CONFLICT in codes
                 if not (taken or stored or conflict):
-                    _log.warning("rating %s: transaction cancelled: %s", batch[0].insert_id, codes)
+                    _log.warning("rating %s: transaction failed: %s", batch[0].insert_id, codes)
                     failure = EntryFailure(EntryFailureCode.STORAGE, ",".join(sorted(set(codes))))
                     break
                 for i in taken:
