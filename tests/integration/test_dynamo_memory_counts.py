@@ -17,8 +17,8 @@ from shared.storage.dynamo.items import MEMORY_STATS, key, memory_key, memory_pk
 from shared.storage.dynamo.memory_items import (
     SK_GONE,
     memory_item,
-    memory_posting_item,
     posting_keys,
+    postings,
     stale_attribute,
 )
 from tests.contract.builders import TENANT, at, lt, make_memory, st
@@ -117,7 +117,7 @@ def test_a_delete_removes_what_a_replace_wrote_after_the_delete_read_the_memory(
         item = memory_item(newer, write_id="other", embedding_key=None) | stale
         clients.dynamodb.put_item(TableName=TABLE, Item=item)
         _add(clients, lt(1), 0, 2)
-        clients.dynamodb.put_item(TableName=TABLE, Item=memory_posting_item(newer, "neu", 3))
+        clients.dynamodb.put_item(TableName=TABLE, Item=postings(newer)[0])  # neu, tf 3
 
     clients.dynamodb.meta.events.register(
         "before-call.dynamodb.TransactWriteItems", replace_lands, unique_id="lands"
@@ -145,7 +145,7 @@ def test_a_cut_off_delete_of_a_memory_with_stale_postings_is_finished_by_its_res
     broken = inject_failure(clients.dynamodb, "dynamodb.BatchWriteItem")
     v2 = replace(read, memory="v2", terms={"neu": 1}, doc_len=1)
     assert isinstance(storage.replace_memories([MemoryReplace(v2, read)], at(0))[0], EntryFailure)
-    clients.dynamodb.put_item(TableName=TABLE, Item=memory_posting_item(v2, "neu", 1))
+    clients.dynamodb.put_item(TableName=TABLE, Item=postings(v2)[0])  # neu, tf 1
     assert storage.delete_memories(TENANT, [lt(1)], at(0)) == [lt(1)]
     assert raw(clients, _tombstone(lt(1))) is not None
     assert storage.memory_stats(TENANT) == CorpusStats(0, 0)

@@ -302,7 +302,7 @@ VALUES_NONE = "ZLTGSQOZ566UATSNRB2Y5JTWOA"  # the digest of no value tokens
 
 
 def test_a_memory_posting_keeps_its_layout_and_reads_back() -> None:
-    assert memory_items.memory_posting_item(SHORT, "m", 1) == MEMORY_POSTING
+    assert memory_items.postings(SHORT) == [MEMORY_POSTING]  # its one term, m
     posting = memory_items.MEMORY_POSTING.read(MEMORY_POSTING)
     assert posting == MemoryPosting(SHORT.id, 1, 1, "u2", SHORT.expires_at, "teams/t")
     assert (posting.text_term, posting.sign) == (

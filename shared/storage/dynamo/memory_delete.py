@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
+from itertools import chain
 
 from boto3.dynamodb.conditions import Attr, Key
 
@@ -131,10 +132,7 @@ class MemoryDeleter:
             for n in range(EXPIRY_SHARDS)
         ]
         pages = self._calls.query_many(queries, limit)
-        candidates = sorted(
-            (item for page in pages for item in page),
-            key=lambda item: (get_n(item, EXP_SK), get_s(item, PK)),
-        )
+        candidates = sorted(chain(*pages), key=lambda item: (get_n(item, EXP_SK), get_s(item, PK)))
         ids = dict.fromkeys((get_s(i, "tenant"), get_s(i, "memory_id")) for i in candidates)
         refs = [(tenant, parse_memory_id(memory_id)) for tenant, memory_id in ids][:limit]
         deleted = self._delete(refs, now_us, {}, None, expired_only=True)
@@ -183,12 +181,11 @@ class MemoryDeleter:
             outcomes, failed, _ = write_index(self._calls, counts, side, extra=extra)
             left |= failed
             pending = []
-            for c in counts:
-                outcome, ref = outcomes[c.owner], c.owner
-                if outcome.outcome is Outcome.DONE:
+            for ref, item in items.items():  # the ones counted
+                if outcomes[ref].outcome is Outcome.DONE:
                     tombstones.add(ref)
-                    deleted[ref] = items[ref]
-                elif outcome.outcome is Outcome.REFUSED:
+                    deleted[ref] = item
+                elif outcomes[ref].outcome is Outcome.REFUSED:
                     pending.append(ref)  # moved since the read: read again
                 else:
                     _log.error("delete: memory %s of %s not deleted", ref[1], ref[0])

@@ -30,7 +30,7 @@ import zlib
 from collections.abc import Mapping, Set
 from typing import Any, Final
 
-from shared.domain import DuplicateSign, Memory, MemoryId, MemoryPosition, MemoryPosting, MemoryType
+from shared.domain import Memory, MemoryId, MemoryPosition, MemoryPosting, MemoryType
 from shared.search.duplicates import decode_sign, encode_sign, memory_sign, term_set
 from shared.search.postings import IMPACT_MAX, posting_impact
 from shared.storage.dynamo.calls import item_key
@@ -180,27 +180,20 @@ def memory_from_item(item: Mapping[str, Any]) -> Memory:
 # --- memory postings and stats ----------------------------------------------------------
 
 
-def memory_posting_item(
-    m: Memory, term: str, tf: int, sign: DuplicateSign | None = None, text: bool | None = None
-) -> Item:
-    """A posting carries what search filters on before loading memories (nutzer, area,
-    expiry; a short-term memory's TTL, so TTL removes it too) and the near-duplicate data
-    (module docstring): `sign` and `text` default to the memory's (`postings` computes
-    them once per memory)."""
-    sign = memory_sign(m) if sign is None else sign
-    text = term in term_set(m.memory) if text is None else text
-    posting = MemoryPosting(m.id, tf, m.doc_len, m.nutzer, m.expires_at, m.area, text, sign)
-    return {
-        **memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id),
-        **MEMORY_POSTING.item(posting),
-        **ttl(opt_us(m.expires_at)),
-    }
-
-
 def postings(m: Memory) -> list[Item]:
-    """Every posting of `m` (terms with tf > 0)."""
-    sign, text = memory_sign(m), term_set(m.memory)
-    return [memory_posting_item(m, t, tf, sign, t in text) for t, tf in m.terms.items() if tf > 0]
+    """Every posting of `m` (terms with tf > 0). A posting carries what search filters on
+    before loading memories (nutzer, area, expiry; a short-term memory's TTL, so TTL
+    removes it too) and the near-duplicate data (module docstring)."""
+    sign, text, expiry_ttl = memory_sign(m), term_set(m.memory), ttl(opt_us(m.expires_at))
+    found: list[Item] = []
+    for term, tf in m.terms.items():
+        if tf > 0:
+            posting = MemoryPosting(
+                m.id, tf, m.doc_len, m.nutzer, m.expires_at, m.area, term in text, sign
+            )
+            at = memory_posting_key(m.tenant, m.area, term, tf, m.doc_len, m.id)
+            found.append(at | MEMORY_POSTING.item(posting) | expiry_ttl)
+    return found
 
 
 def posting_keys(m: Memory) -> set[KeyId]:

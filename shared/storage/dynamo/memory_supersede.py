@@ -67,7 +67,6 @@ class MemorySuperseder:
                 return None  # nothing of this successor's to take back
             if current is None or not is_live(current, now_us):
                 return EntryFailure(EntryFailureCode.NOT_FOUND, f"memory {mark.memory_id}")
-            if opt_s(current, "ersetzt_durch") == successor:
-                return None  # a resend: marked by its first send
-            return EntryFailure(EntryFailureCode.CONFLICT, f"memory {mark.memory_id} replaced")
+            if opt_s(current, "ersetzt_durch") != successor:  # else a resend, marked before
+                return EntryFailure(EntryFailureCode.CONFLICT, f"memory {mark.memory_id} replaced")
         return None

@@ -52,7 +52,6 @@ from shared.storage.dynamo.items import (
 )
 from shared.validation.rules import MAX_BATCH
 
-_MAX_RACES: Final = 5
 MARKED: Final = "marked"
 LEASE_KEEP: Final = MAX_BATCH  # a warm lease holds a call's most IDs per counter
 LEASE_BLOCK: Final = 128
@@ -132,9 +131,10 @@ class CallRecords:
         **request: Any,
     ) -> Item | None:
         """One write of a call record conditioned on `condition` (`put`/`remove`: the
-        update): None, or on the condition's failure the item it met (`ALL_OLD`; else {});
-        any other error raised."""
+        update): None, or on the condition's failure the item it met (`ALL_OLD`); any other
+        error raised."""
         built = expression(condition, put=put, remove=remove)
+        built["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
         try:
             getattr(self._calls.client, verb)(TableName=self._calls.table, **request, **built)
         except ClientError as exc:
@@ -165,33 +165,22 @@ class CallRecords:
         }
         item = {**call_key(tenant, claim.key), **attributes(fields)}
         low = [c for c, wanted in claim.wants.items() if wanted and self._leases.low(tenant, c)]
-        tasks: list[Callable[[], Item | None]] = [partial(self._put_new, item, now_us)]
-        tasks += [partial(self._leases.refill, tenant, c) for c in low]  # they return None
-        old, races = self._calls.round_trips.side_by_side(tasks)[0], 0
-        while old is not None:
-            record = self._existing(claim, old, taken)
-            if record is not None:
-                return record
-            if (races := races + 1) > _MAX_RACES:
-                raise CallRecordsUnavailable("call record kept changing under concurrent sends")
-            old = self._put_new(item, now_us)  # taken over or deleted in between: again
-        return CallRecord(CallState.NEW, claim.token, claim.body, ids)
-
-    def _put_new(self, item: Item, now_us: int) -> Item | None:
-        """The new record, or the existing one that stopped it."""
         vacant = Attr(PK).not_exists() | Attr("until_us").lt(now_us)
-        return self._write(
-            "put_item", vacant, Item=item, ReturnValuesOnConditionCheckFailure="ALL_OLD"
-        )
+        put = partial(self._write, "put_item", vacant, Item=item)
+        refills = [partial(self._leases.refill, tenant, c) for c in low]  # they return None
+        tasks: list[Callable[[], Item | None]] = [put, *refills]
+        old = self._calls.round_trips.side_by_side(tasks)[0]  # the record that refused it
+        if old is None:
+            return CallRecord(CallState.NEW, claim.token, claim.body, ids)
+        return self._existing(claim, old, taken)
 
     def _existing(
         self, claim: CallClaim, old: Item, taken: dict[CounterName, list[int]]
-    ) -> CallRecord | None:
-        """What an existing record means for this claim; None: try to create it again. The
-        IDs taken for the new record go back to the lease (a takeover keeps the record's:
-        entries it lacks get theirs from `reserve_ids`)."""
-        if "token" not in old:  # gone between the condition and its answer
-            return None
+    ) -> CallRecord:
+        """What the existing record (ALL_OLD of the refused claim: the condition failed on
+        it, so it is there) means for this claim. The IDs taken for the new record go back
+        to the lease (a takeover keeps the record's: entries it lacks get theirs from
+        `reserve_ids`)."""
         self._leases.give_back(claim.tenant, taken)
         token, body = get_s(old, "token"), get_s(old, "body")
         known = ids_from_json(get_s(old, "ids"))
