@@ -1,11 +1,9 @@
 """Creating memories (put_memories) and completing a cut-off create (complete_memories;
 docs/dynamodb.md, "Memories: partial failures"). For the whole batch ONE stage
-(`write_index`): the items' Puts, conditioned absent, with the stats ADD ‖ the postings
-(idempotent puts) ‖ PutVectors. Only if something failed, one undo stage: a memory whose
-transaction may have applied is taken out again (Delete conditioned on this write's
-`write_id` and version, with the decrement: refused where it never applied), its postings
-deleted — or, for an ID that exists, put back as the existing item (ALL_OLD of the
-refused Put) has them — and its vector deleted.
+(`write_index`): the items' Puts, conditioned absent, with the stats ADD ‖ the postings ‖
+PutVectors. Only if something failed, one undo stage: what may have applied taken out
+(conditioned on this write's `write_id`: refused where it never applied), its postings
+deleted or, for an ID that exists, made the existing item's again, its vector deleted.
 
 Invariants:
 - Item and stats are stored together or not at all: counted == stored (memory_items.py).

@@ -1,13 +1,9 @@
-"""Deleting memories (delete_memories) and the expiry sweep (delete_expired); the stages
-are in docs/dynamodb.md, "Memories: delete and the expiry sweep":
-1. one consistent Query per memory partition (item, ratings, a tombstone) — the delete
-   tool's authorization read (`read`, beside the claim), passed in as `DeleteRead`;
-2. per stats shard one TransactWriteItems: the item's Delete on the version read, its
-   tombstone's Put, the decrement, the call record's marks — beside the deletes of the
-   ratings, guards and every posting item or tombstone names; refused (moved since the
-   read): back to 1, bounded, and put back if the memory is not deleted in the end;
-3. deferred beside the answer: the tombstones whose postings are gone dropped, vectors.
-The sweep adds a stage 0: one `by_expiry` Query per shard, merged oldest first.
+"""Deleting memories (delete_memories) and the expiry sweep (delete_expired; first one
+`by_expiry` Query per shard). Stages (docs/dynamodb.md, "Memories: delete and the expiry
+sweep"): 1. the partitions read (or the delete tool's `DeleteRead`); 2. per stats shard one
+transaction (the item's Delete on the version read, its tombstone, the decrement, the call
+record's marks) beside the side deletes, a refused one back to 1 (bounded); 3. deferred:
+the tombstones dropped, the vectors deleted.
 
 Invariants:
 - Side data is only removed beside the transaction that removes its item (put back if

@@ -1,16 +1,10 @@
-"""Memory items, memory postings and memory stats: keys and mapping (docs/dynamodb.md).
-
-    memory         T#<t>#MEM#<typ>_<n>          MEM    GSIs: by_vk_typ, by_area, long-term
-                                                       by_reference, short-term by_expiry
-    tombstone      T#<t>#MEM#<typ>_<n>          GONE   stale, TTL, short-term: by_expiry keys
-    memory posting T#<t>#MPOST#<area>#<term>    <rank, 5 digits>#<typ>_<n, 20 digits>
-    memory stats   T#<t>#MSTATS                 STATS#<0..7>   (items.stats_key)
-
-(rank = IMPACT_MAX - impact: ascending sort key = descending impact, so a search reads the
-head of each (area, term) list of the caller's areas and nothing else.) A posting's key is
-a pure function of the stored memory (area, term, tf, doc_len, ID), so writers recompute
-the keys of a stored version's postings (`posting_keys`). Every posting also carries its
-memory's near-duplicate sign (`dup`) and whether its term is one of the memory text's
+"""Memory items, tombstones, memory postings and memory stats: keys and mapping (their
+layout: docs/dynamodb.md, "Item types"). A posting's sort key starts with IMPACT_MAX -
+impact (ascending = descending impact), so a search reads the head of each (area, term)
+list of the caller's areas and nothing else. A posting's key is a pure function of the
+stored memory (area, term, tf, doc_len, ID), so writers recompute the keys of a stored
+version's postings (`posting_keys`). Every posting also carries its memory's
+near-duplicate sign (`dup`) and whether its term is one of the memory text's
 (`text_term`), so that a write's duplicate check decides from its postings read which
 stored memories it must load (services/duplicates.py).
 

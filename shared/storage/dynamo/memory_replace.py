@@ -1,12 +1,9 @@
-"""Replacing memories (replace_memories, for update_brain_memories; docs/dynamodb.md,
-"Memories: replace"). Per batch one stage (`write_index`): the items' Updates — the
-replaced attributes, the version bumped, `stale` = the old version's posting keys the new
-one lacks; conditioned on the caller's snapshot (`MemoryReplace.previous`: version and
-`embedding_key` read, not expired, the item indexes exactly it: area, doc_len, terms, no
-`stale`) — with the stats ADD of the length change ‖ the postings diff (stale keys
-deleted, every new posting put) ‖ PutVectors under fresh keys. Deferred
-(`TableCalls.defer`): once the postings are complete the item's `stale` is removed, and
-the replaced vector deleted.
+"""Replacing memories (replace_memories; docs/dynamodb.md, "Memories: replace"). Per batch
+one stage (`write_index`): the items' Updates (version bumped, `stale` = the old posting
+keys the new version lacks), conditioned on the caller's snapshot (`MemoryReplace.previous`,
+which the item indexes exactly), with the stats ADD ‖ the postings diff ‖ PutVectors under
+fresh keys. Deferred: once the postings are complete `stale` is removed and the replaced
+vector deleted.
 
 Invariants:
 - Item and stats move together or not at all; the item names every posting that may

@@ -121,9 +121,8 @@ class RatingWriter:
             return [base] * len(ratings)
         groups: list[list[Rating]] = [[]]
         for rating in ratings:
-            if len(groups[-1]) == RATINGS_PER_TRANSACTION or any(
-                r.insert_id == rating.insert_id for r in groups[-1]
-            ):
+            ids = [r.insert_id for r in groups[-1]]
+            if len(ids) == RATINGS_PER_TRANSACTION or rating.insert_id in ids:
                 groups.append([])
             groups[-1].append(rating)
         results: list[Result] = []

@@ -177,10 +177,9 @@ class CallRecords:
     def _existing(
         self, claim: CallClaim, old: Item, taken: dict[CounterName, list[int]]
     ) -> CallRecord:
-        """What the existing record (ALL_OLD of the refused claim: the condition failed on
-        it, so it is there) means for this claim. The IDs taken for the new record go back
-        to the lease (a takeover keeps the record's: entries it lacks get theirs from
-        `reserve_ids`)."""
+        """What the record that refused the claim (ALL_OLD: the condition failed on it, so it
+        is there) means for it. The IDs taken for the new record go back to the lease (a
+        takeover keeps the record's; entries it lacks get theirs from `reserve_ids`)."""
         self._leases.give_back(claim.tenant, taken)
         token, body = get_s(old, "token"), get_s(old, "body")
         known = ids_from_json(get_s(old, "ids"))
