@@ -32,6 +32,7 @@ from shared.storage.dynamo.parallel import RoundTrips
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_dynamodb.type_defs import PaginatorConfigTypeDef
 
 _log = logging.getLogger(__name__)
 
@@ -166,23 +167,19 @@ class TableCalls:
         """`count` (>= 1) consecutive IDs of a per-tenant counter: one UpdateItem `ADD`."""
         if count < 1:
             raise ValueError(f"count must be >= 1, not {count}")
-        added = expression(add={"value": count})
         response = self.client.update_item(
             TableName=self.table,
             Key=counter_key(tenant, counter),
             ReturnValues="UPDATED_NEW",
-            **added,
+            **expression(add={"value": count}),
         )
         last = get_n(response["Attributes"], "value")
         return range(last - count + 1, last + 1)
 
     def get_item(self, key: Item, **request: Any) -> Item | None:
         """Consistent GetItem (`request`: e.g. a ProjectionExpression)."""
-        response = self.client.get_item(
-            TableName=self.table, Key=key, ConsistentRead=True, **request
-        )
-        item = response.get("Item")
-        return dict(item) if item is not None else None
+        found = self.client.get_item(TableName=self.table, Key=key, ConsistentRead=True, **request)
+        return dict(found["Item"]) if "Item" in found else None
 
     # --- batched reads and writes: a task per chunk, its unprocessed part retried in it --
 
@@ -211,11 +208,8 @@ class TableCalls:
         return [item for items, _ in pages for item in items]
 
     def _get_keys(self, keys: list[Item]) -> tuple[list[Item], list[Item]]:
-        response: dict[str, Any] = dict(
-            self.client.batch_get_item(
-                RequestItems={self.table: {"Keys": keys, "ConsistentRead": True}}
-            )
-        )
+        request: Any = {self.table: {"Keys": keys, "ConsistentRead": True}}
+        response: dict[str, Any] = dict(self.client.batch_get_item(RequestItems=request))
         items = [dict(i) for i in response.get("Responses", {}).get(self.table, [])]
         left = response.get("UnprocessedKeys", {}).get(self.table, {}).get("Keys", [])
         return items, [dict(k) for k in left]
@@ -265,25 +259,15 @@ class TableCalls:
         return [partial(self._query, q, n) for q, n in zip(queries, limits, strict=True)]
 
     def _query(self, query: Mapping[str, Any], limit: int | None) -> list[Item]:
-        items, start = self._query_page(query, None, limit)
-        while start is not None and (limit is None or len(items) < limit):
-            page, start = self._query_page(
-                query, start, None if limit is None else limit - len(items)
-            )
-            items += page
-        return items
-
-    def _query_page(
-        self, query: Mapping[str, Any], start: Mapping[str, Any] | None, limit: int | None
-    ) -> tuple[list[Item], Mapping[str, Any] | None]:
-        kwargs: dict[str, Any] = {"TableName": self.table, **query}
-        if start is not None:
-            kwargs["ExclusiveStartKey"] = start
-        if limit is not None:
-            kwargs["Limit"] = limit
-        response = self.client.query(**kwargs)
-        items = [dict(i) for i in response.get("Items", [])]
-        return items, response.get("LastEvaluatedKey")
+        """The items of `query`'s pages (botocore's paginator), at most `limit`: then
+        `Limit` per page, and no page once `limit` items are read."""
+        config: PaginatorConfigTypeDef = (
+            {} if limit is None else {"MaxItems": limit, "PageSize": limit}
+        )
+        pages = self.client.get_paginator("query").paginate(
+            TableName=self.table, **query, PaginationConfig=config
+        )
+        return [dict(item) for page in pages for item in page.get("Items", [])]
 
 
 def run_groups(

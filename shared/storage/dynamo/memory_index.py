@@ -15,12 +15,12 @@ follows the cursor; beyond `COUNT_CALLS` calls per list and step, on in the next
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from functools import partial, reduce
 from itertools import chain, islice
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from boto3.dynamodb.conditions import Attr, ConditionBase, Key
 
@@ -261,9 +261,12 @@ def posting_query(tenant: str, area: str, term: str) -> Item:
 
 def _page(calls: TableCalls, tenant: str, key: ListKey, cursor: object | None, size: int) -> Page:
     """One consistent Query page of list `key` after `cursor`: at most `size` postings."""
-    start = cast(Mapping[str, Any] | None, cursor)
-    items, last_key = calls._query_page(posting_query(tenant, *key), start, size)
-    return Page(list(map(MEMORY_POSTING.read, items)), last_key)
+    start: dict[str, Any] = {} if cursor is None else {"ExclusiveStartKey": cursor}
+    response = calls.client.query(
+        TableName=calls.table, Limit=size, **posting_query(tenant, *key), **start
+    )
+    items = response.get("Items", [])
+    return Page(list(map(MEMORY_POSTING.read, items)), response.get("LastEvaluatedKey"))
 
 
 def _count_after(calls: TableCalls, tenant: str, key: ListKey, cursor: object | None) -> int | None:
