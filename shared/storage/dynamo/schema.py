@@ -15,9 +15,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
-from botocore.exceptions import BotoCoreError, ClientError
-
-from shared.storage.dynamo.calls import made
+from shared.storage.dynamo.calls import AWS_ERRORS, made
 from shared.storage.dynamo.items import (
     AREA_INDEX,
     AREA_PK,
@@ -62,23 +60,14 @@ def _index(name: str, hash_key: str, range_key: str, projection: Any = _ALL) -> 
     }
 
 
-_ATTRIBUTE_TYPES: Final = {
-    PK: "S",
-    SK: "S",
-    REF_PK: "S",
-    REF_SK: "N",
-    TYP_PK: "S",
-    TYP_SK: "N",
-    EXP_PK: "S",
-    EXP_SK: "N",
-    AREA_PK: "S",
-    AREA_SK: "S",
-}
+# Every key attribute of the table and its indexes: strings but for the numeric sort keys.
+_KEYS: Final = (PK, SK, REF_PK, REF_SK, TYP_PK, TYP_SK, EXP_PK, EXP_SK, AREA_PK, AREA_SK)
+_NUMBERS: Final = (REF_SK, TYP_SK, EXP_SK)
 
 TABLE_PROPERTIES: Final[dict[str, Any]] = {
     "BillingMode": "PAY_PER_REQUEST",
     "AttributeDefinitions": [
-        {"AttributeName": name, "AttributeType": typ} for name, typ in _ATTRIBUTE_TYPES.items()
+        {"AttributeName": name, "AttributeType": "N" if name in _NUMBERS else "S"} for name in _KEYS
     ],
     "KeySchema": _key_schema(PK, SK),
     "GlobalSecondaryIndexes": [
@@ -146,7 +135,7 @@ def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[st
     for setting, ensure in (("TTL", partial(_ensure_ttl, dynamodb, table_name)), ("PITR", pitr)):
         try:
             ensure()
-        except (ClientError, BotoCoreError, NotImplementedError) as exc:
+        except (*AWS_ERRORS, NotImplementedError) as exc:
             _log.warning("bootstrap: could not enable %s on %s: %s", setting, table_name, exc)
     sse = VECTOR_BUCKET_PROPERTIES["EncryptionConfiguration"]["SseType"]
     bucket = partial(
