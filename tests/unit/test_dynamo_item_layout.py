@@ -24,6 +24,7 @@ from shared.domain import (
 )
 from shared.ledger.model import LedgerArt, LedgerRecord, LedgerSatz, LedgerStatus
 from shared.storage.dynamo import items, ledger, memory_items
+from shared.storage.values import to_us
 
 T = datetime(2026, 11, 30, 8, 15, 42, 123456, tzinfo=UTC)
 LONG = Memory(
@@ -363,7 +364,7 @@ TOMBSTONE_ITEM = {
 
 
 def test_a_tombstone_keeps_its_layout_and_items_name_their_postings() -> None:
-    assert memory_items.tombstone_item(SHORT, STALE, items.to_us(T)) == TOMBSTONE_ITEM
+    assert memory_items.tombstone_item(SHORT, STALE, to_us(T)) == TOMBSTONE_ITEM
     assert memory_items.named_keys(TOMBSTONE_ITEM) == STALE
     # an item names its version's postings and, while a replace runs, the stale ones too
     own = {("T#acme#MPOST#teams/t#m", "05365#shortterm_00000000000000000007")}

@@ -27,10 +27,10 @@ from shared.storage.dynamo.items import (
     opt_s,
     s,
     tag_key,
-    to_us,
 )
 from shared.storage.dynamo.membership_hints import MembershipHints
 from shared.storage.dynamo.parallel import RoundTrips
+from shared.storage.values import to_us
 
 if TYPE_CHECKING:
     from shared.domain import CounterName, Memory, MemoryId

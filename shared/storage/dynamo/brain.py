@@ -55,9 +55,9 @@ from shared.storage.dynamo.items import (
     stats_key,
     stats_query,
     term_pk,
-    to_us,
 )
 from shared.storage.dynamo.memory_index import REF, TYP, merged, newest
+from shared.storage.values import to_us
 
 _log = logging.getLogger(__name__)
 

@@ -21,10 +21,9 @@ import math
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime
 from decimal import Decimal
 from enum import Enum
-from functools import partial
 from types import NoneType, UnionType
 from typing import Any, Final, cast, get_args, get_origin, get_type_hints
 
@@ -40,6 +39,7 @@ from shared.domain import (
     Rating,
     VkTyp,
 )
+from shared.storage.values import dump, from_us, to_us
 
 # Low-level client shapes: {"S": "..."} / {"N": "..."}; typed loosely on purpose.
 Item = dict[str, Any]
@@ -70,10 +70,6 @@ STATS_SHARDS: Final = 8
 BRAIN_STATS: Final = "STATS"
 MEMORY_STATS: Final = "MSTATS"
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MICROSECOND = timedelta(microseconds=1)
-
-
 # --- attribute values -------------------------------------------------------------------
 
 
@@ -96,16 +92,6 @@ def get_n(item: Mapping[str, Any], name: str) -> int:
 
 def opt_s(item: Mapping[str, Any], name: str) -> str | None:
     return get_s(item, name) if name in item else None
-
-
-def to_us(value: datetime) -> int:
-    if value.tzinfo is None or value.utcoffset() is None:
-        raise ValueError(f"naive datetime {value!r}: storage needs timezone-aware datetimes")
-    return (value - _EPOCH) // _MICROSECOND
-
-
-def opt_us(value: datetime | None) -> int | None:
-    return None if value is None else to_us(value)
 
 
 def ttl_seconds(expires_us: int) -> int:
@@ -151,13 +137,13 @@ def parse_memory_id(text: str) -> MemoryId:
     return memory_id
 
 
-JSON: Final = Kind(partial(json.dumps, ensure_ascii=False, separators=(",", ":")), json.loads)
+JSON: Final = Kind(dump, json.loads)
 _BY_TYPE: Final[Mapping[Any, Kind]] = {
     str: Kind(str, str),
     int: Kind(int, int),
     bool: Kind(bool, bool),
     Decimal: Kind(Decimal, Decimal),
-    datetime: Kind(to_us, lambda value: _EPOCH + timedelta(microseconds=int(value))),
+    datetime: Kind(to_us, lambda value: from_us(int(value))),
     date: Kind(date.isoformat, date.fromisoformat),
     MemoryId: Kind(str, parse_memory_id),
     list: JSON,

@@ -56,7 +56,6 @@ from shared.storage.dynamo.items import (
     query,
     rating_guard_key,
     rating_items,
-    to_us,
 )
 from shared.storage.dynamo.memory_items import (
     EXPIRY_SHARDS,
@@ -69,6 +68,7 @@ from shared.storage.dynamo.memory_items import (
     tombstone_item,
 )
 from shared.storage.dynamo.reservations import mark_action
+from shared.storage.values import to_us
 
 _log = logging.getLogger(__name__)
 

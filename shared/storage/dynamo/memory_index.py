@@ -51,7 +51,6 @@ from shared.storage.dynamo.items import (
     scope_ref_pk,
     stats_from_items,
     stats_query,
-    to_us,
     unexpired,
 )
 from shared.storage.dynamo.membership_hints import MembershipHints
@@ -64,6 +63,7 @@ from shared.storage.dynamo.memory_items import (
     memory_typ_pk,
 )
 from shared.storage.dynamo.projects import membership_query, projects_from_items
+from shared.storage.values import to_us
 
 ListKey = tuple[str, str]  # (area, term)
 COUNT_CALLS: Final = 4

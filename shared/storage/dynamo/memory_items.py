@@ -51,15 +51,14 @@ from shared.storage.dynamo.items import (
     memory_pk,
     n,
     opt_s,
-    opt_us,
     padded,
     s,
     scope_ref_pk,
     stats_key,
     tenant_prefix,
-    to_us,
     ttl,
 )
+from shared.storage.values import opt_us, to_us
 
 # Partitions of the by_expiry GSI. Only ever increase it: the sweep queries 0..N-1, so
 # items keyed with a smaller N stay reachable.

@@ -51,7 +51,6 @@ from shared.storage.dynamo.items import (
     memory_key,
     opt_s,
     plain,
-    to_us,
     unexpired,
 )
 from shared.storage.dynamo.memory_items import (
@@ -65,6 +64,7 @@ from shared.storage.dynamo.memory_items import (
     postings,
     stale_attribute,
 )
+from shared.storage.values import to_us
 
 _log = logging.getLogger(__name__)
 

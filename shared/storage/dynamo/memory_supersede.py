@@ -23,7 +23,8 @@ from boto3.dynamodb.conditions import Attr
 
 from shared.domain import EntryFailure, EntryFailureCode, Supersession
 from shared.storage.dynamo.calls import AWS_ERRORS, CONDITION_FAILED_ERROR, TableCalls, error_code
-from shared.storage.dynamo.items import PK, expression, is_live, memory_key, opt_s, to_us, unexpired
+from shared.storage.dynamo.items import PK, expression, is_live, memory_key, opt_s, unexpired
+from shared.storage.values import to_us
 
 _log = logging.getLogger(__name__)
 

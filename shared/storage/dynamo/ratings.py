@@ -45,13 +45,12 @@ from shared.storage.dynamo.items import (
     is_live,
     memory_key,
     memory_pk,
-    opt_us,
     query,
     rating_items,
-    to_us,
     unexpired,
 )
 from shared.storage.dynamo.memory_items import memory_from_item
+from shared.storage.values import opt_us, to_us
 
 _log = logging.getLogger(__name__)
 

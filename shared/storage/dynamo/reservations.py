@@ -47,9 +47,9 @@ from shared.storage.dynamo.items import (
     get_n,
     get_s,
     own_key,
-    to_us,
     ttl_seconds,
 )
+from shared.storage.values import to_us
 from shared.validation.rules import MAX_BATCH
 
 MARKED: Final = "marked"

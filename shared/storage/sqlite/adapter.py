@@ -7,7 +7,6 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING
 
 from shared.domain import CounterName, Memory
-from shared.storage.sqlite.base import dump
 from shared.storage.sqlite.brain import BrainStore
 from shared.storage.sqlite.calls import CallStore, reserve_in
 from shared.storage.sqlite.ledger import LedgerStore
@@ -15,6 +14,7 @@ from shared.storage.sqlite.memories import MemoryStore
 from shared.storage.sqlite.projects import ProjectStore
 from shared.storage.sqlite.ratings import RatingStore
 from shared.storage.sqlite.vectors import VectorStore
+from shared.storage.values import dump
 
 if TYPE_CHECKING:
     from shared.storage.port import StoragePort

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Self
 
@@ -19,34 +17,6 @@ DATABASE_FILE_NAME = "brain.sqlite3"
 BUSY_TIMEOUT_MS = 30_000
 
 NOT_EXPIRED = "(expires_at IS NULL OR expires_at > ?)"
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MICROSECOND = timedelta(microseconds=1)
-
-
-# --- conversions ------------------------------------------------------------------------
-
-
-def to_micros(value: datetime) -> int:
-    if value.tzinfo is None or value.utcoffset() is None:
-        raise ValueError(f"naive datetime {value!r}: storage needs timezone-aware datetimes")
-    return (value - _EPOCH) // _MICROSECOND
-
-
-def opt_micros(value: datetime | None) -> int | None:
-    return None if value is None else to_micros(value)
-
-
-def from_micros(value: int) -> datetime:
-    return _EPOCH + timedelta(microseconds=value)
-
-
-def opt_datetime(value: int | None) -> datetime | None:
-    return None if value is None else from_micros(value)
-
-
-def dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def memory_key(tenant: str, memory_id: MemoryId) -> tuple[str, str, int]:

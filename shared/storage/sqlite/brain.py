@@ -22,14 +22,8 @@ from shared.domain import (
     TermLookup,
     VkTyp,
 )
-from shared.storage.sqlite.base import (
-    Abort,
-    SqliteBase,
-    dump,
-    failure,
-    from_micros,
-    to_micros,
-)
+from shared.storage.sqlite.base import Abort, SqliteBase, failure
+from shared.storage.values import dump, from_us, to_us
 
 _log = logging.getLogger(__name__)
 
@@ -57,8 +51,8 @@ def brain_row(e: BrainEntry) -> tuple[Any, ...]:
         dump(e.stammdaten),
         e.nutzer,
         e.agent,
-        to_micros(e.created_at),
-        to_micros(e.updated_at),
+        to_us(e.created_at),
+        to_us(e.updated_at),
         dump(e.referenzfelder),
         dump(e.terms),
         e.doc_len,
@@ -77,8 +71,8 @@ def brain_from_row(row: Sequence[Any]) -> BrainEntry:
         stammdaten=json.loads(row[7]),
         nutzer=row[8],
         agent=row[9],
-        created_at=from_micros(row[10]),
-        updated_at=from_micros(row[11]),
+        created_at=from_us(row[10]),
+        updated_at=from_us(row[11]),
         referenzfelder=json.loads(row[12]),
         terms=json.loads(row[13]),
         doc_len=row[14],

@@ -39,7 +39,8 @@ from shared.calls import (
     missing,
 )
 from shared.domain import CounterName
-from shared.storage.sqlite.base import SqliteBase, dump, to_micros
+from shared.storage.sqlite.base import SqliteBase
+from shared.storage.values import dump, to_us
 
 # Expired rows a write removes on its way (bounded work per call; more than it adds).
 PURGE_PER_WRITE = 16
@@ -92,7 +93,7 @@ def mark_in(conn: sqlite3.Connection, tenant: str, marks: CallMarks, mark: str) 
 
 class CallStore(SqliteBase):
     def claim_call(self, claim: CallClaim) -> CallRecord:
-        now_us = to_micros(claim.now)
+        now_us = to_us(claim.now)
         with self._write() as conn:
             row = conn.execute(
                 f"SELECT {_COLUMNS} FROM call_records WHERE tenant = ? AND ckey = ?",
@@ -110,7 +111,7 @@ class CallStore(SqliteBase):
                     return CallRecord(CallState.RUNNING, token, body, known, marks)
                 conn.execute(
                     "UPDATE call_records SET running_until_us = ? WHERE tenant = ? AND ckey = ?",
-                    (to_micros(claim.running_until), claim.tenant, claim.key),
+                    (to_us(claim.running_until), claim.tenant, claim.key),
                 )
                 return CallRecord(CallState.RESUMED, token, body, known, marks)
             ids: dict[CounterName, dict[int, int]] = {}  # reserved when the call stores
@@ -122,8 +123,8 @@ class CallStore(SqliteBase):
                     claim.key,
                     claim.body,
                     claim.token,
-                    to_micros(claim.running_until),
-                    to_micros(claim.expires_at),
+                    to_us(claim.running_until),
+                    to_us(claim.expires_at),
                     ids_to_json(ids),
                     dump([]),
                 ),
@@ -160,7 +161,7 @@ class CallStore(SqliteBase):
             updated = conn.execute(
                 "UPDATE call_records SET answer = ?, running_until_us = NULL, expires_us = ?"
                 " WHERE tenant = ? AND ckey = ? AND token = ?",
-                (answer, to_micros(expires_at), tenant, key, token),
+                (answer, to_us(expires_at), tenant, key, token),
             ).rowcount
         return bool(updated)
 

@@ -30,7 +30,8 @@ from shared.ledger.model import (
     LedgerWrite,
     attach_followers,
 )
-from shared.storage.sqlite.base import Abort, SqliteBase, dump, failure, from_micros, to_micros
+from shared.storage.sqlite.base import Abort, SqliteBase, failure
+from shared.storage.values import dump, from_us, to_us
 
 _log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ def _row(record: LedgerRecord) -> tuple[Any, ...]:
         record.iban,
         record.bezug,
         _opt_iso(record.anker_datum),
-        to_micros(record.created_at),
+        to_us(record.created_at),
         dump(record.referenzfelder),
         pos_datum.isoformat(),
         pos_id,
@@ -111,7 +112,7 @@ def _record(row: Sequence[Any]) -> LedgerRecord:
         iban=row[20],
         bezug=None if row[21] is None else int(row[21]),
         anker_datum=_opt_date(row[22]),
-        created_at=from_micros(int(row[23])),
+        created_at=from_us(int(row[23])),
         referenzfelder=json.loads(row[24]),
         schluessel=row[28],
     )
@@ -131,7 +132,7 @@ class LedgerStore(SqliteBase):
         self, writes: Sequence[LedgerWrite]
     ) -> list[EntryFailure | AlreadyAppended | None]:
         for write in writes:  # reject naive datetimes before anything is written
-            to_micros(write.record.created_at)
+            to_us(write.record.created_at)
         results: list[EntryFailure | AlreadyAppended | None] = []
         for write in writes:
             try:

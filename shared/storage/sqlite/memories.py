@@ -30,17 +30,11 @@ from shared.domain import (
     NewMemory,
     Supersession,
 )
-from shared.storage.sqlite.base import (
-    NOT_EXPIRED,
-    Abort,
-    dump,
-    failure,
-    memory_key,
-    to_micros,
-)
+from shared.storage.sqlite.base import NOT_EXPIRED, Abort, failure, memory_key
 from shared.storage.sqlite.calls import mark_in
 from shared.storage.sqlite.memory_index import MEMORY_KEY, MemoryIndex, recent_in_areas
 from shared.storage.sqlite.memory_rows import MEMORY_COLUMNS, memory_from_row, memory_row
+from shared.storage.values import dump, to_us
 
 _log = logging.getLogger(__name__)
 
@@ -145,7 +139,7 @@ class MemoryStore(MemoryIndex):
     def replace_memories(
         self, replaces: Sequence[MemoryReplace], now: datetime
     ) -> list[EntryFailure | None]:
-        now_us = to_micros(now)
+        now_us = to_us(now)
         values = [_replaced_values(item.memory) for item in replaces]
         results: list[EntryFailure | None] = []
         for item, new_values in zip(replaces, values, strict=True):
@@ -190,7 +184,7 @@ class MemoryStore(MemoryIndex):
         self, tenant: str, marks: Sequence[Supersession], now: datetime
     ) -> list[EntryFailure | None]:
         """Each mark in its own write transaction: read, decide, update (port docs)."""
-        now_us = to_micros(now)
+        now_us = to_us(now)
         results: list[EntryFailure | None] = []
         for mark in marks:
             try:
@@ -226,7 +220,7 @@ class MemoryStore(MemoryIndex):
             conn.execute(
                 "UPDATE memories SET gueltig_bis = ?, ersetzt_durch = ?, version = version + 1"
                 f" WHERE {MEMORY_KEY}",
-                (to_micros(mark.at), successor, *key),
+                (to_us(mark.at), successor, *key),
             )
 
     def delete_memories(
@@ -237,7 +231,7 @@ class MemoryStore(MemoryIndex):
         read: DeleteRead | None = None,
         marks: CallMarks | None = None,
     ) -> list[MemoryId]:
-        now_us = to_micros(now)
+        now_us = to_us(now)
         deleted: list[MemoryId] = []
         for memory_id in ids:
             try:
@@ -259,7 +253,7 @@ class MemoryStore(MemoryIndex):
     def delete_expired(self, now: datetime, limit: int) -> list[ExpiredMemory]:
         if limit <= 0:
             return []
-        now_us = to_micros(now)
+        now_us = to_us(now)
         # Oldest expiry first, through memories_by_expiry (a covering index).
         candidates = self._read(
             "SELECT tenant, typ, number FROM memories"
@@ -317,7 +311,7 @@ class MemoryStore(MemoryIndex):
             f"SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant = ? AND typ = ?"
             f" AND number IN (SELECT value FROM json_each(?)) AND {NOT_EXPIRED}"
         )
-        now_us = to_micros(now)
+        now_us = to_us(now)
         params: list[Any] = []
         for typ, wanted in sorted(numbers.items()):
             params += [tenant, typ, dump(sorted(wanted)), now_us]
@@ -342,7 +336,7 @@ class MemoryStore(MemoryIndex):
         pairs = list(dict.fromkeys(scopes))
         if not pairs or limit <= 0 or (areas is not None and not areas):
             return {}
-        now_us = to_micros(now)
+        now_us = to_us(now)
         found: dict[tuple[str, str], list[Memory]] = {}
         with self._snapshot() as conn:  # all pairs from one snapshot
             for pair in pairs:
@@ -395,11 +389,11 @@ class MemoryStore(MemoryIndex):
         if not wanted or limit <= 0:
             return []
         after = ""
-        params: list[Any] = [tenant, dump(wanted), to_micros(now)]
+        params: list[Any] = [tenant, dump(wanted), to_us(now)]
         if before is not None:
             after = " AND (created_at, typ, number) < (?, ?, ?)"
             memory_id = before.memory_id
-            params += [to_micros(before.created_at), MemoryType(memory_id.typ).value]
+            params += [to_us(before.created_at), MemoryType(memory_id.typ).value]
             params.append(memory_id.number)
         rows = self._read(
             f"SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant = ?"

@@ -31,16 +31,11 @@ from shared.search.lookup import MemoryTermLookup
 from shared.search.postings import POSTINGS_PER_AREA_TERM, posting_impact
 from shared.search.topk import Page, PageRequest, WordQuery, run
 from shared.search.vectors import VectorQuery, VectorRanking
-from shared.storage.sqlite.base import (
-    NOT_EXPIRED,
-    memory_key,
-    opt_datetime,
-    opt_micros,
-    to_micros,
-)
+from shared.storage.sqlite.base import NOT_EXPIRED, memory_key
 from shared.storage.sqlite.memory_rows import MEMORY_COLUMNS, memory_from_row
 from shared.storage.sqlite.projects import member_projects
 from shared.storage.sqlite.vectors import VectorStore
+from shared.storage.values import opt_datetime, opt_us, to_us
 
 MEMORY_KEY = "tenant = ? AND typ = ? AND number = ?"
 _LIST = "tenant = ? AND area = ? AND term = ?"
@@ -99,7 +94,7 @@ def recent_in_areas(
             f"SELECT {MEMORY_COLUMNS} FROM memories INDEXED BY memories_recent_by_area"
             f" WHERE tenant = ? AND area = ? AND typ = ? AND {NOT_EXPIRED}"
             " ORDER BY number DESC LIMIT ?",
-            (tenant, area, MemoryType(typ).value, to_micros(now), limit),
+            (tenant, area, MemoryType(typ).value, to_us(now), limit),
         ).fetchall()
         found += [memory_from_row(row) for row in rows]
     found.sort(key=lambda m: m.id.number, reverse=True)
@@ -143,7 +138,7 @@ class MemoryIndex(VectorStore):
     @staticmethod
     def _insert_memory_postings(conn: sqlite3.Connection, m: Memory) -> None:
         tenant, typ, number = memory_key(m.tenant, m.id)
-        expires_at = opt_micros(m.expires_at)
+        expires_at = opt_us(m.expires_at)
         sign, text = encode_sign(memory_sign(m)), term_set(m.memory)
         conn.executemany(
             "INSERT INTO memory_postings (tenant, term, typ, number, tf, doc_len, nutzer,"

@@ -12,14 +12,8 @@ from decimal import Decimal
 from typing import Any
 
 from shared.domain import Memory, MemoryId, MemoryType
-from shared.storage.sqlite.base import (
-    dump,
-    from_micros,
-    memory_key,
-    opt_datetime,
-    opt_micros,
-    to_micros,
-)
+from shared.storage.sqlite.base import memory_key
+from shared.storage.values import dump, from_us, opt_datetime, opt_us, to_us
 
 MEMORY_COLUMNS = (
     "tenant, typ, number, kurzbeschreibung, memory, tags, scope, scope_vk, nutzer, agent,"
@@ -39,20 +33,20 @@ def memory_row(m: Memory) -> tuple[Any, ...]:
         m.scope_vk,
         m.nutzer,
         m.agent,
-        to_micros(m.created_at),
-        to_micros(m.updated_at),
+        to_us(m.created_at),
+        to_us(m.updated_at),
         dump(m.referenzfelder),
-        opt_micros(m.expires_at),
+        opt_us(m.expires_at),
         m.embedding_dim,
         m.embedding_profil_hash,
         m.score_count,
         str(Decimal(m.score_sum)),
-        opt_micros(m.last_call),
+        opt_us(m.last_call),
         m.version,
         dump(m.terms),
         m.doc_len,
         m.area,
-        opt_micros(m.gueltig_bis),
+        opt_us(m.gueltig_bis),
         None if m.ersetzt_durch is None else str(m.ersetzt_durch),
     )
 
@@ -68,8 +62,8 @@ def memory_from_row(row: Sequence[Any]) -> Memory:
         scope_vk=row[7],
         nutzer=row[8],
         agent=row[9],
-        created_at=from_micros(row[10]),
-        updated_at=from_micros(row[11]),
+        created_at=from_us(row[10]),
+        updated_at=from_us(row[11]),
         referenzfelder=json.loads(row[12]),
         expires_at=opt_datetime(row[13]),
         embedding_dim=row[14],

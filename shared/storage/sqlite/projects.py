@@ -6,7 +6,8 @@ import sqlite3
 from collections.abc import Sequence
 
 from shared.domain import Project
-from shared.storage.sqlite.base import SqliteBase, from_micros, to_micros
+from shared.storage.sqlite.base import SqliteBase
+from shared.storage.values import from_us, to_us
 
 
 def member_projects(conn: sqlite3.Connection, tenant: str, nutzer: str) -> frozenset[str]:
@@ -26,7 +27,7 @@ class ProjectStore(SqliteBase):
             try:
                 conn.execute(
                     "INSERT INTO projects (tenant, name, owner, created_at) VALUES (?, ?, ?, ?)",
-                    (project.tenant, project.name, project.owner, to_micros(project.created_at)),
+                    (project.tenant, project.name, project.owner, to_us(project.created_at)),
                 )
             except sqlite3.IntegrityError:
                 return False
@@ -50,7 +51,7 @@ class ProjectStore(SqliteBase):
             tenant=tenant,
             name=name,
             owner=owner,
-            created_at=from_micros(created_at),
+            created_at=from_us(created_at),
             members=frozenset(nutzer for (nutzer,) in members),
         )
 

@@ -21,16 +21,8 @@ from shared.domain import (
     Rating,
     RatingOutcome,
 )
-from shared.storage.sqlite.base import (
-    NOT_EXPIRED,
-    Abort,
-    SqliteBase,
-    dump,
-    failure,
-    from_micros,
-    memory_key,
-    to_micros,
-)
+from shared.storage.sqlite.base import NOT_EXPIRED, Abort, SqliteBase, failure, memory_key
+from shared.storage.values import dump, from_us, to_us
 
 _log = logging.getLogger(__name__)
 
@@ -47,9 +39,9 @@ class RatingStore(SqliteBase):
         known: Mapping[MemoryId, Memory] | None = None,
     ) -> list[RatingOutcome | EntryFailure]:
         # `known` is not needed: each rating reads the memory inside its own write lock.
-        now_us = to_micros(now)
+        now_us = to_us(now)
         for rating in ratings:  # reject naive datetimes before anything is written
-            to_micros(rating.datum)
+            to_us(rating.datum)
         results: list[RatingOutcome | EntryFailure] = []
         for rating in ratings:
             try:
@@ -67,7 +59,7 @@ class RatingStore(SqliteBase):
 
     def _record_rating(self, rating: Rating, now_us: int) -> RatingOutcome:
         key = memory_key(rating.tenant, rating.memory_id)
-        datum = to_micros(rating.datum)
+        datum = to_us(rating.datum)
         score = Decimal(rating.score)
         with self._write() as conn:
             row = conn.execute(
@@ -104,7 +96,7 @@ class RatingStore(SqliteBase):
             memory_id=rating.memory_id,
             score_count=count,
             score_avg=total / count,
-            last_call=from_micros(last_call),
+            last_call=from_us(last_call),
         )
 
     def get_ratings(self, tenant: str, memory_id: MemoryId) -> list[Rating]:
@@ -121,7 +113,7 @@ class RatingStore(SqliteBase):
                 agent=row[4],
                 nutzer=row[5],
                 score=Decimal(row[6]),
-                datum=from_micros(row[7]),
+                datum=from_us(row[7]),
                 referenzfelder=json.loads(row[8]),
             )
             for row in rows

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 
 from shared.domain import MemoryId, MemoryType
 from shared.search.vectors import VectorHit, VectorProfileError, VectorQuery, top_by_cosine
-from shared.storage.sqlite.base import NOT_EXPIRED, SqliteBase, dump, to_micros
+from shared.storage.sqlite.base import NOT_EXPIRED, SqliteBase
+from shared.storage.values import dump, to_us
 
 
 class VectorStore(SqliteBase):
@@ -46,7 +47,7 @@ class VectorStore(SqliteBase):
             dump(sorted(query.areas)),
             query.profil_hash,
             query.dimension,
-            to_micros(query.now),
+            to_us(query.now),
         ]
         if query.typ is not None:
             params.append(MemoryType(query.typ).value)
