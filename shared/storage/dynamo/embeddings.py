@@ -137,14 +137,22 @@ class EmbeddingVectors:
             for w in writes
         ]
         dimension = len(vectors[0]["data"]["float32"])
+        put = partial(self._client.put_vectors, **self._index(index), vectors=vectors)
         try:
             try:
-                self._client.put_vectors(**self._index(index), vectors=vectors)
+                put()
             except AWS_ERRORS as exc:
                 if error_code(exc) != _NOT_FOUND:
                     raise
-                self._create_index(index, dimension)  # then once more
-                self._client.put_vectors(**self._index(index), vectors=vectors)
+                create = partial(
+                    self._client.create_index,
+                    **self._index(index),
+                    dataType="float32",
+                    dimension=dimension,
+                    distanceMetric="cosine",
+                )
+                made(create, exists=_CONFLICT)  # or made side by side meanwhile: fine
+                put()  # then once more
         except AWS_ERRORS as exc:
             _log.warning("put_vectors %s (%d vectors): %s", index, len(vectors), exc)
             return dict.fromkeys(
@@ -153,17 +161,6 @@ class EmbeddingVectors:
         if profil_hash := writes[0].memory.embedding_profil_hash:  # its index exists now
             self._fixed.setdefault(profil_hash, dimension)  # the first dimension met stays
         return {}
-
-    def _create_index(self, index: str, dimension: int) -> None:
-        """The index (cosine, float32); one created side by side meanwhile is fine."""
-        create = partial(
-            self._client.create_index,
-            **self._index(index),
-            dataType="float32",
-            dimension=dimension,
-            distanceMetric="cosine",
-        )
-        made(create, exists=_CONFLICT)
 
     def delete(self, refs: Sequence[str]) -> None:
         """Best effort, batched per index: a left-over vector is never returned for a
