@@ -287,24 +287,23 @@ def action(
 def query(
     pk: str,
     *,
-    attribute: str = PK,
-    index: str | None = None,
+    index: tuple[str, str] | None = None,
     begins: str | None = None,
     sort: ConditionBase | None = None,
     filter: ConditionBase | None = None,
     **extra: Any,
 ) -> Item:
-    """The Query of one partition (`attribute` = `pk`; of GSI `index` if given), its sort
-    keys optionally starting with `begins` or meeting `sort`, the items `filter`ed
-    server-side; `extra` as given."""
-    condition: ConditionBase = Key(attribute).eq(pk)
+    """The Query of one partition (of GSI `index`, (name, partition key attribute), if
+    given), its sort keys optionally starting with `begins` or meeting `sort`, the items
+    `filter`ed server-side; `extra` as given."""
+    condition: ConditionBase = Key(PK if index is None else index[1]).eq(pk)
     if begins is not None:
         condition &= Key(SK).begins_with(begins)
     if sort is not None:
         condition &= sort
     found = {**expression(key=condition, filter=filter), **extra}
     if index is not None:
-        found["IndexName"] = index
+        found["IndexName"] = index[0]
     return found
 
 

@@ -124,7 +124,7 @@ class MemoryDeleter:
         now_us = to_us(now)
         due = Key(EXP_SK).lte(now_us)
         queries = [
-            query(expiry_pk(n), attribute=EXP_PK, index=EXP_INDEX, sort=due, ScanIndexForward=True)
+            query(expiry_pk(n), index=(EXP_INDEX, EXP_PK), sort=due, ScanIndexForward=True)
             for n in range(EXPIRY_SHARDS)
         ]
         pages = self._calls.query_many(queries, limit)

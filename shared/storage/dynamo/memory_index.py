@@ -82,18 +82,9 @@ def newest[T](
     entries alike) its items newest first (`read`), sort keys meeting `sort`, items
     `filter`ed server-side, at most `limit` each; all side by side in one stage, a page
     that ended early (1 MB, or filtered) continues in its task, only for that partition."""
-    queries = [_newest_query(gsi, pk, sort, filter) for pk in pks]
+    queries = [query(pk, index=gsi, sort=sort, filter=filter, ScanIndexForward=False) for pk in pks]
     pages = calls.query_many(queries, limit) if limit > 0 else [[] for _ in pks]
     return [list(map(read, page)) for page in pages]
-
-
-def _newest_query(
-    gsi: tuple[str, str], pk: str, sort: ConditionBase | None, filter: ConditionBase | None
-) -> Item:
-    index, attribute = gsi
-    return query(
-        pk, attribute=attribute, index=index, sort=sort, filter=filter, ScanIndexForward=False
-    )
 
 
 def merged[T](pages: Iterable[Iterable[T]], order: Callable[[T], Any], limit: int) -> list[T]:
@@ -151,7 +142,7 @@ class MemoryIndexReads:
             items (pages continued in their tasks)."""
             keys = [(a, t) for a in over for t in heads] + [(a, None) for a in over if recent]
             queries = [
-                _newest_query(TYP, recent_pk(a), None, live)
+                query(recent_pk(a), index=TYP, filter=live, ScanIndexForward=False)
                 if t is None
                 else posting_query(tenant, a, t)
                 for a, t in keys
