@@ -21,6 +21,7 @@ import uuid
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -96,28 +97,25 @@ def chunks(values: Sequence[Any], size: int) -> list[list[Any]]:
     return [list(values[i : i + size]) for i in range(0, len(values), size)]
 
 
+@dataclass(eq=False)  # one per adapter: compared and hashed by identity
 class TableCalls:
-    """The calls on one table, bound to a client, the stage runner and the retry policy."""
+    """The calls on one table, bound to a client, the stage runner and the retry policy
+    (at least one of `max_attempts`; `sleep` injectable for tests)."""
 
-    def __init__(
-        self,
-        client: DynamoDBClient,
-        table_name: str,
-        round_trips: RoundTrips,
-        max_attempts: int,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        self.client = client
-        self.table = table_name
-        self.round_trips = round_trips
-        self.max_attempts = max(1, max_attempts)
-        self._sleep = sleep  # injectable for tests
+    client: DynamoDBClient
+    table: str
+    round_trips: RoundTrips
+    max_attempts: int
+    sleep: Callable[[float], None] = time.sleep
+
+    def __post_init__(self) -> None:
+        self.max_attempts = max(1, self.max_attempts)
 
     def wait(self, attempt: int) -> None:
         """Sleep before retry number `attempt` (1 = first retry): exponential backoff from
         25 ms up to 1 s, "equal jitter" (half to all of it: never zero, never a herd)."""
         ceiling = min(BACKOFF_CAP, BACKOFF_BASE * (2 ** max(attempt - 1, 0)))
-        self._sleep(ceiling * (0.5 + random.random() / 2))  # noqa: S311 - jitter, not secrets
+        self.sleep(ceiling * (0.5 + random.random() / 2))  # noqa: S311 - jitter, not secrets
 
     def transact(self, actions: Sequence[Mapping[str, Any]]) -> None:
         """One TransactWriteItems of `actions` on this table; its fresh ClientRequestToken

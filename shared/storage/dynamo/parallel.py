@@ -58,9 +58,7 @@ class RoundTrips:
         if max_parallel < 1:
             raise ValueError(f"max_parallel must be >= 1, not {max_parallel}")
         self.max_parallel = max_parallel
-        self._pool: ThreadPoolExecutor | None = None
-        if max_parallel > 1:
-            self._pool = ThreadPoolExecutor(max_parallel, thread_name_prefix="brain-aws")
+        self._pool = ThreadPoolExecutor(max_parallel, "brain-aws") if max_parallel > 1 else None
 
     def run[T](self, tasks: Sequence[Callable[[], T]]) -> list[T]:
         """Run `tasks` as one stage; results in task order. Every task runs to its end,
