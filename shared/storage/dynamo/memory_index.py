@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial, reduce
 from itertools import chain, islice
@@ -96,16 +96,11 @@ TYP: Final = (TYP_INDEX, TYP_PK)  # (GSI, its partition key attribute)
 REF: Final = (REF_INDEX, REF_PK)
 
 
+@dataclass(frozen=True)
 class MemoryIndexReads:
-    def __init__(
-        self,
-        calls: TableCalls,
-        hints: MembershipHints,
-        search: Callable[[VectorQuery], list[VectorHit]],
-    ) -> None:
-        self._calls = calls
-        self._hints = hints
-        self._search = search
+    _calls: TableCalls
+    _hints: MembershipHints
+    _search: Callable[[VectorQuery], list[VectorHit]]
 
     def lookup(
         self,
