@@ -87,9 +87,8 @@ class DynamoStorage:
         self._clients = clients
         self._bucket = bucket_name
         self._max_retries = rating_max_retries
-        self._round_trips = round_trips if round_trips is not None else RoundTrips()
         self._calls = TableCalls(
-            clients.dynamodb, table_name, self._round_trips, max_attempts, sleep
+            clients.dynamodb, table_name, round_trips or RoundTrips(), max_attempts, sleep
         )
         self._hints = MembershipHints()
 
@@ -172,7 +171,7 @@ class DynamoStorage:
         return CallRecords(self._calls, IdLeases(self._calls))
 
     def close(self) -> None:
-        self._round_trips.close()
+        self._calls.round_trips.close()
 
     # --- the port methods a part serves as they are -------------------------------------
 
@@ -181,7 +180,7 @@ class DynamoStorage:
     reserve_call_ids = _Served(lambda s: s._call_records.reserve_ids)
     finish_call = _Served(lambda s: s._call_records.finish)
     drop_call = _Served(lambda s: s._call_records.drop)
-    side_by_side = _Served(lambda s: s._round_trips.side_by_side)
+    side_by_side = _Served(lambda s: s._calls.round_trips.side_by_side)
     deferring = _Served(lambda s: s._calls.deferring)
     complete_memories = _Served(lambda s: s._writer.complete)
     put_memories = _Served(lambda s: s._writer.put)
@@ -225,7 +224,7 @@ class DynamoStorage:
 
     def ensure_tags(self, tenant: str, names: Sequence[str]) -> dict[str, str]:
         wanted = {name.casefold(): name for name in reversed(names)}  # the first spelling wins
-        stored = self._round_trips.run(
+        stored = self._calls.round_trips.run(
             [partial(self._put_tag, tenant, key, name) for key, name in wanted.items()]
         )
         return dict(zip(wanted, stored, strict=True))
