@@ -119,10 +119,9 @@ class EmbeddingVectors:
     def put_tasks(self, writes: Sequence[VectorWrite]) -> list[Callable[[], dict[str, str]]]:
         """The tasks (for a caller's stage) of one PutVectors per index and BATCH_MAX
         writes, the index created when missing: each the refs it did not store, with why."""
-        return [partial(self._put, batch) for _, batch in _batches(writes, lambda w: w.ref)]
+        return [partial(self._put, i, batch) for i, batch in _batches(writes, lambda w: w.ref)]
 
-    def _put(self, writes: Sequence[VectorWrite]) -> dict[str, str]:
-        index = _split(writes[0].ref)[0]
+    def _put(self, index: str, writes: Sequence[VectorWrite]) -> dict[str, str]:
         vectors: list[Any] = [
             {
                 "key": _split(w.ref)[1],
