@@ -110,15 +110,10 @@ def create_table_kwargs(
 
 
 def bootstrap(clients: AwsClients, table_name: str, bucket_name: str) -> list[str]:
-    """Create the table (waiting until it is active) and the vector bucket when missing.
-
-    Returns what was created (`table:<name>`, `vector-bucket:<name>`); a second call returns
-    []. Each is created outright; "exists" (another run, or a concurrent bootstrap, made it)
-    counts as done, and an existing table is taken as it is (its indexes come from the same
-    definitions). TTL (when it is off) and point-in-time recovery are applied on every run,
-    also to an existing table, so that a bootstrap interrupted after `create_table` heals on the
-    next run; emulators that lack those APIs are tolerated with a warning.
-    """
+    """Create the table (waiting until it is active) and the vector bucket when missing:
+    what was created (`table:<name>`, `vector-bucket:<name>`; a second call []). "Exists"
+    counts as done (an existing table is taken as it is). TTL and point-in-time recovery
+    are applied on every run, so an interrupted bootstrap heals (docs/dynamodb.md)."""
     dynamodb, vectors = clients.dynamodb, clients.s3vectors
     created: list[str] = []
     table = partial(dynamodb.create_table, **create_table_kwargs(table_name))
