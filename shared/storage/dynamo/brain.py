@@ -144,10 +144,8 @@ class BrainIndex:
         return results, stored
 
     def _restore(self, entries: list[BrainEntry]) -> None:
-        """Writes that did not apply: their postings are made those of the entry stored
-        now (ours it lacks deleted, its own put back; the ones we deleted it lacks are
-        gone anyway). Best effort: a posting whose entry lacks the term is no hit
-        (select_brain loads the entries)."""
+        """Writes that did not apply: their postings made those of the entry stored now
+        (ours it lacks deleted, its own put back; best effort, as the module says)."""
         if not entries:
             return
         found = self._calls.batch_get([brain_key(*_key(e)) for e in entries])
