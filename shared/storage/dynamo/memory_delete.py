@@ -152,7 +152,9 @@ class MemoryDeleter:
         removed: dict[Ref, dict[KeyId, Item]] = {}  # ratings deleted beside a transaction
         tombstones: set[Ref] = set()  # memories with a tombstone now
         left: set[Ref] = set()  # side deletes that failed: their tombstone stays
-        extra = None if marks is None else partial(_marks_of_group, marks)
+        extra = (
+            None if marks is None else lambda group: mark_action(marks, [c.owner for c in group])
+        )
         pending = list(refs)
         for attempt in range(self._max_retries + 1):
             if not pending:
@@ -250,8 +252,3 @@ def _side_deletes(ref: Ref, partition: _Found) -> list[tuple[Ref, Item]]:
     keys = {item_key(r) for r in partition.ratings}
     keys |= {item_key(rating_guard_key(ref[0], get_n(r, "insert_id"))) for r in partition.ratings}
     return [(ref, r) for r in postings_diff(keys | partition.named)]
-
-
-def _marks_of_group(marks: CallMarks, group: Sequence[Count[Ref]]) -> Item | None:
-    """The marks of the memories whose items this transaction deletes."""
-    return mark_action(group[0].owner[0], marks, [c.owner[1] for c in group])

@@ -65,14 +65,15 @@ def _owned(token: str) -> ConditionBase:
     return Attr("token").eq(token)
 
 
-def mark_action(tenant: str, marks: CallMarks, of: Sequence[MemoryId]) -> Item | None:
+def mark_action(marks: CallMarks, of: Sequence[tuple[str, MemoryId]]) -> Item | None:
     """The call record's Update (a TransactItem: the caller adds it to the transaction that
-    removes `of`) recording their marks; conditioned on the send still owning the record."""
-    wanted = {marks.marks[memory_id] for memory_id in of if memory_id in marks.marks}
+    removes the memories `of`, (tenant, ID) of one tenant) recording their marks;
+    conditioned on the send still owning the record."""
+    wanted = {marks.marks[memory_id] for _, memory_id in of if memory_id in marks.marks}
     if not wanted:
         return None
     update = expression(_owned(marks.token), add={MARKED: wanted})
-    return action("Update", Key=call_key(tenant, marks.key), **update)
+    return action("Update", Key=call_key(of[0][0], marks.key), **update)
 
 
 class IdLeases:
